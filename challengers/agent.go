@@ -1,0 +1,284 @@
+// Package challengers knows how to run the model CLIs that take part in a
+// debate: what each built-in agent's command line looks like, how a prompt
+// reaches it, how its output stream is decoded, and how to tell (for
+// `arena doctor`) whether it is installed and working.
+package challengers
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// PromptMode says how a prompt reaches an agent.
+type PromptMode string
+
+const (
+	// PromptArgv puts the prompt in the argument list: in place of a
+	// "{prompt}" element of the command, or appended as the last argument.
+	PromptArgv PromptMode = "argv"
+	// PromptStdin writes the prompt to the agent's standard input, then
+	// closes it.
+	PromptStdin PromptMode = "stdin"
+	// PromptFile writes the prompt to a private temporary file whose path
+	// replaces "{prompt_file}" in the command.
+	PromptFile PromptMode = "file"
+)
+
+// PromptModes lists the valid prompt modes, for error messages.
+var PromptModes = []PromptMode{PromptArgv, PromptStdin, PromptFile}
+
+// Format names the shape of an agent's standard output.
+type Format string
+
+const (
+	FormatText             Format = "text"
+	FormatClaudeStreamJSON Format = "claude-stream-json"
+	FormatGeminiStreamJSON Format = "gemini-stream-json"
+	FormatCodexJSON        Format = "codex-json"
+	FormatQwenStreamJSON   Format = "qwen-stream-json"
+)
+
+// Formats lists the valid output formats, for error messages.
+var Formats = []Format{FormatText, FormatClaudeStreamJSON, FormatGeminiStreamJSON, FormatCodexJSON, FormatQwenStreamJSON}
+
+// Placeholders that may appear as whole elements of a command.
+const (
+	PromptPlaceholder     = "{prompt}"
+	PromptFilePlaceholder = "{prompt_file}"
+)
+
+// DefaultOutputCap bounds how much one call may print before it is stopped.
+// Model replies in a debate are a few KiB; 8 MiB leaves room for verbose
+// streams (claude's init event alone is ~6 KiB) while keeping a runaway
+// agent from exhausting memory.
+const DefaultOutputCap int64 = 8 << 20
+
+// Agent is everything arena knows about one model CLI. Built-ins are plain
+// data (see Builtins) and every field can be overridden from the config
+// file, so a user can follow a CLI's next flag change without a new release.
+type Agent struct {
+	Name string `json:"name"`
+	// Command is the argv. It may hold "{prompt}" (argv mode) or
+	// "{prompt_file}" (file mode) as whole elements.
+	Command []string `json:"command"`
+	// StdinCommand is used instead of Command when an argv prompt is too
+	// large for one argument (Linux caps one at 128 KiB): the prompt then
+	// goes on stdin. Empty means Command without its "{prompt}" element.
+	StdinCommand []string `json:"stdin_command,omitempty"`
+	// Args are appended to the command (before an appended prompt): the
+	// easy way to add a flag such as a model choice to a built-in.
+	Args    []string          `json:"args,omitempty"`
+	Prompt  PromptMode        `json:"prompt"`
+	Format  Format            `json:"format"`
+	Timeout time.Duration     `json:"timeout,omitempty"` // 0: the debate's timeout_per_cli
+	Env     map[string]string `json:"env,omitempty"`
+	PTY     bool              `json:"pty"`
+	// Dir is the working directory. Empty means a fresh private scratch
+	// directory per call, so an agent that decides to write files cannot
+	// touch the user's project.
+	Dir string `json:"dir,omitempty"`
+	// OutputCap bounds the bytes one call may print (0: DefaultOutputCap).
+	OutputCap int64 `json:"output_cap,omitempty"`
+
+	// Detection, for doctor.
+	VersionArgs     []string `json:"version_args,omitempty"`
+	CredentialEnv   []string `json:"credential_env,omitempty"`
+	CredentialFiles []string `json:"credential_files,omitempty"` // "~/" is the home directory
+	Install         string   `json:"install,omitempty"`
+	// Alternatives are other executables that can stand in for this agent
+	// when its own is missing (Google moved personal accounts from gemini
+	// to the Antigravity CLI, agy).
+	Alternatives []Alternative `json:"alternatives,omitempty"`
+
+	Builtin bool `json:"builtin"`
+}
+
+// Alternative is a different CLI that can play the same agent.
+type Alternative struct {
+	Command []string `json:"command"`
+	Format  Format   `json:"format"`
+	Note    string   `json:"note"`
+}
+
+// Executable is the program the agent runs.
+func (a Agent) Executable() string {
+	if len(a.Command) == 0 {
+		return ""
+	}
+	return a.Command[0]
+}
+
+// Validate reports the first thing wrong with an agent definition.
+func (a Agent) Validate() error {
+	if len(a.Command) == 0 || strings.TrimSpace(a.Command[0]) == "" {
+		return fmt.Errorf("agent %q: command is empty", a.Name)
+	}
+	if !slices.Contains(PromptModes, a.Prompt) {
+		return fmt.Errorf("agent %q: prompt %q is not one of %s", a.Name, a.Prompt, joinModes(PromptModes))
+	}
+	if !slices.Contains(Formats, a.Format) {
+		return fmt.Errorf("agent %q: format %q is not one of %s", a.Name, a.Format, joinModes(Formats))
+	}
+	if a.Prompt == PromptFile && !slices.Contains(a.Command, PromptFilePlaceholder) {
+		return fmt.Errorf("agent %q: prompt is \"file\" but the command has no %s element", a.Name, PromptFilePlaceholder)
+	}
+	if a.Timeout < 0 {
+		return fmt.Errorf("agent %q: timeout %s is negative", a.Name, a.Timeout)
+	}
+	if a.OutputCap < 0 {
+		return fmt.Errorf("agent %q: output_cap %d is negative", a.Name, a.OutputCap)
+	}
+	return nil
+}
+
+func joinModes[T ~string](xs []T) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = string(x)
+	}
+	return strings.Join(s, " | ")
+}
+
+// Clone returns a deep copy, so overriding a built-in never mutates the
+// shared table.
+func (a Agent) Clone() Agent {
+	b := a
+	b.Command = slices.Clone(a.Command)
+	b.StdinCommand = slices.Clone(a.StdinCommand)
+	b.Args = slices.Clone(a.Args)
+	b.VersionArgs = slices.Clone(a.VersionArgs)
+	b.CredentialEnv = slices.Clone(a.CredentialEnv)
+	b.CredentialFiles = slices.Clone(a.CredentialFiles)
+	b.Alternatives = slices.Clone(a.Alternatives)
+	if a.Env != nil {
+		b.Env = make(map[string]string, len(a.Env))
+		for k, v := range a.Env {
+			b.Env[k] = v
+		}
+	}
+	return b
+}
+
+// BuiltinNames lists the built-in agents in a stable order.
+func BuiltinNames() []string {
+	names := make([]string, 0, len(builtins))
+	for n := range builtins {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Builtin returns a copy of the named built-in agent.
+func Builtin(name string) (Agent, bool) {
+	a, ok := builtins[name]
+	if !ok {
+		return Agent{}, false
+	}
+	return a.Clone(), true
+}
+
+// Builtins returns copies of every built-in agent, keyed by name.
+func Builtins() map[string]Agent {
+	m := make(map[string]Agent, len(builtins))
+	for n, a := range builtins {
+		m[n] = a.Clone()
+	}
+	return m
+}
+
+// DefaultChallengerOrder is the order built-in challengers are listed in
+// when none are configured.
+var DefaultChallengerOrder = []string{"gemini", "codex", "qwen"}
+
+// builtins holds the headless invocations of the real CLIs as observed on
+// 2026-11-21 (claude 2.1.330, gemini 0.61.0, codex 0.169.0, qwen 0.24.4).
+//
+// Least privilege: none of these passes an auto-approve, "yolo" or
+// sandbox-bypass flag. A debate needs text in and text out; a user who wants
+// a model to run tools adds such flags through `args` in the config.
+var builtins = map[string]Agent{
+	"claude": {
+		Name: "claude",
+		// -p is claude's boolean --print; the prompt is positional.
+		// stream-json requires --verbose; partial messages add token deltas.
+		Command:      []string{"claude", "-p", PromptPlaceholder, "--output-format", "stream-json", "--verbose", "--include-partial-messages"},
+		StdinCommand: []string{"claude", "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages"},
+		Prompt:       PromptArgv,
+		Format:       FormatClaudeStreamJSON,
+		PTY:          true,
+		VersionArgs:  []string{"--version"},
+		CredentialEnv: []string{
+			"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN",
+			"CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
+		},
+		CredentialFiles: []string{"~/.claude/.credentials.json"},
+		Install:         "npm install -g @anthropic-ai/claude-code",
+		Builtin:         true,
+	},
+	"gemini": {
+		Name: "gemini",
+		// -p takes the prompt as its value and switches to headless mode; a
+		// prompt on stdin is read when -p is absent and stdin is not a tty.
+		Command:      []string{"gemini", "-p", PromptPlaceholder, "-o", "stream-json"},
+		StdinCommand: []string{"gemini", "-o", "stream-json"},
+		Prompt:       PromptArgv,
+		Format:       FormatGeminiStreamJSON,
+		// In a folder it has not been told to trust, gemini refuses to run
+		// headless; the scratch directory is never trusted, so say so.
+		Env:           map[string]string{"GEMINI_CLI_TRUST_WORKSPACE": "true"},
+		PTY:           true,
+		VersionArgs:   []string{"--version"},
+		CredentialEnv: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_GENAI_USE_VERTEXAI"},
+		CredentialFiles: []string{
+			"~/.gemini/oauth_creds.json", "~/.gemini/settings.json",
+		},
+		Install: "npm install -g @google/gemini-cli   (personal Google accounts: the Antigravity CLI, agy)",
+		Alternatives: []Alternative{{
+			// agy prints nothing unless stdout is a terminal, so it relies
+			// on the pty; its stream-json shape is not documented yet, so
+			// it is read as text.
+			Command: []string{"agy", "-p", PromptPlaceholder},
+			Format:  FormatText,
+			Note:    "Antigravity CLI (agy) stands in for gemini",
+		}},
+		Builtin: true,
+	},
+	"codex": {
+		Name: "codex",
+		// codex reads more input from stdin unless it is closed (the
+		// runner always closes it) and retries forever without network
+		// (the runner's timeout ends it). --full-auto no longer exists.
+		Command:       []string{"codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", PromptPlaceholder},
+		StdinCommand:  []string{"codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "-"},
+		Prompt:        PromptArgv,
+		Format:        FormatCodexJSON,
+		PTY:           true,
+		VersionArgs:   []string{"--version"},
+		CredentialEnv: []string{"OPENAI_API_KEY", "CODEX_API_KEY"},
+		CredentialFiles: []string{
+			"~/.codex/auth.json", "~/.codex/config.toml",
+		},
+		Install: "npm install -g @openai/codex",
+		Builtin: true,
+	},
+	"qwen": {
+		Name: "qwen",
+		// The prompt is positional; -p is deprecated.
+		Command:       []string{"qwen", PromptPlaceholder, "-o", "stream-json", "--include-partial-messages"},
+		StdinCommand:  []string{"qwen", "-o", "stream-json", "--include-partial-messages"},
+		Prompt:        PromptArgv,
+		Format:        FormatQwenStreamJSON,
+		PTY:           true,
+		VersionArgs:   []string{"--version"},
+		CredentialEnv: []string{"OPENAI_API_KEY", "DASHSCOPE_API_KEY", "QWEN_API_KEY"},
+		CredentialFiles: []string{
+			"~/.qwen/oauth_creds.json", "~/.qwen/settings.json",
+		},
+		Install: "npm install -g @qwen-code/qwen-code",
+		Builtin: true,
+	},
+}

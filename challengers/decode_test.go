@@ -1,0 +1,118 @@
+package challengers
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const sampleReply = "The answer streams in several chunks from the model. It ends here."
+
+func readSample(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "cli-samples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// decodeAll feeds a captured stream in small uneven pieces, as a pty
+// delivers it, and returns the streamed text and the final result.
+func decodeAll(f Format, raw []byte) (streamed, final string, usage *Usage, streamErr string) {
+	d := newDecoder(f)
+	var b strings.Builder
+	for i := 0; i < len(raw); {
+		n := 1 + (i*7)%97
+		if i+n > len(raw) {
+			n = len(raw) - i
+		}
+		b.WriteString(d.Feed(raw[i : i+n]))
+		i += n
+	}
+	final, usage, streamErr = d.Finish()
+	return b.String(), final, usage, streamErr
+}
+
+func TestDecodeRealSamples(t *testing.T) {
+	cases := []struct {
+		file      string
+		format    Format
+		wantErr   string // substring of the in-stream error, "" for success
+		wantUsage *Usage
+	}{
+		{"claude-stream-json.stdout", FormatClaudeStreamJSON, "", &Usage{10, 2}},
+		{"claude-stream-json-partial.stdout", FormatClaudeStreamJSON, "", &Usage{10, 2}},
+		{"claude-stream-json-401.stdout", FormatClaudeStreamJSON, "401", nil},
+		{"claude-text.stdout", FormatText, "", nil},
+		{"gemini-stream-json.stdout", FormatGeminiStreamJSON, "", &Usage{10, 2}},
+		{"gemini-stream-json-401.stdout", FormatGeminiStreamJSON, "fake failure 401", nil},
+		{"codex-exec-json.stdout", FormatCodexJSON, "", &Usage{10, 2}},
+		{"codex-exec-json-401.stdout", FormatCodexJSON, "401 Unauthorized", nil},
+		{"qwen-stream-json.stdout", FormatQwenStreamJSON, "", &Usage{20, 4}},
+		{"qwen-stream-json-partial.stdout", FormatQwenStreamJSON, "", &Usage{20, 4}},
+		{"qwen-stream-json-401.stdout", FormatQwenStreamJSON, "API Error: 401", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			streamed, final, usage, streamErr := decodeAll(tc.format, readSample(t, tc.file))
+			if tc.wantErr != "" {
+				if !strings.Contains(streamErr, tc.wantErr) {
+					t.Fatalf("stream error = %q, want it to mention %q", streamErr, tc.wantErr)
+				}
+				return
+			}
+			if streamErr != "" {
+				t.Fatalf("unexpected stream error %q", streamErr)
+			}
+			if strings.TrimSpace(streamed) != sampleReply {
+				t.Errorf("streamed %q, want the reply exactly once", streamed)
+			}
+			if final != sampleReply {
+				t.Errorf("final %q, want %q", final, sampleReply)
+			}
+			if tc.wantUsage != nil && (usage == nil || *usage != *tc.wantUsage) {
+				t.Errorf("usage = %+v, want %+v", usage, tc.wantUsage)
+			}
+		})
+	}
+}
+
+func TestDecodeGeminiStreamsDeltasSeparately(t *testing.T) {
+	d := newDecoder(FormatGeminiStreamJSON)
+	var pieces []string
+	for _, line := range strings.SplitAfter(string(readSample(t, "gemini-stream-json.stdout")), "\n") {
+		if s := d.Feed([]byte(line)); s != "" {
+			pieces = append(pieces, s)
+		}
+	}
+	if len(pieces) != 2 || pieces[1] != "e." {
+		t.Fatalf("deltas = %q, want two pieces as the CLI sent them", pieces)
+	}
+}
+
+func TestDecodeIgnoresNoiseAndGarbage(t *testing.T) {
+	in := "Warning: something\n{not json\n\x00\x01\n" +
+		`{"type":"message","role":"assistant","content":"hi","delta":true}` + "\n" +
+		`{"type":"result","status":"success"}`
+	_, final, _, streamErr := decodeAll(FormatGeminiStreamJSON, []byte(in))
+	if final != "hi" || streamErr != "" {
+		t.Fatalf("final=%q err=%q", final, streamErr)
+	}
+}
+
+func TestDecodeQwenNetworkErrorWithExitZero(t *testing.T) {
+	in := `{"type":"result","subtype":"success","is_error":false,"result":"[API Error: Connection error.]"}` + "\n"
+	_, _, _, streamErr := decodeAll(FormatQwenStreamJSON, []byte(in))
+	if !strings.Contains(streamErr, "Connection error") {
+		t.Fatalf("stream error = %q, want the network error", streamErr)
+	}
+}
+
+func TestDecodeCodexWarningItemIsNotAFailure(t *testing.T) {
+	_, final, _, streamErr := decodeAll(FormatCodexJSON, readSample(t, "codex-exec-json.stdout"))
+	if streamErr != "" || final != sampleReply {
+		t.Fatalf("final=%q err=%q", final, streamErr)
+	}
+}

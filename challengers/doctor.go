@@ -1,0 +1,209 @@
+package challengers
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Credential is whether one credential source exists. Only names, never
+// values: doctor output gets pasted into bug reports.
+type Credential struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"` // "env" | "file"
+	Present bool   `json:"present"`
+}
+
+// Probe is the result of a real one-line prompt.
+type Probe struct {
+	OK      bool          `json:"ok"`
+	Latency time.Duration `json:"latency"`
+	Reply   string        `json:"reply,omitempty"`
+	Failure string        `json:"failure,omitempty"`
+}
+
+// Check is what doctor found out about one agent.
+type Check struct {
+	Agent       string        `json:"agent"`
+	Executable  string        `json:"executable"`
+	Path        string        `json:"path,omitempty"`
+	Found       bool          `json:"found"`
+	Alternative string        `json:"alternative,omitempty"` // e.g. "Antigravity CLI (agy) stands in for gemini"
+	Version     string        `json:"version,omitempty"`
+	VersionErr  string        `json:"version_error,omitempty"`
+	VersionTook time.Duration `json:"version_took"`
+	Credentials []Credential  `json:"credentials"`
+	Probe       *Probe        `json:"probe,omitempty"`
+	Usable      bool          `json:"usable"`
+	Problem     string        `json:"problem,omitempty"`
+	Install     string        `json:"install,omitempty"`
+}
+
+// CredentialsConfigured reports whether any credential source exists.
+func (c Check) CredentialsConfigured() bool {
+	for _, cr := range c.Credentials {
+		if cr.Present {
+			return true
+		}
+	}
+	return false
+}
+
+// DoctorOptions tunes Diagnose.
+type DoctorOptions struct {
+	Probe          bool
+	VersionTimeout time.Duration // default 5s
+	ProbeTimeout   time.Duration // default: the agent's own timeout, else 60s
+	Env            []string      // nil: this process's
+	Home           string        // for "~/" in credential files; "": os.UserHomeDir
+}
+
+// ProbePrompt is the one-line prompt of `doctor --probe`.
+const ProbePrompt = "Reply with the single word OK."
+
+// Resolve returns the agent to actually run: itself when its executable is
+// on PATH, else the first alternative that is (agy for gemini), with a note
+// saying so. The boolean is false when neither is found.
+func Resolve(a Agent, env []string) (Agent, string, bool) {
+	if _, err := LookPath(a.Executable(), env); err == nil {
+		return a, "", true
+	}
+	for _, alt := range a.Alternatives {
+		if len(alt.Command) == 0 {
+			continue
+		}
+		if _, err := LookPath(alt.Command[0], env); err == nil {
+			b := a.Clone()
+			b.Command = append([]string(nil), alt.Command...)
+			b.StdinCommand = nil
+			b.Format = alt.Format
+			b.PTY = true
+			return b, alt.Note, true
+		}
+	}
+	return a, "", false
+}
+
+// Diagnose checks every agent concurrently: a slow or hanging CLI costs one
+// timeout, not one per agent. Results come back in the order given.
+func Diagnose(ctx context.Context, agents []Agent, opts DoctorOptions) []Check {
+	checks := make([]Check, len(agents))
+	var wg sync.WaitGroup
+	for i, a := range agents {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			checks[i] = diagnoseOne(ctx, a, opts)
+		}()
+	}
+	wg.Wait()
+	return checks
+}
+
+func diagnoseOne(ctx context.Context, a Agent, opts DoctorOptions) Check {
+	c := Check{Agent: a.Name, Executable: a.Executable(), Install: a.Install}
+	c.Credentials = credentials(a, opts)
+	run, note, found := Resolve(a, opts.Env)
+	c.Found, c.Alternative = found, note
+	if !found {
+		c.Problem = "not found on PATH"
+		return c
+	}
+	c.Executable = run.Executable()
+	c.Path, _ = LookPath(run.Executable(), opts.Env)
+	c.version(ctx, run, opts)
+	if c.VersionErr != "" {
+		c.Problem = "version check failed: " + c.VersionErr
+		return c
+	}
+	c.Usable = true
+	if opts.Probe {
+		c.Probe = probe(ctx, run, opts)
+		if !c.Probe.OK {
+			c.Usable = false
+			c.Problem = "probe failed: " + c.Probe.Failure
+		}
+	}
+	return c
+}
+
+func (c *Check) version(ctx context.Context, a Agent, opts DoctorOptions) {
+	timeout := opts.VersionTimeout
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	args := a.VersionArgs
+	if len(args) == 0 {
+		args = []string{"--version"}
+	}
+	v := Agent{
+		Name:    a.Name + " --version",
+		Command: append([]string{a.Executable()}, args...),
+		Prompt:  PromptStdin, Format: FormatText,
+		Env: a.Env, Timeout: timeout, OutputCap: 1 << 20,
+	}
+	res := Run(ctx, Request{Agent: v, Env: opts.Env})
+	c.VersionTook = res.Duration
+	if !res.OK() {
+		c.VersionErr = res.Describe()
+		return
+	}
+	c.Version = firstLine(res.Text)
+}
+
+func probe(ctx context.Context, a Agent, opts DoctorOptions) *Probe {
+	if opts.ProbeTimeout > 0 {
+		a.Timeout = opts.ProbeTimeout
+	} else if a.Timeout <= 0 {
+		a.Timeout = 60 * time.Second
+	}
+	res := Run(ctx, Request{Agent: a, Prompt: ProbePrompt, Env: opts.Env})
+	p := &Probe{OK: res.OK(), Latency: res.Duration}
+	if res.OK() {
+		p.Reply = firstLine(res.Text)
+	} else {
+		p.Failure = res.Describe()
+	}
+	return p
+}
+
+func credentials(a Agent, opts DoctorOptions) []Credential {
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	home := opts.Home
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	var out []Credential
+	for _, name := range a.CredentialEnv {
+		out = append(out, Credential{Name: name, Kind: "env", Present: envValue(env, name) != ""})
+	}
+	for _, f := range a.CredentialFiles {
+		_, err := os.Stat(expandHome(f, home))
+		out = append(out, Credential{Name: f, Kind: "file", Present: err == nil})
+	}
+	return out
+}
+
+func expandHome(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}

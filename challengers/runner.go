@@ -1,0 +1,492 @@
+package challengers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// Reason says how a call ended.
+type Reason string
+
+const (
+	ReasonOK          Reason = "ok"
+	ReasonTimeout     Reason = "timeout"
+	ReasonExit        Reason = "exit"         // non-zero exit status or killed by a signal
+	ReasonStreamError Reason = "stream-error" // the CLI reported an error inside its output
+	ReasonOutputLimit Reason = "output-limit"
+	ReasonNotFound    Reason = "not-found"
+	ReasonStartFailed Reason = "start-failed"
+	ReasonEmpty       Reason = "empty" // exited 0 without a reply
+	ReasonCancelled   Reason = "cancelled"
+)
+
+// MaxArgBytes is the largest prompt put in argv. Linux caps a single
+// argument at 128 KiB (MAX_ARG_STRLEN); anything near it goes by stdin.
+const MaxArgBytes = 100 << 10
+
+// KillGrace is how long a process group gets between SIGTERM and SIGKILL.
+// Short, because the caller must have its answer within about a second of
+// a deadline.
+var KillGrace = 500 * time.Millisecond
+
+// Request is one call of an agent.
+type Request struct {
+	Agent  Agent
+	Prompt string
+	// OnChunk receives the model's text as it arrives, cleaned of escape
+	// sequences, from one goroutine, in order.
+	OnChunk func(text string)
+	// Env is the environment to run with (nil: this process's). PATH in it
+	// decides where the executable is looked up.
+	Env []string
+}
+
+// Result is what a call produced and how it ended.
+type Result struct {
+	Agent    string        `json:"agent"`
+	Text     string        `json:"text"`
+	Reason   Reason        `json:"reason"`
+	ExitCode int           `json:"exit_code"` // -1 when killed by a signal or never started
+	Detail   string        `json:"detail,omitempty"`
+	Stderr   string        `json:"stderr,omitempty"` // the tail, for diagnosis
+	Duration time.Duration `json:"duration"`
+	Timeout  time.Duration `json:"timeout,omitempty"`
+	Usage    *Usage        `json:"usage,omitempty"`
+	Bytes    int64         `json:"bytes"`   // raw bytes read from stdout
+	Command  []string      `json:"command"` // argv, with the prompt elided
+}
+
+// OK reports whether the call produced a usable reply.
+func (r Result) OK() bool { return r.Reason == ReasonOK }
+
+// Describe is a short human sentence for a failure: "timed out after 2m0s".
+func (r Result) Describe() string {
+	switch r.Reason {
+	case ReasonOK:
+		return "ok"
+	case ReasonTimeout:
+		return "timed out after " + r.Timeout.Round(time.Second).String()
+	case ReasonExit:
+		return withDetail(exitPhrase(r.ExitCode), r.Detail)
+	case ReasonStreamError:
+		return withDetail("reported an error", r.Detail)
+	case ReasonOutputLimit:
+		return withDetail("printed too much output", r.Detail)
+	case ReasonNotFound:
+		return withDetail("not found", r.Detail)
+	case ReasonStartFailed:
+		return withDetail("could not start", r.Detail)
+	case ReasonEmpty:
+		return withDetail("returned no reply", r.Detail)
+	case ReasonCancelled:
+		return "cancelled"
+	}
+	return string(r.Reason)
+}
+
+func exitPhrase(code int) string {
+	if code < 0 {
+		return "was killed by a signal"
+	}
+	return fmt.Sprintf("exited with status %d", code)
+}
+
+func withDetail(s, detail string) string {
+	if detail == "" {
+		return s
+	}
+	return s + ": " + detail
+}
+
+// Run starts the agent, streams its reply through req.OnChunk and returns
+// once the agent and everything it started are gone. It never uses a shell:
+// the prompt reaches the agent byte for byte. Cancelling ctx, or the
+// agent's timeout, kills the whole process group.
+func Run(ctx context.Context, req Request) Result {
+	start := time.Now()
+	res := runOnce(ctx, req)
+	res.Agent = req.Agent.Name
+	res.Duration = time.Since(start)
+	res.Timeout = req.Agent.Timeout
+	return res
+}
+
+func runOnce(ctx context.Context, req Request) Result {
+	env := req.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	inv, err := prepare(req.Agent, req.Prompt, env)
+	if err != nil {
+		return Result{Reason: ReasonStartFailed, ExitCode: -1, Detail: err.Error()}
+	}
+	defer inv.cleanup()
+	path, err := lookPath(inv.argv[0], envValue(env, "PATH"))
+	if err != nil {
+		return Result{Reason: ReasonNotFound, ExitCode: -1, Detail: err.Error(), Command: inv.shown}
+	}
+	callCtx, cancel := withTimeout(ctx, req.Agent.Timeout)
+	defer cancel()
+	p := &process{req: req, inv: inv, path: path}
+	res := p.run(callCtx)
+	res.Command = inv.shown
+	switch {
+	case ctx.Err() != nil:
+		res.Reason, res.Detail = ReasonCancelled, ""
+	case callCtx.Err() != nil && res.Reason != ReasonOutputLimit:
+		res.Reason, res.Detail = ReasonTimeout, ""
+	}
+	return res
+}
+
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// process is one running agent and the plumbing around it.
+type process struct {
+	req  Request
+	inv  *invocation
+	path string
+
+	cmd    *exec.Cmd
+	stdout *os.File // pty master or pipe read end
+	stderr *os.File
+	stdin  *os.File // write end when the prompt goes on stdin
+
+	mu       sync.Mutex
+	capHit   bool
+	stderrBT tailBuffer
+}
+
+func (p *process) run(ctx context.Context) Result {
+	if err := p.start(); err != nil {
+		return Result{Reason: ReasonStartFailed, ExitCode: -1, Detail: err.Error()}
+	}
+	pgid := p.cmd.Process.Pid // Setsid: the leader's pid is the group id
+
+	outDone := make(chan streamOutcome, 1)
+	go func() { outDone <- p.readStdout(pgid) }()
+	errDone := make(chan struct{})
+	go func() { p.readStderr(); close(errDone) }()
+	if p.stdin != nil {
+		go p.feedStdin()
+	}
+
+	waitDone := make(chan error, 1)
+	go func() { waitDone <- p.cmd.Wait() }()
+
+	var waitErr error
+	select {
+	case waitErr = <-waitDone:
+	case <-ctx.Done():
+		killGroup(pgid)
+		waitErr = <-waitDone
+	}
+	// The leader is gone; anything it left behind in its group goes too,
+	// or a grandchild holding stdout open would keep the stream alive.
+	if groupAlive(pgid) {
+		killGroup(pgid)
+	}
+	out := p.drain(outDone, errDone)
+	return p.result(waitErr, out)
+}
+
+func (p *process) start() error {
+	cmd := exec.Command(p.path, p.inv.argv[1:]...)
+	cmd.Args[0] = p.inv.argv[0]
+	cmd.Env = mergeEnv(p.envBase(), p.req.Agent.Env)
+	cmd.Dir = p.inv.dir
+	stdin, err := p.openStdin()
+	if err != nil {
+		return err
+	}
+	defer stdin.Close()
+	cmd.Stdin = stdin
+
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer errW.Close()
+	cmd.Stderr = errW
+	p.stderr = errR
+
+	outW, err := p.openStdout()
+	if err != nil {
+		errR.Close()
+		return err
+	}
+	defer outW.Close()
+	cmd.Stdout = outW
+	cmd.SysProcAttr = procAttr(p.req.Agent.PTY)
+
+	if err := cmd.Start(); err != nil {
+		p.closeAll()
+		return err
+	}
+	p.cmd = cmd
+	return nil
+}
+
+func (p *process) envBase() []string {
+	if p.req.Env != nil {
+		return p.req.Env
+	}
+	return os.Environ()
+}
+
+// openStdin returns what the child gets as stdin: the read end of a pipe
+// carrying the prompt, or /dev/null. Never a terminal and never left open:
+// codex waits forever for more input on an open stdin.
+func (p *process) openStdin() (*os.File, error) {
+	if !p.inv.stdinPrompt {
+		return os.Open(os.DevNull)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	p.stdin = w
+	return r, nil
+}
+
+// openStdout returns the child's end of stdout: a pseudo-terminal slave
+// (CLIs that check isatty stream and flush as they would for a person) or
+// a pipe. stderr stays a separate pipe either way, so warnings never mix
+// into a JSON stream.
+func (p *process) openStdout() (*os.File, error) {
+	if !p.req.Agent.PTY {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		p.stdout = r
+		return w, nil
+	}
+	master, slave, err := pty.Open()
+	if err != nil {
+		return nil, fmt.Errorf("open pseudo-terminal: %w", err)
+	}
+	// Wide, so that CLIs which format to the terminal width don't wrap
+	// a reply into extra lines.
+	_ = pty.Setsize(master, &pty.Winsize{Rows: 50, Cols: 200})
+	rawOutput(slave)
+	p.stdout = master
+	return slave, nil
+}
+
+func (p *process) feedStdin() {
+	_, _ = io.WriteString(p.stdin, p.req.Prompt)
+	_ = p.stdin.Close()
+}
+
+type streamOutcome struct {
+	text      string
+	usage     *Usage
+	streamErr string
+	bytes     int64
+}
+
+// readStdout reads until EOF (or EIO from a pty whose slave side is
+// closed), cleaning and decoding as it goes. On output over the cap it kills
+// the group and stops.
+func (p *process) readStdout(pgid int) streamOutcome {
+	limit := p.req.Agent.OutputCap
+	if limit <= 0 {
+		limit = DefaultOutputCap
+	}
+	var raw, text cleaner
+	dec := newDecoder(p.req.Agent.Format)
+	buf := make([]byte, 32<<10)
+	var total int64
+	for {
+		n, err := p.stdout.Read(buf)
+		if n > 0 {
+			total += int64(n)
+			if total > limit {
+				p.mu.Lock()
+				p.capHit = true
+				p.mu.Unlock()
+				killGroup(pgid)
+				break
+			}
+			p.emit(text.Write([]byte(dec.Feed(raw.Write(buf[:n])))))
+		}
+		if err != nil {
+			break
+		}
+	}
+	p.emit(text.Write([]byte(dec.Feed(raw.Flush()))))
+	final, usage, streamErr := dec.Finish()
+	p.emit(text.Flush())
+	return streamOutcome{text: CleanText(final), usage: usage, streamErr: streamErr, bytes: total}
+}
+
+func (p *process) emit(b []byte) {
+	if len(b) > 0 && p.req.OnChunk != nil {
+		p.req.OnChunk(string(b))
+	}
+}
+
+func (p *process) readStderr() {
+	buf := make([]byte, 8<<10)
+	for {
+		n, err := p.stderr.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			p.stderrBT.Write(buf[:n])
+			p.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// drainGrace bounds how long output may keep arriving once the process
+// group is gone: only a process that escaped the group (a daemon that made
+// its own session) can still hold stdout open, and it must not hold the
+// caller hostage.
+const drainGrace = 300 * time.Millisecond
+
+func (p *process) drain(outDone <-chan streamOutcome, errDone <-chan struct{}) streamOutcome {
+	cut := time.AfterFunc(drainGrace, func() {
+		now := time.Now()
+		_ = p.stdout.SetReadDeadline(now)
+		_ = p.stderr.SetReadDeadline(now)
+	})
+	out := <-outDone
+	<-errDone
+	cut.Stop()
+	p.closeAll()
+	return out
+}
+
+func (p *process) closeAll() {
+	for _, f := range []*os.File{p.stdout, p.stderr, p.stdin} {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+}
+
+func (p *process) result(waitErr error, out streamOutcome) Result {
+	p.mu.Lock()
+	capHit := p.capHit
+	stderr := CleanText(p.stderrBT.String())
+	p.mu.Unlock()
+	res := Result{
+		Text:     out.text,
+		Usage:    out.usage,
+		Bytes:    out.bytes,
+		Stderr:   stderr,
+		ExitCode: exitCode(waitErr, p.cmd),
+	}
+	limit := p.req.Agent.OutputCap
+	if limit <= 0 {
+		limit = DefaultOutputCap
+	}
+	switch {
+	case capHit:
+		res.Reason = ReasonOutputLimit
+		res.Detail = fmt.Sprintf("stopped after %s (output_cap)", formatBytes(limit))
+	case out.streamErr != "":
+		res.Reason, res.Detail = ReasonStreamError, out.streamErr
+	case res.ExitCode != 0:
+		res.Reason, res.Detail = ReasonExit, lastLine(stderr)
+	case strings.TrimSpace(out.text) == "":
+		res.Reason, res.Detail = ReasonEmpty, lastLine(stderr)
+	default:
+		res.Reason = ReasonOK
+	}
+	return res
+}
+
+func exitCode(err error, cmd *exec.Cmd) int {
+	if cmd.ProcessState == nil {
+		return -1
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return -1
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return -1
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+// killGroup ends a process group: SIGTERM, a short grace, then SIGKILL.
+func killGroup(pgid int) {
+	if signalGroup(pgid, syscall.SIGTERM) != nil {
+		return
+	}
+	if waitGroupGone(pgid, KillGrace) {
+		return
+	}
+	_ = signalGroup(pgid, syscall.SIGKILL)
+	waitGroupGone(pgid, time.Second)
+}
+
+func waitGroupGone(pgid int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if !groupAlive(pgid) {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return !groupAlive(pgid)
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			if len(l) > 300 {
+				l = l[:300] + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}
+
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// tailBuffer keeps the last tailMax bytes written to it.
+type tailBuffer struct{ b []byte }
+
+const tailMax = 16 << 10
+
+func (t *tailBuffer) Write(p []byte) {
+	t.b = append(t.b, p...)
+	if len(t.b) > tailMax {
+		t.b = slices.Clone(t.b[len(t.b)-tailMax:])
+	}
+}
+
+func (t *tailBuffer) String() string { return string(t.b) }

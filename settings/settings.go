@@ -1,0 +1,200 @@
+// Package settings works out arena's effective settings: built-in defaults,
+// then the debate plugin's ~/.claude/debate.local.md, then arena's own
+// config file, then command-line flags, later layers winning. Every value
+// remembers where it came from, so `arena config` can explain it and every
+// error can point at the file line or flag that caused it.
+package settings
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/arenadebate/arena/challengers"
+)
+
+// Limits and defaults. The defaults match the debate plugin's, so a user
+// moving from it sees the same behaviour.
+const (
+	DefaultMaxRounds     = 5
+	MaxRoundsLimit       = 20 // more rounds than this is almost surely a typo
+	DefaultTimeoutPerCLI = 120 * time.Second
+	DefaultDebateLogPath = "./debate-logs"
+	DefaultDefender      = "claude"
+)
+
+// Settings are the effective settings of one arena run.
+type Settings struct {
+	MaxRounds                 int
+	TimeoutPerCLI             time.Duration
+	SaveDebateLogs            bool
+	DebateLogPath             string // "~" expanded; a relative path is relative to the working directory
+	SkepticalOfEarlyAgreement bool
+	OutputCap                 int64 // default per-call output cap for agents that set none
+
+	Defender    string
+	Challengers []string // never holds the defender
+
+	// Agents holds every built-in plus the custom agents, with overrides
+	// applied and Timeout and OutputCap filled in, each passing Validate.
+	Agents map[string]challengers.Agent
+
+	Warnings []string // non-fatal problems, each naming its file and line
+	Files    []string // files whose settings were applied, in order
+
+	src    map[string]origin
+	agents map[string]*agentMeta
+}
+
+// agentMeta records where an agent's definition came from.
+type agentMeta struct {
+	builtin bool
+	def     origin // the agents: entry that defines or overrides it; zero if none
+	timeout string // why Timeout has its value when the agent set none
+}
+
+// Flags are the command-line settings. A nil field was not given, which
+// keeps "not given" apart from a zero value such as --max-rounds 0.
+type Flags struct {
+	Config      *string  // --config FILE: replaces the default config file, which must then exist
+	Defender    *string  // --defender NAME
+	Challengers []string // --challengers a,b,c; nil: not given. Elements may hold commas.
+	MaxRounds   *int     // --max-rounds N
+	Timeout     *string  // --timeout: "90s", "2m" or seconds; also overrides every agent's timeout
+	LogDir      *string  // --log-dir DIR
+	NoLog       *bool    // --no-log
+}
+
+// Env is everything the loader reads from the outside world, so tests can
+// supply their own. A zero field means "unknown": the file under it is not
+// read, and a nil LookPath finds nothing.
+type Env struct {
+	Home       string // home directory: ~ expansion and ~/.claude/debate.local.md
+	ConfigHome string // $XDG_CONFIG_HOME; "" means Home/.config
+	CacheDir   string // user cache directory, where arena doctor records usable challengers
+	LookPath   func(file string) (string, error)
+}
+
+// DefaultEnv reads the real environment.
+func DefaultEnv() Env {
+	home, _ := os.UserHomeDir() // unknown home: files under it are skipped
+	cfg := os.Getenv("XDG_CONFIG_HOME")
+	if !filepath.IsAbs(cfg) {
+		cfg = "" // the XDG spec says to ignore a relative value
+	}
+	cache, _ := os.UserCacheDir()
+	return Env{Home: home, ConfigHome: cfg, CacheDir: cache, LookPath: exec.LookPath}
+}
+
+// CompatPath is the debate plugin's settings file, read before arena's own.
+func CompatPath(env Env) string {
+	if env.Home == "" {
+		return ""
+	}
+	return filepath.Join(env.Home, ".claude", "debate.local.md")
+}
+
+// ConfigPath is arena's default config file ("" when no home is known).
+func ConfigPath(env Env) string {
+	dir := env.ConfigHome
+	if dir == "" {
+		if env.Home == "" {
+			return ""
+		}
+		dir = filepath.Join(env.Home, ".config")
+	}
+	return filepath.Join(dir, "arena", "config.yaml")
+}
+
+// Load computes the effective settings. Its errors are *Error values.
+func Load(flags Flags, env Env) (*Settings, error) {
+	l := &loader{s: defaults(), env: env, flags: flags}
+	for _, step := range []func() error{l.loadCompat, l.loadConfig, l.applyFlags, l.finish} {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	return l.s, nil
+}
+
+// Source says where the value of key came from: "default", "file:line",
+// "flag --max-rounds", "doctor cache PATH", "found on PATH". Keys are the
+// file keys ("max_rounds") and "agents.NAME"; an unknown key gives "".
+func (s *Settings) Source(key string) string {
+	if name, ok := agentKey(key); ok {
+		return s.agentSource(name)
+	}
+	o, ok := s.src[key]
+	if !ok {
+		return ""
+	}
+	return o.String()
+}
+
+func (s *Settings) agentSource(name string) string {
+	m, ok := s.agents[name]
+	switch {
+	case !ok:
+		return ""
+	case m.builtin && m.def.isZero():
+		return "built-in"
+	case m.builtin:
+		return "built-in, overridden at " + m.def.String()
+	}
+	return m.def.String()
+}
+
+// agentNames lists built-ins first, then custom agents, each sorted: the
+// order of error messages and `arena config`.
+func (s *Settings) agentNames() []string {
+	var builtins, custom []string
+	for name, m := range s.agents {
+		if m.builtin {
+			builtins = append(builtins, name)
+		} else {
+			custom = append(custom, name)
+		}
+	}
+	slices.Sort(builtins)
+	slices.Sort(custom)
+	return append(builtins, custom...)
+}
+
+func defaults() *Settings {
+	s := &Settings{
+		MaxRounds:                 DefaultMaxRounds,
+		TimeoutPerCLI:             DefaultTimeoutPerCLI,
+		SaveDebateLogs:            true,
+		DebateLogPath:             DefaultDebateLogPath,
+		SkepticalOfEarlyAgreement: true,
+		OutputCap:                 challengers.DefaultOutputCap,
+		Defender:                  DefaultDefender,
+		Agents:                    challengers.Builtins(),
+		src:                       map[string]origin{},
+		agents:                    map[string]*agentMeta{},
+	}
+	for _, key := range topKeys {
+		s.src[key] = defaultOrigin
+	}
+	delete(s.src, keyChallengers) // discovered at the end unless set
+	for name := range s.Agents {
+		s.agents[name] = &agentMeta{builtin: true}
+	}
+	return s
+}
+
+// loader carries the state of one Load.
+type loader struct {
+	s     *Settings
+	env   Env
+	flags Flags
+	// challengerSrc says where each explicitly named challenger was
+	// written, so an unknown one is reported at its own line.
+	challengerSrc []origin
+}
+
+func (l *loader) warn(o origin, key, msg string) {
+	l.s.Warnings = append(l.s.Warnings, o.warning(key, msg))
+}

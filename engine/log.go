@@ -1,0 +1,272 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+)
+
+// The log is JSON Lines, one event a line, written as events happen. A
+// process killed at any moment leaves a file whose complete lines replay:
+// each event is one write of a whole line, the buffer is flushed at every
+// event other than a chunk (agent finished, phase change, ...), and chunks
+// are flushed at least every flushEvery.
+
+const flushEvery = 500 * time.Millisecond
+
+// LogWriter is a Sink writing the event log.
+type LogWriter struct {
+	mu        sync.Mutex
+	f         *os.File
+	w         *bufio.Writer
+	path      string
+	err       error
+	lastFlush time.Time
+	// kept holds the events that could not be written after a write
+	// failed (a full disk, say), so the debate is not lost.
+	kept []Event
+}
+
+// CreateLog creates a new log file in dir (made 0700 if missing); the file
+// is readable only by the user.
+func CreateLog(dir, name string) (*LogWriter, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create log directory: %w", err)
+	}
+	path := filepath.Join(dir, name)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create log: %w", err)
+	}
+	return &LogWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path, lastFlush: time.Now()}, nil
+}
+
+// Path is the log file's path.
+func (l *LogWriter) Path() string { return l.path }
+
+// Handle writes one event.
+func (l *LogWriter) Handle(e Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil {
+		l.kept = append(l.kept, e)
+		return
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		l.fail(fmt.Errorf("encode event %d: %w", e.Seq, err), e)
+		return
+	}
+	line = append(line, '\n')
+	if _, err := l.w.Write(line); err != nil {
+		l.fail(err, e)
+		return
+	}
+	if e.Kind() != KindChunk || time.Since(l.lastFlush) >= flushEvery {
+		if err := l.w.Flush(); err != nil {
+			l.fail(err, e)
+			return
+		}
+		l.lastFlush = time.Now()
+	}
+}
+
+func (l *LogWriter) fail(err error, e Event) {
+	l.err = fmt.Errorf("write %s: %w", l.path, err)
+	l.kept = append(l.kept, e)
+}
+
+// Err reports the first write error, if any.
+func (l *LogWriter) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+// Kept returns the events that could not be written after a failure.
+func (l *LogWriter) Kept() []Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]Event(nil), l.kept...)
+}
+
+// Close flushes and closes the file.
+func (l *LogWriter) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var flushErr error
+	if l.err == nil {
+		flushErr = l.w.Flush()
+	}
+	return errors.Join(l.err, flushErr, l.f.Close())
+}
+
+// LogName names a log by time and topic: 20261121-153000-should-we-move.jsonl.
+func LogName(t time.Time, topic string) string {
+	return t.Format("20060102-150405") + "-" + Slug(topic, 40) + ".jsonl"
+}
+
+// Slug is a file-name-safe summary of a topic.
+func Slug(topic string, n int) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(topic) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if r > unicode.MaxASCII {
+				continue
+			}
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			if b.Len() >= n {
+				break
+			}
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return "debate"
+	}
+	return b.String()
+}
+
+// MaxLogLine bounds one line of a log; a longer one is treated as damage.
+const MaxLogLine = 64 << 20
+
+// LogContents is what ReadLog found.
+type LogContents struct {
+	Events []Event
+	// Complete is true when the log ends with an Outcome event.
+	Complete bool
+	// Problem says why reading stopped early ("" when the whole file was
+	// read), naming the line.
+	Problem string
+	// Lines is the number of lines read (the line where reading stopped,
+	// when there is a Problem).
+	Lines int
+	// Skipped counts events of unknown kinds.
+	Skipped int
+}
+
+// ErrNotALog is returned for files that are not arena logs at all.
+var ErrNotALog = errors.New("not an arena debate log")
+
+// ErrNewerLog is returned for logs written by a newer arena.
+var ErrNewerLog = errors.New("log written by a newer arena")
+
+// ReadLog reads events until the end or the first damaged line. A log cut
+// short (a killed arena, a full disk) yields everything up to its last
+// complete line, with Problem saying where it ends. A file that does not
+// start with a debate_started event, or whose version is newer than
+// LogVersion, is refused with an error.
+func ReadLog(r io.Reader) (LogContents, error) {
+	br := bufio.NewReaderSize(r, 256<<10)
+	var lc LogContents
+	for {
+		line, complete, err := readLine(br)
+		if len(line) == 0 && err != nil {
+			if !errors.Is(err, io.EOF) {
+				lc.Problem = fmt.Sprintf("read error after line %d: %v", lc.Lines, err)
+			}
+			break
+		}
+		lc.Lines++
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if stop, ferr := lc.add(line, complete); ferr != nil {
+			return lc, ferr
+		} else if stop {
+			break
+		}
+	}
+	return lc, nil
+}
+
+// add decodes one line; stop says reading must end here.
+func (lc *LogContents) add(line []byte, complete bool) (stop bool, err error) {
+	if len(line) > MaxLogLine {
+		lc.Problem = lineProblem(lc.Lines, fmt.Sprintf("is longer than %d MiB", MaxLogLine>>20))
+		return true, lc.needStart()
+	}
+	var e Event
+	if derr := json.Unmarshal(line, &e); derr != nil {
+		lc.Problem = lineProblem(lc.Lines, "is not a valid event: "+derr.Error())
+		if !complete {
+			// The last line without its newline: the writer was stopped
+			// in the middle of it.
+			lc.Problem = lineProblem(lc.Lines, "is cut short")
+		}
+		return true, lc.needStart()
+	}
+	if len(lc.Events) == 0 {
+		if err := checkStart(e); err != nil {
+			return true, err
+		}
+	}
+	if _, unknown := e.Payload.(Unknown); unknown {
+		lc.Skipped++
+		return false, nil
+	}
+	lc.Events = append(lc.Events, e)
+	if e.Kind() == KindOutcome {
+		lc.Complete = true
+	}
+	return false, nil
+}
+
+func (lc *LogContents) needStart() error {
+	if len(lc.Events) == 0 {
+		return fmt.Errorf("%w: %s", ErrNotALog, lc.Problem)
+	}
+	return nil
+}
+
+func lineProblem(n int, what string) string {
+	return fmt.Sprintf("line %d %s", n, what)
+}
+
+func checkStart(e Event) error {
+	ds, ok := e.Payload.(DebateStarted)
+	if !ok {
+		return fmt.Errorf("%w: it starts with a %q event, not debate_started", ErrNotALog, e.Kind())
+	}
+	if ds.Version > LogVersion {
+		return fmt.Errorf("%w: format version %d, this arena reads up to version %d; upgrade arena to replay it", ErrNewerLog, ds.Version, LogVersion)
+	}
+	if ds.Version < 1 {
+		return fmt.Errorf("%w: no format version", ErrNotALog)
+	}
+	return nil
+}
+
+// readLine reads one line, without its newline. complete is false for a
+// last line without a newline, or one over MaxLogLine (the rest of such a
+// line is discarded).
+func readLine(br *bufio.Reader) (line []byte, complete bool, err error) {
+	for {
+		frag, ferr := br.ReadSlice('\n')
+		if len(line)+len(frag) > MaxLogLine {
+			return append(line, frag[:min(len(frag), MaxLogLine+1-len(line))]...), false, nil
+		}
+		line = append(line, frag...)
+		if ferr == nil {
+			return line[:len(line)-1], true, nil
+		}
+		if !errors.Is(ferr, bufio.ErrBufferFull) {
+			return line, false, ferr
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sampleEvents() []Event {
+	t0 := time.Date(2026, 11, 21, 15, 30, 0, 0, time.UTC)
+	ps := []Payload{
+		DebateStarted{Version: LogVersion, Topic: "t", Defender: "claude", Challengers: []string{"gemini"}, MaxRounds: 5, Timeout: Duration(2 * time.Minute), Phases: AdversarialPhases},
+		PhaseStarted{Phase: PhaseOpening, Round: 1, Title: "Opening position"},
+		AgentStarted{Agent: "claude", Role: RoleDefender, Phase: PhaseOpening, Round: 1, Task: TaskOpening, Attempt: 1, Timeout: Duration(time.Minute)},
+		Chunk{Agent: "claude", Text: "{\"position\":"},
+		AgentFinished{Agent: "claude", Role: RoleDefender, Task: TaskOpening, Reply: []byte(`{"position":"p"}`), Display: "**Position:** p", Duration: Duration(1500 * time.Millisecond)},
+		AgentFailed{Agent: "gemini", Reason: "timeout", Message: "timed out after 2m0s"},
+		VerdictTable{Round: 1, Rows: []VerdictRow{{Challenger: "gemini", Verdict: "disagree"}}, Decision: "confront"},
+		PositionUpdated{Version: 2, Position: "p2", Changed: true},
+		Note{Level: "warn", Message: "n"},
+		Outcome{Result: OutcomeTradeoff, Rounds: 5, Markdown: "# doc"},
+	}
+	out := make([]Event, len(ps))
+	for i, p := range ps {
+		out[i] = Event{Seq: int64(i + 1), Time: t0.Add(time.Duration(i) * time.Second), Payload: p}
+	}
+	return out
+}
+
+func writeLog(t *testing.T, events []Event) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "logs")
+	w, err := CreateLog(dir, LogName(time.Now(), "Should we?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events {
+		w.Handle(e)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w.Path()
+}
+
+func TestLogRoundTripAndPermissions(t *testing.T) {
+	events := sampleEvents()
+	path := writeLog(t, events)
+	st, _ := os.Stat(path)
+	dst, _ := os.Stat(filepath.Dir(path))
+	if st.Mode().Perm() != 0o600 || dst.Mode().Perm() != 0o700 {
+		t.Fatalf("log %v, dir %v: want 0600 and 0700", st.Mode().Perm(), dst.Mode().Perm())
+	}
+	f, _ := os.Open(path)
+	defer f.Close()
+	lc, err := ReadLog(f)
+	if err != nil || lc.Problem != "" || !lc.Complete || len(lc.Events) != len(events) {
+		t.Fatalf("read back %d events, complete=%v, problem=%q, err=%v", len(lc.Events), lc.Complete, lc.Problem, err)
+	}
+	for i := range events {
+		a, _ := events[i].MarshalJSON()
+		b, _ := lc.Events[i].MarshalJSON()
+		if !bytes.Equal(a, b) {
+			t.Errorf("event %d differs:\n%s\n%s", i, a, b)
+		}
+	}
+	if fin := lc.Events[4].Payload.(AgentFinished); fin.Duration.D() != 1500*time.Millisecond {
+		t.Errorf("duration %v", fin.Duration.D())
+	}
+}
+
+func logBytes(t *testing.T, events []Event) []byte {
+	var b bytes.Buffer
+	for _, e := range events {
+		line, err := e.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+func TestLogCutAnywhereReplaysItsCompleteLines(t *testing.T) {
+	full := logBytes(t, sampleEvents())
+	firstLine := bytes.IndexByte(full, '\n') + 1
+	for cut := firstLine; cut < len(full); cut += 7 {
+		lc, err := ReadLog(bytes.NewReader(full[:cut]))
+		if err != nil {
+			t.Fatalf("cut at %d: %v", cut, err)
+		}
+		complete := bytes.Count(full[:cut], []byte("\n"))
+		if full[cut] == '\n' {
+			complete++ // a whole event that only lacks its newline still counts
+		}
+		if len(lc.Events) != complete {
+			t.Fatalf("cut at %d: %d events, want %d", cut, len(lc.Events), complete)
+		}
+		if full[cut-1] != '\n' && full[cut] != '\n' && !strings.Contains(lc.Problem, "is cut short") {
+			t.Fatalf("cut at %d: problem %q", cut, lc.Problem)
+		}
+		if lc.Complete {
+			t.Fatalf("cut at %d: a log without its outcome reported complete", cut)
+		}
+	}
+}
+
+func TestReadLogRefusesNewerAndForeignFiles(t *testing.T) {
+	ev := sampleEvents()
+	ds := ev[0].Payload.(DebateStarted)
+	ds.Version = LogVersion + 1
+	ev[0].Payload = ds
+	_, err := ReadLog(bytes.NewReader(logBytes(t, ev[:2])))
+	if !errors.Is(err, ErrNewerLog) || !strings.Contains(err.Error(), "upgrade arena") {
+		t.Fatalf("newer log: %v", err)
+	}
+	for name, in := range map[string]string{
+		"text":        "hello world\n",
+		"other json":  `{"a":1}` + "\n",
+		"wrong first": string(logBytes(t, sampleEvents()[1:3])),
+		"empty":       "",
+	} {
+		if _, err := ReadLog(strings.NewReader(in)); name != "empty" && !errors.Is(err, ErrNotALog) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+}
+
+func TestReadLogSkipsUnknownAndStopsAtDamage(t *testing.T) {
+	good := logBytes(t, sampleEvents()[:3])
+	in := string(good) + `{"seq":9,"t":"2026-11-21T15:30:00Z","type":"from_the_future","data":{"x":1}}` + "\n" +
+		`{"seq":10,"t":"2026-11-21T15:30:00Z","type":"chunk","data":{"agent":5,"text":"x"}}` + "\n" +
+		string(logBytes(t, sampleEvents()[3:4]))
+	lc, err := ReadLog(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lc.Skipped != 1 || len(lc.Events) != 3 || !strings.Contains(lc.Problem, "line 5 is not a valid event: chunk event") {
+		t.Fatalf("skipped %d, events %d, problem %q", lc.Skipped, len(lc.Events), lc.Problem)
+	}
+}
+
+func TestReadLogHugeLine(t *testing.T) {
+	good := logBytes(t, sampleEvents()[:2])
+	huge := bytes.Repeat([]byte("x"), MaxLogLine+10)
+	lc, err := ReadLog(bytes.NewReader(append(append(good, huge...), '\n')))
+	if err != nil || len(lc.Events) != 2 || !strings.Contains(lc.Problem, "longer than") {
+		t.Fatalf("events %d problem %q err %v", len(lc.Events), lc.Problem, err)
+	}
+}
+
+func TestLogWriterKeepsEventsAfterAWriteFailure(t *testing.T) {
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	w := &LogWriter{f: f, w: newTestBufWriter(f), path: "/dev/full", lastFlush: time.Now()}
+	for _, e := range sampleEvents() {
+		w.Handle(e)
+	}
+	if w.Err() == nil || len(w.Kept()) == 0 {
+		t.Fatalf("err %v, kept %d", w.Err(), len(w.Kept()))
+	}
+	if last := w.Kept()[len(w.Kept())-1]; last.Kind() != KindOutcome {
+		t.Fatalf("last kept event is %s", last.Kind())
+	}
+	_ = w.Close()
+}
+
+func TestLogName(t *testing.T) {
+	at := time.Date(2026, 11, 21, 15, 30, 0, 0, time.UTC)
+	if got := LogName(at, "Should we move sessions from Redis to Postgres? $(rm -rf ~)"); got != "20261121-153000-should-we-move-sessions-from-redis-to-po.jsonl" {
+		t.Fatalf("got %q", got)
+	}
+	if got := Slug("¿¿??", 40); got != "debate" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func FuzzReadLog(f *testing.F) {
+	var b bytes.Buffer
+	for _, e := range sampleEvents() {
+		line, _ := e.MarshalJSON()
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	f.Add(b.Bytes())
+	f.Add([]byte(`{"seq":1,"type":"debate_started","data":{"version":1}}` + "\n" + `{"type":"chunk","data":null}`))
+	f.Add([]byte("\n\n{\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lc, err := ReadLog(bytes.NewReader(data))
+		if err == nil && len(lc.Events) > 0 {
+			if _, ok := lc.Events[0].Payload.(DebateStarted); !ok {
+				t.Fatal("a log was accepted that does not start with debate_started")
+			}
+		}
+		for _, e := range lc.Events {
+			if e.Payload == nil {
+				t.Fatal("event without payload")
+			}
+		}
+	})
+}
+
+func newTestBufWriter(f *os.File) *bufio.Writer { return bufio.NewWriterSize(f, 16) }

@@ -1,0 +1,325 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Replies are parsed leniently and validated strictly: the JSON object may
+// sit inside a code fence or prose, keys may come in any order or case,
+// extra keys are ignored and enum values are case-insensitive; but every
+// key of the shape must be there with the right type, and enums must hold
+// one of their values.
+
+// ErrNoJSON means a reply held no JSON object at all.
+var ErrNoJSON = errors.New("no JSON object found in the reply")
+
+// fields is one candidate object with normalised keys.
+type fields map[string]any
+
+// parseObject finds the JSON object in text that validates as T. When no
+// candidate validates, the error is the one of the candidate that looked
+// most like the wanted shape.
+func parseObject[T any](text string, keys []string, validate func(fields) (T, error)) (T, error) {
+	var zero T
+	cands := candidates(text)
+	if len(cands) == 0 {
+		return zero, ErrNoJSON
+	}
+	var best error
+	bestScore := -1
+	for _, c := range cands {
+		v, err := validate(c)
+		if err == nil {
+			return v, nil
+		}
+		if s := c.score(keys); s > bestScore {
+			best, bestScore = err, s
+		}
+	}
+	return zero, best
+}
+
+func (f fields) score(keys []string) int {
+	n := 0
+	for _, k := range keys {
+		if _, ok := f[k]; ok {
+			n++
+		}
+	}
+	return n
+}
+
+// candidates returns every JSON object in text: those inside ``` fences
+// first, then every balanced {...} found by scanning, outermost first.
+func candidates(text string) []fields {
+	var out []fields
+	seen := map[string]bool{}
+	add := func(s string) {
+		s = strings.TrimSpace(s)
+		if seen[s] {
+			return
+		}
+		seen[s] = true
+		if f, ok := decodeFields(s); ok {
+			out = append(out, f)
+		}
+	}
+	for _, block := range fencedBlocks(text) {
+		for _, obj := range balancedObjects(block) {
+			add(obj)
+		}
+	}
+	for _, obj := range balancedObjects(text) {
+		add(obj)
+	}
+	return out
+}
+
+func decodeFields(s string) (fields, bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return nil, false
+	}
+	f := make(fields, len(m))
+	for k, v := range m {
+		f[normKey(k)] = v
+	}
+	return f, true
+}
+
+// normKey makes "Objection Strength", "objection-strength" and
+// "objectionStrength" all "objection_strength" (and "VERDICT" "verdict").
+func normKey(k string) string {
+	var b strings.Builder
+	prevLower := false // the previous rune, as written, was a-z or 0-9
+	for _, r := range strings.TrimSpace(k) {
+		lower := (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9')
+		switch {
+		case r == ' ' || r == '-':
+			r = '_'
+		case r >= 'A' && r <= 'Z':
+			if prevLower {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+		prevLower = lower
+	}
+	return b.String()
+}
+
+// fencedBlocks returns the contents of ``` fenced blocks.
+func fencedBlocks(text string) []string {
+	var out []string
+	rest := text
+	for {
+		i := strings.Index(rest, "```")
+		if i < 0 {
+			return out
+		}
+		rest = rest[i+3:]
+		if nl := strings.IndexByte(rest, '\n'); nl >= 0 && !strings.ContainsAny(rest[:nl], "{}") {
+			rest = rest[nl+1:] // skip the info string ("json")
+		}
+		j := strings.Index(rest, "```")
+		if j < 0 {
+			return append(out, rest)
+		}
+		out = append(out, rest[:j])
+		rest = rest[j+3:]
+	}
+}
+
+// maxCandidates bounds how many objects one reply may offer; a reply that
+// is mostly braces must not cost quadratic time.
+const maxCandidates = 64
+
+// balancedObjects returns the {...} spans of text that look like JSON
+// objects (the brace is followed by a key or closes at once), outermost
+// first, in one linear pass. Quotes only open strings inside braces, so an
+// apostrophe or a stray quote in the prose around an object is harmless.
+func balancedObjects(text string) []string {
+	type span struct{ start, end int }
+	var spans, stack []span
+	inStr, esc := false, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = len(stack) > 0
+		case '{':
+			stack = append(stack, span{start: i})
+		case '}':
+			if n := len(stack); n > 0 {
+				sp := stack[n-1]
+				stack = stack[:n-1]
+				sp.end = i
+				if looksLikeObject(text, sp.start) {
+					spans = append(spans, sp)
+				}
+			}
+		}
+	}
+	sort.Slice(spans, func(a, b int) bool { return spans[a].start < spans[b].start })
+	out := make([]string, 0, min(len(spans), maxCandidates))
+	for _, sp := range spans {
+		if len(out) == maxCandidates {
+			break
+		}
+		out = append(out, text[sp.start:sp.end+1])
+	}
+	return out
+}
+
+func looksLikeObject(text string, brace int) bool {
+	rest := strings.TrimLeft(text[brace+1:min(len(text), brace+64)], " \t\r\n")
+	return rest == "" || rest[0] == '"' || rest[0] == '}'
+}
+
+// --- strict field access -------------------------------------------------
+
+type fieldErr struct{ key, msg string }
+
+func (e *fieldErr) Error() string { return fmt.Sprintf("%q %s", e.key, e.msg) }
+
+func (f fields) str(key string, allowEmpty bool) (string, error) {
+	v, ok := f[key]
+	if !ok {
+		return "", &fieldErr{key, "is missing"}
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", &fieldErr{key, "must be a string, got " + jsonType(v)}
+	}
+	s = strings.TrimSpace(s)
+	if s == "" && !allowEmpty {
+		return "", &fieldErr{key, "is empty"}
+	}
+	return s, nil
+}
+
+func (f fields) enum(key string, allowed ...string) (string, error) {
+	s, err := f.str(key, false)
+	if err != nil {
+		return "", err
+	}
+	l := strings.ToLower(s)
+	for _, a := range allowed {
+		if l == a {
+			return a, nil
+		}
+	}
+	return "", &fieldErr{key, fmt.Sprintf("must be one of %s, got %q", strings.Join(allowed, " | "), s)}
+}
+
+func (f fields) list(key string) ([]string, error) {
+	v, ok := f[key]
+	if !ok {
+		return nil, &fieldErr{key, "is missing"}
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, &fieldErr{key, "must be a list of strings, got " + jsonType(v)}
+	}
+	out := make([]string, 0, len(arr))
+	for i, x := range arr {
+		s, ok := x.(string)
+		if !ok {
+			return nil, &fieldErr{fmt.Sprintf("%s[%d]", key, i), "must be a string, got " + jsonType(x)}
+		}
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func (f fields) objects(key string) ([]fields, error) {
+	v, ok := f[key]
+	if !ok {
+		return nil, &fieldErr{key, "is missing"}
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, &fieldErr{key, "must be a list of objects, got " + jsonType(v)}
+	}
+	out := make([]fields, 0, len(arr))
+	for i, x := range arr {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return nil, &fieldErr{fmt.Sprintf("%s[%d]", key, i), "must be an object, got " + jsonType(x)}
+		}
+		f := make(fields, len(m))
+		for k, v := range m {
+			f[normKey(k)] = v
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number, float64:
+		return "a number"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// collect runs getters in order and returns the first error.
+func collect(steps ...func() error) error {
+	for _, s := range steps {
+		if err := s(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// shapeKeys lists a shape's keys, sorted, for scoring candidates.
+func shapeKeys(keys ...string) []string {
+	sort.Strings(keys)
+	return keys
+}
+
+// compactJSON renders v as one line of JSON.
+func compactJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return b
+	}
+	return buf.Bytes()
+}

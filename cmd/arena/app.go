@@ -1,0 +1,175 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/settings"
+)
+
+// Exit codes, documented in the README and in `arena --help`.
+const (
+	exitConsensus   = 0
+	exitError       = 1 // something went wrong that is not the user's input
+	exitUsage       = 2 // bad flags, bad config, missing file
+	exitTradeoff    = 3 // the debate ended without consensus
+	exitAborted     = 4 // the debate could not go on (no challengers, defender failed)
+	exitInterrupted = 130
+)
+
+const exitCodesHelp = `Exit codes:
+  0    consensus
+  1    internal error
+  2    usage error (bad flag, config, topic or context file)
+  3    no consensus: a tradeoff document was written
+  4    debate aborted (no usable challenger, the defender failed, every challenger failed)
+  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+
+func outcomeExit(k engine.OutcomeKind) int {
+	switch k {
+	case engine.OutcomeConsensus:
+		return exitConsensus
+	case engine.OutcomeTradeoff:
+		return exitTradeoff
+	case engine.OutcomeInterrupted:
+		return exitInterrupted
+	}
+	return exitAborted
+}
+
+// usageError is an error in what the user typed or configured: exit 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// exitError carries an exit code out of a command that already reported.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+// app holds arena's streams and environment, so tests run it in-process.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	env            settings.Env
+	agentEnv       []string // environment for agents; nil: this process's
+	isTTY          func() bool
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	return &app{
+		stdin: stdin, stdout: stdout, stderr: stderr,
+		env:   settings.DefaultEnv(),
+		isTTY: func() bool { return isTerminal(stdout) && isTerminal(stdin) },
+	}
+}
+
+func isTerminal(x any) bool {
+	f, ok := x.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func (a *app) execute(args []string) int {
+	root := a.rootCmd()
+	root.SetArgs(args)
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	err := root.Execute()
+	var code exitCode
+	switch {
+	case err == nil:
+		return exitConsensus
+	case errors.As(err, &code):
+		return int(code)
+	}
+	fmt.Fprintf(a.stderr, "arena: %v\n", err)
+	var se *settings.Error
+	var ue usageError
+	if errors.As(err, &se) || errors.As(err, &ue) || isCobraUsage(err) {
+		return exitUsage
+	}
+	return exitError
+}
+
+// isCobraUsage recognises cobra's own flag and argument errors.
+func isCobraUsage(err error) bool {
+	var fe flagError
+	return errors.As(err, &fe)
+}
+
+type flagError struct{ error }
+
+func (a *app) warn(format string, args ...any) {
+	fmt.Fprintf(a.stderr, "arena: warning: "+format+"\n", args...)
+}
+
+// commonFlags are the settings flags every command shares.
+type commonFlags struct {
+	config, defender, timeout, logDir string
+	challengers                       []string
+	maxRounds                         int
+	noLog                             bool
+}
+
+func (f *commonFlags) register(cmd *cobra.Command) {
+	fl := cmd.PersistentFlags()
+	fl.StringVar(&f.config, "config", "", "config file (default $XDG_CONFIG_HOME/arena/config.yaml)")
+	fl.StringVar(&f.defender, "defender", "", "agent that opens and defends (default claude)")
+	fl.StringSliceVar(&f.challengers, "challengers", nil, "challenger agents, comma-separated (default: usable ones found by arena doctor)")
+	fl.IntVar(&f.maxRounds, "max-rounds", 0, "maximum confrontation rounds (default 5)")
+	fl.StringVar(&f.timeout, "timeout", "", "timeout per agent call, e.g. 90s, 2m, or seconds (default 120)")
+	fl.StringVar(&f.logDir, "log-dir", "", "directory for debate logs (default ./debate-logs)")
+	fl.BoolVar(&f.noLog, "no-log", false, "do not save a debate log")
+}
+
+// settingsFlags turns the flags the user actually gave into settings.Flags.
+func (f *commonFlags) settingsFlags(cmd *cobra.Command) settings.Flags {
+	var sf settings.Flags
+	changed := func(name string) bool { return cmd.Flags().Changed(name) }
+	if changed("config") {
+		sf.Config = &f.config
+	}
+	if changed("defender") {
+		sf.Defender = &f.defender
+	}
+	if changed("challengers") {
+		sf.Challengers = append([]string{}, f.challengers...)
+	}
+	if changed("max-rounds") {
+		sf.MaxRounds = &f.maxRounds
+	}
+	if changed("timeout") {
+		sf.Timeout = &f.timeout
+	}
+	if changed("log-dir") {
+		sf.LogDir = &f.logDir
+	}
+	if changed("no-log") {
+		sf.NoLog = &f.noLog
+	}
+	return sf
+}
+
+// loadSettings loads the effective settings and prints their warnings.
+func (a *app) loadSettings(cmd *cobra.Command, f *commonFlags) (*settings.Settings, error) {
+	s, err := settings.Load(f.settingsFlags(cmd), a.env)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range s.Warnings {
+		a.warn("%s", w)
+	}
+	return s, nil
+}

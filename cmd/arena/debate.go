@@ -1,0 +1,237 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui/plain"
+)
+
+// maxContextBytes bounds one --context file: the whole file goes into
+// every prompt.
+const maxContextBytes = 4 << 20
+
+func (a *app) runDebate(cmd *cobra.Command, f *debateFlags, args []string) error {
+	topic, err := a.readTopic(f, args)
+	if err != nil {
+		return err
+	}
+	docs, err := readContext(f.context)
+	if err != nil {
+		return err
+	}
+	s, err := a.loadSettings(cmd, &f.commonFlags)
+	if err != nil {
+		return err
+	}
+	cfg, err := a.engineConfig(s, topic, docs)
+	if err != nil {
+		return err
+	}
+	logw, err := a.openLog(s, &cfg, topic)
+	if err != nil {
+		return err
+	}
+	fe := a.frontEnd(f)
+	out := a.debate(cfg, logw, fe)
+	a.closeLog(logw)
+	return exitCode(outcomeExit(out.Result))
+}
+
+// readTopic takes the topic from -f FILE, from stdin ("-"), or from the
+// arguments (joined by spaces, for those who forget the quotes).
+func (a *app) readTopic(f *debateFlags, args []string) (string, error) {
+	var topic string
+	switch {
+	case f.topicFile != "" && len(args) > 0:
+		return "", usagef("give the topic either as an argument or with -f, not both")
+	case f.topicFile == "-" || (len(args) == 1 && args[0] == "-"):
+		b, err := io.ReadAll(io.LimitReader(a.stdin, maxContextBytes+1))
+		if err != nil {
+			return "", usagef("reading the topic from stdin: %v", err)
+		}
+		topic = string(b)
+	case f.topicFile != "":
+		b, err := os.ReadFile(f.topicFile)
+		if err != nil {
+			return "", usagef("topic file: %v", err)
+		}
+		topic = string(b)
+	default:
+		topic = strings.Join(args, " ")
+	}
+	if strings.TrimSpace(topic) == "" {
+		return "", usagef("no topic given: run arena \"your question or decision\" (see arena --help)")
+	}
+	if len(topic) > maxContextBytes {
+		return "", usagef("the topic is larger than %d MiB; attach big material with --context instead", maxContextBytes>>20)
+	}
+	if !utf8.ValidString(topic) {
+		return "", usagef("the topic is not valid UTF-8 text")
+	}
+	return topic, nil
+}
+
+func readContext(paths []string) ([]engine.Doc, error) {
+	var docs []engine.Doc
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, usagef("context file: %v", err)
+		}
+		if st.IsDir() {
+			return nil, usagef("context file %s is a directory; attach files one by one", p)
+		}
+		if st.Size() > maxContextBytes {
+			return nil, usagef("context file %s is %d MiB; the limit is %d MiB", p, st.Size()>>20, maxContextBytes>>20)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, usagef("context file: %v", err)
+		}
+		if !utf8.Valid(b) {
+			return nil, usagef("context file %s is not UTF-8 text", p)
+		}
+		docs = append(docs, engine.Doc{Name: p, Content: string(b)})
+	}
+	return docs, nil
+}
+
+func (a *app) engineConfig(s *settings.Settings, topic string, docs []engine.Doc) (engine.Config, error) {
+	cfg := engine.Config{
+		ID: engine.Slug(topic, 40), Topic: topic, Context: docs,
+		MaxRounds: s.MaxRounds, Timeout: s.TimeoutPerCLI, Skeptical: s.SkepticalOfEarlyAgreement,
+		Env: a.agentEnv,
+	}
+	def, ok := s.Agents[s.Defender]
+	if !ok {
+		return cfg, fmt.Errorf("defender %q has no agent definition", s.Defender)
+	}
+	cfg.Defender = def
+	for _, name := range s.Challengers {
+		c, ok := s.Agents[name]
+		if !ok {
+			return cfg, fmt.Errorf("challenger %q has no agent definition", name)
+		}
+		cfg.Challengers = append(cfg.Challengers, c)
+	}
+	return cfg, nil
+}
+
+// openLog creates the debate log before anything runs, so a log directory
+// that cannot be written is a clear error up front, not a lost debate.
+func (a *app) openLog(s *settings.Settings, cfg *engine.Config, topic string) (*engine.LogWriter, error) {
+	if !s.SaveDebateLogs {
+		return nil, nil
+	}
+	w, err := engine.CreateLog(s.DebateLogPath, engine.LogName(time.Now(), topic))
+	if err != nil {
+		return nil, usagef("cannot save the debate log in %s: %v (choose another with --log-dir DIR, or run with --no-log)", s.DebateLogPath, errors.Unwrap(err))
+	}
+	cfg.LogPath = w.Path()
+	cfg.ReportPath = strings.TrimSuffix(w.Path(), ".jsonl") + ".md"
+	return w, nil
+}
+
+// closeLog closes the log; if writing failed along the way, the events
+// that could not be written are saved elsewhere so the debate is not lost.
+func (a *app) closeLog(w *engine.LogWriter) {
+	if w == nil {
+		return
+	}
+	err := w.Close()
+	if err == nil {
+		return
+	}
+	a.warn("the debate log %s could not be fully written: %v", w.Path(), err)
+	kept := w.Kept()
+	if len(kept) == 0 {
+		return
+	}
+	if path, rerr := rescue(kept); rerr == nil {
+		a.warn("the %d events not written there were saved to %s", len(kept), path)
+	} else {
+		a.warn("they could not be saved elsewhere either (%v); the outcome above is all that remains", rerr)
+	}
+}
+
+func rescue(events []engine.Event) (string, error) {
+	f, err := os.CreateTemp("", "arena-rescued-*.jsonl")
+	if err != nil {
+		return "", err
+	}
+	sink := plain.NewJSON(f)
+	for _, e := range events {
+		sink.Handle(e)
+	}
+	return f.Name(), errors.Join(sink.Err(), f.Close())
+}
+
+// frontEnd shows a debate as it happens.
+type frontEnd interface {
+	engine.Sink
+	// show blocks until the front end is finished with the debate. cancel
+	// stops the debate; done is closed once the engine has returned.
+	show(cancel func(), done <-chan struct{}) error
+}
+
+// debate runs the engine with the log writer and a front end on its bus.
+// SIGINT, SIGTERM and SIGHUP cancel it: the agents are killed, the engine
+// writes its interrupted outcome, and the log is closed cleanly. A second
+// signal gets the default action.
+func (a *app) debate(cfg engine.Config, logw *engine.LogWriter, fe frontEnd) engine.Outcome {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	bus := engine.NewBus()
+	if logw != nil {
+		bus.Subscribe(logw)
+	}
+	bus.Subscribe(fe)
+	done := make(chan struct{})
+	var out engine.Outcome
+	go func() {
+		defer close(done)
+		out = engine.Run(ctx, cfg, bus)
+	}()
+	if err := fe.show(cancel, done); err != nil {
+		a.warn("%v", err)
+		cancel()
+	}
+	<-done
+	return out
+}
+
+// headless prints the debate as text or JSON Lines.
+type headless struct {
+	engine.Sink
+}
+
+func (h headless) show(_ func(), done <-chan struct{}) error {
+	<-done
+	return nil
+}
+
+func (a *app) frontEnd(f *debateFlags) frontEnd {
+	if f.json {
+		return headless{plain.NewJSON(a.stdout)}
+	}
+	return headless{plain.New(a.stdout)}
+}

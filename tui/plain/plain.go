@@ -1,0 +1,277 @@
+// Package plain is arena's headless front end: it prints a debate's events
+// as plain lines of text (--no-tui, or when stdout is not a terminal), or
+// as JSON Lines (--json). Replay uses the same printers.
+package plain
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/arenadebate/arena/engine"
+)
+
+// wrapAt is where a streamed line without a newline is broken, so that a
+// reply streaming as one long JSON line still shows as it comes.
+const wrapAt = 100
+
+// Printer writes events as text. Agents stream in parallel; each agent's
+// text is printed a whole line at a time behind its name, so lines from
+// different agents interleave but never mix.
+type Printer struct {
+	mu      sync.Mutex
+	w       io.Writer
+	partial map[string]*strings.Builder
+	nameW   int
+	err     error
+}
+
+// New returns a Printer writing to w.
+func New(w io.Writer) *Printer {
+	return &Printer{w: w, partial: map[string]*strings.Builder{}, nameW: 6}
+}
+
+// Err is the first write error.
+func (p *Printer) Err() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+func (p *Printer) printf(format string, args ...any) {
+	if p.err != nil {
+		return
+	}
+	_, p.err = fmt.Fprintf(p.w, format, args...)
+}
+
+// Handle prints one event.
+func (p *Printer) Handle(e engine.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch v := e.Payload.(type) {
+	case engine.DebateStarted:
+		p.banner(v)
+	case engine.PhaseStarted:
+		p.flushAll()
+		p.printf("\n── %s %s\n", v.Title, strings.Repeat("─", max(3, 60-utf8.RuneCountInString(v.Title))))
+	case engine.AgentStarted:
+		p.agentStarted(v)
+	case engine.Chunk:
+		p.chunk(v.Agent, v.Text)
+	case engine.AgentFinished:
+		p.agentFinished(v)
+	case engine.AgentFailed:
+		p.agentFailed(v)
+	case engine.VerdictTable:
+		p.verdicts(v)
+	case engine.PositionUpdated:
+		if v.Changed {
+			p.printf("   position v%d: %s\n", v.Version, oneLine(v.Position))
+		}
+	case engine.Note:
+		p.flushAll()
+		p.printf("%s %s\n", noteMark(v.Level), v.Message)
+	case engine.Outcome:
+		p.outcome(v)
+	}
+}
+
+func (p *Printer) banner(v engine.DebateStarted) {
+	for _, a := range v.Agents {
+		p.nameW = max(p.nameW, utf8.RuneCountInString(a.Name))
+	}
+	line := strings.Repeat("═", 66)
+	p.printf("(DEBATE) %s\n", strings.Repeat("═", 57))
+	p.printf("  Topic: %s\n", firstN(oneLine(v.Topic), 60))
+	p.printf("  Defender: %s\n", v.Defender)
+	p.printf("  Challengers: %s\n", strings.Join(v.Challengers, ", "))
+	p.printf("  Protocol: %s\n", v.Protocol)
+	p.printf("  Max rounds: %d\n", v.MaxRounds)
+	for _, c := range v.Context {
+		p.printf("  Context: %s (%d bytes)\n", c.Name, c.Bytes)
+	}
+	p.printf("%s\n", line)
+}
+
+func (p *Printer) name(agent string) string {
+	return fmt.Sprintf("%-*s", p.nameW, agent)
+}
+
+func (p *Printer) agentStarted(v engine.AgentStarted) {
+	what := string(v.Task)
+	if v.Attempt > 1 {
+		what += fmt.Sprintf(", attempt %d", v.Attempt)
+	}
+	p.printf("%s ▸ %s (timeout %s)\n", p.name(v.Agent), what, v.Timeout.D())
+}
+
+func (p *Printer) chunk(agent, text string) {
+	b := p.partial[agent]
+	if b == nil {
+		b = &strings.Builder{}
+		p.partial[agent] = b
+	}
+	for text != "" {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			b.WriteString(text)
+			break
+		}
+		b.WriteString(text[:i])
+		p.line(agent, b.String())
+		b.Reset()
+		text = text[i+1:]
+	}
+	for b.Len() >= wrapAt {
+		s := b.String()
+		cut := wrapPoint(s)
+		p.line(agent, s[:cut])
+		b.Reset()
+		b.WriteString(strings.TrimLeft(s[cut:], " "))
+	}
+}
+
+// wrapPoint is the last space before wrapAt, or wrapAt at a rune boundary.
+func wrapPoint(s string) int {
+	if i := strings.LastIndexByte(s[:wrapAt], ' '); i > wrapAt/2 {
+		return i
+	}
+	i := wrapAt
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
+
+func (p *Printer) line(agent, s string) {
+	p.printf("%s │ %s\n", p.name(agent), s)
+}
+
+func (p *Printer) flush(agent string) {
+	if b := p.partial[agent]; b != nil && b.Len() > 0 {
+		p.line(agent, b.String())
+		b.Reset()
+	}
+}
+
+func (p *Printer) flushAll() {
+	agents := make([]string, 0, len(p.partial))
+	for agent := range p.partial {
+		agents = append(agents, agent)
+	}
+	sort.Strings(agents)
+	for _, agent := range agents {
+		p.flush(agent)
+	}
+}
+
+func (p *Printer) agentFinished(v engine.AgentFinished) {
+	p.flush(v.Agent)
+	badge := ""
+	if v.Badge != "" {
+		badge = " · " + v.Badge
+	}
+	p.printf("%s ✓ %s in %s%s\n", p.name(v.Agent), v.Task, v.Duration.D().Round(100*time.Millisecond), badge)
+	if v.Unparseable {
+		p.printf("%s   could not parse the reply: %s\n", p.name(""), v.ParseError)
+	}
+}
+
+func (p *Printer) agentFailed(v engine.AgentFailed) {
+	p.flush(v.Agent)
+	retry := ""
+	if v.WillRetry {
+		retry = " — retrying"
+	}
+	p.printf("%s ✗ %s: %s%s\n", p.name(v.Agent), v.Task, v.Message, retry)
+}
+
+func (p *Printer) verdicts(v engine.VerdictTable) {
+	p.flushAll()
+	w := max(p.nameW, len("Challenger"))
+	p.printf("   %-*s  %-8s  %-8s  %-10s  %-8s  %s\n", w, "Challenger", "Verdict", "Strength", "Confidence", "Blocking", "Status")
+	for _, r := range v.Rows {
+		block := "N"
+		if r.Blocking {
+			block = "Y"
+		}
+		p.printf("   %-*s  %-8s  %-8s  %-10s  %-8s  %s\n", w, r.Challenger, dash(r.Verdict), dash(r.Strength), dash(r.Confidence), block, r.Status)
+	}
+	p.printf("   → %s\n", v.Decision)
+}
+
+func (p *Printer) outcome(v engine.Outcome) {
+	p.flushAll()
+	p.printf("\n%s\n", strings.TrimRight(v.Markdown, "\n"))
+	p.printf("\n%s\n", strings.Repeat("═", 66))
+	p.printf("%s\n", v.Summary)
+	if v.ReportPath != "" {
+		p.printf("Outcome document: %s\n", v.ReportPath)
+	}
+	if v.LogPath != "" {
+		p.printf("Debate log: %s  (arena replay %s)\n", v.LogPath, v.LogPath)
+	}
+}
+
+func noteMark(level string) string {
+	switch level {
+	case "warn":
+		return "! warning:"
+	case "error":
+		return "✗ error:"
+	}
+	return "· note:"
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func firstN(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+// JSON writes each event as one JSON line (the log's format).
+type JSON struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+	err error
+}
+
+// NewJSON returns a JSON Lines printer writing to w.
+func NewJSON(w io.Writer) *JSON {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return &JSON{enc: enc}
+}
+
+// Handle writes one event.
+func (j *JSON) Handle(e engine.Event) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.err == nil {
+		j.err = j.enc.Encode(e)
+	}
+}
+
+// Err is the first write error.
+func (j *JSON) Err() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err
+}

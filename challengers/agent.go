@@ -111,27 +111,48 @@ func (a Agent) Executable() string {
 	return a.Command[0]
 }
 
-// Validate reports the first thing wrong with an agent definition.
+// FieldError says which field of an agent definition is wrong.
+type FieldError struct {
+	Agent, Field, Msg string
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("agent %q: %s: %s", e.Agent, e.Field, e.Msg)
+}
+
+// Validate reports the first thing wrong with an agent definition, as a
+// *FieldError.
 func (a Agent) Validate() error {
-	if len(a.Command) == 0 || strings.TrimSpace(a.Command[0]) == "" {
-		return fmt.Errorf("agent %q: command is empty", a.Name)
+	bad := func(field, format string, args ...any) error {
+		return &FieldError{Agent: a.Name, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	if !slices.Contains(PromptModes, a.Prompt) {
-		return fmt.Errorf("agent %q: prompt %q is not one of %s", a.Name, a.Prompt, joinModes(PromptModes))
-	}
-	if !slices.Contains(Formats, a.Format) {
-		return fmt.Errorf("agent %q: format %q is not one of %s", a.Name, a.Format, joinModes(Formats))
-	}
-	if a.Prompt == PromptFile && !slices.Contains(a.Command, PromptFilePlaceholder) {
-		return fmt.Errorf("agent %q: prompt is \"file\" but the command has no %s element", a.Name, PromptFilePlaceholder)
-	}
-	if a.Timeout < 0 {
-		return fmt.Errorf("agent %q: timeout %s is negative", a.Name, a.Timeout)
-	}
-	if a.OutputCap < 0 {
-		return fmt.Errorf("agent %q: output_cap %d is negative", a.Name, a.OutputCap)
+	switch {
+	case len(a.Command) == 0 || strings.TrimSpace(a.Command[0]) == "":
+		return bad("command", "is empty")
+	case !slices.Contains(PromptModes, a.Prompt):
+		return bad("prompt", "%q is not one of %s", a.Prompt, joinModes(PromptModes))
+	case !slices.Contains(Formats, a.Format):
+		return bad("format", "%q is not one of %s", a.Format, joinModes(Formats))
+	case a.Prompt == PromptFile && !slices.Contains(a.Command, PromptFilePlaceholder):
+		return bad("command", "prompt is \"file\" but the command has no %s element", PromptFilePlaceholder)
+	case a.Prompt == PromptStdin && slices.Contains(a.stdinArgv(), PromptPlaceholder):
+		return bad("command", "prompt is \"stdin\" but the command still has a %s element (remove it, or set stdin_command)", PromptPlaceholder)
+	case len(a.StdinCommand) > 0 && slices.Contains(a.StdinCommand, PromptPlaceholder):
+		return bad("stdin_command", "must not hold %s: the prompt goes on stdin", PromptPlaceholder)
+	case a.Timeout < 0:
+		return bad("timeout", "%s is negative", a.Timeout)
+	case a.OutputCap < 0:
+		return bad("output_cap", "%d is negative", a.OutputCap)
 	}
 	return nil
+}
+
+// stdinArgv is the command used when the prompt goes on stdin.
+func (a Agent) stdinArgv() []string {
+	if len(a.StdinCommand) > 0 {
+		return a.StdinCommand
+	}
+	return a.Command
 }
 
 func joinModes[T ~string](xs []T) string {

@@ -25,12 +25,12 @@ type cleaner struct {
 type escState uint8
 
 const (
-	stGround escState = iota
-	stEsc             // after ESC
-	stEscInter        // ESC followed by intermediate bytes
-	stCSI             // after ESC [
-	stStr             // inside OSC/DCS/SOS/PM/APC, until BEL or ST
-	stStrEsc          // ESC seen inside a string: ST is ESC \
+	stGround   escState = iota
+	stEsc               // after ESC
+	stEscInter          // ESC followed by intermediate bytes
+	stCSI               // after ESC [
+	stStr               // inside OSC/DCS/SOS/PM/APC, until BEL or ST
+	stStrEsc            // ESC seen inside a string: ST is ESC \
 )
 
 // maxStrLen bounds an unterminated OSC/DCS string: past it the cleaner

@@ -39,7 +39,7 @@ func prepare(a Agent, prompt string, env []string) (*invocation, error) {
 	var err error
 	switch a.Prompt {
 	case PromptStdin:
-		inv.argv = withArgs(a.Command, a.Args)
+		inv.argv = withArgs(a.stdinArgv(), a.Args)
 		inv.stdinPrompt = true
 	case PromptFile:
 		err = inv.promptFile(a, prompt)

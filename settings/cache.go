@@ -60,11 +60,9 @@ func (l *loader) discoverChallengers() ([]string, []origin) {
 	var srcs []origin
 	for _, name := range challengers.DefaultChallengerOrder {
 		a, ok := l.s.Agents[name]
-		if ok && l.env.LookPath != nil && name != l.s.Defender {
-			if _, err := l.env.LookPath(a.Executable()); err == nil {
-				names = append(names, name)
-				srcs = append(srcs, o)
-			}
+		if ok && name != l.s.Defender && l.installed(a) {
+			names = append(names, name)
+			srcs = append(srcs, o)
 		}
 	}
 	return names, srcs
@@ -95,4 +93,23 @@ func (l *loader) cachedChallengers() ([]string, []origin, bool) {
 		}
 	}
 	return names, srcs, true
+}
+
+// installed reports whether an agent's program, or one of its alternatives
+// (agy standing in for gemini), is on PATH.
+func (l *loader) installed(a challengers.Agent) bool {
+	if l.env.LookPath == nil {
+		return false
+	}
+	if _, err := l.env.LookPath(a.Executable()); err == nil {
+		return true
+	}
+	for _, alt := range a.Alternatives {
+		if len(alt.Command) > 0 {
+			if _, err := l.env.LookPath(alt.Command[0]); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }

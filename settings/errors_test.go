@@ -152,7 +152,12 @@ func TestErrors(t *testing.T) {
 		{
 			name:    "file prompt without placeholder",
 			config:  lines("agents:", "  llama:", "    command: [ollama, run]", "    prompt: file"),
-			wantMsg: `<config>:2: agents.llama: prompt is "file" but the command has no {prompt_file} element`, wantKey: "agents.llama", wantLine: 2,
+			wantMsg: `<config>:2: agents.llama.command: prompt is "file" but the command has no {prompt_file} element`, wantKey: "agents.llama.command", wantLine: 2,
+		},
+		{
+			name:    "stdin prompt with a prompt placeholder",
+			config:  lines("agents:", "  llama:", "    command: [ollama, run, \"{prompt}\"]", "    prompt: stdin"),
+			wantMsg: `<config>:2: agents.llama.command: prompt is "stdin" but the command still has a {prompt} element (remove it, or set stdin_command)`, wantKey: "agents.llama.command", wantLine: 2,
 		},
 		{
 			name:    "agent name with a space",

@@ -1,9 +1,12 @@
 package settings
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/arenadebate/arena/challengers"
 )
 
 // finish checks what could only be checked once every layer was applied:
@@ -35,9 +38,12 @@ func (l *loader) fillAgents() error {
 			a.OutputCap = l.s.OutputCap
 		}
 		if err := a.Validate(); err != nil {
-			// Validate names the agent itself; the key already does.
-			msg := strings.TrimPrefix(err.Error(), fmt.Sprintf("agent %q: ", name))
-			return m.def.err(keyAgents+"."+name, msg, err)
+			key, msg := keyAgents+"."+name, err.Error()
+			var fe *challengers.FieldError
+			if errors.As(err, &fe) {
+				key, msg = key+"."+fe.Field, fe.Msg
+			}
+			return m.def.err(key, msg, err)
 		}
 		l.s.Agents[name] = a
 	}

@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 
+	"strings"
+
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
 	"github.com/spf13/cobra"
+
+	"github.com/arenadebate/arena/settings"
 )
 
 func (a *app) configCmd(cf *commonFlags) *cobra.Command {
@@ -23,23 +26,27 @@ layers winning. Environment variable values are never shown.`,
 				return err
 			}
 			r := lipgloss.NewRenderer(a.stdout)
-			head := r.NewStyle().Bold(true).PaddingRight(2)
-			cell := r.NewStyle().PaddingRight(2)
 			dim := r.NewStyle().Faint(true)
-			t := table.New().Headers("KEY", "VALUE", "SOURCE").Border(lipgloss.HiddenBorder()).
-				StyleFunc(func(row, col int) lipgloss.Style {
-					switch {
-					case row == table.HeaderRow:
-						return head
-					case col == 2:
-						return dim.PaddingRight(2)
-					}
-					return cell
-				})
+			t := newTable(r, "KEY", "VALUE", "SOURCE")
+			var agents []settings.Row
 			for _, row := range s.Rows() {
-				t.Row(row.Key, row.Value, row.Source)
+				if strings.HasPrefix(row.Key, "agents.") {
+					agents = append(agents, row)
+					continue
+				}
+				t.Row(row.Key, row.Value, dim.Render(row.Source))
 			}
 			fmt.Fprintln(a.stdout, t.Render())
+			fmt.Fprintln(a.stdout)
+			fmt.Fprintln(a.stdout, r.NewStyle().Bold(true).Render("AGENTS"))
+			for _, row := range agents {
+				parts := strings.Split(row.Value, "; ")
+				fmt.Fprintf(a.stdout, "%s  %s\n", strings.TrimPrefix(row.Key, "agents."), dim.Render(row.Source))
+				fmt.Fprintf(a.stdout, "    %s\n", parts[0])
+				if len(parts) > 1 {
+					fmt.Fprintf(a.stdout, "    %s\n", dim.Render(strings.Join(parts[1:], " · ")))
+				}
+			}
 			if len(s.Files) == 0 {
 				fmt.Fprintln(a.stdout, dim.Render("No settings files found; these are the defaults."))
 			}

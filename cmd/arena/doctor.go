@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
@@ -149,13 +148,7 @@ func (a *app) printDoctor(r doctorReport, probe bool) {
 	if probe {
 		headers = append(headers, "PROBE")
 	}
-	t := table.New().Headers(headers...).Border(lipgloss.HiddenBorder()).
-		StyleFunc(func(row, _ int) lipgloss.Style {
-			if row == table.HeaderRow {
-				return st.head.PaddingRight(1)
-			}
-			return lipgloss.NewStyle().PaddingRight(1)
-		})
+	t := newTable(lipgloss.NewRenderer(a.stdout), headers...)
 	for _, c := range r.Checks {
 		role := r.roles[c.Agent]
 		if role == "" {
@@ -227,7 +220,7 @@ func (a *app) printProblem(c challengers.Check, st doctorStyles) {
 		return
 	}
 	if c.Usable {
-		fmt.Fprintf(w, "  %s %s: no credentials found (looked for %s); it may still be logged in another way\n",
+		fmt.Fprintf(w, "  %s %s: no credentials found (%s); fine if it is logged in another way, --probe checks for real\n",
 			st.warn.Render("!"), c.Agent, credNames(c))
 		return
 	}

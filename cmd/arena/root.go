@@ -48,6 +48,7 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 	fl.BoolVar(&f.noTUI, "no-tui", false, "print the debate as plain text instead of the live screen")
 	fl.BoolVar(&f.json, "json", false, "print the debate's events as JSON Lines")
 	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodesHelp + "\n")
-	root.AddCommand(a.doctorCmd(&f.commonFlags), a.configCmd(&f.commonFlags))
+	root.AddCommand(a.doctorCmd(&f.commonFlags), a.configCmd(&f.commonFlags),
+		a.replayCmd(&f.commonFlags), a.logsCmd(&f.commonFlags))
 	return root
 }

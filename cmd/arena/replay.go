@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/spf13/cobra"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui/plain"
+)
+
+type replayFlags struct {
+	noTUI, json, instant bool
+	speed                float64
+}
+
+func (a *app) replayCmd(cf *commonFlags) *cobra.Command {
+	var f replayFlags
+	cmd := &cobra.Command{
+		Use:   "replay [LOG]",
+		Short: "Play a saved debate again",
+		Long: `replay plays a saved debate log through the same screen, with its original
+timing (--speed N to go faster, --instant for no waiting). Keys: space pauses,
+n jumps to the next phase, + and - change the speed, q quits.
+
+Without LOG it offers the latest debate in the log directory (debate_log_path,
+--log-dir). With --no-tui it prints the debate as the headless mode did, and
+with --json it prints the events again. A log cut short (a killed arena, a
+full disk) plays up to its last complete event and says where it ends.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := a.replayPath(cmd, cf, args)
+			if err != nil {
+				return err
+			}
+			return a.replay(path, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.noTUI, "no-tui", false, "print the debate as plain text")
+	fl.BoolVar(&f.json, "json", false, "print the events as JSON Lines")
+	fl.Float64Var(&f.speed, "speed", 1, "playback speed factor")
+	fl.BoolVar(&f.instant, "instant", false, "play without waiting between events")
+	return cmd
+}
+
+// replayPath is the log named, or the latest one, confirmed when a person
+// is at the terminal.
+func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (string, error) {
+	if len(args) == 1 {
+		return args[0], nil
+	}
+	s, err := a.loadSettings(cmd, cf)
+	if err != nil {
+		return "", err
+	}
+	logs, err := engine.ListLogs(s.DebateLogPath)
+	if err != nil {
+		return "", usagef("cannot list debate logs in %s: %v", s.DebateLogPath, err)
+	}
+	if len(logs) == 0 {
+		return "", usagef("no saved debates in %s (run a debate first, or give a log file: arena replay LOG)", s.DebateLogPath)
+	}
+	latest := logs[0]
+	if a.isTTY() {
+		fmt.Fprintf(a.stderr, "Replay the latest debate, %q (%s, %s)? [Y/n] ",
+			oneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), resultWords(latest))
+		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "" && a != "y" && a != "yes" {
+			return "", exitCode(exitConsensus)
+		}
+	}
+	return latest.Path, nil
+}
+
+func (a *app) replay(path string, f replayFlags) error {
+	lc, err := engine.ReadLogFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usagef("replay: %s: no such file", path)
+	case err != nil:
+		return usagef("replay %s: %v", path, err)
+	}
+	if lc.Skipped > 0 {
+		a.warn("%d events of kinds this arena does not know were skipped", lc.Skipped)
+	}
+	note := endNote(lc)
+	switch {
+	case f.json:
+		sink := plain.NewJSON(a.stdout)
+		replayAll(lc.Events, sink)
+		err = sink.Err()
+	case f.noTUI || !a.isTTY():
+		sink := plain.New(a.stdout)
+		replayAll(lc.Events, sink)
+		err = sink.Err()
+	default:
+		speed := f.speed
+		if f.instant {
+			speed = 0
+		}
+		err = a.replayTUI(lc.Events, speed, note)
+	}
+	if note != "" && (f.json || f.noTUI || !a.isTTY()) {
+		a.warn("%s", note)
+	}
+	return err
+}
+
+func replayAll(events []engine.Event, sink engine.Sink) {
+	for _, e := range events {
+		sink.Handle(e)
+	}
+}
+
+// endNote says where a log that does not end with an outcome stops.
+func endNote(lc engine.LogContents) string {
+	if lc.Complete {
+		return ""
+	}
+	last := len(lc.Events)
+	if lc.Problem != "" {
+		return fmt.Sprintf("the log ends early: %s; replayed up to event %d, the last complete one", lc.Problem, last)
+	}
+	return fmt.Sprintf("the log ends after event %d without an outcome: the debate was cut short", last)
+}
+
+func resultWords(s engine.LogSummary) string {
+	if s.Result == "" {
+		return "unfinished"
+	}
+	return string(s.Result)
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func (a *app) logsCmd(cf *commonFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "logs",
+		Short: "List saved debates, newest first",
+		Long: `logs lists the debates saved in the log directory (debate_log_path, or
+--log-dir, or the one in --config), newest first: date, outcome, rounds,
+agents and topic. Replay one with arena replay LOG.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := a.loadSettings(cmd, cf)
+			if err != nil {
+				return err
+			}
+			return a.listLogs(s)
+		},
+	}
+}
+
+func (a *app) listLogs(s *settings.Settings) error {
+	logs, err := engine.ListLogs(s.DebateLogPath)
+	if err != nil {
+		return usagef("cannot list debate logs in %s: %v", s.DebateLogPath, err)
+	}
+	if len(logs) == 0 {
+		fmt.Fprintf(a.stdout, "No saved debates in %s.\n", s.DebateLogPath)
+		return nil
+	}
+	t := newTable(lipgloss.NewRenderer(a.stdout), "DATE", "OUTCOME", "ROUNDS", "AGENTS", "TOPIC", "LOG")
+	for _, l := range logs {
+		date := "?"
+		if !l.Started.IsZero() {
+			date = l.Started.Local().Format(time.DateTime)
+		}
+		result := resultWords(l)
+		if l.Problem != "" && l.Started.IsZero() {
+			result = "unreadable"
+		}
+		agents := l.Defender
+		if len(l.Challengers) > 0 {
+			agents += " vs " + strings.Join(l.Challengers, ",")
+		}
+		t.Row(date, result, fmt.Sprint(l.Rounds), agents, oneLine(l.Topic, 50), l.Path)
+	}
+	fmt.Fprintln(a.stdout, t.Render())
+	return nil
+}

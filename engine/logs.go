@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// LogSummary describes a saved debate, for `arena logs`.
+type LogSummary struct {
+	Path        string
+	Started     time.Time
+	Topic       string
+	Defender    string
+	Challengers []string
+	Result      OutcomeKind // "" when the log has no outcome (cut short)
+	Rounds      int
+	Problem     string // why the log could not be read, or where it ends
+}
+
+// ReadLogFile reads a log from a file.
+func ReadLogFile(path string) (LogContents, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return LogContents{}, err
+	}
+	defer f.Close()
+	return ReadLog(f)
+}
+
+// Summarize reads the essentials of one log.
+func Summarize(path string) LogSummary {
+	s := LogSummary{Path: path}
+	lc, err := ReadLogFile(path)
+	if err != nil {
+		s.Problem = err.Error()
+		return s
+	}
+	s.Problem = lc.Problem
+	for _, e := range lc.Events {
+		switch p := e.Payload.(type) {
+		case DebateStarted:
+			s.Started, s.Topic, s.Defender, s.Challengers = e.Time, p.Topic, p.Defender, p.Challengers
+		case PhaseStarted:
+			s.Rounds = max(s.Rounds, p.Round)
+		case Outcome:
+			s.Result, s.Rounds = p.Result, p.Rounds
+		}
+	}
+	return s
+}
+
+// ListLogs summarises every log in dir, newest first. A missing directory
+// is an empty list.
+func ListLogs(dir string) ([]LogSummary, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []LogSummary
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
+			continue
+		}
+		out = append(out, Summarize(filepath.Join(dir, e.Name())))
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Started.Equal(out[j].Started) {
+			return out[i].Started.After(out[j].Started)
+		}
+		return out[i].Path > out[j].Path
+	})
+	return out, nil
+}

@@ -1,0 +1,340 @@
+// Package clitest puts fake model CLIs on a test's PATH. The fakes are the
+// real executable built from challengers/fakecli, linked under the real
+// CLIs' names, so the code under test starts them exactly as it starts
+// claude, gemini, codex and qwen in production: same flags, same output
+// formats, same exit statuses. A Script says what they answer and how they
+// misbehave; Calls reads back what each invocation saw.
+//
+//	f := clitest.New(t)
+//	f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
+//		"gemini": {Steps: map[string][]clitest.Step{
+//			"critique": {{Mode: clitest.ModeHang}},
+//		}},
+//	}})
+//	cmd.Env = f.Env()
+//	...
+//	calls := f.CallsTo("gemini")
+package clitest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
+)
+
+// The script and call-log schema, so tests need only this package.
+type (
+	Script      = fakeapi.Script
+	AgentScript = fakeapi.AgentScript
+	Step        = fakeapi.Step
+	Mode        = fakeapi.Mode
+	Kind        = fakeapi.Kind
+	Call        = fakeapi.Call
+)
+
+// Modes; see fakeapi for what each does.
+const (
+	ModeOK            = fakeapi.ModeOK
+	ModeSlow          = fakeapi.ModeSlow
+	ModeHang          = fakeapi.ModeHang
+	ModeHangSilent    = fakeapi.ModeHangSilent
+	ModeCrash         = fakeapi.ModeCrash
+	ModeGarbage       = fakeapi.ModeGarbage
+	ModeBinary        = fakeapi.ModeBinary
+	ModeFlood         = fakeapi.ModeFlood
+	ModeTrickle       = fakeapi.ModeTrickle
+	ModeIgnoreTerm    = fakeapi.ModeIgnoreTerm
+	ModeGrandchild    = fakeapi.ModeGrandchild
+	ModeErrorInStream = fakeapi.ModeErrorInStream
+	ModeAuthError     = fakeapi.ModeAuthError
+	ModeExit          = fakeapi.ModeExit
+	ModeStderrNoise   = fakeapi.ModeStderrNoise
+	// ModeFail is for AgentScript.VersionMode only.
+	ModeFail = fakeapi.ModeFail
+)
+
+// Request kinds, the keys of AgentScript.Steps (append RepairSuffix for
+// repair calls).
+const (
+	KindOpening   = fakeapi.KindOpening
+	KindCritique  = fakeapi.KindCritique
+	KindAnswer    = fakeapi.KindAnswer
+	KindRebuttal  = fakeapi.KindRebuttal
+	KindFinal     = fakeapi.KindFinal
+	KindSynthesis = fakeapi.KindSynthesis
+	KindOther     = fakeapi.KindOther
+	KindVersion   = fakeapi.KindVersion
+	RepairSuffix  = fakeapi.RepairSuffix
+)
+
+// DefaultNames are the CLIs Install and New link when given no names. agy
+// is left out: its presence changes which program arena picks for gemini.
+var DefaultNames = []string{"claude", "gemini", "codex", "qwen"}
+
+var build struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// Binary builds challengers/fakecli once per test process and returns the
+// executable's path. It fails the test, with the compiler's output, if the
+// build fails.
+func Binary(t testing.TB) string {
+	t.Helper()
+	build.once.Do(func() { build.path, build.err = buildFake() })
+	if build.err != nil {
+		t.Fatalf("clitest: building the fake CLIs: %v", build.err)
+	}
+	return build.path
+}
+
+// buildFake builds the fake into a directory shared by every test process
+// of this module checkout (go test runs packages in parallel), writing a
+// temporary file and renaming it into place so that no process ever runs
+// a half-written binary. Each process rebuilds (the go build cache makes
+// that a fraction of a second), so the binary always matches the sources.
+func buildFake() (string, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(root))
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("arena-fakecli-%d", os.Getuid()), hex.EncodeToString(sum[:6]))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	tmp := filepath.Join(dir, fmt.Sprintf("fakecli.%d.tmp", os.Getpid()))
+	cmd := exec.Command("go", "build", "-o", tmp, "./challengers/fakecli")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./challengers/fakecli: %v\n%s", err, out)
+	}
+	path := filepath.Join(dir, "fakecli")
+	if err := os.Rename(tmp, path); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// moduleRoot is the directory of the go.mod that governs the current
+// directory (a test runs in its package's directory).
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", fmt.Errorf("not inside a Go module")
+	}
+	return filepath.Dir(gomod), nil
+}
+
+// Install returns a fresh directory holding links named after the given
+// CLIs (default DefaultNames) to the fake binary. Put it first on PATH.
+func Install(t testing.TB, names ...string) string {
+	t.Helper()
+	bin := Binary(t)
+	if len(names) == 0 {
+		names = DefaultNames
+	}
+	dir := t.TempDir()
+	for _, n := range names {
+		if err := os.Symlink(bin, filepath.Join(dir, n)); err != nil {
+			t.Fatalf("clitest: %v", err)
+		}
+	}
+	return dir
+}
+
+// Fakes is one test's set of fake CLIs with their script, call counters
+// and call log, each in the test's own temporary directories.
+type Fakes struct {
+	Dir    string // the fake executables
+	Script string // the script file (ARENA_FAKE_SCRIPT)
+	State  string // call counters and pid files (ARENA_FAKE_STATE)
+	Log    string // the directory of calls.jsonl (ARENA_FAKE_LOG)
+	t      testing.TB
+}
+
+// New installs the named fakes (default DefaultNames) with an empty
+// script: every call gets the canned reply for its kind.
+func New(t testing.TB, names ...string) *Fakes {
+	t.Helper()
+	f := &Fakes{Dir: Install(t, names...), State: t.TempDir(), Log: t.TempDir(), t: t}
+	f.Script = filepath.Join(t.TempDir(), "script.json")
+	f.SetScript(nil)
+	return f
+}
+
+// SetScript replaces the script (nil: no scripted behaviour). The file is
+// replaced atomically, so a fake starting at that moment reads either the
+// old script or the new one. Call counters carry on.
+func (f *Fakes) SetScript(s *Script) {
+	f.t.Helper()
+	if s == nil {
+		s = &Script{}
+	}
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err == nil {
+		tmp := f.Script + ".tmp"
+		if err = os.WriteFile(tmp, b, 0o644); err == nil {
+			err = os.Rename(tmp, f.Script)
+		}
+	}
+	if err != nil {
+		f.t.Fatalf("clitest: writing script: %v", err)
+	}
+}
+
+// Path is the full path of the named fake.
+func (f *Fakes) Path(name string) string {
+	return filepath.Join(f.Dir, name)
+}
+
+// Env is the environment for a process that should find the fakes: this
+// process's environment with the fakes' directory first on PATH and the
+// ARENA_FAKE_* variables set, followed by extra ("KEY=value", overriding).
+//
+// Two things are removed from the inherited environment so that a
+// developer's own setup cannot change a test's outcome: any
+// ARENA_FAKE_*/GEMINI_CLI_TRUST_WORKSPACE setting, and every PATH
+// directory holding a real claude, gemini, codex, qwen or agy, so a test
+// can never start a real model CLI by accident.
+func (f *Fakes) Env(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if k != "PATH" && !strings.HasPrefix(k, "ARENA_FAKE_") && k != "GEMINI_CLI_TRUST_WORKSPACE" {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range f.vars() {
+		env = append(env, k+"="+v)
+	}
+	for _, kv := range extra {
+		k, _, _ := strings.Cut(kv, "=")
+		env = withoutKey(env, k)
+		env = append(env, kv)
+	}
+	return env
+}
+
+// Setenv points this process's environment at the fakes for the rest of
+// the test (t.Setenv: not allowed in parallel tests), for code under test
+// that starts the CLIs with the inherited environment.
+func (f *Fakes) Setenv(t testing.TB) {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "ARENA_FAKE_") || k == "GEMINI_CLI_TRUST_WORKSPACE" {
+			t.Setenv(k, "") // registers the restore
+			os.Unsetenv(k)
+		}
+	}
+	for k, v := range f.vars() {
+		t.Setenv(k, v)
+	}
+}
+
+func (f *Fakes) vars() map[string]string {
+	return map[string]string{
+		"PATH":            f.Dir + string(os.PathListSeparator) + safePath(os.Getenv("PATH")),
+		fakeapi.EnvScript: f.Script,
+		fakeapi.EnvState:  f.State,
+		fakeapi.EnvLog:    f.Log,
+	}
+}
+
+// realCLIs are the programs a test must never reach.
+var realCLIs = []string{"claude", "gemini", "codex", "qwen", "agy"}
+
+// safePath drops from a PATH value the directories that hold a real model
+// CLI.
+func safePath(path string) string {
+	var keep []string
+	for _, d := range filepath.SplitList(path) {
+		if d != "" && !holdsAny(d, realCLIs) {
+			keep = append(keep, d)
+		}
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
+}
+
+func holdsAny(dir string, names []string) bool {
+	for _, n := range names {
+		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func withoutKey(env []string, key string) []string {
+	out := env[:0]
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k != key {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// Calls returns every invocation recorded so far, in the order they were
+// logged.
+func (f *Fakes) Calls() []Call {
+	f.t.Helper()
+	b, err := os.ReadFile(filepath.Join(f.Log, fakeapi.CallLogFile))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		f.t.Fatalf("clitest: reading call log: %v", err)
+	}
+	var calls []Call
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var c Call
+		if err := json.Unmarshal(line, &c); err != nil {
+			f.t.Fatalf("clitest: call log line %q: %v", line, err)
+		}
+		calls = append(calls, c)
+	}
+	return calls
+}
+
+// CallsTo returns the recorded invocations of one agent.
+func (f *Fakes) CallsTo(agent string) []Call {
+	f.t.Helper()
+	var out []Call
+	for _, c := range f.Calls() {
+		if c.Agent == agent {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// GrandchildPID returns the pid of the process a ModeGrandchild call of
+// agent left behind, if one was started.
+func (f *Fakes) GrandchildPID(agent string) (int, bool) {
+	b, err := os.ReadFile(filepath.Join(f.State, fakeapi.GrandchildPIDFile(agent)))
+	if err != nil {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	return pid, err == nil
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
+)
+
+// maxLoggedPrompt bounds the prompt text kept in the log; longer prompts
+// are recorded by length and hash only, which is what a test of a 1 MiB
+// prompt needs, and keeps each log line small enough to append atomically.
+const maxLoggedPrompt = 64 << 10
+
+// record is one invocation's log entry.
+type record struct {
+	fakeapi.Call
+}
+
+func newCall(agent string, args []string) *record {
+	cwd, _ := os.Getwd()
+	r := &record{fakeapi.Call{
+		Agent:       agent,
+		Argv0:       os.Args[0],
+		Argv:        append([]string{}, args...),
+		Index:       -1,
+		Cwd:         cwd,
+		StdinIsTTY:  stdinIsTTY(),
+		StdoutIsTTY: stdoutIsTTY(),
+		PID:         os.Getpid(),
+		PPID:        os.Getppid(),
+		PGID:        syscall.Getpgrp(),
+		Env:         loggedEnv(),
+	}}
+	r.setPrompt("")
+	return r
+}
+
+func (r *record) setPrompt(p string) {
+	sum := sha256.Sum256([]byte(p))
+	r.PromptLen, r.PromptSHA256 = len(p), hex.EncodeToString(sum[:])
+	r.Prompt = ""
+	if len(p) < maxLoggedPrompt {
+		r.Prompt = p
+	}
+}
+
+// loggedEnv is the part of the environment tests assert on: the fakes'
+// own settings, gemini's, and the terminal type.
+func loggedEnv() map[string]string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "ARENA_") || strings.HasPrefix(k, "GEMINI_") || k == "TERM" {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// logCall appends r to calls.jsonl in $ARENA_FAKE_LOG. The line goes out
+// in a single write to a file opened O_APPEND, so the lines of fakes
+// running at the same time never interleave.
+func logCall(r *record) {
+	dir := os.Getenv(fakeapi.EnvLog)
+	if dir == "" {
+		return
+	}
+	r.Time = time.Now().UTC().Format(time.RFC3339Nano)
+	err := os.MkdirAll(dir, 0o755)
+	var f *os.File
+	if err == nil {
+		f, err = os.OpenFile(filepath.Join(dir, fakeapi.CallLogFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	}
+	if err == nil {
+		_, err = f.Write(append(encode(r), '\n'))
+		f.Close()
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fakecli: logging call: %v\n", err)
+	}
+}

@@ -1,0 +1,215 @@
+// Package fakeapi is the contract between the fake model CLIs built from
+// challengers/fakecli and the tests that drive them: the environment
+// variables the fakes read, the JSON script that tells them what to answer,
+// and the JSON lines they record for every invocation.
+//
+// It lives apart from the fake (a main package) and from clitest (which
+// imports testing) so both sides can share one definition of the schema.
+package fakeapi
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Environment variables read by the fakes.
+const (
+	// EnvScript names the JSON script file (a Script). Without it every
+	// call gets a canned reply for its kind.
+	EnvScript = "ARENA_FAKE_SCRIPT"
+	// EnvState names the directory holding per-call counters and the
+	// grandchild pid files. Default: "<script>.state" beside the script.
+	EnvState = "ARENA_FAKE_STATE"
+	// EnvLog names a directory; every invocation appends a Call to
+	// calls.jsonl in it.
+	EnvLog = "ARENA_FAKE_LOG"
+	// EnvAgent overrides the agent name (normally the executable's base
+	// name) used for the script, the counters and the log, to tell apart
+	// two configured agents that run the same CLI.
+	EnvAgent = "ARENA_FAKE_AGENT"
+)
+
+// CallLogFile is the file in the EnvLog directory that holds the calls.
+const CallLogFile = "calls.jsonl"
+
+// Mode says how a fake behaves on one call.
+type Mode string
+
+const (
+	// ModeOK streams the reply in the CLI's format and exits successfully.
+	ModeOK Mode = "ok"
+	// ModeSlow is ModeOK with a long pause between chunks (delay_ms,
+	// default 1 s).
+	ModeSlow Mode = "slow"
+	// ModeHang prints the start of the stream and the first chunk, then
+	// sleeps forever.
+	ModeHang Mode = "hang"
+	// ModeHangSilent prints nothing and sleeps forever.
+	ModeHangSilent Mode = "hang-silent"
+	// ModeCrash prints about half the stream, ends on a partial line and
+	// exits with status 2 without a result.
+	ModeCrash Mode = "crash"
+	// ModeGarbage prints the start of the stream, then lines that are not
+	// JSON or are truncated JSON, and exits 0 without a result.
+	ModeGarbage Mode = "garbage"
+	// ModeBinary writes random bytes (invalid UTF-8, NULs, escape
+	// sequences) and exits 0.
+	ModeBinary Mode = "binary"
+	// ModeFlood writes FloodBytes of reply text as fast as it can, then
+	// finishes normally.
+	ModeFlood Mode = "flood"
+	// ModeTrickle prints the start of the stream, then the rest one byte
+	// per delay_ms (default 1 s).
+	ModeTrickle Mode = "trickle"
+	// ModeIgnoreTerm ignores SIGTERM, SIGHUP and SIGINT, prints the first
+	// chunk and sleeps until SIGKILL.
+	ModeIgnoreTerm Mode = "ignore-term"
+	// ModeGrandchild leaves behind a child that ignores SIGTERM and holds
+	// stdout and stderr open, then answers normally. The child's pid is
+	// written to GrandchildPIDFile in the state directory.
+	ModeGrandchild Mode = "grandchild"
+	// ModeErrorInStream reports an API error inside the stream, as the
+	// real CLIs do on HTTP 401, but exits 0.
+	ModeErrorInStream Mode = "error-in-stream"
+	// ModeAuthError is the real CLIs' HTTP 401 failure, with their exit
+	// status (claude 1, codex 1, qwen 1, gemini 145) and stderr.
+	ModeAuthError Mode = "auth-error"
+	// ModeExit prints a message on stderr and exits with ExitCode
+	// (default 1) without printing anything on stdout.
+	ModeExit Mode = "exit"
+	// ModeStderrNoise is ModeOK preceded by a few hundred KiB of warnings
+	// on stderr, more than a pipe buffer holds.
+	ModeStderrNoise Mode = "stderr-noise"
+	// ModeFail is only valid as a VersionMode: --version exits 1.
+	ModeFail Mode = "fail"
+)
+
+// Modes lists every call mode.
+var Modes = []Mode{
+	ModeOK, ModeSlow, ModeHang, ModeHangSilent, ModeCrash, ModeGarbage,
+	ModeBinary, ModeFlood, ModeTrickle, ModeIgnoreTerm, ModeGrandchild,
+	ModeErrorInStream, ModeAuthError, ModeExit, ModeStderrNoise,
+}
+
+// Kind is what a prompt asks for, read from the JSON keys after its last
+// "REQUIRED RESPONSE FORMAT" line.
+type Kind string
+
+const (
+	KindOpening   Kind = "opening"
+	KindCritique  Kind = "critique"
+	KindAnswer    Kind = "answer"
+	KindRebuttal  Kind = "rebuttal"
+	KindFinal     Kind = "final"
+	KindSynthesis Kind = "synthesis"
+	KindOther     Kind = "other"
+	// KindVersion marks a --version call in the log.
+	KindVersion Kind = "version"
+)
+
+// RepairSuffix is appended to a kind to script repair calls (prompts that
+// say the previous answer "could not be parsed"): "critique.repair".
+const RepairSuffix = ".repair"
+
+// Script tells the fakes what to answer.
+type Script struct {
+	Agents map[string]AgentScript `json:"agents,omitempty"`
+}
+
+// AgentScript is the behaviour of one agent. Zero fields take defaults.
+type AgentScript struct {
+	// Mode is the default mode of every call (default ok).
+	Mode Mode `json:"mode,omitempty"`
+	// DelayMS is the pause between streamed chunks (default 5; negative
+	// means no pause at all).
+	DelayMS int `json:"delay_ms,omitempty"`
+	// Chunks is how many pieces the reply is streamed in (default 3).
+	Chunks int `json:"chunks,omitempty"`
+	// ExitCode is the status for mode exit (default 1), or a non-zero
+	// status to end an otherwise normal answer with.
+	ExitCode int `json:"exit_code,omitempty"`
+	// FloodBytes is how much mode flood writes (default 100 MiB).
+	FloodBytes int64 `json:"flood_bytes,omitempty"`
+	// VersionMode drives --version: ok (default), fail or hang.
+	VersionMode Mode `json:"version_mode,omitempty"`
+	// Steps maps a kind (or "<kind>.repair") to the replies for its
+	// successive calls: the Nth call uses element N, the last repeats.
+	Steps map[string][]Step `json:"steps,omitempty"`
+}
+
+// Step is one scripted call. Zero fields fall back to the AgentScript.
+type Step struct {
+	// Reply is a string, used verbatim, or any other JSON value, which is
+	// pretty-printed with its keys in the order written (a Go map's come
+	// out sorted, as encoding/json writes them). nil means the
+	// canned reply for the kind (which Fence and Prose still dress). After
+	// decoding it holds a json.RawMessage, so the bytes a test wrote are
+	// reproduced exactly.
+	Reply any `json:"reply,omitempty"`
+	// Fence wraps a non-string reply in a ```json fence.
+	Fence bool `json:"fence,omitempty"`
+	// Prose is a line printed before the reply, to exercise lenient
+	// parsing.
+	Prose      string `json:"prose,omitempty"`
+	Mode       Mode   `json:"mode,omitempty"`
+	DelayMS    int    `json:"delay_ms,omitempty"`
+	Chunks     int    `json:"chunks,omitempty"`
+	ExitCode   int    `json:"exit_code,omitempty"`
+	FloodBytes int64  `json:"flood_bytes,omitempty"`
+	// Stderr is printed on stderr before the reply.
+	Stderr string `json:"stderr,omitempty"`
+}
+
+// UnmarshalJSON keeps Reply as the raw JSON it was written as.
+func (s *Step) UnmarshalJSON(b []byte) error {
+	type plain Step // drops the method, so decoding does not recurse
+	var w struct {
+		plain
+		Reply json.RawMessage `json:"reply,omitempty"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*s = Step(w.plain)
+	if len(w.Reply) > 0 && !bytes.Equal(w.Reply, []byte("null")) {
+		s.Reply = w.Reply
+	}
+	return nil
+}
+
+// GrandchildPIDFile is the name, in the state directory, of the file that
+// holds the pid of the process left behind by mode grandchild.
+func GrandchildPIDFile(agent string) string {
+	return "grandchild." + agent + ".pid"
+}
+
+// Call is one line of calls.jsonl: what one invocation of a fake saw.
+type Call struct {
+	Agent string `json:"agent"`
+	// Argv0 is the program name as invoked; Argv the arguments after it.
+	Argv0 string   `json:"argv0"`
+	Argv  []string `json:"argv"`
+	// Prompt is the complete prompt (argv and stdin combined the way the
+	// real CLI combines them) when it is under 64 KiB; PromptLen and
+	// PromptSHA256 (hex) are always set.
+	Prompt       string `json:"prompt,omitempty"`
+	PromptLen    int    `json:"prompt_len"`
+	PromptSHA256 string `json:"prompt_sha256"`
+	Kind         Kind   `json:"kind,omitempty"`
+	Repair       bool   `json:"repair,omitempty"`
+	// Index is the 0-based number of this call among the agent's calls of
+	// the same kind (and repair flag); -1 when there is no state dir.
+	Index       int               `json:"index"`
+	Mode        Mode              `json:"mode,omitempty"`
+	Cwd         string            `json:"cwd"`
+	StdinIsTTY  bool              `json:"stdin_is_tty"`
+	StdoutIsTTY bool              `json:"stdout_is_tty"`
+	PID         int               `json:"pid"`
+	PPID        int               `json:"ppid"`
+	PGID        int               `json:"pgid"`
+	Env         map[string]string `json:"env"`
+	// Error is set when the fake rejected the invocation the way the real
+	// CLI would (bad flag, untrusted folder, ...).
+	Error string `json:"error,omitempty"`
+	Time  string `json:"time"`
+}

@@ -1,0 +1,86 @@
+// Command fakecli impersonates the model CLIs arena drives (claude,
+// gemini, codex, qwen and agy) for tests: the same flags, the same output
+// formats byte for byte, the same exit statuses and stderr, with replies
+// and failures scripted by the test. See package fakeapi for the script and
+// call-log schema and package clitest for the Go helpers.
+//
+// The binary picks the CLI to impersonate from the name it is run under;
+// under any other name it is the management command:
+//
+//	fakecli install DIR [names...]
+//
+// which links DIR/claude, DIR/gemini, DIR/codex and DIR/qwen (or the names
+// given) to itself, so a script can put fakes on PATH.
+package main
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+func main() {
+	if len(os.Args) == 2 && os.Args[1] == grandchildArg {
+		grandchildMain()
+	}
+	name := strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe")
+	if c, ok := clis[name]; ok {
+		os.Exit(run(c, os.Args[1:]))
+	}
+	os.Exit(manage(os.Args[1:]))
+}
+
+// defaultInstall are the CLIs `fakecli install` links when given no names
+// (agy only when asked: its presence changes what arena picks for gemini).
+var defaultInstall = []string{"claude", "gemini", "codex", "qwen"}
+
+const usage = `usage: fakecli install DIR [claude|gemini|codex|qwen|agy ...]
+
+Links fake model CLIs in DIR to this binary; put DIR first on PATH.
+`
+
+func manage(args []string) int {
+	if len(args) < 2 || args[0] != "install" {
+		fmt.Fprint(os.Stderr, usage)
+		return 2
+	}
+	if err := install(args[1], args[2:]); err != nil {
+		fmt.Fprintf(os.Stderr, "fakecli: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// install links dir/name to this executable for each name, replacing
+// whatever is there.
+func install(dir string, names []string) error {
+	if len(names) == 0 {
+		names = defaultInstall
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if self, err = filepath.EvalSymlinks(self); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, n := range names {
+		if _, ok := clis[n]; !ok {
+			return fmt.Errorf("unknown CLI %q (known: %s)", n, strings.Join(slices.Sorted(maps.Keys(clis)), ", "))
+		}
+		link := filepath.Join(dir, n)
+		if err := os.Remove(link); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		if err := os.Symlink(self, link); err != nil {
+			return err
+		}
+	}
+	return nil
+}

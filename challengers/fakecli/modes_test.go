@@ -1,0 +1,185 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/arenadebate/arena/challengers/clitest"
+)
+
+var allCLIs = []string{"claude", "gemini", "codex", "qwen"}
+
+// startFake starts agent in mode on an opening prompt, in the background.
+func startFake(t *testing.T, agent string, as clitest.AgentScript) (*proc, *clitest.Fakes) {
+	t.Helper()
+	f := scripted(t, agent, as)
+	cmd := exec.Command(f.Path(agent), headless(agent, opening)...)
+	cmd.Env, cmd.Dir = f.Env(), t.TempDir()
+	return start(t, cmd), f
+}
+
+func TestErrorInStreamExitsZero(t *testing.T) {
+	t.Parallel()
+	wants := map[string]string{
+		"claude": `"is_error":true`,
+		"gemini": `"status":"error"`,
+		"codex":  `{"type":"turn.failed"`,
+		"qwen":   `"is_error":true`,
+	}
+	for _, cli := range allCLIs {
+		f := scripted(t, cli, clitest.AgentScript{Mode: clitest.ModeErrorInStream})
+		r := execFake(t, f, runCfg{}, cli, headless(cli, opening)...)
+		last := r.lines()[len(r.lines())-1]
+		if r.code != 0 || !strings.Contains(last, wants[cli]) {
+			t.Errorf("%s: status %d, last line %s; want 0 and %s", cli, r.code, last, wants[cli])
+		}
+	}
+}
+
+func TestHang(t *testing.T) {
+	t.Parallel()
+	p, _ := startFake(t, "gemini", clitest.AgentScript{Mode: clitest.ModeHang})
+	waitFor(t, 5*time.Second, "the first chunk", func() bool { return strings.Count(p.stdout(t), "\n") >= 3 })
+	time.Sleep(300 * time.Millisecond)
+	if p.exited() {
+		t.Fatalf("hang exited: %v", p.err)
+	}
+	if out := p.stdout(t); strings.Count(out, `"delta":true`) != 1 || strings.Contains(out, `"result"`) {
+		t.Errorf("hang printed %q; want the start and one chunk", out)
+	}
+}
+
+func TestHangSilent(t *testing.T) {
+	t.Parallel()
+	f := scripted(t, "codex", clitest.AgentScript{Mode: clitest.ModeHangSilent})
+	cmd := exec.Command(f.Path("codex"), headless("codex", opening)...)
+	cmd.Env = f.Env()
+	if p := assertRunning(t, cmd, 300*time.Millisecond); p.stdout(t) != "" {
+		t.Errorf("hang-silent printed %q", p.stdout(t))
+	}
+}
+
+func TestIgnoreTerm(t *testing.T) {
+	t.Parallel()
+	p, _ := startFake(t, "qwen", clitest.AgentScript{Mode: clitest.ModeIgnoreTerm})
+	waitFor(t, 5*time.Second, "the first output", func() bool { return p.stdout(t) != "" })
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		if err := p.cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if p.exited() {
+		t.Fatalf("ignore-term died of a catchable signal: %v", p.err)
+	}
+}
+
+func TestGrandchild(t *testing.T) {
+	t.Parallel()
+	p, f := startFake(t, "claude", clitest.AgentScript{Mode: clitest.ModeGrandchild})
+	if err := p.wait(t, 10*time.Second); err != nil {
+		t.Fatalf("the fake itself should answer and exit 0: %v", err)
+	}
+	if !strings.Contains(p.stdout(t), `"type":"result"`) {
+		t.Errorf("no answer: %q", p.stdout(t))
+	}
+	pid, ok := f.GrandchildPID("claude")
+	if !ok {
+		t.Fatal("no grandchild pid file")
+	}
+	if pgid, err := syscall.Getpgid(pid); err != nil || pgid != p.cmd.Process.Pid {
+		t.Errorf("grandchild %d: pgid %d (%v), want the fake's group %d", pid, pgid, err, p.cmd.Process.Pid)
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Errorf("grandchild did not survive SIGTERM: %v", err)
+	}
+	// The cleanup's SIGKILL to the process group ends it.
+}
+
+func TestCrash(t *testing.T) {
+	t.Parallel()
+	for _, cli := range allCLIs {
+		f := scripted(t, cli, clitest.AgentScript{Mode: clitest.ModeCrash, Chunks: 4})
+		r := execFake(t, f, runCfg{}, cli, headless(cli, opening)...)
+		lines := r.lines()
+		last := lines[len(lines)-1]
+		if r.code != 2 || strings.HasSuffix(r.stdout, "\n") || json.Valid([]byte(last)) || strings.Contains(r.stdout, `"turn.completed"`) {
+			t.Errorf("%s: status %d, output %q; want 2 and a cut-off last line", cli, r.code, r.stdout)
+		}
+	}
+}
+
+func TestGarbageAndBinary(t *testing.T) {
+	t.Parallel()
+	f := scripted(t, "gemini", clitest.AgentScript{Mode: clitest.ModeGarbage})
+	r := execFake(t, f, runCfg{}, "gemini", headless("gemini", opening)...)
+	if r.code != 0 || !json.Valid([]byte(r.lines()[0])) || json.Valid([]byte(r.lines()[2])) || strings.Contains(r.stdout, `"result"`) {
+		t.Errorf("garbage: status %d, output %q", r.code, r.stdout)
+	}
+	f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {Mode: clitest.ModeBinary}}})
+	r = execFake(t, f, runCfg{}, "gemini", headless("gemini", opening)...)
+	if r.code != 0 || !strings.Contains(r.stdout, "\x00") || !strings.Contains(r.stdout, "\x1b[") || utf8.ValidString(r.stdout) {
+		t.Errorf("binary: status %d, %d bytes; want NULs, escapes and invalid UTF-8", r.code, len(r.stdout))
+	}
+}
+
+func TestFlood(t *testing.T) {
+	t.Parallel()
+	const n = 1 << 20
+	for _, cli := range []string{"gemini", "codex"} {
+		f := scripted(t, cli, clitest.AgentScript{Mode: clitest.ModeFlood, FloodBytes: n})
+		r := execFake(t, f, runCfg{}, cli, headless(cli, opening)...)
+		if r.code != 0 || len(r.stdout) < n || len(replyOf(t, r.lines())) != n {
+			t.Errorf("%s: status %d, %d bytes out, reply %d bytes; want 0 and %d", cli, r.code, len(r.stdout), len(replyOf(t, r.lines())), n)
+		}
+	}
+}
+
+func TestTimingModes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		as   clitest.AgentScript
+		min  time.Duration
+	}{
+		// "OK" is two chunks at most: two pauses.
+		{"slow", clitest.AgentScript{Mode: clitest.ModeSlow, DelayMS: 100, Chunks: 3}, 200 * time.Millisecond},
+		// "OK" after the init events: 2 bytes + the result line, 1 ms each.
+		{"trickle", clitest.AgentScript{Mode: clitest.ModeTrickle, DelayMS: 1}, 50 * time.Millisecond},
+	} {
+		f := scripted(t, "codex", tc.as)
+		began := time.Now()
+		r := execFake(t, f, runCfg{}, "codex", headless("codex", "Say hello")...)
+		if took := time.Since(began); r.code != 0 || took < tc.min || replyOf(t, r.lines()) != "OK" {
+			t.Errorf("%s: status %d in %s, output %q; want 0, at least %s", tc.name, r.code, took, r.stdout, tc.min)
+		}
+	}
+}
+
+func TestExitAndStderr(t *testing.T) {
+	t.Parallel()
+	f := scripted(t, "qwen", clitest.AgentScript{Mode: clitest.ModeExit, ExitCode: 7})
+	if r := execFake(t, f, runCfg{}, "qwen", headless("qwen", opening)...); r.code != 7 || r.stdout != "" || r.stderr == "" {
+		t.Errorf("exit: status %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"qwen": {ExitCode: 3,
+		Steps: map[string][]clitest.Step{"opening": {{Stderr: "custom warning\n"}}}}}})
+	r := execFake(t, f, runCfg{}, "qwen", headless("qwen", opening)...)
+	if r.code != 3 || !strings.Contains(r.stdout, `"subtype":"success"`) || !strings.HasSuffix(r.stderr, "custom warning\n") {
+		t.Errorf("ok with exit_code: status %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"qwen": {Mode: clitest.ModeStderrNoise}}})
+	r = execFake(t, f, runCfg{}, "qwen", headless("qwen", opening)...)
+	if r.code != 0 || len(r.stderr) < 128<<10 || replyOf(t, r.lines()) == "" {
+		t.Errorf("stderr-noise: status %d, %d bytes of stderr", r.code, len(r.stderr))
+	}
+}

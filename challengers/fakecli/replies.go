@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
+)
+
+// replyText is the text the fake model answers with: the step's reply, or
+// the canned one for the kind, dressed as the step asks (fence, prose).
+func replyText(st fakeapi.Step, agent string, kind fakeapi.Kind, prompt string) (string, error) {
+	body, isJSON, err := stepReply(st.Reply)
+	if err != nil {
+		return "", err
+	}
+	if st.Reply == nil {
+		body, isJSON = canned(agent, kind, prompt), kind != fakeapi.KindOther
+	}
+	if isJSON && st.Fence {
+		body = "```json\n" + body + "\n```"
+	}
+	if st.Prose != "" {
+		body = st.Prose + "\n\n" + body
+	}
+	return body, nil
+}
+
+// stepReply turns a scripted reply into text: a JSON string is used
+// verbatim, any other value is pretty-printed JSON (keys in the order the
+// test wrote them).
+func stepReply(r any) (text string, isJSON bool, err error) {
+	raw, ok := r.(json.RawMessage)
+	if !ok {
+		if r == nil {
+			return "", false, nil
+		}
+		if s, ok := r.(string); ok {
+			return s, false, nil
+		}
+		raw = encode(r)
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, false, nil
+	}
+	return indent(raw), true, nil
+}
+
+func indent(raw []byte) string {
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// voice gives each agent its own wording, so the panes of a debate run on
+// fakes look different.
+type voice struct {
+	name string // "Gemini"
+	n    int    // a number derived from the agent name
+}
+
+func voiceOf(agent string) voice {
+	h := fnv.New32a()
+	h.Write([]byte(agent))
+	name := agent
+	if name != "" {
+		name = strings.ToUpper(name[:1]) + name[1:]
+	}
+	return voice{name: name, n: int(h.Sum32() % 1024)}
+}
+
+// pick returns k items of list starting at an offset chosen by the voice.
+func (v voice) pick(list []string, k int) []string {
+	out := make([]string, k)
+	for i := range out {
+		out[i] = list[(v.n+i)%len(list)]
+	}
+	return out
+}
+
+var (
+	stances = []string{
+		"start with the simplest design that can work, measure it, and only then optimise",
+		"roll the change out in stages behind a feature flag so it can be reverted in minutes",
+		"keep the current system and fix its single worst bottleneck first",
+		"build a small prototype to settle the open questions before committing to a design",
+		"pick the boring technology the team already knows how to operate",
+	}
+	reasons = []string{
+		"it keeps the cost of being wrong low",
+		"it produces real measurements instead of guesses",
+		"the team can ship it within the current quarter",
+		"it leaves the more ambitious options open for later",
+		"it has the fewest moving parts to operate at night",
+		"it is easy to explain to the people who will maintain it",
+	}
+	assumptions = []string{
+		"the load will grow gradually rather than all at once",
+		"the team has no more than two engineers for this",
+		"a short outage during migration is acceptable",
+		"the requirements will not change much this year",
+		"operational simplicity matters more than peak performance",
+	}
+)
+
+// canned is the default reply for a kind: valid JSON of the shape arena
+// asks for, so a whole debate can run on fakes alone.
+func canned(agent string, kind fakeapi.Kind, prompt string) string {
+	v := voiceOf(agent)
+	var reply obj
+	switch kind {
+	case fakeapi.KindOpening:
+		reply = v.opening()
+	case fakeapi.KindCritique:
+		reply = v.critique()
+	case fakeapi.KindAnswer:
+		reply = v.answer(challengers(prompt))
+	case fakeapi.KindRebuttal:
+		reply = obj{{"choice", "accept"}, {"explanation", v.name + " accepts the critique: the risk it names is real and cheap to address."}}
+	case fakeapi.KindFinal:
+		reply = v.final()
+	case fakeapi.KindSynthesis:
+		reply = v.synthesis()
+	default:
+		return "OK"
+	}
+	return indent(encode(reply))
+}
+
+func (v voice) stance(offset int) string {
+	return stances[(v.n+offset)%len(stances)]
+}
+
+func (v voice) opening() obj {
+	return obj{
+		{"position", fmt.Sprintf("%s's position: %s.", v.name, v.stance(0))},
+		{"reasoning", v.pick(reasons, 3)},
+		{"confidence", "medium"},
+		{"weaknesses", []string{
+			"it may need a second iteration once real traffic arrives",
+			"it postpones some of the harder design questions",
+		}},
+		{"assumptions", v.pick(assumptions, 2)},
+	}
+}
+
+func (v voice) critique() obj {
+	return obj{
+		{"verdict", "partial"},
+		{"critique", v.name + " agrees with the goal but thinks the plan underestimates the cost of migrating existing data."},
+		{"evidence", "Migrations of this size usually take longer than the build itself, and the plan gives them no time."},
+		{"alternative", v.stance(1) + "."},
+		{"confidence", "medium"},
+		{"objection_strength", "minor"},
+		{"assumptions_challenged", v.pick(assumptions, 1)},
+	}
+}
+
+func (v voice) answer(names []string) obj {
+	responses := make([]obj, 0, len(names))
+	for _, n := range names {
+		responses = append(responses, obj{
+			{"challenger", n},
+			{"decision", "accept"},
+			{"explanation", fmt.Sprintf("%s accepts the point from %s and adds a migration step to the plan.", v.name, n)},
+		})
+	}
+	return obj{
+		{"responses", responses},
+		{"updated_position", fmt.Sprintf("%s's updated position: %s, with an explicit data-migration phase.", v.name, v.stance(0))},
+	}
+}
+
+func (v voice) final() obj {
+	return obj{
+		{"why_disagree", v.name + " weighs the cost of a wrong first step higher than the cost of a slower start."},
+		{"what_would_make_other_right", "Evidence that the load will arrive all at once, before a staged design could adapt."},
+		{"my_assumption", v.pick(assumptions, 1)[0]},
+	}
+}
+
+func (v voice) synthesis() obj {
+	return obj{
+		{"options", []obj{
+			{{"name", "Incremental"}, {"summary", "Ship the simplest version now and improve it with measurements."}, {"choose_if", []string{"load grows gradually", "the team is small"}}},
+			{{"name", "Prototype first"}, {"summary", "Spend two weeks on a prototype that answers the open questions."}, {"choose_if", []string{"the requirements are unclear", "a wrong choice is expensive to undo"}}},
+		}},
+		{"recommendation", fmt.Sprintf("%s recommends: %s.", v.name, v.stance(0))},
+		{"open_questions", []string{"How fast will the load really grow?", "Who will operate the system at night?"}},
+	}
+}

@@ -148,7 +148,6 @@ func alive(pid int) bool {
 	return i < 0 || len(b) < i+3 || b[i+2] != 'Z'
 }
 
-
 func TestOutputCapStopsAFlood(t *testing.T) {
 	f := clitest.New(t)
 	f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {Mode: clitest.ModeFlood, FloodBytes: 64 << 20}}})

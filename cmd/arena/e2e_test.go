@@ -1,0 +1,369 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/engine"
+)
+
+// End-to-end tests: the built arena binary, with fake CLIs on PATH.
+
+var (
+	buildOnce sync.Once
+	arenaBin  string
+	buildErr  error
+)
+
+func arenaBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "arena-e2e-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		arenaBin = filepath.Join(dir, "arena")
+		out, err := exec.Command("go", "build", "-race", "-o", arenaBin, ".").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			arenaBin = string(out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("build arena: %v\n%s", buildErr, arenaBin)
+	}
+	return arenaBin
+}
+
+// sandbox is a home, config, cache and working directory for one run.
+type sandbox struct {
+	t     *testing.T
+	fakes *clitest.Fakes
+	home  string
+	dir   string
+}
+
+func newSandbox(t *testing.T, names ...string) *sandbox {
+	t.Helper()
+	root := t.TempDir()
+	s := &sandbox{t: t, fakes: clitest.New(t, names...), home: filepath.Join(root, "home"), dir: filepath.Join(root, "work")}
+	os.MkdirAll(s.home, 0o700)
+	os.MkdirAll(s.dir, 0o700)
+	return s
+}
+
+func (s *sandbox) env(extra ...string) []string {
+	return s.fakes.Env(append([]string{
+		"HOME=" + s.home,
+		"XDG_CONFIG_HOME=" + filepath.Join(s.home, ".config"),
+		"XDG_CACHE_HOME=" + filepath.Join(s.home, ".cache"),
+		"NO_COLOR=1",
+	}, extra...)...)
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+	took           time.Duration
+}
+
+func (s *sandbox) run(args ...string) result {
+	s.t.Helper()
+	return s.runIn(nil, args...)
+}
+
+func (s *sandbox) runIn(stdin []byte, args ...string) result {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, arenaBinary(s.t), args...)
+	cmd.Dir, cmd.Env = s.dir, s.env()
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		s.t.Fatalf("run arena: %v", err)
+	}
+	return r
+}
+
+func (s *sandbox) logs() []string {
+	s.t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(s.dir, "debate-logs", "*.jsonl"))
+	return paths
+}
+
+func (s *sandbox) onlyLog() engine.LogContents {
+	s.t.Helper()
+	paths := s.logs()
+	if len(paths) != 1 {
+		s.t.Fatalf("%d logs, want 1", len(paths))
+	}
+	lc, err := engine.ReadLogFile(paths[0])
+	if err != nil {
+		s.t.Fatalf("read log: %v", err)
+	}
+	return lc
+}
+
+func outcomeOf(t *testing.T, lc engine.LogContents) engine.Outcome {
+	t.Helper()
+	last := lc.Events[len(lc.Events)-1]
+	o, ok := last.Payload.(engine.Outcome)
+	if !ok {
+		t.Fatalf("the log ends with %s, not an outcome (problem %q)", last.Kind(), lc.Problem)
+	}
+	return o
+}
+
+func TestConsensusDebateEndToEnd(t *testing.T) {
+	s := newSandbox(t)
+	r := s.run("--no-tui", "should we move sessions from Redis to Postgres?")
+	if r.code != exitConsensus {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"(DEBATE)", "Topic: should we move sessions from Redis to Postgres?", "Challengers: gemini, codex, qwen",
+		"Max rounds: 5", "── Opening position", "gemini │", "codex  │", "qwen   │", "# Debate outcome: consensus",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	lc := s.onlyLog()
+	o := outcomeOf(t, lc)
+	if o.Result != engine.OutcomeConsensus || !lc.Complete || lc.Problem != "" {
+		t.Fatalf("outcome %+v, problem %q", o.Result, lc.Problem)
+	}
+	md, err := os.ReadFile(filepath.Join(s.dir, o.ReportPath))
+	if err != nil || string(md) != o.Markdown {
+		t.Fatalf("report file: %v", err)
+	}
+	st, _ := os.Stat(filepath.Join(s.dir, o.ReportPath))
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("report mode %v", st.Mode().Perm())
+	}
+	// Every agent's chunks reached the log.
+	streamed := map[string]bool{}
+	for _, e := range lc.Events {
+		if c, ok := e.Payload.(engine.Chunk); ok {
+			streamed[c.Agent] = true
+		}
+	}
+	if len(streamed) != 4 {
+		t.Fatalf("chunks from %v", streamed)
+	}
+}
+
+// fiveRoundScript: gemini disagrees and maintains every round; codex and
+// qwen are satisfied in round 1.
+func fiveRoundScript() *clitest.Script {
+	resp := func(name, decision string) map[string]string {
+		return map[string]string{"challenger": name, "decision": decision, "explanation": decision + "ed: the numbers say otherwise"}
+	}
+	answer := func(rs ...map[string]string) clitest.Step {
+		list := make([]any, len(rs))
+		for i, r := range rs {
+			list[i] = r
+		}
+		return clitest.Step{Reply: map[string]any{"responses": list, "updated_position": "Move sessions to Postgres; keep Redis for rate limits."}, Fence: true}
+	}
+	critique := func(v, s string) []clitest.Step {
+		return []clitest.Step{{Reply: map[string]any{
+			"verdict": v, "critique": "Session writes are hot: " + v, "evidence": "every request touches a session",
+			"alternative": "keep Redis", "confidence": "high", "objection_strength": s, "assumptions_challenged": []string{"low write rate"},
+		}}}
+	}
+	return &clitest.Script{Agents: map[string]clitest.AgentScript{
+		"claude": {Steps: map[string][]clitest.Step{
+			"answer": {answer(resp("gemini", "reject"), resp("codex", "accept"), resp("qwen", "partial")), answer(resp("gemini", "reject"))},
+		}},
+		"gemini": {Steps: map[string][]clitest.Step{
+			"critique": critique("disagree", "strong"),
+			"rebuttal": {{Reply: map[string]string{"choice": "maintain", "explanation": "Postgres will melt under session writes."}}},
+		}},
+		"codex": {Steps: map[string][]clitest.Step{"critique": critique("partial", "moderate")}},
+		"qwen":  {Steps: map[string][]clitest.Step{"critique": critique("agree", "minor")}},
+	}}
+}
+
+func TestFiveRoundTradeoffEndToEnd(t *testing.T) {
+	s := newSandbox(t)
+	s.fakes.SetScript(fiveRoundScript())
+	r := s.run("--no-tui", "should we move sessions from Redis to Postgres?")
+	if r.code != exitTradeoff {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	o := outcomeOf(t, s.onlyLog())
+	if o.Result != engine.OutcomeTradeoff || o.Rounds != 5 {
+		t.Fatalf("%s after %d rounds", o.Result, o.Rounds)
+	}
+	for _, want := range []string{"# Debate outcome: tradeoff identified", "## Assumption extraction", "| gemini |", "## Recommendation"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if n := len(s.fakes.CallsTo("gemini")); n != 1+5+1 {
+		t.Errorf("gemini was called %d times, want critique + 5 rebuttals + final", n)
+	}
+}
+
+func TestHangingChallengerIsNamedAndTimeBounded(t *testing.T) {
+	s := newSandbox(t)
+	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"codex": {Mode: clitest.ModeHang}}})
+	r := s.run("--no-tui", "--timeout", "2s", "is this a good idea?")
+	if r.code != exitConsensus {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "codex timed out in round 1") {
+		t.Fatalf("the outcome does not name the hanging challenger:\n%s", r.stdout)
+	}
+	if r.took > 2*time.Second+5*time.Second {
+		t.Fatalf("took %v with a 2s timeout", r.took)
+	}
+	assertNoSurvivors(t, s)
+}
+
+func assertNoSurvivors(t *testing.T, s *sandbox) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for _, c := range s.fakes.Calls() {
+		for time.Now().Before(deadline) && processAlive(c.PID) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if processAlive(c.PID) {
+			syscall.Kill(c.PID, syscall.SIGKILL)
+			t.Errorf("%s (pid %d) survived", c.Agent, c.PID)
+		}
+	}
+}
+
+func processAlive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i < 0 || len(b) < i+3 || b[i+2] != 'Z'
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func TestSignalsInterruptCleanly(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			s := newSandbox(t)
+			s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
+				"gemini": {Mode: clitest.ModeIgnoreTerm}, "codex": {Mode: clitest.ModeHang}, "qwen": {Mode: clitest.ModeGrandchild, DelayMS: 2000},
+			}})
+			cmd, out := s.start("--no-tui", "a topic")
+			waitForCalls(t, s, 3)
+			cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			code := exitCodeOf(err)
+			if code != exitInterrupted {
+				t.Fatalf("exit %d after %s\n%s", code, sig, out.String())
+			}
+			o := outcomeOf(t, s.onlyLog())
+			if o.Result != engine.OutcomeInterrupted {
+				t.Fatalf("outcome %s", o.Result)
+			}
+			assertNoSurvivors(t, s)
+			if pid, ok := s.fakes.GrandchildPID("qwen"); ok && processAlive(pid) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatal("qwen's grandchild survived")
+			}
+		})
+	}
+}
+
+func TestSIGKILLMidDebateLeavesAReplayableLog(t *testing.T) {
+	s := newSandbox(t)
+	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
+		"gemini": {Mode: clitest.ModeSlow, DelayMS: 200, Chunks: 50},
+		"codex":  {Mode: clitest.ModeSlow, DelayMS: 200, Chunks: 50},
+		"qwen":   {Mode: clitest.ModeSlow, DelayMS: 200, Chunks: 50},
+	}})
+	cmd, _ := s.start("--no-tui", "a topic")
+	waitForCalls(t, s, 4)
+	time.Sleep(1200 * time.Millisecond)
+	cmd.Process.Kill()
+	cmd.Wait()
+	lc := s.onlyLog()
+	if len(lc.Events) < 5 || lc.Complete {
+		t.Fatalf("%d events, complete %v", len(lc.Events), lc.Complete)
+	}
+	// The children notice their parent died (parent-death signal).
+	assertNoSurvivors(t, s)
+	r := s.run("replay", "--no-tui", s.logs()[0])
+	if r.code != 0 || !strings.Contains(r.stdout, "(DEBATE)") || !strings.Contains(r.stderr, "the log ends") {
+		t.Fatalf("replay: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func (s *sandbox) start(args ...string) (*exec.Cmd, *bytes.Buffer) {
+	s.t.Helper()
+	cmd := exec.Command(arenaBinary(s.t), args...)
+	cmd.Dir, cmd.Env = s.dir, s.env()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, &out
+}
+
+func waitForCalls(t *testing.T, s *sandbox, n int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if len(s.fakes.Calls()) >= n {
+			time.Sleep(200 * time.Millisecond)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("only %d calls started", len(s.fakes.Calls()))
+}
+
+func exitCodeOf(err error) int {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+func (s *sandbox) runWithEnv(extra []string, args ...string) result {
+	s.t.Helper()
+	cmd := exec.Command(arenaBinary(s.t), args...)
+	cmd.Dir, cmd.Env = s.dir, append(s.env(), extra...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	return result{stdout: out.String(), stderr: errb.String(), code: exitCodeOf(err)}
+}

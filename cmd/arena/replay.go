@@ -91,6 +91,12 @@ func (a *app) replay(path string, f replayFlags) error {
 	if lc.Skipped > 0 {
 		a.warn("%d events of kinds this arena does not know were skipped", lc.Skipped)
 	}
+	return a.play(lc, f)
+}
+
+// play shows a read log: on the live screen, as text, or as JSON Lines.
+func (a *app) play(lc engine.LogContents, f replayFlags) error {
+	var err error
 	note := endNote(lc)
 	switch {
 	case f.json:

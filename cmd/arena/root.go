@@ -49,6 +49,6 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 	fl.BoolVar(&f.json, "json", false, "print the debate's events as JSON Lines")
 	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodesHelp + "\n")
 	root.AddCommand(a.doctorCmd(&f.commonFlags), a.configCmd(&f.commonFlags),
-		a.replayCmd(&f.commonFlags), a.logsCmd(&f.commonFlags))
+		a.replayCmd(&f.commonFlags), a.logsCmd(&f.commonFlags), a.demoCmd())
 	return root
 }

@@ -1,0 +1,142 @@
+//go:build unix
+
+package tui
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/muesli/termenv"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/tui/tuitest"
+)
+
+// benchChunk is what one agent streams per frame in the benchmark: far
+// more than a model types in 33 ms, so the screen is the bottleneck.
+const benchChunk = 256
+
+// BenchmarkStreaming streams four agents into the model, one batch per
+// frame as the live sink delivers them, and calls Update and View per
+// frame as the program does. It reports:
+//
+//	fps            View calls per wall-second, fed as fast as possible
+//	cpu-ms/MiB     CPU time per MiB of streamed text
+//	peak-heap-MiB  the largest HeapInuse seen
+//	cpu-x-append   cpu-ms/MiB over that of appending the same bytes to a
+//	               strings.Builder, measured in the same run
+//	heap-x-append  peak heap over that of the same strings.Builder
+//
+// go test ./tui/ -run '^$' -bench Streaming -benchtime 3000x
+func BenchmarkStreaming(b *testing.B) {
+	text := benchText()
+	frames := benchFrames(text)
+
+	m := NewModel(Options{Output: io.Discard}, benchStart())
+	m.setRenderer(testRenderer(termenv.TrueColor))
+	m.now = func() time.Time { return tuitest.Start.Add(time.Minute) }
+	m.Update(resize(120, 40))
+
+	runtime.GC()
+	b.ResetTimer()
+	cpu0, wall0 := cpuTime(), time.Now()
+	peak := heapInUse()
+	for i := range b.N {
+		m.Update(frames[i%len(frames)])
+		_ = m.View()
+		if i%128 == 0 {
+			peak = max(peak, heapInUse())
+		}
+	}
+	wall, cpu := time.Since(wall0), cpuTime()-cpu0
+	b.StopTimer()
+	peak = max(peak, heapInUse())
+
+	mib := float64(b.N*len(agents)*benchChunk) / (1 << 20)
+	baseCPU, basePeak := appendBaseline(text, b.N*len(agents))
+	cpuPerMiB := float64(cpu.Milliseconds()) / mib
+	b.ReportMetric(float64(b.N)/wall.Seconds(), "fps")
+	b.ReportMetric(cpuPerMiB, "cpu-ms/MiB")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(cpuPerMiB/max(float64(baseCPU.Microseconds())/1000/mib, 1e-3), "cpu-x-append")
+	b.ReportMetric(float64(peak)/float64(max(basePeak, 1)), "heap-x-append")
+}
+
+// appendBaseline appends n chunks of text to a strings.Builder, the least
+// any screen could do with the bytes, and returns its CPU time and peak
+// heap, sampled as the benchmark samples.
+func appendBaseline(text string, n int) (time.Duration, uint64) {
+	runtime.GC()
+	var sb strings.Builder
+	cpu0 := cpuTime()
+	peak := heapInUse()
+	for i := range n {
+		off := (i * benchChunk) % (len(text) - benchChunk)
+		sb.WriteString(text[off : off+benchChunk])
+		if i%(128*len(agents)) == 0 {
+			peak = max(peak, heapInUse())
+		}
+	}
+	cpu := cpuTime() - cpu0
+	peak = max(peak, heapInUse())
+	runtime.KeepAlive(sb.Len())
+	return cpu, peak
+}
+
+// benchStart is a debate with four agents all working.
+func benchStart() []engine.Event {
+	ev := []engine.Event{{Seq: 1, Time: tuitest.Start, Payload: engine.DebateStarted{
+		Topic: tuitest.Topic, Defender: agents[0], Challengers: agents[1:], MaxRounds: 3,
+		Phases: []engine.Phase{engine.PhaseOpening, engine.PhaseChallenge, engine.PhaseOutcome},
+	}}, {Seq: 2, Time: tuitest.Start, Payload: engine.PhaseStarted{Phase: engine.PhaseChallenge, Round: 1}}}
+	for _, a := range agents {
+		ev = append(ev, engine.Event{Time: tuitest.Start, Payload: engine.AgentStarted{
+			Agent: a, Phase: engine.PhaseChallenge, Round: 1, Attempt: 1, Timeout: engine.Duration(2 * time.Minute)}})
+	}
+	return ev
+}
+
+// benchText is JSON as a model streams it, long enough to cut frames
+// from.
+func benchText() string {
+	var b strings.Builder
+	b.WriteString("{\n  \"objections\": [\n")
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "    {\"title\": \"Point %d\", \"detail\": \"The outbox relay must be exactly-once into Kafka or consumers see duplicates; partition %d lags.\"},\n", i, i%7)
+	}
+	return b.String()
+}
+
+// benchFrames are precomputed batches: building them is not the screen's
+// cost.
+func benchFrames(text string) []eventsMsg {
+	frames := make([]eventsMsg, 512)
+	for i := range frames {
+		ev := make([]engine.Event, len(agents))
+		for j, a := range agents {
+			off := ((i*len(agents) + j) * benchChunk) % (len(text) - benchChunk)
+			ev[j] = engine.Event{Payload: engine.Chunk{Agent: a, Text: text[off : off+benchChunk]}}
+		}
+		frames[i] = eventsMsg{events: ev}
+	}
+	return frames
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func heapInUse() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapInuse
+}

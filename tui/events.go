@@ -1,0 +1,145 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/arenadebate/arena/engine"
+)
+
+// onEvents applies a batch of events, in order, then lays the screen out
+// again if panes appeared.
+func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
+	cmd := m.applyAll(msg.events)
+	var done tea.Cmd
+	if msg.done {
+		done = m.onEngineDone(msg.err)
+	}
+	return tea.Batch(cmd, done, m.startHeartbeat())
+}
+
+// applyAll applies events in order and lays the screen out again if panes
+// appeared.
+func (m *Model) applyAll(events []engine.Event) tea.Cmd {
+	n := len(m.panes)
+	var cmds []tea.Cmd
+	for _, e := range events {
+		if cmd := m.apply(e); cmd != nil {
+			cmds = append(cmds, cmd)
+		}
+	}
+	if len(m.panes) != n {
+		m.relayout()
+	}
+	return tea.Batch(cmds...)
+}
+
+// apply updates the screen's state from one event. It never draws and
+// never blocks: drawing happens in View, slow work in commands.
+func (m *Model) apply(e engine.Event) tea.Cmd {
+	if !e.Time.IsZero() {
+		m.last = e.Time
+	}
+	switch p := e.Payload.(type) {
+	case engine.DebateStarted:
+		m.onDebateStarted(p, e)
+	case engine.PhaseStarted:
+		m.phase, m.round, m.phaseTitle = p.Phase, p.Round, p.Title
+	case engine.AgentStarted:
+		m.paneFor(p.Agent, p.Role).begin(p, e.Time)
+	case engine.Chunk:
+		if !m.paneFor(p.Agent, "").stream(p.Text) {
+			m.lateChunk++
+		}
+	case engine.AgentFinished:
+		m.paneFor(p.Agent, p.Role).finish(p)
+	case engine.AgentFailed:
+		m.paneFor(p.Agent, p.Role).fail(p)
+	case engine.VerdictTable:
+		m.onVerdict(p)
+	case engine.PositionUpdated:
+		m.onPosition(p)
+	case engine.Note:
+		m.status = statusLine{text: p.Message, level: p.Level}
+	case engine.Outcome:
+		return m.onOutcome(p)
+	}
+	return nil // engine.Unknown and anything newer: ignored
+}
+
+func (m *Model) onDebateStarted(p engine.DebateStarted, e engine.Event) {
+	m.topic, m.maxRounds, m.phases, m.started = p.Topic, p.MaxRounds, p.Phases, e.Time
+	if p.Defender != "" {
+		m.paneFor(p.Defender, engine.RoleDefender)
+	}
+	for _, c := range p.Challengers {
+		m.paneFor(c, engine.RoleChallenger)
+	}
+	for _, a := range p.Agents {
+		m.paneFor(a.Name, a.Role)
+	}
+}
+
+// paneFor returns the agent's pane, making one for an agent not seen
+// before (a log may name agents DebateStarted did not list).
+func (m *Model) paneFor(name string, role engine.Role) *pane {
+	if i, ok := m.byName[name]; ok {
+		p := m.panes[i]
+		if p.role == "" {
+			p.role = role
+		}
+		return p
+	}
+	p := newPane(name, role, len(m.panes))
+	m.byName[name] = len(m.panes)
+	m.panes = append(m.panes, p)
+	return p
+}
+
+func (m *Model) onVerdict(v engine.VerdictTable) {
+	text := v.Decision
+	if text == "" {
+		var parts []string
+		for _, r := range v.Rows {
+			parts = append(parts, r.Challenger+" "+r.Status)
+		}
+		text = strings.Join(parts, " · ")
+	}
+	if v.Round > 0 {
+		text = fmt.Sprintf("round %d verdict: %s", v.Round, text)
+	}
+	m.status = statusLine{text: text, level: "verdict"}
+}
+
+func (m *Model) onPosition(p engine.PositionUpdated) {
+	if p.Version > 1 && p.Changed {
+		m.status = statusLine{text: fmt.Sprintf("the defender revised its position (v%d)", p.Version), level: "info"}
+	}
+}
+
+// onOutcome shows the outcome, or ends the program if the person already
+// asked to quit.
+func (m *Model) onOutcome(o engine.Outcome) tea.Cmd {
+	m.outcome = &o
+	m.confirming = false
+	if m.stopping {
+		return tea.Quit
+	}
+	m.showOutcome, m.zoomed = true, false
+	m.doc.reset()
+	m.relayout()
+	return m.renderOutcome()
+}
+
+// onEngineDone: the engine returned. A debate that ended without an
+// Outcome says so; a cancelled one has nothing left to wait for.
+func (m *Model) onEngineDone(err error) tea.Cmd {
+	m.engineDone, m.engineErr = true, err
+	if m.stopping {
+		return tea.Quit
+	}
+	m.confirming = false
+	return nil
+}

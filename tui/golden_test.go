@@ -1,0 +1,79 @@
+package tui
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/tui/tuitest"
+)
+
+// round2 is the synthetic debate in round 2: codex has just timed out,
+// gemini and qwen are streaming.
+func round2(t *testing.T) []engine.Event {
+	t.Helper()
+	ev := tuitest.Debate()
+	i := tuitest.Index(ev, func(e engine.Event) bool {
+		f, ok := e.Payload.(engine.AgentFailed)
+		return ok && f.Agent == "codex" && f.Round == 2
+	})
+	if i < 0 {
+		t.Fatal("no codex failure in round 2")
+	}
+	return ev[:i+8]
+}
+
+func TestGolden(t *testing.T) {
+	t.Run("running_round2_120x40", func(t *testing.T) {
+		h := newHarness(t, Options{}, round2(t), 120, 40)
+		golden.RequireEqual(t, []byte(h.view()))
+	})
+	t.Run("zoomed_80x24", func(t *testing.T) {
+		h := newHarness(t, Options{}, round2(t), 80, 24)
+		h.keys("tab", "enter")
+		golden.RequireEqual(t, []byte(h.view()))
+	})
+	t.Run("outcome_tradeoff_100x40", func(t *testing.T) {
+		h := newHarness(t, Options{}, tuitest.Debate(), 100, 40)
+		golden.RequireEqual(t, []byte(h.view()))
+	})
+	t.Run("narrow_60x20", func(t *testing.T) {
+		h := newHarness(t, Options{}, round2(t), 60, 20)
+		golden.RequireEqual(t, []byte(h.view()))
+	})
+	t.Run("standard_80x24", func(t *testing.T) {
+		h := newHarness(t, Options{}, round2(t), 80, 24)
+		golden.RequireEqual(t, []byte(h.view()))
+	})
+	t.Run("quit_confirm_100x30", func(t *testing.T) {
+		h := newHarness(t, Options{Cancel: func() {}}, round2(t), 100, 30)
+		h.keys("q")
+		golden.RequireEqual(t, []byte(h.view()))
+	})
+	t.Run("replay_paused_scrolled_100x30", func(t *testing.T) {
+		h := newHarness(t, Options{Replay: true, Speed: 2}, tuitest.Debate(), 100, 30)
+		for h.m.round < 2 || h.m.phase != engine.PhaseChallenge {
+			h.keys("n")
+		}
+		h.keys("space", "tab", "k", "k", "k")
+		h.fire(isReplayTick) // stale: the replay is paused
+		h.keys("n")          // text arrives below the scrolled pane
+		golden.RequireEqual(t, []byte(h.view()))
+	})
+	t.Run("full_help_80x24", func(t *testing.T) {
+		h := newHarness(t, Options{}, round2(t), 80, 24)
+		h.keys("?")
+		golden.RequireEqual(t, []byte(h.view()))
+	})
+	t.Run("no_color_100x30", func(t *testing.T) {
+		t.Setenv("NO_COLOR", "1")
+		h := newHarness(t, Options{}, round2(t), 100, 30, keepColors)
+		golden.RequireEqual(t, []byte(h.view()))
+	})
+	t.Run("no_color_outcome_100x30", func(t *testing.T) {
+		t.Setenv("NO_COLOR", "1")
+		h := newHarness(t, Options{}, tuitest.Debate(), 100, 30, keepColors)
+		golden.RequireEqual(t, []byte(h.view()))
+	})
+}

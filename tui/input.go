@@ -1,0 +1,128 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+func matches(k tea.KeyMsg, b ...key.Binding) bool { return key.Matches(k, b...) }
+
+// onKey routes a key: the quit prompt first, then the keys that work
+// everywhere, then playback, then the view's own keys.
+func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
+	if m.confirming {
+		return m.confirmKey(k)
+	}
+	switch {
+	case matches(k, m.keys.Quit):
+		return m.requestQuit()
+	case matches(k, m.keys.Help):
+		m.help.ShowAll = !m.help.ShowAll
+		m.relayout()
+		return nil
+	}
+	if m.replay != nil {
+		if cmd, ok := m.replayKey(k); ok {
+			return cmd
+		}
+	}
+	if m.showOutcome && m.outcome != nil {
+		return m.outcomeKey(k)
+	}
+	return m.paneKey(k)
+}
+
+// paneKey handles focus, zoom and scrolling of the focused pane.
+func (m *Model) paneKey(k tea.KeyMsg) tea.Cmd {
+	if len(m.panes) == 0 {
+		return nil
+	}
+	p := m.panes[m.focus]
+	switch {
+	case matches(k, m.keys.Next):
+		m.moveFocus(1)
+	case matches(k, m.keys.Prev):
+		m.moveFocus(-1)
+	case matches(k, m.keys.Zoom):
+		m.setZoom(!m.zoomed)
+	case matches(k, m.keys.Back):
+		m.setZoom(false)
+	case matches(k, m.keys.Outcome):
+		if m.outcome != nil {
+			m.showOutcome = true
+			m.relayout()
+			return m.renderOutcome()
+		}
+	case matches(k, m.keys.Up):
+		p.scroll(-1)
+	case matches(k, m.keys.Down):
+		p.scroll(1)
+	case matches(k, m.keys.PageUp):
+		p.page(-1)
+	case matches(k, m.keys.PageDown):
+		p.page(1)
+	case matches(k, m.keys.Top):
+		p.home()
+	case matches(k, m.keys.Bottom):
+		p.end()
+	}
+	return nil
+}
+
+func (m *Model) moveFocus(d int) {
+	n := len(m.panes)
+	m.focus = ((m.focus+d)%n + n) % n
+	m.relayout() // the compact layout and the zoomed pane follow focus
+}
+
+func (m *Model) setZoom(on bool) {
+	if m.zoomed == on {
+		return
+	}
+	m.zoomed = on
+	m.relayout()
+}
+
+// requestQuit quits at once when nothing runs; while a debate runs it asks
+// first. Asked again while stopping, it quits without waiting.
+func (m *Model) requestQuit() tea.Cmd {
+	if m.quitFreely() || m.stopping {
+		return tea.Quit
+	}
+	m.confirming = true
+	return nil
+}
+
+func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
+	switch {
+	case matches(k, m.keys.Yes), k.Type == tea.KeyCtrlC:
+		return m.confirmQuit()
+	case matches(k, m.keys.No):
+		m.confirming = false
+	}
+	return nil
+}
+
+// quitDeadlineMsg ends the program when the debate did not report its end
+// within quitGrace of being cancelled (confirmQuit schedules it).
+type quitDeadlineMsg struct{}
+
+// quitGrace is how long a cancelled debate gets to emit its Outcome.
+const quitGrace = 5 * time.Second
+
+// confirmQuit cancels the debate (once) and waits for its Outcome, which
+// the engine emits after closing the log, or quitGrace, whichever first.
+func (m *Model) confirmQuit() tea.Cmd {
+	m.confirming = false
+	if m.opts.Cancel == nil {
+		return tea.Quit
+	}
+	if !m.cancelled {
+		m.cancelled = true
+		m.opts.Cancel() // cancels a context: it does not block
+	}
+	m.stopping = true
+	return m.after(quitGrace, quitDeadlineMsg{})
+}

@@ -1,0 +1,222 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/glamour"
+	"github.com/charmbracelet/glamour/styles"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+)
+
+// maxCachedRenders bounds the renders kept: a person dragging the window
+// edge produces a width per frame.
+const maxCachedRenders = 8
+
+// outcomeDoc is the outcome's Markdown, rendered by glamour once per width
+// (in a command: a long document takes tens of milliseconds) and shown in
+// a viewport.
+type outcomeDoc struct {
+	vp      viewport.Model
+	gen     int            // bumped when the document or the theme changes
+	cache   map[int]string // rendered document, by width
+	pending map[int]bool   // renders under way, by width
+	shown   int            // the width of what vp holds; 0: nothing
+}
+
+func newOutcomeDoc() outcomeDoc {
+	return outcomeDoc{vp: viewport.New(0, 0), cache: map[int]string{}, pending: map[int]bool{}}
+}
+
+// reset forgets every render: a new document, or new styles.
+func (d *outcomeDoc) reset() {
+	d.gen++
+	d.cache, d.pending, d.shown = map[int]string{}, map[int]bool{}, 0
+	d.vp.SetContent("")
+	d.vp.GotoTop()
+}
+
+func (d *outcomeDoc) show(width int, out string) {
+	if d.shown == width {
+		return
+	}
+	off := d.vp.YOffset
+	d.vp.SetContent(out)
+	d.vp.SetYOffset(off)
+	d.shown = width
+}
+
+// outcomeRenderedMsg carries a rendered document back from
+// renderMarkdownCmd.
+type outcomeRenderedMsg struct {
+	gen, width int
+	out        string
+	err        error
+}
+
+// renderMarkdownCmd renders md with glamour. It touches nothing of the
+// model: everything it needs is passed by value.
+func renderMarkdownCmd(gen, width int, md, style string, profile termenv.Profile) tea.Cmd {
+	return func() tea.Msg {
+		r, err := glamour.NewTermRenderer(
+			glamour.WithStandardStyle(style),
+			glamour.WithColorProfile(profile),
+			glamour.WithWordWrap(max(width-4, 20)),
+		)
+		if err != nil {
+			return outcomeRenderedMsg{gen: gen, width: width, err: err}
+		}
+		out, err := r.Render(md)
+		return outcomeRenderedMsg{gen: gen, width: width, out: strings.TrimRight(out, "\n "), err: err}
+	}
+}
+
+// glamourStyle follows the screen: no colour, no colour in the document.
+func (m *Model) glamourStyle() string {
+	switch {
+	case !m.th.color:
+		return styles.NoTTYStyle
+	case m.th.dark:
+		return styles.DarkStyle
+	}
+	return styles.LightStyle
+}
+
+// renderOutcome shows the document at the current width, from the cache
+// or by starting a render.
+func (m *Model) renderOutcome() tea.Cmd {
+	if m.outcome == nil || m.width <= 0 {
+		return nil
+	}
+	d, w := &m.doc, m.width
+	if out, ok := d.cache[w]; ok {
+		d.show(w, out)
+		return nil
+	}
+	if d.pending[w] {
+		return nil
+	}
+	d.pending[w] = true
+	return renderMarkdownCmd(d.gen, w, m.outcome.Markdown, m.glamourStyle(), m.th.profile)
+}
+
+func (m *Model) onRendered(msg outcomeRenderedMsg) {
+	d := &m.doc
+	if msg.gen != d.gen {
+		return // a render of a document or theme since replaced
+	}
+	delete(d.pending, msg.width)
+	out := msg.out
+	if msg.err != nil { // show the Markdown as it is rather than nothing
+		out = ansi.Wrap(m.outcome.Markdown, max(msg.width-2, 20), "")
+	}
+	if len(d.cache) >= maxCachedRenders {
+		clear(d.cache)
+	}
+	d.cache[msg.width] = out
+	if msg.width == m.width {
+		d.show(msg.width, out)
+	}
+}
+
+// outcomeKey handles keys in the outcome view.
+func (m *Model) outcomeKey(k tea.KeyMsg) tea.Cmd {
+	vp := &m.doc.vp
+	switch {
+	case matches(k, m.keys.Outcome, m.keys.Next, m.keys.Back):
+		m.showOutcome = false
+		m.relayout()
+	case matches(k, m.keys.Up):
+		vp.ScrollUp(1)
+	case matches(k, m.keys.Down):
+		vp.ScrollDown(1)
+	case matches(k, m.keys.PageUp):
+		vp.PageUp()
+	case matches(k, m.keys.PageDown):
+		vp.PageDown()
+	case matches(k, m.keys.Top):
+		vp.GotoTop()
+	case matches(k, m.keys.Bottom):
+		vp.GotoBottom()
+	}
+	return nil
+}
+
+// outcomeBanner is the result, prominent, and the failures if any.
+func (m *Model) outcomeBanner() []string {
+	o := m.outcome
+	pill, ok := m.th.result[o.Result]
+	if !ok {
+		pill = m.th.pill
+	}
+	label := strings.ToUpper(string(o.Result))
+	if !m.th.color {
+		label = "[" + label + "]"
+	}
+	head := pill.Render(label) + "  " + m.th.bold.Render(o.Summary)
+	if o.Rounds > 0 {
+		head += m.th.dim.Render(" · " + plural(o.Rounds, "round"))
+	}
+	lines := []string{fit(" "+head, m.width)}
+	if len(o.Failures) > 0 {
+		lines = append(lines, fit(" "+m.th.bad.Render("failures: "+strings.Join(o.Failures, "; ")), m.width))
+	}
+	return lines
+}
+
+// outcomePaths is where the report and the log were saved, or nil.
+func (m *Model) outcomePaths() []string {
+	o := m.outcome
+	var parts []string
+	if o.ReportPath != "" {
+		parts = append(parts, m.th.dim.Render("report ")+o.ReportPath)
+	}
+	if o.LogPath != "" {
+		parts = append(parts, m.th.dim.Render("log ")+o.LogPath)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []string{fit(" "+strings.Join(parts, m.th.faint.Render("  ·  ")), m.width)}
+}
+
+// outcomeView is the outcome filling h lines.
+func (m *Model) outcomeView(h int) []string {
+	out := m.outcomeBanner()
+	paths := m.outcomePaths()
+	vh := max(h-len(out)-len(paths), 0)
+	if m.doc.shown == 0 {
+		body := blank(m.width, vh)
+		if vh > 0 {
+			body[vh/2] = fit(strings.Repeat(" ", max(m.width/2-6, 0))+m.th.dim.Render("rendering…"), m.width)
+		}
+		out = append(out, body...)
+	} else {
+		for _, l := range strings.Split(m.doc.vp.View(), "\n") {
+			out = append(out, fit(l, m.width))
+		}
+	}
+	return fitLines(append(out, paths...), m.width, h)
+}
+
+// outcomeViewportHeight is what the document gets of the body.
+func (m *Model) outcomeViewportHeight(body int) int {
+	n := body - 1
+	if len(m.outcome.Failures) > 0 {
+		n--
+	}
+	if m.outcome.ReportPath != "" || m.outcome.LogPath != "" {
+		n--
+	}
+	return max(n, 0)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

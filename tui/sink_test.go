@@ -1,0 +1,189 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/tui/tuitest"
+)
+
+var agents = []string{"claude", "gemini", "codex", "qwen"}
+
+// stream is 10,000 chunks from four agents, interleaved as the bus would
+// order parallel streams, with a non-chunk event every 1,000 chunks.
+func stream() []engine.Event {
+	var ev []engine.Event
+	for i := range 10000 {
+		a := agents[i%len(agents)]
+		ev = append(ev, engine.Event{Seq: int64(len(ev) + 1),
+			Payload: engine.Chunk{Agent: a, Text: fmt.Sprintf("%s-%d ", a, i)}})
+		if i%1000 == 999 {
+			ev = append(ev, engine.Event{Seq: int64(len(ev) + 1),
+				Payload: engine.Note{Level: "info", Message: fmt.Sprint("note ", i)}})
+		}
+	}
+	return ev
+}
+
+// texts is each agent's text, and the non-chunk events in order.
+func texts(ev []engine.Event) (map[string]string, []engine.Event) {
+	b := map[string]*strings.Builder{}
+	var other []engine.Event
+	for _, e := range ev {
+		if c, ok := e.Payload.(engine.Chunk); ok {
+			if b[c.Agent] == nil {
+				b[c.Agent] = &strings.Builder{}
+			}
+			b[c.Agent].WriteString(c.Text)
+			continue
+		}
+		other = append(other, e)
+	}
+	out := map[string]string{}
+	for a, s := range b {
+		out[a] = s.String()
+	}
+	return out, other
+}
+
+func TestSinkCoalescesWithoutLosingText(t *testing.T) {
+	in := stream()
+	s := newSink()
+	for _, e := range in {
+		s.Handle(e)
+	}
+	msg := s.take()
+	if msg == nil {
+		t.Fatal("nothing taken")
+	}
+	// 10 runs of chunks, each closed by a note: one chunk per agent each.
+	if want := 10*len(agents) + 10; len(msg.events) != want {
+		t.Fatalf("%d events after coalescing, want %d", len(msg.events), want)
+	}
+	wantText, wantOther := texts(in)
+	gotText, gotOther := texts(msg.events)
+	for _, a := range agents {
+		if gotText[a] != wantText[a] {
+			t.Fatalf("%s: %d bytes delivered, %d streamed", a, len(gotText[a]), len(wantText[a]))
+		}
+	}
+	if len(gotOther) != len(wantOther) {
+		t.Fatalf("%d non-chunk events, want %d", len(gotOther), len(wantOther))
+	}
+	for i := range wantOther {
+		if gotOther[i].Seq != wantOther[i].Seq {
+			t.Fatalf("non-chunk event %d out of order", i)
+		}
+	}
+	if s.take() != nil {
+		t.Fatal("a second take returned events again")
+	}
+}
+
+func TestSinkKeepsChunksBeforeTheirFinish(t *testing.T) {
+	s := newSink()
+	s.Handle(chunk("x", "a"))
+	s.Handle(chunk("y", "b"))
+	s.Handle(chunk("x", "c"))
+	s.Handle(engine.Event{Payload: engine.AgentFinished{Agent: "x"}})
+	s.Handle(chunk("x", "late"))
+	var got []string
+	for _, e := range s.take().events {
+		switch p := e.Payload.(type) {
+		case engine.Chunk:
+			got = append(got, p.Agent+":"+p.Text)
+		default:
+			got = append(got, string(e.Kind())+":"+e.AgentOf())
+		}
+	}
+	want := "x:ac y:b agent_finished:x x:late"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("got %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+func TestSinkPumpDeliversEverythingInFewMessages(t *testing.T) {
+	in := stream()
+	s := newSink()
+	var (
+		mu   sync.Mutex
+		msgs []eventsMsg
+		done = make(chan struct{})
+	)
+	send := func(m tea.Msg) {
+		mu.Lock()
+		defer mu.Unlock()
+		em := m.(eventsMsg)
+		msgs = append(msgs, em)
+		if em.done {
+			close(done)
+		}
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); s.pump(send, stop, frameInterval) }()
+	for _, e := range in {
+		s.Handle(e)
+	}
+	s.finish(nil)
+	<-done
+	close(stop)
+	wg.Wait()
+
+	var all []engine.Event
+	for _, m := range msgs {
+		all = append(all, m.events...)
+	}
+	wantText, wantOther := texts(in)
+	gotText, gotOther := texts(all)
+	for _, a := range agents {
+		if len(gotText[a]) != len(wantText[a]) || gotText[a] != wantText[a] {
+			t.Fatalf("%s: %d bytes delivered, %d streamed", a, len(gotText[a]), len(wantText[a]))
+		}
+	}
+	for i := range wantOther {
+		if gotOther[i].Seq != wantOther[i].Seq {
+			t.Fatalf("non-chunk event %d out of order", i)
+		}
+	}
+	// 10,000 chunks handled in a tight loop arrive as a handful of frames.
+	if len(msgs) > 200 {
+		t.Fatalf("%d messages for %d events: not coalesced", len(msgs), len(in))
+	}
+	t.Logf("%d events in %d messages", len(in), len(msgs))
+}
+
+func TestSinkDropsAfterClose(t *testing.T) {
+	s := newSink()
+	s.Handle(chunk("x", "a"))
+	s.close()
+	s.Handle(chunk("x", "b"))
+	if msg := s.take(); msg != nil {
+		t.Fatalf("events after close: %+v", msg.events)
+	}
+}
+
+// TestSinkDebateThroughModel: the synthetic debate through the sink and
+// the model shows the same screen as applying it directly.
+func TestSinkDebateThroughModel(t *testing.T) {
+	ev := tuitest.Debate()
+	s := newSink()
+	for _, e := range ev {
+		s.Handle(e)
+	}
+	direct := newHarness(t, Options{}, ev, 120, 40)
+	viaSink := newHarness(t, Options{}, nil, 120, 40)
+	viaSink.clock = direct.clock
+	viaSink.send(*s.take())
+	viaSink.keys("o")
+	direct.keys("o")
+	if direct.view() != viaSink.view() {
+		t.Fatalf("screens differ:\n%s\n---\n%s", plain(direct.view()), plain(viaSink.view()))
+	}
+}

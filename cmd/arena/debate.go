@@ -16,6 +16,7 @@ import (
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui"
 	"github.com/arenadebate/arena/tui/plain"
 )
 
@@ -44,9 +45,11 @@ func (a *app) runDebate(cmd *cobra.Command, f *debateFlags, args []string) error
 	if err != nil {
 		return err
 	}
-	fe := a.frontEnd(f)
-	out := a.debate(cfg, logw, fe)
+	out := a.debate(cfg, logw, f)
 	a.closeLog(logw)
+	if !f.json && !f.noTUI && a.isTTY() {
+		a.afterScreen(out)
+	}
 	return exitCode(outcomeExit(out.Result))
 }
 
@@ -181,57 +184,91 @@ func rescue(events []engine.Event) (string, error) {
 
 // frontEnd shows a debate as it happens.
 type frontEnd interface {
-	engine.Sink
-	// show blocks until the front end is finished with the debate. cancel
-	// stops the debate; done is closed once the engine has returned.
-	show(cancel func(), done <-chan struct{}) error
+	sink() engine.Sink
+	// engineDone is called once the engine has returned.
+	engineDone()
+	// show blocks until the front end is finished with the debate; the
+	// debate stops when ctx ends.
+	show(ctx context.Context) error
 }
 
 // debate runs the engine with the log writer and a front end on its bus.
 // SIGINT, SIGTERM and SIGHUP cancel it: the agents are killed, the engine
 // writes its interrupted outcome, and the log is closed cleanly. A second
 // signal gets the default action.
-func (a *app) debate(cfg engine.Config, logw *engine.LogWriter, fe frontEnd) engine.Outcome {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+func (a *app) debate(cfg engine.Config, logw *engine.LogWriter, f *debateFlags) engine.Outcome {
+	sigCtx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	go func() {
-		<-ctx.Done()
+		<-sigCtx.Done()
 		stop()
 	}()
+	ctx, cancel := context.WithCancel(sigCtx)
+	defer cancel()
+	fe := a.frontEnd(f, cancel)
 	bus := engine.NewBus()
 	if logw != nil {
 		bus.Subscribe(logw)
 	}
-	bus.Subscribe(fe)
-	done := make(chan struct{})
-	var out engine.Outcome
+	bus.Subscribe(fe.sink())
+	done := make(chan engine.Outcome, 1)
 	go func() {
-		defer close(done)
-		out = engine.Run(ctx, cfg, bus)
+		out := engine.Run(ctx, cfg, bus)
+		fe.engineDone()
+		done <- out
 	}()
-	if err := fe.show(cancel, done); err != nil {
+	// The screen watches sigCtx, not ctx: after the person asks to quit it
+	// must live on to see the interrupted outcome.
+	if err := fe.show(sigCtx); err != nil && sigCtx.Err() == nil {
 		a.warn("%v", err)
-		cancel()
 	}
-	<-done
-	return out
+	cancel()
+	return <-done
 }
 
 // headless prints the debate as text or JSON Lines.
 type headless struct {
 	engine.Sink
+	done chan struct{}
 }
 
-func (h headless) show(_ func(), done <-chan struct{}) error {
-	<-done
+func (h *headless) sink() engine.Sink { return h.Sink }
+func (h *headless) engineDone()       { close(h.done) }
+func (h *headless) show(context.Context) error {
+	<-h.done
 	return nil
 }
 
-func (a *app) frontEnd(f *debateFlags) frontEnd {
-	if f.json {
-		return headless{plain.NewJSON(a.stdout)}
+// liveScreen is the live terminal UI.
+type liveScreen struct{ ui *tui.Live }
+
+func (l liveScreen) sink() engine.Sink { return l.ui.Sink() }
+func (l liveScreen) engineDone()       { l.ui.EngineDone(nil) }
+func (l liveScreen) show(ctx context.Context) error {
+	return l.ui.Run(ctx)
+}
+
+func (a *app) frontEnd(f *debateFlags, cancel func()) frontEnd {
+	switch {
+	case f.json:
+		return &headless{Sink: plain.NewJSON(a.stdout), done: make(chan struct{})}
+	case f.noTUI || !a.isTTY():
+		return &headless{Sink: plain.New(a.stdout), done: make(chan struct{})}
 	}
-	return headless{plain.New(a.stdout)}
+	return liveScreen{tui.NewLive(tui.Options{Cancel: cancel})}
+}
+
+// afterScreen leaves a short account in the scrollback once the screen,
+// drawn on the alternate screen, is gone.
+func (a *app) afterScreen(out engine.Outcome) {
+	fmt.Fprintf(a.stdout, "arena: %s\n", out.Summary)
+	for _, f := range out.Failures {
+		fmt.Fprintf(a.stdout, "  ✗ %s\n", f)
+	}
+	if out.ReportPath != "" {
+		fmt.Fprintf(a.stdout, "  outcome document: %s\n", out.ReportPath)
+	}
+	if out.LogPath != "" {
+		fmt.Fprintf(a.stdout, "  debate log:       %s  (arena replay %s)\n", out.LogPath, out.LogPath)
+	}
 }

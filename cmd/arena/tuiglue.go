@@ -1,17 +1,22 @@
 package main
 
 import (
+	"context"
+	"os/signal"
+	"syscall"
+
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/tui/plain"
+	"github.com/arenadebate/arena/tui"
 )
 
-// replayTUI plays events on the live screen. Until the screen exists it
-// prints them.
+// replayTUI plays events on the live screen with their original timing
+// (speed <= 0: instantly). note says where a cut-short log ends.
 func (a *app) replayTUI(events []engine.Event, speed float64, note string) error {
-	sink := plain.New(a.stdout)
-	replayAll(events, sink)
-	if note != "" {
-		a.warn("%s", note)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	err := tui.Replay(ctx, events, tui.Options{Speed: speed, TruncatedNote: note})
+	if ctx.Err() != nil {
+		return nil
 	}
-	return sink.Err()
+	return err
 }

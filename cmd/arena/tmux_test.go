@@ -1,0 +1,271 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/engine"
+)
+
+// These tests drive the real binary in tmux, as a person would: keys in
+// with send-keys, the screen out with capture-pane.
+
+var tmuxN atomic.Int64
+
+type tmuxSession struct {
+	t      *testing.T
+	socket string
+}
+
+func needTmux(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("ARENA_REQUIRE_TMUX") != "" {
+			t.Fatal("tmux is not installed (scripts/test installs it)")
+		}
+		t.Skip("tmux is not installed; scripts/test installs it")
+	}
+}
+
+// startTmux runs arena with args in a fresh tmux server of the given size.
+// After arena exits the pane prints EXIT=<status> and stays.
+func (s *sandbox) startTmux(cols, rows int, env []string, args ...string) *tmuxSession {
+	s.t.Helper()
+	needTmux(s.t)
+	ts := &tmuxSession{t: s.t, socket: fmt.Sprintf("arena-test-%d-%d", os.Getpid(), tmuxN.Add(1))}
+	var b strings.Builder
+	b.WriteString("cd " + shellQuote(s.dir) + " && env")
+	for _, kv := range append(s.env("TERM=xterm-256color", "COLORTERM="), env...) {
+		if !strings.HasPrefix(kv, "NO_COLOR=") {
+			b.WriteString(" " + shellQuote(kv))
+		}
+	}
+	b.WriteString(" " + shellQuote(arenaBinary(s.t)))
+	for _, a := range args {
+		b.WriteString(" " + shellQuote(a))
+	}
+	b.WriteString("; echo EXIT=$?; sleep 600")
+	out, err := exec.Command("tmux", "-L", ts.socket, "-f", "/dev/null", "new-session", "-d", "-s", "arena",
+		"-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), b.String()).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux: %v\n%s", err, out)
+	}
+	s.t.Cleanup(func() { exec.Command("tmux", "-L", ts.socket, "kill-server").Run() })
+	return ts
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func (ts *tmuxSession) screen() string {
+	out, err := exec.Command("tmux", "-L", ts.socket, "capture-pane", "-p", "-t", "arena").Output()
+	if err != nil {
+		ts.t.Fatalf("capture-pane: %v", err)
+	}
+	return string(out)
+}
+
+// scrollback is the pane's history too: what stays after the alternate
+// screen is gone.
+func (ts *tmuxSession) scrollback() string {
+	out, _ := exec.Command("tmux", "-L", ts.socket, "capture-pane", "-p", "-J", "-S", "-200", "-t", "arena").Output()
+	return string(out)
+}
+
+func (ts *tmuxSession) keys(keys ...string) {
+	ts.t.Helper()
+	for _, k := range keys {
+		if out, err := exec.Command("tmux", "-L", ts.socket, "send-keys", "-t", "arena", k).CombinedOutput(); err != nil {
+			ts.t.Fatalf("send-keys %s: %v %s", k, err, out)
+		}
+		time.Sleep(150 * time.Millisecond)
+	}
+}
+
+// waitFor polls the screen until ok holds, and returns that screen.
+func (ts *tmuxSession) waitFor(what string, d time.Duration, ok func(screen string) bool) string {
+	ts.t.Helper()
+	deadline := time.Now().Add(d)
+	var last string
+	for time.Now().Before(deadline) {
+		last = ts.screen()
+		if ok(last) {
+			return last
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	ts.t.Fatalf("waited %v for %s; the screen shows:\n%s", d, what, last)
+	return ""
+}
+
+func (ts *tmuxSession) waitText(text string, d time.Duration) string {
+	ts.t.Helper()
+	return ts.waitFor(fmt.Sprintf("%q", text), d, func(s string) bool { return strings.Contains(s, text) })
+}
+
+var exitRE = regexp.MustCompile(`EXIT=(\d+)`)
+
+func (ts *tmuxSession) exitCode(d time.Duration) string {
+	ts.t.Helper()
+	ts.waitFor("arena to exit", d, func(string) bool { return exitRE.MatchString(ts.scrollback()) })
+	return exitRE.FindStringSubmatch(ts.scrollback())[1]
+}
+
+// paneTitle finds the line holding a pane's title; focused panes have a
+// heavy border.
+func focusedPane(screen string) string {
+	m := regexp.MustCompile(`┏━ ([a-z]+)`).FindStringSubmatch(screen)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// streamingScript makes every agent stream slowly, each at its own pace,
+// so that several panes are mid-reply at once.
+func streamingScript() *clitest.Script {
+	return &clitest.Script{Agents: map[string]clitest.AgentScript{
+		"claude": {DelayMS: 25, Chunks: 30},
+		"gemini": {DelayMS: 120, Chunks: 40},
+		"codex":  {DelayMS: 160, Chunks: 40},
+		"qwen":   {DelayMS: 200, Chunks: 40},
+	}}
+}
+
+func TestTUILiveDebateInTmux(t *testing.T) {
+	s := newSandbox(t)
+	s.fakes.SetScript(streamingScript())
+	ts := s.startTmux(120, 40, nil, "should we adopt a monorepo?")
+
+	// Text from every challenger appears in its pane while they all still
+	// work: each pane shows its own words, and a pane still counts down.
+	screen := ts.waitFor("all three challengers streaming", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, "Gemini agrees") && strings.Contains(s, "Codex agrees") &&
+			strings.Contains(s, "Qwen agrees") && strings.Contains(s, "left")
+	})
+	if !strings.Contains(screen, "challenge") || !strings.Contains(screen, "round 1 of 5") {
+		t.Fatalf("header:\n%s", screen)
+	}
+
+	// tab moves focus from the defender to the first challenger.
+	if f := focusedPane(screen); f != "claude" {
+		t.Fatalf("focused pane %q at start:\n%s", f, screen)
+	}
+	ts.keys("Tab")
+	if f := focusedPane(ts.screen()); f != "gemini" {
+		t.Fatalf("after tab, focus is on %q", f)
+	}
+	ts.keys("BTab")
+	if f := focusedPane(ts.screen()); f != "claude" {
+		t.Fatalf("after shift+tab, focus is on %q", f)
+	}
+
+	// enter zooms the focused pane to the whole screen, esc returns.
+	ts.keys("Tab", "Enter")
+	zoomed := ts.screen()
+	if !strings.Contains(zoomed, "gemini") || strings.Contains(zoomed, "─ qwen") || strings.Contains(zoomed, "─ codex") {
+		t.Fatalf("zoom did not fill the screen with gemini:\n%s", zoomed)
+	}
+	ts.keys("Escape")
+	if s := ts.screen(); !strings.Contains(s, "qwen") || !strings.Contains(s, "codex") {
+		t.Fatalf("esc did not unzoom:\n%s", s)
+	}
+
+	// The outcome arrives; it can be scrolled; q leaves and the summary
+	// stays behind.
+	out := ts.waitText("Debate outcome: consensus", 60*time.Second)
+	if !strings.Contains(out, "CONSENSUS") {
+		t.Fatalf("outcome view:\n%s", out)
+	}
+	before := ts.screen()
+	ts.keys("PageDown", "PageDown")
+	if ts.screen() == before {
+		t.Fatalf("pgdn did not scroll the outcome:\n%s", before)
+	}
+	ts.keys("q")
+	if code := ts.exitCode(10 * time.Second); code != "0" {
+		t.Fatalf("exit %s\n%s", code, ts.scrollback())
+	}
+	back := ts.scrollback()
+	if !strings.Contains(back, "arena: Consensus in round 1") || !strings.Contains(back, "arena replay") {
+		t.Fatalf("no summary after the screen closed:\n%s", back)
+	}
+
+	// Replay the saved log: the same outcome.
+	logs := s.logs()
+	if len(logs) != 1 {
+		t.Fatalf("%d logs", len(logs))
+	}
+	rs := s.startTmux(120, 40, nil, "replay", "--speed", "20", logs[0])
+	replayed := rs.waitText("Debate outcome: consensus", 30*time.Second)
+	if !strings.Contains(replayed, "REPLAY") && !strings.Contains(replayed, "CONSENSUS") {
+		t.Fatalf("replay screen:\n%s", replayed)
+	}
+	rs.keys("q")
+	if code := rs.exitCode(10 * time.Second); code != "0" {
+		t.Fatalf("replay exit %s", code)
+	}
+}
+
+func TestTUIQuitAsksThenInterrupts(t *testing.T) {
+	s := newSandbox(t)
+	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
+		"gemini": {Mode: clitest.ModeIgnoreTerm}, "codex": {Mode: clitest.ModeHang}, "qwen": {Mode: clitest.ModeSlow, DelayMS: 500, Chunks: 40},
+	}})
+	ts := s.startTmux(100, 30, nil, "--timeout", "5m", "a topic")
+	ts.waitText("challenge", 20*time.Second)
+	ts.keys("q")
+	ts.waitText("Stop the debate?", 5*time.Second)
+	ts.keys("n")
+	if strings.Contains(ts.screen(), "Stop the debate?") {
+		t.Fatal("n did not dismiss the question")
+	}
+	ts.keys("C-c")
+	ts.waitText("Stop the debate?", 5*time.Second)
+	ts.keys("y")
+	if code := ts.exitCode(15 * time.Second); code != "130" {
+		t.Fatalf("exit %s\n%s", code, ts.scrollback())
+	}
+	if o := outcomeOf(t, s.onlyLog()); o.Result != engine.OutcomeInterrupted {
+		t.Fatalf("outcome %s", o.Result)
+	}
+	assertNoSurvivors(t, s)
+}
+
+func TestDemoPlaysToTheTradeoffInTmux(t *testing.T) {
+	s := newSandbox(t)
+	ts := s.startTmux(100, 30, nil, "demo", "--speed", "50")
+	ts.waitText("REPLAY", 10*time.Second)
+	ts.keys("Space")
+	ts.waitText("paused", 5*time.Second)
+	ts.keys("Space", "n", "n")
+	screen := ts.waitText("Debate outcome: tradeoff identified", 60*time.Second)
+	if !strings.Contains(screen, "codex timed out in round 2") {
+		t.Fatalf("the demo's outcome does not name the failed challenger:\n%s", screen)
+	}
+	ts.keys("q")
+	if code := ts.exitCode(10 * time.Second); code != "0" {
+		t.Fatalf("exit %s", code)
+	}
+}
+
+func TestNarrowTerminalStillReadable(t *testing.T) {
+	s := newSandbox(t)
+	ts := s.startTmux(60, 20, nil, "demo", "--speed", "30")
+	screen := ts.waitText("REPLAY", 10*time.Second)
+	for _, line := range strings.Split(screen, "\n") {
+		if n := len([]rune(line)); n > 60 {
+			t.Fatalf("a %d-column line on a 60-column terminal: %q", n, line)
+		}
+	}
+	ts.keys("q")
+	ts.exitCode(10 * time.Second)
+}

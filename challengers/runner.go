@@ -178,6 +178,7 @@ func (p *process) run(ctx context.Context) Result {
 		return Result{Reason: ReasonStartFailed, ExitCode: -1, Detail: err.Error()}
 	}
 	pgid := p.cmd.Process.Pid // Setsid: the leader's pid is the group id
+	defer track(pgid)()
 
 	outDone := make(chan streamOutcome, 1)
 	go func() { outDone <- p.readStdout(pgid) }()

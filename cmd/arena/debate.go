@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui"
@@ -45,12 +46,32 @@ func (a *app) runDebate(cmd *cobra.Command, f *debateFlags, args []string) error
 	if err != nil {
 		return err
 	}
+	if rp := a.startReaper(); rp != nil {
+		defer rp.Close()
+	}
 	out := a.debate(cfg, logw, f)
 	a.closeLog(logw)
 	if !f.json && !f.noTUI && a.isTTY() {
 		a.afterScreen(out)
 	}
 	return exitCode(outcomeExit(out.Result))
+}
+
+// startReaper starts the watchdog that kills the agents' process groups
+// if arena is killed outright. Without it the debate still runs; only a
+// SIGKILL of arena could then leave an agent's own children behind.
+func (a *app) startReaper() *challengers.Reaper {
+	self, err := os.Executable()
+	if err != nil {
+		a.warn("cannot find arena's own binary to watch over the agents: %v", err)
+		return nil
+	}
+	rp, err := challengers.StartReaper([]string{self, reaperCommand})
+	if err != nil {
+		a.warn("%v", err)
+		return nil
+	}
+	return rp
 }
 
 // readTopic takes the topic from -f FILE, from stdin ("-"), or from the

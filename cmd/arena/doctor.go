@@ -61,6 +61,11 @@ func (a *app) doctor(ctx context.Context, s *settings.Settings, probe bool, prob
 		ctx = context.Background()
 	}
 	agents := doctorAgents(s)
+	if probe {
+		if rp := a.startReaper(); rp != nil {
+			defer rp.Close()
+		}
+	}
 	checks := challengers.Diagnose(ctx, agents, challengers.DoctorOptions{
 		Probe: probe, ProbeTimeout: probeTimeout, Env: a.agentEnv, Home: a.env.Home,
 	})

@@ -302,20 +302,34 @@ func TestSIGKILLMidDebateLeavesAReplayableLog(t *testing.T) {
 	s := newSandbox(t)
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
 		"gemini": {Mode: clitest.ModeSlow, DelayMS: 200, Chunks: 50},
-		"codex":  {Mode: clitest.ModeSlow, DelayMS: 200, Chunks: 50},
-		"qwen":   {Mode: clitest.ModeSlow, DelayMS: 200, Chunks: 50},
+		"codex":  {Mode: clitest.ModeIgnoreTerm},
+		// A grandchild that ignores TERM, alive while its parent streams.
+		"qwen": {Mode: clitest.ModeGrandchild, DelayMS: 2000, Chunks: 20},
 	}})
 	cmd, _ := s.start("--no-tui", "a topic")
 	waitForCalls(t, s, 4)
 	time.Sleep(1200 * time.Millisecond)
+	grandchild, ok := s.fakes.GrandchildPID("qwen")
+	if !ok || !processAlive(grandchild) {
+		t.Fatal("qwen's grandchild is not running; the test would prove nothing")
+	}
 	cmd.Process.Kill()
 	cmd.Wait()
 	lc := s.onlyLog()
 	if len(lc.Events) < 5 || lc.Complete {
 		t.Fatalf("%d events, complete %v", len(lc.Events), lc.Complete)
 	}
-	// The children notice their parent died (parent-death signal).
+	// The children notice their parent died (parent-death signal), and the
+	// reaper takes down what they started.
 	assertNoSurvivors(t, s)
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) && processAlive(grandchild) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if processAlive(grandchild) {
+		syscall.Kill(grandchild, syscall.SIGKILL)
+		t.Fatal("qwen's grandchild survived arena's SIGKILL")
+	}
 	r := s.run("replay", "--no-tui", s.logs()[0])
 	if r.code != 0 || !strings.Contains(r.stdout, "(DEBATE)") || !strings.Contains(r.stderr, "the log ends") {
 		t.Fatalf("replay: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)

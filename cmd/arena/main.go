@@ -5,8 +5,18 @@ package main
 
 import (
 	"os"
+
+	"github.com/arenadebate/arena/challengers"
 )
 
+// reaperCommand is the hidden command arena re-executes itself with to
+// watch over its agents' process groups (see challengers.Reaper).
+const reaperCommand = "__reaper"
+
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == reaperCommand {
+		challengers.ServeReaper(os.Stdin)
+		return
+	}
 	os.Exit(newApp(os.Stdin, os.Stdout, os.Stderr).execute(os.Args[1:]))
 }

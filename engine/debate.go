@@ -183,7 +183,7 @@ func (d *debate) preflight() {
 		return
 	}
 	if note != "" {
-		d.note("info", "%s", note)
+		d.note(NoteInfo, "%s", note)
 	}
 	d.defender = def
 	for _, st := range d.s.seats {
@@ -193,7 +193,7 @@ func (d *debate) preflight() {
 			continue
 		}
 		if note != "" {
-			d.note("info", "%s", note)
+			d.note(NoteInfo, "%s", note)
 		}
 		st.agent = a
 	}
@@ -209,7 +209,7 @@ func (d *debate) failSeat(st *seat, why string) {
 	st.status = seatFailed
 	st.failure = why
 	d.s.audit = append(d.s.audit, auditEntry{Round: d.s.round, Phase: d.s.phase, Agent: st.name, Body: "✗ " + why})
-	d.note("warn", "%s", why)
+	d.note(NoteWarn, "%s", why)
 }
 
 // defenderQuestion is a question for the defender, who gets one retry.
@@ -242,7 +242,7 @@ func (d *debate) opening(ctx context.Context) {
 	}
 	var o Opening
 	if ans.unparseable {
-		d.note("warn", "%s's opening could not be parsed; its text stands as its position", d.defender.Name)
+		d.note(NoteWarn, "%s's opening could not be parsed; its text stands as its position", d.defender.Name)
 		o = Opening{Position: strings.TrimSpace(ans.text), Confidence: "medium"}
 	} else {
 		o = ans.reply.(Opening)
@@ -406,7 +406,7 @@ func (d *debate) answerOrFallback(ans answer, names []string) Answer {
 	if !ans.unparseable {
 		return ans.reply.(Answer)
 	}
-	d.note("warn", "%s's answer could not be parsed; its text goes to the challengers as a partial acceptance", d.defender.Name)
+	d.note(NoteWarn, "%s's answer could not be parsed; its text goes to the challengers as a partial acceptance", d.defender.Name)
 	a := Answer{UpdatedPosition: d.s.position()}
 	for _, n := range names {
 		a.Responses = append(a.Responses, Response{Challenger: n, Decision: "partial", Explanation: strings.TrimSpace(ans.text)})
@@ -539,7 +539,7 @@ func (d *debate) synthesise(ctx context.Context) {
 	}
 	var syn Synthesis
 	if ans.unparseable {
-		d.note("warn", "%s's tradeoff synthesis could not be parsed; its text stands as the recommendation", d.defender.Name)
+		d.note(NoteWarn, "%s's tradeoff synthesis could not be parsed; its text stands as the recommendation", d.defender.Name)
 		syn = Synthesis{Recommendation: strings.TrimSpace(ans.text)}
 	} else {
 		syn = ans.reply.(Synthesis)
@@ -563,7 +563,7 @@ func (d *debate) outcome() Outcome {
 	d.bus.Emit(PhaseStarted{Phase: PhaseOutcome, Round: d.s.round, Title: "Outcome"})
 	if d.cfg.ReportPath != "" {
 		if err := os.WriteFile(d.cfg.ReportPath, []byte(o.Markdown), 0o600); err != nil {
-			d.note("error", "could not save the outcome document: %v", err)
+			d.note(NoteError, "could not save the outcome document: %v", err)
 		} else {
 			o.ReportPath = d.cfg.ReportPath
 		}

@@ -166,8 +166,10 @@ type DebateStarted struct {
 
 // PhaseStarted marks the start of a phase (of a round, where rounds apply).
 type PhaseStarted struct {
-	Phase Phase  `json:"phase"`
-	Round int    `json:"round"`
+	Phase Phase `json:"phase"`
+	Round int   `json:"round"`
+	// Title is the phase as a person reads it, round included where
+	// rounds apply: "Confrontation (round 2)".
 	Title string `json:"title"`
 }
 
@@ -182,7 +184,9 @@ type AgentStarted struct {
 	Timeout Duration `json:"timeout"`
 }
 
-// Chunk is text an agent streamed.
+// Chunk is text an agent streamed. An agent runs one call at a time, and
+// every chunk of a call comes before that call's AgentFinished or
+// AgentFailed: the runner delivers all of its output before it returns.
 type Chunk struct {
 	Agent string `json:"agent"`
 	Text  string `json:"text"`
@@ -253,9 +257,16 @@ type PositionUpdated struct {
 
 // Note is a message for the person watching: a warning, a skipped step.
 type Note struct {
-	Level   string `json:"level"` // "info" | "warn" | "error"
+	Level   string `json:"level"` // NoteInfo | NoteWarn | NoteError
 	Message string `json:"message"`
 }
+
+// Note levels.
+const (
+	NoteInfo  = "info"
+	NoteWarn  = "warn"
+	NoteError = "error"
+)
 
 // Outcome closes a debate.
 type Outcome struct {

@@ -42,10 +42,13 @@ func (s *sandbox) startTmux(cols, rows int, env []string, args ...string) *tmuxS
 	ts := &tmuxSession{t: s.t, socket: fmt.Sprintf("arena-test-%d-%d", os.Getpid(), tmuxN.Add(1))}
 	var b strings.Builder
 	b.WriteString("cd " + shellQuote(s.dir) + " && env")
-	for _, kv := range append(s.env("TERM=xterm-256color", "COLORTERM="), env...) {
-		if !strings.HasPrefix(kv, "NO_COLOR=") {
+	for _, kv := range s.env("TERM=xterm-256color", "COLORTERM=") {
+		if !strings.HasPrefix(kv, "NO_COLOR=") { // the sandbox's default; a test may set it
 			b.WriteString(" " + shellQuote(kv))
 		}
+	}
+	for _, kv := range env {
+		b.WriteString(" " + shellQuote(kv))
 	}
 	b.WriteString(" " + shellQuote(arenaBinary(s.t)))
 	for _, a := range args {
@@ -265,6 +268,50 @@ func TestNarrowTerminalStillReadable(t *testing.T) {
 		if n := len([]rune(line)); n > 60 {
 			t.Fatalf("a %d-column line on a 60-column terminal: %q", n, line)
 		}
+	}
+	ts.keys("q")
+	ts.exitCode(10 * time.Second)
+}
+
+func (ts *tmuxSession) coloured() string {
+	out, _ := exec.Command("tmux", "-L", ts.socket, "capture-pane", "-p", "-e", "-t", "arena").Output()
+	return string(out)
+}
+
+func TestResizeRelaysTheScreen(t *testing.T) {
+	s := newSandbox(t)
+	ts := s.startTmux(120, 40, nil, "demo", "--speed", "5")
+	wide := ts.waitText("REPLAY", 10*time.Second)
+	if !strings.Contains(wide, "gemini") {
+		t.Fatalf("no panes:\n%s", wide)
+	}
+	if out, err := exec.Command("tmux", "-L", ts.socket, "resize-window", "-t", "arena", "-x", "64", "-y", "22").CombinedOutput(); err != nil {
+		t.Fatalf("resize: %v %s", err, out)
+	}
+	narrow := ts.waitFor("a 64-column layout", 5*time.Second, func(s string) bool {
+		for _, line := range strings.Split(s, "\n") {
+			if len([]rune(strings.TrimRight(line, " "))) > 64 {
+				return false
+			}
+		}
+		return strings.Contains(s, "REPLAY") || strings.Contains(s, "ARENA")
+	})
+	if strings.Count(narrow, "\n") > 22 {
+		t.Fatalf("more rows than the terminal:\n%s", narrow)
+	}
+	ts.keys("q")
+	ts.exitCode(10 * time.Second)
+}
+
+func TestNoColorMeansNoColour(t *testing.T) {
+	s := newSandbox(t)
+	ts := s.startTmux(100, 30, []string{"NO_COLOR=1"}, "demo", "--speed", "20")
+	ts.waitText("REPLAY", 10*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	// Colours are SGR parameters 30-37, 38;..., 40-47, 48;..., 90-97, 100-107.
+	colour := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m`)
+	if m := colour.FindString(ts.coloured()); m != "" {
+		t.Fatalf("NO_COLOR screen has a colour sequence %q", m)
 	}
 	ts.keys("q")
 	ts.exitCode(10 * time.Second)

@@ -316,3 +316,22 @@ func TestNoColorMeansNoColour(t *testing.T) {
 	ts.keys("q")
 	ts.exitCode(10 * time.Second)
 }
+
+func TestReplayWithoutArgumentOffersTheLatest(t *testing.T) {
+	s := newSandbox(t)
+	if r := s.run("--no-tui", "first topic"); r.code != 0 {
+		t.Fatalf("exit %d %s", r.code, r.stderr)
+	}
+	time.Sleep(1100 * time.Millisecond) // log names carry the second
+	if r := s.run("--no-tui", "second topic"); r.code != 0 {
+		t.Fatalf("exit %d %s", r.code, r.stderr)
+	}
+	ts := s.startTmux(100, 30, nil, "replay", "--instant")
+	ts.waitText(`Replay the latest debate, "second topic"`, 10*time.Second)
+	ts.keys("Enter")
+	ts.waitText("Debate outcome: consensus", 15*time.Second)
+	ts.keys("q")
+	if code := ts.exitCode(10 * time.Second); code != "0" {
+		t.Fatalf("exit %s", code)
+	}
+}

@@ -157,7 +157,9 @@ func stoppedReport(b *strings.Builder, s *state, cfg Config, kind OutcomeKind, s
 	}
 	var open []string
 	for _, st := range s.unresolved() {
-		open = append(open, st.name)
+		if st.verdict != "" { // only those who have said something
+			open = append(open, st.name)
+		}
 	}
 	if len(open) > 0 {
 		fmt.Fprintf(b, "**Still disagreeing:** %s\n\n", strings.Join(open, ", "))

@@ -1,0 +1,77 @@
+package benchkit
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/engine"
+)
+
+// Sandbox is a home, a config and cache directory, a working directory and
+// a set of fake CLIs for one run of arena.
+type Sandbox struct {
+	Fakes *clitest.Fakes
+	Home  string
+	Dir   string // the working directory; logs go to Dir/debate-logs
+}
+
+// NewSandbox installs the named fakes (default: claude, gemini, codex,
+// qwen) with an empty script.
+func NewSandbox(tb testing.TB, names ...string) *Sandbox {
+	tb.Helper()
+	root := tb.TempDir()
+	s := &Sandbox{Fakes: clitest.New(tb, names...), Home: filepath.Join(root, "home"), Dir: filepath.Join(root, "work")}
+	for _, d := range []string{s.Home, s.Dir} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return s
+}
+
+// Env is the environment arena runs with: the fakes first on PATH, the
+// sandbox's home and XDG directories, no colour; extra ("KEY=value")
+// overrides.
+func (s *Sandbox) Env(extra ...string) []string {
+	return s.Fakes.Env(append([]string{
+		"HOME=" + s.Home,
+		"XDG_CONFIG_HOME=" + filepath.Join(s.Home, ".config"),
+		"XDG_CACHE_HOME=" + filepath.Join(s.Home, ".cache"),
+		"NO_COLOR=1",
+	}, extra...)...)
+}
+
+// Logs are the debate logs saved so far.
+func (s *Sandbox) Logs() []string {
+	paths, _ := filepath.Glob(filepath.Join(s.Dir, "debate-logs", "*.jsonl"))
+	return paths
+}
+
+// OnlyLog reads the one debate log the sandbox holds.
+func (s *Sandbox) OnlyLog(tb testing.TB) engine.LogContents {
+	tb.Helper()
+	paths := s.Logs()
+	if len(paths) != 1 {
+		tb.Fatalf("benchkit: %d debate logs in %s, want 1", len(paths), s.Dir)
+	}
+	lc, err := engine.ReadLogFile(paths[0])
+	if err != nil {
+		tb.Fatalf("benchkit: reading the debate log: %v", err)
+	}
+	return lc
+}
+
+// Outcome is the last event of a log, which must be an outcome.
+func Outcome(tb testing.TB, lc engine.LogContents) engine.Outcome {
+	tb.Helper()
+	if len(lc.Events) == 0 {
+		tb.Fatal("benchkit: empty log")
+	}
+	o, ok := lc.Events[len(lc.Events)-1].Payload.(engine.Outcome)
+	if !ok {
+		tb.Fatalf("benchkit: the log ends with %s, not an outcome (%s)", lc.Events[len(lc.Events)-1].Kind(), lc.Problem)
+	}
+	return o
+}

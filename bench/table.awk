@@ -1,0 +1,64 @@
+# bench/table.awk turns the output of the benchmarks bench/run runs into
+# its table. Variables: cores, before, after (load averages), took, raw.
+/^Benchmark/ {
+  name = $1
+  sub(/-[0-9]+$/, "", name)
+  for (i = 3; i < NF; i += 2) m[name, $(i + 1)] = $i
+}
+function v(b, k) {
+  if (!((b, k) in m)) { missing = missing " " b ":" k; return "" }
+  return m[b, k]
+}
+function cell(b, k, unit, fmt,   x) {
+  x = v(b, k)
+  return x == "" ? "-" : sprintf(fmt " %s", x, unit)
+}
+function ratio(b, k,   x) {
+  x = v(b, k)
+  if (x == "") return "-"
+  x += 0
+  return sprintf(x < 10 ? "%.2fx" : x < 100 ? "%.1fx" : "%.0fx", x)
+}
+function row(what, a, base, r, target) {
+  printf "| %-64s | %-11s | %-11s | %-7s | %-16s |\n", what, a, base, r, target
+}
+function rule() {
+  printf "|%s|%s|%s|%s|%s|\n", dashes(66), dashes(13), dashes(13), dashes(9), dashes(18)
+}
+function dashes(n,   s) { s = ""; while (n-- > 0) s = s "-"; return s }
+END {
+  O = "BenchmarkDebateOverhead"; P = "BenchmarkParallelChallenge"
+  T = "BenchmarkRunnerStreaming/text"; J = "BenchmarkRunnerStreaming/gemini-stream-json"
+  R = "BenchmarkPeakRSS"; D = "BenchmarkDoctor"; L = "BenchmarkReplay"
+  E = "BenchmarkDebateInProcess"; C = "BenchmarkRunnerCall"; K = "BenchmarkCleanText"
+  I = "BenchmarkReplayInProcess"
+
+  print ""
+  row("measurement", "arena", "baseline", "ratio", "target")
+  rule()
+  row("1 five-round debate, instant fakes: vs sum of the fake calls", cell(O, "arena-s", "s", "%.3f"), cell(O, "sum-s", "s", "%.3f"), ratio(O, "ratio-sum"), "<= 1.10")
+  row("1 ... vs critical path (slowest call of each parallel step)", cell(O, "arena-s", "s", "%.3f"), cell(O, "crit-s", "s", "%.3f"), ratio(O, "ratio-crit"), "<= 1.10")
+  row("2 challenge phase, 3 challengers x 2 s: vs slowest single", cell(P, "phase-s", "s", "%.3f"), cell(P, "slowest-s", "s", "%.3f"), ratio(P, "ratio"), "<= 1.05")
+  row("2 ... vs bash: the 3 fake commands with & and wait", cell(P, "phase-s", "s", "%.3f"), cell(P, "shell-s", "s", "%.3f"), ratio(P, "ratio-shell"), "(<= 1.05)")
+  row("3 stream 4 MiB, text agent -> runner -> printer: vs cat -> pty", cell(T, "MiB/s", "MiB/s", "%.0f"), cell(T, "cat-MiB/s", "MiB/s", "%.0f"), ratio(T, "ratio"), "none set")
+  row("3 ... gemini stream-json agent: vs cat -> pty", cell(J, "MiB/s", "MiB/s", "%.0f"), cell(J, "cat-MiB/s", "MiB/s", "%.0f"), ratio(J, "ratio"), "none set")
+  row("3 peak RSS, 100 MiB flood under the 8 MiB cap: vs tiny debate", cell(R, "peak-RSS-MiB", "MiB", "%.1f"), cell(R, "base-peak-RSS-MiB", "MiB", "%.1f"), ratio(R, "ratio"), "none set")
+  row("4 arena doctor, slow --version (1.0/0.8/0.6/0.4 s): vs slowest", cell(D, "doctor-s", "s", "%.3f"), cell(D, "slowest-s", "s", "%.3f"), ratio(D, "ratio"), "~ 1 (sum: " sprintf("%.1f", v(D, "sum-s")) " s)")
+  row("5 arena replay --no-tui, 10 MiB log: vs cat to /dev/null", cell(L, "MiB/s", "MiB/s", "%.0f"), cell(L, "cat-MiB/s", "MiB/s", "%.0f"), ratio(L, "ratio"), "none set")
+  print ""
+  print "Diagnostics (where the time goes):"
+  print ""
+  row("measurement", "arena", "baseline", "ratio", "")
+  rule()
+  row("1 the same debate run by engine.Run in process: vs critical path", cell(E, "engine-s", "s", "%.3f"), cell(E, "crit-s", "s", "%.3f"), ratio(E, "ratio-crit"), "")
+  row("1 one runner call of an instant fake: vs the same exec on a pty", cell(C, "call-ms", "ms", "%.2f"), cell(C, "direct-ms", "ms", "%.2f"), ratio(C, "ratio"), "")
+  row("3 the flooding fake -> pty -> read loop, no runner (text)", cell(T, "fake-MiB/s", "MiB/s", "%.0f"), "", "", "")
+  row("3 challengers.CleanText of 4 MiB: vs strings.Clone", cell(K, "MiB/s", "MiB/s", "%.0f"), cell(K, "copy-MiB/s", "MiB/s", "%.0f"), ratio(K, "ratio"), "")
+  row("3 peak RSS as wait4 ru_maxrss (includes reaped children)", cell(R, "wait4-peak-MiB", "MiB", "%.1f"), cell(R, "wait4-base-MiB", "MiB", "%.1f"), "", "")
+  row("5 replay in process (log read + printer, no process start)", cell(I, "MiB/s", "MiB/s", "%.0f"), "", "", "")
+  print ""
+  print "ratio: arena's cost over the baseline's (time or memory; for MiB/s rows, baseline MiB/s / arena MiB/s);"
+  print "above 1 means arena is slower or bigger. Figures are medians over each benchmark's iterations."
+  printf "%s cores; load average %s before, %s after; %d s. Raw go test output: %s\n", cores, before, after, took, raw
+  if (missing != "") { print "MISSING figures:" missing; exit 1 }
+}

@@ -34,6 +34,10 @@ type LogWriter struct {
 	// kept holds the events that could not be written after a write
 	// failed (a full disk, say), so the debate is not lost.
 	kept []Event
+	// pending are the events handed to w since its last successful flush.
+	// A failed flush may have written any part of them, so on a failure
+	// they are kept too: the buffer's contents must not vanish with it.
+	pending []Event
 }
 
 // CreateLog creates a new log file in dir (made 0700 if missing); the file
@@ -61,28 +65,38 @@ func (l *LogWriter) Handle(e Event) {
 		l.kept = append(l.kept, e)
 		return
 	}
+	l.pending = append(l.pending, e)
 	line, err := json.Marshal(e)
 	if err != nil {
-		l.fail(fmt.Errorf("encode event %d: %w", e.Seq, err), e)
+		l.fail(fmt.Errorf("encode event %d: %w", e.Seq, err))
 		return
 	}
 	line = append(line, '\n')
 	if _, err := l.w.Write(line); err != nil {
-		l.fail(err, e)
+		l.fail(err)
 		return
 	}
 	if e.Kind() != KindChunk || time.Since(l.lastFlush) >= flushEvery {
 		if err := l.w.Flush(); err != nil {
-			l.fail(err, e)
+			l.fail(err)
 			return
 		}
+		l.pending = l.pending[:0]
 		l.lastFlush = time.Now()
 	}
 }
 
-func (l *LogWriter) fail(err error, e Event) {
+// fail records the first error and keeps every event that may not have
+// reached the file: the pending ones, the current one last among them.
+// Some of them may have been written whole before the error; the caller
+// can tell by their sequence numbers.
+func (l *LogWriter) fail(err error) {
+	if pe, ok := err.(*os.PathError); ok {
+		err = pe.Err // the path is said once, below
+	}
 	l.err = fmt.Errorf("write %s: %w", l.path, err)
-	l.kept = append(l.kept, e)
+	l.kept = append(l.kept, l.pending...)
+	l.pending = nil
 }
 
 // Err reports the first write error, if any.
@@ -103,11 +117,12 @@ func (l *LogWriter) Kept() []Event {
 func (l *LogWriter) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var flushErr error
 	if l.err == nil {
-		flushErr = l.w.Flush()
+		if err := l.w.Flush(); err != nil {
+			l.fail(err)
+		}
 	}
-	return errors.Join(l.err, flushErr, l.f.Close())
+	return errors.Join(l.err, l.f.Close())
 }
 
 // LogName names a log by time and topic: 20261121-153000-should-we-move.jsonl.

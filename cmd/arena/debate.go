@@ -180,12 +180,29 @@ func (a *app) closeLog(w *engine.LogWriter) {
 		return
 	}
 	a.warn("the debate log %s could not be fully written: %v", w.Path(), err)
-	kept := w.Kept()
+	// The writer keeps every event that may not have reached the file;
+	// those the file does hold whole are dropped, and the rescue file
+	// starts with the debate's first event so that it replays on its own.
+	written, _ := engine.ReadLogFile(w.Path())
+	var last int64
+	if n := len(written.Events); n > 0 {
+		last = written.Events[n-1].Seq
+	}
+	var kept []engine.Event
+	for _, e := range w.Kept() {
+		if e.Seq > last {
+			kept = append(kept, e)
+		}
+	}
 	if len(kept) == 0 {
 		return
 	}
-	if path, rerr := rescue(kept); rerr == nil {
-		a.warn("the %d events not written there were saved to %s", len(kept), path)
+	events := kept
+	if kept[0].Kind() != engine.KindDebateStarted && len(written.Events) > 0 {
+		events = append([]engine.Event{written.Events[0]}, kept...)
+	}
+	if path, rerr := rescue(events); rerr == nil {
+		a.warn("the %d events not written there were saved to %s (arena replay %s)", len(kept), path, path)
 	} else {
 		a.warn("they could not be saved elsewhere either (%v); the outcome above is all that remains", rerr)
 	}

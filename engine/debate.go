@@ -563,6 +563,9 @@ func (d *debate) outcome() Outcome {
 	d.bus.Emit(PhaseStarted{Phase: PhaseOutcome, Round: d.s.round, Title: "Outcome"})
 	if d.cfg.ReportPath != "" {
 		if err := os.WriteFile(d.cfg.ReportPath, []byte(o.Markdown), 0o600); err != nil {
+			// A full disk leaves an empty or cut file behind; it must not
+			// pass for the document (the document is in the Outcome event).
+			os.Remove(d.cfg.ReportPath)
 			d.note(NoteError, "could not save the outcome document: %v", err)
 		} else {
 			o.ReportPath = d.cfg.ReportPath

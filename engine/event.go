@@ -8,7 +8,9 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arenadebate/arena/challengers"
 )
@@ -374,8 +376,53 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(w.Data, p); err != nil {
 		return fmt.Errorf("%s event: %w", w.Type, err)
 	}
+	// A log is a file anyone can hand to arena replay: JSON escapes
+	// ("\u001b") can carry terminal escape sequences that the runner's
+	// cleaning never saw. Clean every string the way agent output is.
+	scrubStrings(reflect.ValueOf(p))
 	e.Payload = deref(p)
 	return nil
+}
+
+// scrubStrings cleans, in place, every string reachable from v (through
+// pointers, struct fields and slices; payloads hold no maps) of escape
+// sequences and of control characters other than newline and tab.
+func scrubStrings(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			scrubStrings(v.Elem())
+		}
+	case reflect.String:
+		if s := v.String(); v.CanSet() && needsScrub(s) {
+			v.SetString(challengers.CleanText(s))
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				scrubStrings(v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return // raw JSON (a reply), never shown as it is
+		}
+		for i := 0; i < v.Len(); i++ {
+			scrubStrings(v.Index(i))
+		}
+	}
+}
+
+// needsScrub reports whether s holds anything CleanText would change:
+// a control character other than newline and tab (C0, DEL or C1), or
+// invalid UTF-8.
+func needsScrub(s string) bool {
+	for _, r := range s {
+		if r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r < 0xa0 || r == utf8.RuneError {
+			return true
+		}
+	}
+	return false
 }
 
 // deref turns the pointer the decoder filled back into a value, so that

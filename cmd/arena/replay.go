@@ -87,6 +87,15 @@ func (a *app) replay(path string, f replayFlags) error {
 		return usagef("replay: %s: no such file", path)
 	case err != nil:
 		return usagef("replay %s: %v", path, err)
+	case len(lc.Events) == 0:
+		// Nothing to play: an empty file, blank lines, or a directory.
+		// Saying "the debate was cut short" and exiting 0 would pass it
+		// off as a debate.
+		why := "the file is empty"
+		if lc.Problem != "" {
+			why = lc.Problem
+		}
+		return usagef("replay %s: %v: %s", path, engine.ErrNotALog, why)
 	}
 	if lc.Skipped > 0 {
 		a.warn("%d events of kinds this arena does not know were skipped", lc.Skipped)

@@ -118,7 +118,11 @@ func Replay(ctx context.Context, events []engine.Event, opts Options) error {
 func programOptions(ctx context.Context, o Options) []tea.ProgramOption {
 	opts := []tea.ProgramOption{tea.WithAltScreen()}
 	if ctx != nil {
-		opts = append(opts, tea.WithContext(ctx))
+		// The caller handles signals through ctx. bubbletea's own SIGINT
+		// and SIGTERM handler would race with it: when ctx ends first, that
+		// handler blocks for ever sending a quit message nobody reads, and
+		// Run never returns (bubbletea v1.3.10, Program.handleSignals).
+		opts = append(opts, tea.WithContext(ctx), tea.WithoutSignalHandler())
 	}
 	if o.Input != nil {
 		opts = append(opts, tea.WithInput(o.Input))

@@ -42,12 +42,31 @@ const maxStrLen = 4096
 // aliases an internal buffer valid until the next call.
 func (c *cleaner) Write(p []byte) []byte {
 	out := c.scratch[:0]
-	for _, b := range p {
-		out = c.step(out, b)
+	for i := 0; i < len(p); {
+		// Most output is plain text: copy whole runs of it at once and
+		// only step byte by byte through controls and escape sequences.
+		if c.state == stGround && !c.pendCR {
+			j := i
+			for j < len(p) && isPlain(p[j]) {
+				j++
+			}
+			if j > i {
+				out = append(out, p[i:j]...)
+				i = j
+				continue
+			}
+		}
+		out = c.step(out, p[i])
+		i++
 	}
 	text := c.utf8(out, false)
 	c.scratch = out
 	return text
+}
+
+// isPlain is a byte that passes through as it is (UTF-8 is checked later).
+func isPlain(b byte) bool {
+	return b >= 0x20 && b != 0x7f || b == '\n' || b == '\t'
 }
 
 // Flush returns whatever is held back at the end of the stream.
@@ -156,7 +175,7 @@ func (c *cleaner) utf8(out []byte, final bool) []byte {
 		out = append(c.carry, out...)
 		c.carry = nil
 	}
-	if isCleanASCII(out) {
+	if isCleanASCII(out) || (utf8.Valid(out) && !hasC1(out)) {
 		return out
 	}
 	res := make([]byte, 0, len(out))
@@ -179,6 +198,17 @@ func (c *cleaner) utf8(out []byte, final bool) []byte {
 		i += size
 	}
 	return res
+}
+
+// hasC1 reports whether p holds a C1 control (U+0080-U+009F, encoded as
+// 0xC2 0x80-0x9F).
+func hasC1(p []byte) bool {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] == 0xC2 && p[i+1] >= 0x80 && p[i+1] <= 0x9F {
+			return true
+		}
+	}
+	return false
 }
 
 func isCleanASCII(p []byte) bool {

@@ -17,6 +17,9 @@ type decoder interface {
 	// Feed takes the next piece of cleaned output and returns the model
 	// text it carries, ready to stream (possibly empty).
 	Feed(p []byte) string
+	// Drain is called at the end of the stream, before Finish: it returns
+	// the text of anything held back (a last line without its newline).
+	Drain() string
 	// Finish is called at the end of the stream. It returns the final
 	// reply, the usage if reported, and an error message when the stream
 	// itself reported a failure (an API error with exit status 0).
@@ -42,6 +45,8 @@ func (d *textDecoder) Feed(p []byte) string {
 	d.all.Write(p)
 	return string(p)
 }
+
+func (d *textDecoder) Drain() string { return "" }
 
 func (d *textDecoder) Finish() (string, *Usage, string) {
 	return strings.TrimSpace(d.all.String()), nil, ""
@@ -88,11 +93,19 @@ func (d *lineDecoder) line(line []byte) string {
 	return d.events.event(line)
 }
 
-func (d *lineDecoder) Finish() (string, *Usage, string) {
-	if len(d.partial) > 0 {
-		d.line(d.partial) // a last event without its newline still counts
-		d.partial = nil
+// Drain decodes a last event that came without its newline: it still
+// counts.
+func (d *lineDecoder) Drain() string {
+	if len(d.partial) == 0 {
+		return ""
 	}
+	text := d.line(d.partial)
+	d.partial = nil
+	return text
+}
+
+func (d *lineDecoder) Finish() (string, *Usage, string) {
+	d.Drain()
 	return d.events.finish()
 }
 

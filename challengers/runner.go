@@ -305,14 +305,14 @@ type streamOutcome struct {
 
 // readStdout reads until EOF (or EIO from a pty whose slave side is
 // closed), cleaning and decoding as it goes. On output over the cap it kills
-// the group and stops.
+// the group and stops: a capped call's text is never used, so it is not
+// assembled either.
 func (p *process) readStdout(pgid int) streamOutcome {
 	limit := p.req.Agent.OutputCap
 	if limit <= 0 {
 		limit = DefaultOutputCap
 	}
-	var raw, text cleaner
-	dec := newDecoder(p.req.Agent.Format)
+	s := newTextStream(p.req.Agent.Format)
 	buf := make([]byte, 32<<10)
 	var total int64
 	for {
@@ -324,18 +324,54 @@ func (p *process) readStdout(pgid int) streamOutcome {
 				p.capHit = true
 				p.mu.Unlock()
 				killGroup(pgid)
-				break
+				return streamOutcome{bytes: total}
 			}
-			p.emit(text.Write([]byte(dec.Feed(raw.Write(buf[:n])))))
+			p.emit(s.feed(buf[:n]))
 		}
 		if err != nil {
 			break
 		}
 	}
-	p.emit(text.Write([]byte(dec.Feed(raw.Flush()))))
-	final, usage, streamErr := dec.Finish()
-	p.emit(text.Flush())
-	return streamOutcome{text: CleanText(final), usage: usage, streamErr: streamErr, bytes: total}
+	p.emit(s.flush())
+	final, usage, streamErr := s.dec.Finish()
+	if !s.plain {
+		final = CleanText(final) // a result field is model text that no cleaner saw
+	}
+	return streamOutcome{text: final, usage: usage, streamErr: streamErr, bytes: total}
+}
+
+// textStream turns raw output into the model's text: escape sequences out,
+// the format decoded, and the decoded text cleaned once more, since a reply
+// inside JSON can carry escapes as "\u001b". For plain text the first
+// pass is all there is to do.
+type textStream struct {
+	raw, text cleaner
+	dec       decoder
+	plain     bool
+}
+
+func newTextStream(f Format) *textStream {
+	return &textStream{dec: newDecoder(f), plain: f == FormatText}
+}
+
+func (s *textStream) feed(p []byte) []byte {
+	clean := s.raw.Write(p)
+	decoded := s.dec.Feed(clean)
+	if s.plain {
+		return clean
+	}
+	return s.text.Write([]byte(decoded))
+}
+
+func (s *textStream) flush() []byte {
+	clean := s.raw.Flush()
+	decoded := s.dec.Feed(clean) + s.dec.Drain()
+	if s.plain {
+		return clean
+	}
+	// Write's result aliases the cleaner's buffer, which Flush reuses.
+	out := append([]byte(nil), s.text.Write([]byte(decoded))...)
+	return append(out, s.text.Flush()...)
 }
 
 func (p *process) emit(b []byte) {

@@ -116,3 +116,13 @@ func TestDecodeCodexWarningItemIsNotAFailure(t *testing.T) {
 		t.Fatalf("final=%q err=%q", final, streamErr)
 	}
 }
+
+func TestFailureDetailSkipsStartupNoise(t *testing.T) {
+	stderr := string(readSample(t, "codex-exec-json-401.stderr")) + "fatal: the model refused\n" + string(readSample(t, "gemini-stream-json.stderr"))
+	if got := lastLine(stderr); got != "fatal: the model refused" {
+		t.Fatalf("detail %q", got)
+	}
+	if got := lastLine(string(readSample(t, "codex-exec-json.stderr"))); got != "" {
+		t.Fatalf("noise alone gave a detail: %q", got)
+	}
+}

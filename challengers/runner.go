@@ -491,10 +491,31 @@ func waitGroupGone(pgid int, d time.Duration) bool {
 	return !groupAlive(pgid)
 }
 
+// stderrNoise are lines the real CLIs print on stderr on every run,
+// success or not (see testdata/cli-samples): never the reason a call
+// failed, so never the detail shown for it.
+var stderrNoise = []string{
+	"Reading additional input from stdin",
+	"WARNING: proceeding, even though we could not create PATH aliases",
+	"Warning: 256-color support not detected",
+	"Ripgrep is not available",
+	"Ripgrep not available",
+}
+
+func isNoise(line string) bool {
+	for _, n := range stderrNoise {
+		if strings.HasPrefix(line, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastLine is the last line of stderr that says something.
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" {
+		if l := strings.TrimSpace(lines[i]); l != "" && !isNoise(l) {
 			if len(l) > 300 {
 				l = l[:300] + "…"
 			}

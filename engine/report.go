@@ -151,7 +151,7 @@ func stoppedReport(b *strings.Builder, s *state, cfg Config, kind OutcomeKind, s
 	}
 	header(b, title, cfg)
 	fmt.Fprintf(b, "**%s.**\n\n", summary)
-	fmt.Fprintf(b, "**How far it got:** %s; at most %d rounds.\n\n", stageWords(s), s.maxRounds)
+	fmt.Fprintf(b, "**How far it got:** %s; at most %d round%s.\n\n", stageWords(s), s.maxRounds, plural(s.maxRounds))
 	if p := s.position(); p != "" {
 		fmt.Fprintf(b, "**Position when it stopped (v%d):** %s\n\n", len(s.positions), p)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -380,4 +381,33 @@ func (s *sandbox) runWithEnv(extra []string, args ...string) result {
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	return result{stdout: out.String(), stderr: errb.String(), code: exitCodeOf(err)}
+}
+
+// arena --no-tui topic | head -1: the reader goes away; arena stops the
+// debate cleanly instead of dying of SIGPIPE with its log cut short.
+func TestStdoutClosedByItsReaderInterruptsCleanly(t *testing.T) {
+	s := newSandbox(t)
+	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {DelayMS: 200, Chunks: 40}}})
+	cmd := exec.Command(arenaBinary(t), "--no-tui", "a topic")
+	cmd.Dir, cmd.Env = s.dir, s.env()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if !strings.Contains(line, "(DEBATE)") {
+		t.Fatalf("first line %q", line)
+	}
+	out.Close()
+	if code := exitCodeOf(cmd.Wait()); code != exitInterrupted {
+		t.Fatalf("exit %d, want %d", code, exitInterrupted)
+	}
+	o := outcomeOf(t, s.onlyLog())
+	if o.Result != engine.OutcomeInterrupted || o.ReportPath == "" {
+		t.Fatalf("outcome %+v", o)
+	}
+	assertNoSurvivors(t, s)
 }

@@ -185,8 +185,9 @@ func TestTUISignalsInTmux(t *testing.T) {
 			if err := syscall.Kill(arenaPID(t, s), sig); err != nil {
 				t.Fatal(err)
 			}
-			code := ts.exitCode(15 * time.Second)
-			t.Logf("replay exit %s after %s", code, sigName(sig))
+			if code := ts.exitCode(15 * time.Second); code != "130" {
+				t.Errorf("replay exit %s after %s, want 130", code, sigName(sig))
+			}
 			assertTerminalKept(t, ts, true)
 			assertNothingLeft(t, s, 5*time.Second)
 		})

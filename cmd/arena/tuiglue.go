@@ -18,7 +18,7 @@ func (a *app) replayTUI(events []engine.Event, speed float64, note string) error
 	defer stop()
 	err := tui.Replay(ctx, events, tui.Options{Speed: speed, TruncatedNote: note})
 	if ctx.Err() != nil {
-		return nil
+		return exitCode(exitInterrupted)
 	}
 	return err
 }

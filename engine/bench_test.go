@@ -12,6 +12,7 @@ import (
 	"github.com/arenadebate/arena/bench/benchkit"
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/tui/plain"
 )
@@ -26,9 +27,9 @@ import (
 // benchRun runs one debate in process, as the arena command does (the
 // real runner; the log writer and the headless printer on the bus), and
 // returns the log, the fakes and when each phase first started.
-func benchRun(b *testing.B, script *clitest.Script) (*benchkit.Sandbox, engine.LogContents, map[engine.Phase]time.Time, time.Duration) {
+func benchRun(b *testing.B, script *clitest.Script) (*arenatest.Sandbox, engine.LogContents, map[engine.Phase]time.Time, time.Duration) {
 	b.Helper()
-	sb := benchkit.NewSandbox(b)
+	sb := arenatest.NewSandbox(b)
 	sb.Fakes.SetScript(script)
 	agent := func(name string) challengers.Agent {
 		a, ok := challengers.Builtin(name)
@@ -151,7 +152,7 @@ func BenchmarkParallelChallenge(b *testing.B) {
 func BenchmarkDebateInProcess(b *testing.B) {
 	once := func() (took, sum, crit time.Duration) {
 		sb, lc, _, took := benchRun(b, benchkit.TradeoffScript())
-		if o := benchkit.Outcome(b, lc); o.Result != engine.OutcomeTradeoff || o.Rounds != 5 {
+		if o := arenatest.Outcome(b, lc); o.Result != engine.OutcomeTradeoff || o.Rounds != 5 {
 			b.Fatalf("the debate ended in %s after %d rounds, not a tradeoff after 5", o.Result, o.Rounds)
 		}
 		calls := sb.Fakes.Calls()

@@ -82,7 +82,12 @@ const (
 // is left out: its presence changes which program arena picks for gemini.
 var DefaultNames = []string{"claude", "gemini", "codex", "qwen"}
 
-var build struct {
+var builds struct {
+	mu   sync.Mutex
+	done map[string]*builtBinary
+}
+
+type builtBinary struct {
 	once sync.Once
 	path string
 	err  error
@@ -93,44 +98,65 @@ var build struct {
 // build fails.
 func Binary(t testing.TB) string {
 	t.Helper()
-	build.once.Do(func() { build.path, build.err = buildFake() })
-	if build.err != nil {
-		t.Fatalf("clitest: building the fake CLIs: %v", build.err)
-	}
-	return build.path
+	return Build(t, "./challengers/fakecli")
 }
 
-// buildFake builds the fake into a directory shared by every test process
-// of this module checkout (go test runs packages in parallel), writing a
+// Build compiles one of this module's commands (pkg as in go build, e.g.
+// "./cmd/arena"), with extra go build flags such as "-race", once per test
+// process, and returns the executable's path. The end-to-end tests and the
+// benchmarks build arena with it.
+func Build(t testing.TB, pkg string, flags ...string) string {
+	t.Helper()
+	key := pkg + " " + strings.Join(flags, " ")
+	builds.mu.Lock()
+	if builds.done == nil {
+		builds.done = map[string]*builtBinary{}
+	}
+	b := builds.done[key]
+	if b == nil {
+		b = &builtBinary{}
+		builds.done[key] = b
+	}
+	builds.mu.Unlock()
+	b.once.Do(func() { b.path, b.err = build(pkg, flags) })
+	if b.err != nil {
+		t.Fatalf("clitest: %v", b.err)
+	}
+	return b.path
+}
+
+// build builds into a directory shared by every test process of this
+// module checkout (go test runs packages in parallel), writing a
 // temporary file and renaming it into place so that no process ever runs
 // a half-written binary. Each process rebuilds (the go build cache makes
 // that a fraction of a second), so the binary always matches the sources.
-func buildFake() (string, error) {
-	root, err := moduleRoot()
+func build(pkg string, flags []string) (string, error) {
+	root, err := ModuleRoot()
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256([]byte(root))
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("arena-fakecli-%d", os.Getuid()), hex.EncodeToString(sum[:6]))
+	sum := sha256.Sum256([]byte(root + "\x00" + strings.Join(flags, " ")))
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("arena-build-%d", os.Getuid()), hex.EncodeToString(sum[:6]))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	tmp := filepath.Join(dir, fmt.Sprintf("fakecli.%d.tmp", os.Getpid()))
-	cmd := exec.Command("go", "build", "-o", tmp, "./challengers/fakecli")
+	name := filepath.Base(pkg)
+	tmp := filepath.Join(dir, fmt.Sprintf("%s.%d.tmp", name, os.Getpid()))
+	cmd := exec.Command("go", append(append([]string{"build"}, flags...), "-o", tmp, pkg)...)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./challengers/fakecli: %v\n%s", err, out)
+		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 	}
-	path := filepath.Join(dir, "fakecli")
+	path := filepath.Join(dir, name)
 	if err := os.Rename(tmp, path); err != nil {
 		return "", err
 	}
 	return path, nil
 }
 
-// moduleRoot is the directory of the go.mod that governs the current
+// ModuleRoot is the directory of the go.mod that governs the current
 // directory (a test runs in its package's directory).
-func moduleRoot() (string, error) {
+func ModuleRoot() (string, error) {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		return "", fmt.Errorf("go env GOMOD: %w", err)

@@ -15,6 +15,7 @@ import (
 	"github.com/arenadebate/arena/bench/benchkit"
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
 )
 
@@ -29,9 +30,9 @@ const benchTopic = "should we move sessions from Redis to Postgres?"
 
 // benchDebate runs the arena binary once in a fresh sandbox and returns
 // the sandbox and how the run went. stdout goes to /dev/null.
-func benchDebate(b *testing.B, script *clitest.Script, watchRSS bool, args ...string) (*benchkit.Sandbox, benchkit.Proc) {
+func benchDebate(b *testing.B, script *clitest.Script, watchRSS bool, args ...string) (*arenatest.Sandbox, benchkit.Proc) {
 	b.Helper()
-	sb := benchkit.NewSandbox(b)
+	sb := arenatest.NewSandbox(b)
 	sb.Fakes.SetScript(script)
 	cmd := exec.Command(benchkit.Arena(b), args...)
 	cmd.Dir, cmd.Env = sb.Dir, sb.Env()
@@ -78,7 +79,7 @@ func BenchmarkDebateOverhead(b *testing.B) {
 	once := func() (arena, sum, crit time.Duration, calls int) {
 		sb, p := benchDebate(b, benchkit.TradeoffScript(), false, "--no-tui", benchTopic)
 		lc := sb.OnlyLog(b)
-		if o := benchkit.Outcome(b, lc); o.Result != engine.OutcomeTradeoff || o.Rounds != 5 {
+		if o := arenatest.Outcome(b, lc); o.Result != engine.OutcomeTradeoff || o.Rounds != 5 {
 			b.Fatalf("the debate ended in %s after %d rounds, not a tradeoff after 5", o.Result, o.Rounds)
 		}
 		recorded := sb.Fakes.Calls()
@@ -213,7 +214,7 @@ func BenchmarkDoctor(b *testing.B) {
 		b.Fatal(err)
 	}
 	wrapper := filepath.Join(root, "bench", "slow-version")
-	sb := benchkit.NewSandbox(b)
+	sb := arenatest.NewSandbox(b)
 	slow := b.TempDir()
 	extra := []string{"ARENA_BENCH_FAKES=" + sb.Fakes.Dir}
 	for _, n := range clitest.DefaultNames {
@@ -293,7 +294,7 @@ func benchLog(b *testing.B) (string, int64) {
 //	log-MiB    the log's size
 func BenchmarkReplay(b *testing.B) {
 	path, size := benchLog(b)
-	sb := benchkit.NewSandbox(b)
+	sb := arenatest.NewSandbox(b)
 	run := func(name string, args ...string) time.Duration {
 		cmd := exec.Command(name, args...)
 		cmd.Dir, cmd.Env = sb.Dir, sb.Env()

@@ -9,46 +9,26 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
 )
 
 // End-to-end tests: the built arena binary, with fake CLIs on PATH.
 
-var (
-	buildOnce sync.Once
-	arenaBin  string
-	buildErr  error
-)
-
+// arenaBinary is arena built with the race detector, once per test run.
 func arenaBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "arena-e2e-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		arenaBin = filepath.Join(dir, "arena")
-		out, err := exec.Command("go", "build", "-race", "-o", arenaBin, ".").CombinedOutput()
-		if err != nil {
-			buildErr = err
-			arenaBin = string(out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("build arena: %v\n%s", buildErr, arenaBin)
-	}
-	return arenaBin
+	return clitest.Build(t, "./cmd/arena", "-race")
 }
 
-// sandbox is a home, config, cache and working directory for one run.
+// sandbox is an arenatest.Sandbox with the test's own helpers.
 type sandbox struct {
+	*arenatest.Sandbox
 	t     *testing.T
 	fakes *clitest.Fakes
 	home  string
@@ -57,21 +37,11 @@ type sandbox struct {
 
 func newSandbox(t *testing.T, names ...string) *sandbox {
 	t.Helper()
-	root := t.TempDir()
-	s := &sandbox{t: t, fakes: clitest.New(t, names...), home: filepath.Join(root, "home"), dir: filepath.Join(root, "work")}
-	os.MkdirAll(s.home, 0o700)
-	os.MkdirAll(s.dir, 0o700)
-	return s
+	sb := arenatest.NewSandbox(t, names...)
+	return &sandbox{Sandbox: sb, t: t, fakes: sb.Fakes, home: sb.Home, dir: sb.Dir}
 }
 
-func (s *sandbox) env(extra ...string) []string {
-	return s.fakes.Env(append([]string{
-		"HOME=" + s.home,
-		"XDG_CONFIG_HOME=" + filepath.Join(s.home, ".config"),
-		"XDG_CACHE_HOME=" + filepath.Join(s.home, ".cache"),
-		"NO_COLOR=1",
-	}, extra...)...)
-}
+func (s *sandbox) env(extra ...string) []string { return s.Env(extra...) }
 
 type result struct {
 	stdout, stderr string
@@ -106,34 +76,11 @@ func (s *sandbox) runIn(stdin []byte, args ...string) result {
 	return r
 }
 
-func (s *sandbox) logs() []string {
-	s.t.Helper()
-	paths, _ := filepath.Glob(filepath.Join(s.dir, "debate-logs", "*.jsonl"))
-	return paths
-}
+func (s *sandbox) logs() []string { return s.Logs() }
 
-func (s *sandbox) onlyLog() engine.LogContents {
-	s.t.Helper()
-	paths := s.logs()
-	if len(paths) != 1 {
-		s.t.Fatalf("%d logs, want 1", len(paths))
-	}
-	lc, err := engine.ReadLogFile(paths[0])
-	if err != nil {
-		s.t.Fatalf("read log: %v", err)
-	}
-	return lc
-}
+func (s *sandbox) onlyLog() engine.LogContents { return s.OnlyLog(s.t) }
 
-func outcomeOf(t *testing.T, lc engine.LogContents) engine.Outcome {
-	t.Helper()
-	last := lc.Events[len(lc.Events)-1]
-	o, ok := last.Payload.(engine.Outcome)
-	if !ok {
-		t.Fatalf("the log ends with %s, not an outcome (problem %q)", last.Kind(), lc.Problem)
-	}
-	return o
-}
+func outcomeOf(t *testing.T, lc engine.LogContents) engine.Outcome { return arenatest.Outcome(t, lc) }
 
 func TestConsensusDebateEndToEnd(t *testing.T) {
 	s := newSandbox(t)

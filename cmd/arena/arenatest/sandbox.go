@@ -1,4 +1,7 @@
-package benchkit
+// Package arenatest runs the arena binary in a sandbox for end-to-end
+// tests and benchmarks: a home, config and cache directories, a working
+// directory, and fake CLIs on PATH.
+package arenatest
 
 import (
 	"os"
@@ -54,11 +57,11 @@ func (s *Sandbox) OnlyLog(tb testing.TB) engine.LogContents {
 	tb.Helper()
 	paths := s.Logs()
 	if len(paths) != 1 {
-		tb.Fatalf("benchkit: %d debate logs in %s, want 1", len(paths), s.Dir)
+		tb.Fatalf("arenatest: %d debate logs in %s, want 1", len(paths), s.Dir)
 	}
 	lc, err := engine.ReadLogFile(paths[0])
 	if err != nil {
-		tb.Fatalf("benchkit: reading the debate log: %v", err)
+		tb.Fatalf("arenatest: reading the debate log: %v", err)
 	}
 	return lc
 }
@@ -67,11 +70,11 @@ func (s *Sandbox) OnlyLog(tb testing.TB) engine.LogContents {
 func Outcome(tb testing.TB, lc engine.LogContents) engine.Outcome {
 	tb.Helper()
 	if len(lc.Events) == 0 {
-		tb.Fatal("benchkit: empty log")
+		tb.Fatal("arenatest: empty log")
 	}
 	o, ok := lc.Events[len(lc.Events)-1].Payload.(engine.Outcome)
 	if !ok {
-		tb.Fatalf("benchkit: the log ends with %s, not an outcome (%s)", lc.Events[len(lc.Events)-1].Kind(), lc.Problem)
+		tb.Fatalf("arenatest: the log ends with %s, not an outcome (%s)", lc.Events[len(lc.Events)-1].Kind(), lc.Problem)
 	}
 	return o
 }

@@ -177,28 +177,32 @@ func (d *debate) base() base {
 // goes on with the rest.
 func (d *debate) preflight() {
 	env := d.cfg.Env
-	def, note, ok := challengers.Resolve(d.defender, env)
-	if !ok {
-		d.s.abort = fmt.Sprintf("the defender %s is not installed (%q is not on PATH)", d.defender.Name, d.defender.Executable())
-		return
+	var missing []string
+	if def, note, ok := challengers.Resolve(d.defender, env); ok {
+		d.resolved(note)
+		d.defender = def
+	} else {
+		missing = append(missing, fmt.Sprintf("the defender %s is not installed (%q is not on PATH)", d.defender.Name, d.defender.Executable()))
 	}
-	if note != "" {
-		d.note(NoteInfo, "%s", note)
-	}
-	d.defender = def
 	for _, st := range d.s.seats {
 		a, note, ok := challengers.Resolve(st.agent, env)
 		if !ok {
 			d.failSeat(st, fmt.Sprintf("%s is not installed (%q is not on PATH)", st.name, st.agent.Executable()))
 			continue
 		}
-		if note != "" {
-			d.note(NoteInfo, "%s", note)
-		}
+		d.resolved(note)
 		st.agent = a
 	}
 	if len(d.s.live()) == 0 {
-		d.s.abort = noChallengers
+		missing = append(missing, noChallengers)
+	}
+	d.s.abort = strings.Join(missing, "; ")
+}
+
+// resolved passes on what Resolve said about a stand-in (agy for gemini).
+func (d *debate) resolved(note string) {
+	if note != "" {
+		d.note(NoteInfo, "%s", note)
 	}
 }
 

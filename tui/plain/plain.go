@@ -90,7 +90,7 @@ func (p *Printer) banner(v engine.DebateStarted) {
 	p.printf("(DEBATE) %s\n", strings.Repeat("═", 57))
 	p.printf("  Topic: %s\n", firstN(oneLine(v.Topic), 60))
 	p.printf("  Defender: %s\n", v.Defender)
-	p.printf("  Challengers: %s\n", strings.Join(v.Challengers, ", "))
+	p.printf("  Challengers: %s\n", dash(strings.Join(v.Challengers, ", ")))
 	p.printf("  Protocol: %s\n", v.Protocol)
 	p.printf("  Max rounds: %d\n", v.MaxRounds)
 	for _, c := range v.Context {

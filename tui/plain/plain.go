@@ -128,7 +128,7 @@ func (p *Printer) chunk(agent, text string) {
 		b.Reset()
 		text = text[i+1:]
 	}
-	for b.Len() >= wrapAt {
+	for b.Len() > wrapAt {
 		s := b.String()
 		cut := wrapPoint(s)
 		p.line(agent, s[:cut])
@@ -137,13 +137,14 @@ func (p *Printer) chunk(agent, text string) {
 	}
 }
 
-// wrapPoint is the last space before wrapAt, or wrapAt at a rune boundary.
+// wrapPoint is where to break s, longer than wrapAt: the last space
+// before wrapAt, or else wrapAt moved back to a rune boundary.
 func wrapPoint(s string) int {
 	if i := strings.LastIndexByte(s[:wrapAt], ' '); i > wrapAt/2 {
 		return i
 	}
 	i := wrapAt
-	for i > 0 && !utf8.RuneStart(s[i]) {
+	for i > wrapAt-utf8.UTFMax && !utf8.RuneStart(s[i]) {
 		i--
 	}
 	return i

@@ -1,0 +1,87 @@
+package plain
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/tui/tuitest"
+)
+
+func printAll(events []engine.Event) string {
+	var b bytes.Buffer
+	p := New(&b)
+	for _, e := range events {
+		p.Handle(e)
+	}
+	return b.String()
+}
+
+func TestPrinterShowsTheWholeDebate(t *testing.T) {
+	out := printAll(tuitest.Debate())
+	for _, want := range []string{
+		"(DEBATE)", "  Topic: ", "  Challengers: gemini, codex, qwen", "  Max rounds: ",
+		"── ", "gemini │ ", "codex  │ ", "✗", "timed out", "Challenger  Verdict", "   → ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if !strings.Contains(out, "# Tradeoff: Postgres job queue vs Kafka") {
+		t.Error("the outcome document is missing")
+	}
+}
+
+// Agents stream in parallel: each one's text must come out a whole line at
+// a time behind its own name, never two agents' words on one line.
+func TestPrinterNeverMixesAgentsOnALine(t *testing.T) {
+	ev := func(agent, text string) engine.Event {
+		return engine.Event{Payload: engine.Chunk{Agent: agent, Text: text}}
+	}
+	out := printAll([]engine.Event{
+		ev("gemini", "The write "), ev("codex", "Unlogged tables "), ev("gemini", "rate is high.\nNext"),
+		ev("codex", "are truncated.\n"), {Payload: engine.AgentFinished{Agent: "gemini", Task: engine.TaskCritique}},
+	})
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := []string{"codex  │ Unlogged tables are truncated.", "gemini │ The write rate is high.", "gemini │ Next", "gemini ✓ critique in 0s"}
+	for _, w := range want {
+		found := false
+		for _, l := range lines {
+			if l == w {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no line %q in:\n%s", w, out)
+		}
+	}
+}
+
+func TestPrinterWrapsAnEndlessLine(t *testing.T) {
+	long := strings.Repeat("word ", 100) + strings.Repeat("é", 300)
+	out := printAll([]engine.Event{{Payload: engine.Chunk{Agent: "qwen", Text: long}}, {Payload: engine.AgentFinished{Agent: "qwen"}}})
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		body := strings.TrimPrefix(l, "qwen   │ ")
+		if len(body) > wrapAt || !utf8.ValidString(l) {
+			t.Fatalf("line of %d bytes (or cut inside a character): %q", len(body), l)
+		}
+	}
+	if got := strings.Count(out, "é"); got != 300 {
+		t.Fatalf("%d of 300 characters printed", got)
+	}
+}
+
+func TestJSONPrinterWritesTheLogFormat(t *testing.T) {
+	var b bytes.Buffer
+	j := NewJSON(&b)
+	events := tuitest.Debate()
+	for _, e := range events {
+		j.Handle(e)
+	}
+	lc, err := engine.ReadLog(&b)
+	if err != nil || j.Err() != nil || len(lc.Events) != len(events) {
+		t.Fatalf("read back %d of %d events: %v %v", len(lc.Events), len(events), err, j.Err())
+	}
+}

@@ -152,23 +152,8 @@ func BenchmarkParallelChallenge(b *testing.B) {
 func BenchmarkDebateInProcess(b *testing.B) {
 	once := func() (took, sum, crit time.Duration) {
 		sb, lc, _, took := benchRun(b, benchkit.TradeoffScript())
-		if o := arenatest.Outcome(b, lc); o.Result != engine.OutcomeTradeoff || o.Rounds != 5 {
-			b.Fatalf("the debate ended in %s after %d rounds, not a tradeoff after 5", o.Result, o.Rounds)
-		}
-		calls := sb.Fakes.Calls()
-		steps, err := benchkit.Steps(lc, calls)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r := benchkit.NewReplayer(b, sb.Fakes, sb.Env())
-		durs := make([]time.Duration, len(calls))
-		for i, c := range calls {
-			if durs[i], err = r.Time(c); err != nil {
-				b.Fatal(err)
-			}
-			sum += durs[i]
-		}
-		return took, sum, benchkit.CriticalPath(calls, steps, durs)
+		sum, crit, _ = benchkit.Baseline(b, sb, lc)
+		return took, sum, crit
 	}
 	once()
 	var took, sum, crit []time.Duration

@@ -78,25 +78,8 @@ func benchDevNull(b *testing.B) *os.File {
 func BenchmarkDebateOverhead(b *testing.B) {
 	once := func() (arena, sum, crit time.Duration, calls int) {
 		sb, p := benchDebate(b, benchkit.TradeoffScript(), false, "--no-tui", benchTopic)
-		lc := sb.OnlyLog(b)
-		if o := arenatest.Outcome(b, lc); o.Result != engine.OutcomeTradeoff || o.Rounds != 5 {
-			b.Fatalf("the debate ended in %s after %d rounds, not a tradeoff after 5", o.Result, o.Rounds)
-		}
-		recorded := sb.Fakes.Calls()
-		steps, err := benchkit.Steps(lc, recorded)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r := benchkit.NewReplayer(b, sb.Fakes, sb.Env())
-		took := make([]time.Duration, len(recorded))
-		for i, c := range recorded {
-			if took[i], err = r.Time(c); err != nil {
-				b.Fatal(err)
-			}
-			sum += took[i]
-		}
-		benchSameCalls(b, recorded, r)
-		return p.Wall, sum, benchkit.CriticalPath(recorded, steps, took), len(recorded)
+		sum, crit, calls = benchkit.Baseline(b, sb, sb.OnlyLog(b))
+		return p.Wall, sum, crit, calls
 	}
 	once() // warm the page cache and the fakes' binary
 	var arena, sum, crit []time.Duration
@@ -115,27 +98,6 @@ func BenchmarkDebateOverhead(b *testing.B) {
 	b.ReportMetric(ma.Seconds()/ms.Seconds(), "ratio-sum")
 	b.ReportMetric(ma.Seconds()/mc.Seconds(), "ratio-crit")
 	b.ReportMetric(float64(calls), "calls")
-}
-
-// benchSameCalls checks that the replay did what the debate did: the same
-// agents asked the same kinds of request, each getting the same script
-// step (its index) in the same mode.
-func benchSameCalls(b *testing.B, recorded []clitest.Call, r *benchkit.Replayer) {
-	b.Helper()
-	replayed, err := r.Calls()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if len(replayed) != len(recorded) {
-		b.Fatalf("replayed %d calls of %d", len(replayed), len(recorded))
-	}
-	for i, c := range recorded {
-		rc := replayed[i]
-		if rc.Agent != c.Agent || rc.Kind != c.Kind || rc.Index != c.Index || rc.Mode != c.Mode || rc.PromptSHA256 != c.PromptSHA256 || rc.StdoutIsTTY != c.StdoutIsTTY {
-			b.Fatalf("call %d was %s %s #%d (%s, tty %v); its replay was %s %s #%d (%s, tty %v)",
-				i, c.Agent, c.Kind, c.Index, c.Mode, c.StdoutIsTTY, rc.Agent, rc.Kind, rc.Index, rc.Mode, rc.StdoutIsTTY)
-		}
-	}
 }
 
 // BenchmarkPeakRSS: arena's own peak resident memory during a debate in

@@ -28,6 +28,8 @@ func TestUsageErrorsAreClearAndExit2(t *testing.T) {
 		{[]string{"--context", "nope.txt", "t"}, "context file: stat nope.txt: no such file or directory"},
 		{[]string{"--bogus", "t"}, "unknown flag: --bogus"},
 		{[]string{"-f", "missing-topic.md"}, "topic file: open missing-topic.md"},
+		{[]string{"docter"}, `"docter" is not a command: did you mean arena doctor?`},
+		{[]string{"replya"}, "did you mean arena replay?"},
 	}
 	for _, tc := range cases {
 		r := s.run(tc.args...)

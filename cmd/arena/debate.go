@@ -27,6 +27,9 @@ import (
 const maxContextBytes = 4 << 20
 
 func (a *app) runDebate(cmd *cobra.Command, f *debateFlags, args []string) error {
+	if err := mistypedCommand(cmd, args); err != nil {
+		return err
+	}
 	topic, err := a.readTopic(f, args)
 	if err != nil {
 		return err
@@ -73,6 +76,19 @@ func (a *app) startReaper() *challengers.Reaper {
 		return nil
 	}
 	return rp
+}
+
+// mistypedCommand catches "arena docter": any word is a valid topic, so a
+// mistyped command would otherwise start a debate and spend model calls on
+// it.
+func mistypedCommand(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 || strings.ContainsAny(args[0], " ?") {
+		return nil
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		return usagef("%q is not a command: did you mean arena %s? (to debate a single word, ask it as a question: arena \"%s?\")", args[0], s[0], args[0])
+	}
+	return nil
 }
 
 // readTopic takes the topic from -f FILE, from stdin ("-"), or from the

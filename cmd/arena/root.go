@@ -40,6 +40,7 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 			return a.runDebate(cmd, &f, args)
 		},
 	}
+	root.SuggestionsMinimumDistance = 2 // for mistypedCommand
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
 	f.register(root)
 	fl := root.Flags()

@@ -2,6 +2,7 @@ package challengers
 
 import (
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,7 +20,7 @@ func TestServeReaperKillsWhatIsStillRegistered(t *testing.T) {
 	}
 	kept, released := start(), start()
 	defer released.Process.Kill()
-	in := "+" + itoa(kept.Process.Pid) + "\n+" + itoa(released.Process.Pid) + "\n-" + itoa(released.Process.Pid) + "\ngarbage\n+1\n"
+	in := "+" + strconv.Itoa(kept.Process.Pid) + "\n+" + strconv.Itoa(released.Process.Pid) + "\n-" + strconv.Itoa(released.Process.Pid) + "\ngarbage\n+1\n"
 	ServeReaper(strings.NewReader(in))
 	done := make(chan error, 1)
 	go func() { done <- kept.Wait() }()
@@ -32,12 +33,4 @@ func TestServeReaperKillsWhatIsStillRegistered(t *testing.T) {
 	if err := released.Process.Signal(syscall.Signal(0)); err != nil {
 		t.Fatal("an unregistered group was killed")
 	}
-}
-
-func itoa(n int) string {
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }

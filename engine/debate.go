@@ -333,10 +333,10 @@ func (d *debate) consensusCheck() {
 			}
 		}
 	}
-	d.verdictTable(decisionWords2(d.s.decision) + note)
+	d.verdictTable(consensusWords(d.s.decision) + note)
 }
 
-func decisionWords2(c ConsensusDecision) string {
+func consensusWords(c ConsensusDecision) string {
 	switch c {
 	case DecideFastExit:
 		return "All challengers agree with high confidence: fast exit to consensus"
@@ -559,7 +559,7 @@ func (d *debate) outcome() Outcome {
 		d.s.abort = "every challenger failed"
 	}
 	o := Outcome{
-		Result: kind, Rounds: d.rounds(), Failures: d.s.failures(),
+		Result: kind, Rounds: d.s.round, Failures: d.s.failures(),
 		Summary: d.summary(kind), LogPath: d.cfg.LogPath,
 	}
 	o.Markdown = report(d.s, d.cfg, kind, o.Summary)
@@ -577,11 +577,6 @@ func (d *debate) outcome() Outcome {
 	}
 	d.bus.Emit(o)
 	return o
-}
-
-// rounds is the number of confrontation rounds held.
-func (d *debate) rounds() int {
-	return d.s.round
 }
 
 func (d *debate) summary(kind OutcomeKind) string {

@@ -205,17 +205,8 @@ func checkLostNothing(t *testing.T, s *sandbox, stdout, stderr, logDir, why stri
 func TestFullDiskMidDebate(t *testing.T) {
 	t.Parallel()
 	s := newFaultSandbox(t)
-	disk := filepath.Join(s.dir, "disk")
-	os.Mkdir(disk, 0o700)
-	mountTmpfs(t, disk, "size=64k")
-	// Leave 16 KiB: enough for the start of the debate, not for the
-	// opening's stream.
-	if err := os.WriteFile(filepath.Join(disk, "filler"), make([]byte, 48<<10), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s.fakes.SetScript(fillingScript(24 << 10))
+	logDir := nearlyFullDisk(t, s)
 	tmp := t.TempDir()
-	logDir := filepath.Join(disk, "logs")
 	r := s.runWithEnv([]string{"TMPDIR=" + tmp}, "--no-tui", "--log-dir", logDir, "should we move sessions from Redis to Postgres?")
 	if r.code != exitConsensus {
 		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 3000), r.stderr)
@@ -288,4 +279,19 @@ func mustRead(t *testing.T, path string) engine.LogContents {
 		t.Fatal(err)
 	}
 	return lc
+}
+
+// nearlyFullDisk mounts a 64 KiB tmpfs with 16 KiB left, enough for the
+// start of a debate but not for the opening's stream (fillingScript makes
+// replies long enough), and returns a log directory on it.
+func nearlyFullDisk(t *testing.T, s *sandbox) string {
+	t.Helper()
+	disk := filepath.Join(s.dir, "disk")
+	os.Mkdir(disk, 0o700)
+	mountTmpfs(t, disk, "size=64k")
+	if err := os.WriteFile(filepath.Join(disk, "filler"), make([]byte, 48<<10), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.fakes.SetScript(fillingScript(24 << 10))
+	return filepath.Join(disk, "logs")
 }

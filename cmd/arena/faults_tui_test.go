@@ -201,15 +201,9 @@ func TestTUISignalsInTmux(t *testing.T) {
 func TestTUIFullDiskInTmux(t *testing.T) {
 	t.Parallel()
 	s := newFaultSandbox(t)
-	disk := filepath.Join(s.dir, "disk")
-	os.Mkdir(disk, 0o700)
-	mountTmpfs(t, disk, "size=64k")
-	if err := os.WriteFile(filepath.Join(disk, "filler"), make([]byte, 48<<10), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s.fakes.SetScript(fillingScript(24 << 10))
+	logDir := nearlyFullDisk(t, s)
 	tmp := t.TempDir()
-	ts := s.startTmux(120, 40, []string{"TMPDIR=" + tmp}, "--log-dir", filepath.Join(disk, "logs"), "a topic")
+	ts := s.startTmux(120, 40, []string{"TMPDIR=" + tmp}, "--log-dir", logDir, "a topic")
 	ts.waitText("Debate outcome: consensus", 60*time.Second)
 	ts.keys("q")
 	if code := ts.exitCode(15 * time.Second); code != "0" {

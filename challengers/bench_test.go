@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -25,24 +26,29 @@ import (
 //
 //	go test ./challengers -run '^$' -bench . -benchtime 20x
 
-// benchFloodBytes is how much the flooding fake prints.
+// benchFloodBytes is how much the flooding fake prints in
+// BenchmarkRunnerFakeFlood, and about how much each streaming shape of
+// BenchmarkRunnerStreaming prints.
 const benchFloodBytes = 4 << 20
 
-// BenchmarkRunnerStreaming: a fake printing 4 MiB of reply as fast as it
-// can (mode flood), through the runner (a pty, the cleaner, the decoder)
-// into the headless printer (tui/plain writing to io.Discard, fed a chunk
-// event per OnChunk), against `cat` of the very bytes the fake prints,
-// through a pseudo-terminal set up the same way and read the same way.
-// Sub-benchmarks: text (a configured agent whose command is the fake
-// gemini with -o text: the purest stream) and gemini-stream-json (the
-// built-in agent: one JSON event per 64 KiB delta). Reported:
-//
-//	MiB/s       runner → printer (the fake's stdout bytes / wall time)
-//	cat-MiB/s   cat → pty → read loop
-//	fake-MiB/s  the fake itself → pty → read loop (no runner): what the
-//	            runner could reach with this producer
-//	ratio       cat-MiB/s / MiB/s (how many times slower than cat)
-func BenchmarkRunnerStreaming(b *testing.B) {
+// streamShapes are the shapes of output BenchmarkRunnerStreaming streams:
+// the size of each piece of reply, one line of text that is one event of
+// the JSON formats. Token-sized deltas (claude and qwen send a few tokens
+// an event), lines of prose, and single events of 64 KiB and 1 MiB.
+var streamShapes = []struct {
+	name  string
+	piece int
+}{
+	{"tiny-16B", 16},
+	{"lines-80B", 80},
+	{"long-64KiB", 64 << 10},
+	{"long-1MiB", 1 << 20},
+}
+
+// streamAgents are the agents BenchmarkRunnerStreaming runs, one per
+// format: the built-ins, and for text a configured agent running the fake
+// gemini with -o text.
+func streamAgents(b *testing.B) []challengers.Agent {
 	text, ok := challengers.Builtin("gemini")
 	if !ok {
 		b.Fatal("no built-in gemini")
@@ -51,87 +57,208 @@ func BenchmarkRunnerStreaming(b *testing.B) {
 	text.Command = []string{"gemini", "-p", challengers.PromptPlaceholder, "-o", "text"}
 	text.StdinCommand = nil
 	text.Format = challengers.FormatText
-	streamJSON, _ := challengers.Builtin("gemini")
-	for _, a := range []challengers.Agent{text, streamJSON} {
-		b.Run(string(a.Format), func(b *testing.B) { benchStreaming(b, a) })
+	agents := []challengers.Agent{text}
+	for _, name := range []string{"claude", "gemini", "codex", "qwen"} {
+		a, _ := challengers.Builtin(name)
+		agents = append(agents, a)
+	}
+	return agents
+}
+
+// BenchmarkRunnerStreaming: about 4 MiB of a fake CLI's flood, in each
+// format and each of streamShapes, streamed through the runner (a pty,
+// the cleaner, the decoder) to an OnChunk that takes each piece of text
+// and counts it, against `cat` of the same bytes through a
+// pseudo-terminal set up and read the same way (benchkit.RunPTY).
+//
+// The fake's output is captured to a file once, and the agent the runner
+// runs is `cat FILE` with the format and pty of the real agent: the
+// producer is then the same program writing the same bytes on both sides,
+// and the ratio is the runner's own cost. (The fakes encode their JSON as
+// they go and are slower than cat: 17-35 MiB/s through a pty, measured
+// as fake-MiB/s in BenchmarkRunnerFakeFlood, so with a fake as producer
+// the figure would be the fake's.) What a consumer does with the text is
+// its own cost, measured apart: BenchmarkRunnerStreamingPrinter.
+// Reported, per format/shape:
+//
+//	MiB/s       runner -> OnChunk (the bytes read / wall time)
+//	cat-MiB/s   cat -> pty -> read loop
+//	ratio       cat-MiB/s / MiB/s (how many times slower than cat), the
+//	            median of the iterations' ratios
+//	out-MiB     the size of the output
+func BenchmarkRunnerStreaming(b *testing.B) {
+	for _, a := range streamAgents(b) {
+		for _, sh := range streamShapes {
+			b.Run(string(a.Format)+"/"+sh.name, func(b *testing.B) { benchStreaming(b, a, sh.piece, false) })
+		}
 	}
 }
 
-func benchStreaming(b *testing.B, a challengers.Agent) {
+// BenchmarkRunnerStreamingPrinter: BenchmarkRunnerStreaming's text agent
+// with the headless printer (tui/plain writing to io.Discard, fed a chunk
+// event per OnChunk, as --no-tui is) as the consumer: the printer's cost
+// on top of the runner's, for each shape.
+func BenchmarkRunnerStreamingPrinter(b *testing.B) {
+	a := streamAgents(b)[0]
+	for _, sh := range streamShapes {
+		b.Run(string(a.Format)+"/"+sh.name, func(b *testing.B) { benchStreaming(b, a, sh.piece, true) })
+	}
+}
+
+func benchStreaming(b *testing.B, a challengers.Agent, piece int, printer bool) {
+	f := clitest.New(b)
+	env := f.Env()
+	path, size, reply := captureFlood(b, f, env, a, piece)
+
+	cat := a
+	cat.Command = []string{"cat", path}
+	cat.StdinCommand, cat.Args, cat.Env = nil, nil, nil
+	cat.Prompt = challengers.PromptStdin
+	cat.Timeout = time.Minute
+	cat.OutputCap = 1 << 30
+	var runner, base, ratio []float64 // MiB/s, and their ratio
+	for b.Loop() {
+		var streamed int
+		onChunk := func(s string) { streamed += len(s) }
+		if printer {
+			p := plain.New(io.Discard)
+			onChunk = func(s string) {
+				streamed += len(s)
+				p.Handle(engine.Event{Payload: engine.Chunk{Agent: a.Name, Text: s}})
+			}
+		}
+		// Each side starts with no garbage of the other's to collect.
+		runtime.GC()
+		start := time.Now()
+		res := challengers.Run(context.Background(), challengers.Request{Agent: cat, Prompt: "hi", Env: env, OnChunk: onChunk})
+		runner = append(runner, benchkit.MiB(res.Bytes)/time.Since(start).Seconds())
+		// Whitespace at the ends of a reply is trimmed from res.Text.
+		if !res.OK() || res.Bytes != size || streamed < reply-1 || len(res.Text) < reply-8 {
+			b.Fatalf("%s: %s; read %d of %d bytes, streamed %d and returned %d of a %d-byte reply",
+				a.Name, res.Describe(), res.Bytes, size, streamed, len(res.Text), reply)
+		}
+		runtime.GC()
+		wall, n, err := benchkit.RunPTY(exec.Command("cat", path))
+		if err != nil || n != size {
+			b.Fatalf("cat: %d bytes, %v", n, err)
+		}
+		base = append(base, benchkit.MiB(n)/wall.Seconds())
+		ratio = append(ratio, base[len(base)-1]/runner[len(runner)-1])
+	}
+	b.ReportMetric(0, "ns/op") // suppressed: an iteration times arena and its baseline together
+	b.ReportMetric(benchkit.MedianF(runner), "MiB/s")
+	b.ReportMetric(benchkit.MedianF(base), "cat-MiB/s")
+	// The median of each iteration's ratio, not the ratio of the medians:
+	// the two runs of an iteration see the same load on the machine.
+	b.ReportMetric(benchkit.MedianF(ratio), "ratio")
+	b.ReportMetric(benchkit.MiB(size), "out-MiB")
+}
+
+// captureFlood has the fake behind agent a flood in pieces of piece bytes
+// (one call through the runner, which must succeed), replays that call
+// with its stdout in a file, and returns the file, its size and the size
+// of the reply in it. The reply is sized for an output of about
+// benchFloodBytes, from a first, smaller capture: the JSON formats' events
+// carry from ~40 (gemini) to ~300 (claude) bytes around each piece, and
+// claude and qwen repeat the whole reply at the end.
+func captureFlood(b *testing.B, f *clitest.Fakes, env []string, a challengers.Agent, piece int) (path string, size int64, reply int) {
+	b.Helper()
+	a.Timeout, a.OutputCap = time.Minute, 1<<30
+	fake := a.Command[0]
+	capture := func(n int) (string, int64) {
+		f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
+			fake: {Mode: clitest.ModeFlood, FloodBytes: int64(n), FloodPiece: piece},
+		}})
+		res := challengers.Run(context.Background(), challengers.Request{Agent: a, Prompt: "Reply with the single word OK.", Env: env})
+		if !res.OK() {
+			b.Fatalf("%s: %s", a.Name, res.Describe())
+		}
+		calls := f.CallsTo(fake)
+		cmd, err := benchkit.NewReplayer(b, f, env).Command(calls[len(calls)-1])
+		if err != nil {
+			b.Fatal(err)
+		}
+		path := filepath.Join(b.TempDir(), "flood.out")
+		out, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer out.Close()
+		cmd.Stdout = out
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		st, err := out.Stat()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if st.Size() < res.Bytes-1024 || st.Size() > res.Bytes+1024 {
+			b.Fatalf("the fake printed %d bytes to a file, %d through the runner", st.Size(), res.Bytes)
+		}
+		return path, st.Size()
+	}
+	probe := max(256<<10, 4*piece)
+	_, n := capture(probe)
+	pieces := max(int(int64(probe)*benchFloodBytes/n)/piece, 2)
+	path, size = capture(pieces * piece)
+	return path, size, pieces * piece
+}
+
+// BenchmarkRunnerFakeFlood: the gemini fake flooding 4 MiB of reply in
+// events of 64 KiB (the fault tests' flood, at a smaller size), through
+// the runner (to an OnChunk that counts the text), against the same fake
+// call replayed through a pty into a read loop: what the runner costs with
+// the real producer, which encodes JSON as it goes and is slower than cat.
+// Reported:
+//
+//	MiB/s       fake -> runner -> OnChunk
+//	fake-MiB/s  fake -> pty -> read loop
+//	ratio       fake-MiB/s / MiB/s
+func BenchmarkRunnerFakeFlood(b *testing.B) {
+	a, _ := challengers.Builtin("gemini")
 	a.Timeout = time.Minute
 	f := clitest.New(b)
 	f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
 		"gemini": {Mode: clitest.ModeFlood, FloodBytes: benchFloodBytes},
 	}})
 	env := f.Env()
-	const prompt = "Reply with the single word OK."
-
-	// The bytes the fake prints, captured once for cat.
 	run := func(onChunk func(string)) challengers.Result {
-		res := challengers.Run(context.Background(), challengers.Request{Agent: a, Prompt: prompt, Env: env, OnChunk: onChunk})
+		res := challengers.Run(context.Background(), challengers.Request{Agent: a, Prompt: "Reply with the single word OK.", Env: env, OnChunk: onChunk})
 		if !res.OK() {
 			b.Fatalf("%s: %s", a.Name, res.Describe())
 		}
 		return res
 	}
-	res := run(nil)
+	run(nil)
 	calls := f.Calls()
-	last := calls[len(calls)-1]
 	r := benchkit.NewReplayer(b, f, env)
-	fakeCmd := func() *exec.Cmd {
-		cmd, err := r.Command(last)
+	var runner, fake, ratio []float64 // MiB/s, and their ratio
+	for b.Loop() {
+		var streamed int
+		runtime.GC()
+		start := time.Now()
+		res := run(func(s string) { streamed += len(s) })
+		runner = append(runner, benchkit.MiB(res.Bytes)/time.Since(start).Seconds())
+		r.Reset()
+		cmd, err := r.Command(calls[len(calls)-1])
 		if err != nil {
 			b.Fatal(err)
 		}
-		return cmd
-	}
-	capture := fakeCmd()
-	same := filepath.Join(b.TempDir(), "flood.out")
-	out, err := os.Create(same)
-	if err != nil {
-		b.Fatal(err)
-	}
-	capture.Stdout = out
-	if err := capture.Run(); err != nil {
-		b.Fatal(err)
-	}
-	out.Close()
-	st, _ := os.Stat(same)
-	size := st.Size()
-	// The stream-json formats carry timestamps and durations, so two runs
-	// can differ by a byte or two; each run's throughput uses its own count.
-	near := func(n int64) bool { return n > size-1024 && n < size+1024 }
-	if !near(res.Bytes) {
-		b.Fatalf("the fake printed %d bytes to a file, %d through the runner", size, res.Bytes)
-	}
-
-	var runner, cat, fake []float64 // MiB/s
-	for b.Loop() {
-		p := plain.New(io.Discard)
-		start := time.Now()
-		res := run(func(s string) { p.Handle(engine.Event{Payload: engine.Chunk{Agent: a.Name, Text: s}}) })
-		runner = append(runner, benchkit.MiB(res.Bytes)/time.Since(start).Seconds())
-		if !near(res.Bytes) {
-			b.Fatalf("read %d bytes, want about %d", res.Bytes, size)
-		}
-		wall, n, err := benchkit.RunPTY(exec.Command("cat", same))
-		if err != nil || n != size {
-			b.Fatalf("cat: %d bytes, %v", n, err)
-		}
-		cat = append(cat, benchkit.MiB(n)/wall.Seconds())
-		r.Reset()
-		wall, n, err = benchkit.RunPTY(fakeCmd())
-		if err != nil || !near(n) {
-			b.Fatalf("fake: %d bytes, %v", n, err)
+		runtime.GC()
+		wall, n, err := benchkit.RunPTY(cmd)
+		if err != nil || n < res.Bytes-1024 || n > res.Bytes+1024 {
+			b.Fatalf("fake: %d bytes (the runner read %d), %v", n, res.Bytes, err)
 		}
 		fake = append(fake, benchkit.MiB(n)/wall.Seconds())
+		ratio = append(ratio, fake[len(fake)-1]/runner[len(runner)-1])
+		if streamed < benchFloodBytes {
+			b.Fatalf("streamed %d bytes of a %d-byte reply", streamed, benchFloodBytes)
+		}
 	}
-	mr, mc := benchkit.MedianF(runner), benchkit.MedianF(cat)
 	b.ReportMetric(0, "ns/op") // suppressed: an iteration times arena and its baseline together
-	b.ReportMetric(mr, "MiB/s")
-	b.ReportMetric(mc, "cat-MiB/s")
+	b.ReportMetric(benchkit.MedianF(runner), "MiB/s")
 	b.ReportMetric(benchkit.MedianF(fake), "fake-MiB/s")
-	b.ReportMetric(mc/mr, "ratio")
+	b.ReportMetric(benchkit.MedianF(ratio), "ratio")
 }
 
 // BenchmarkRunnerCall: one call of an instant fake (claude, canned reply)

@@ -191,6 +191,7 @@ type codexEmitter struct {
 	*stream
 	inv   *invocation
 	model string
+	items int // agent messages sent by message
 }
 
 func newCodexEmitter(inv *invocation, s *stream) emitter {
@@ -220,12 +221,28 @@ func (e *codexEmitter) complete(reply string) {
 	}
 }
 
-func (e *codexEmitter) finish(reply string) {
+// message sends one agent message of a reply that comes in several.
+func (e *codexEmitter) message(text string) {
 	if !e.json() {
-		e.text(reply + "\n")
+		e.text(text)
+		e.items++
 		return
 	}
-	e.line(obj{{"type", "item.completed"}, {"item", obj{{"id", "item_1"}, {"type", "agent_message"}, {"text", reply}}}})
+	e.items++
+	e.line(obj{{"type", "item.completed"}, {"item", obj{{"id", fmt.Sprintf("item_%d", e.items)}, {"type", "agent_message"}, {"text", text}}}})
+}
+
+func (e *codexEmitter) finish(reply string) {
+	if !e.json() {
+		if e.items == 0 {
+			e.text(reply)
+		}
+		e.text("\n")
+		return
+	}
+	if e.items == 0 {
+		e.line(obj{{"type", "item.completed"}, {"item", obj{{"id", "item_1"}, {"type", "agent_message"}, {"text", reply}}}})
+	}
 	e.line(obj{{"type", "turn.completed"}, {"usage", obj{
 		{"input_tokens", tokens(e.inv.prompt)}, {"cached_input_tokens", 0}, {"cache_write_input_tokens", 0},
 		{"output_tokens", tokens(reply)}, {"reasoning_output_tokens", 0}}}})

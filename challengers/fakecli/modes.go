@@ -58,7 +58,7 @@ func respond(c *cli, e emitter, out *stream, p plan, agent string) int {
 		return c.authCode
 	case fakeapi.ModeFlood:
 		e.start()
-		flood(e, p.flood, agent)
+		flood(e, p.flood, p.piece, agent)
 		return p.exit
 	case fakeapi.ModeTrickle:
 		e.start()
@@ -139,14 +139,38 @@ func writeBinary(out *stream) {
 	out.raw(b)
 }
 
-// flood streams n bytes of reply as fast as it can, then finishes.
-func flood(e emitter, n int64, agent string) {
+// flood streams n bytes of reply as fast as it can, then finishes. With
+// piece > 0 the reply is lines of piece bytes, each streamed on its own
+// (the benchmarks' shapes: a token-sized delta per event, a line per
+// event, a 1 MiB event); n is then rounded down to whole lines (at least
+// one).
+func flood(e emitter, n int64, piece int, agent string) {
 	unit := agent + " floods: the quick brown fox jumps over the lazy dog.\n"
-	text := strings.Repeat(unit, int(n)/len(unit)+1)[:n]
-	for _, part := range split(text, int(n/(64<<10))+1) {
-		e.chunk(part)
+	if piece <= 0 {
+		text := strings.Repeat(unit, int(n)/len(unit)+1)[:n]
+		for _, part := range split(text, int(n/(64<<10))+1) {
+			e.chunk(part)
+		}
+		done(e, text)
+		return
 	}
-	done(e, text)
+	line := strings.Repeat(strings.TrimSuffix(unit, "\n")+" ", piece/len(unit)+1)[:piece-1] + "\n"
+	lines := max(int(n)/piece, 1)
+	send := e.chunk
+	if m, ok := e.(messageFlooder); ok {
+		send = m.message
+	}
+	for range lines {
+		send(line)
+	}
+	done(e, strings.Repeat(line, lines))
+}
+
+// messageFlooder is an emitter for a CLI that sends a reply only as whole
+// messages (codex): a flood in pieces is a flood of messages, and the
+// finish no longer repeats them.
+type messageFlooder interface {
+	message(text string)
 }
 
 // stderrFlood writes more warnings than a pipe buffer holds (64 KiB on

@@ -144,6 +144,52 @@ func TestFlood(t *testing.T) {
 	}
 }
 
+// TestFloodPieces: with flood_piece, every event carries one line of that
+// many bytes; codex, which has no deltas, sends each as a message.
+func TestFloodPieces(t *testing.T) {
+	t.Parallel()
+	const piece, n = 16, 1 << 10
+	for _, cli := range []string{"claude", "gemini", "codex", "qwen"} {
+		f := scripted(t, cli, clitest.AgentScript{Mode: clitest.ModeFlood, FloodBytes: n, FloodPiece: piece})
+		args := headless(cli, opening)
+		if cli == "claude" || cli == "qwen" {
+			args = append(args, "--include-partial-messages")
+		}
+		r := execFake(t, f, runCfg{}, cli, args...)
+		var pieces []string
+		for _, l := range r.lines() {
+			var e struct {
+				Type    string `json:"type"`
+				Role    string `json:"role"`
+				Content string `json:"content"`
+				Event   struct {
+					Delta struct{ Text string } `json:"delta"`
+				} `json:"event"`
+				Item struct{ Type, Text string } `json:"item"`
+			}
+			if err := json.Unmarshal([]byte(l), &e); err != nil {
+				t.Fatalf("%s: not JSON: %v\n%s", cli, err, l)
+			}
+			switch {
+			case e.Type == "message" && e.Role == "assistant":
+				pieces = append(pieces, e.Content)
+			case e.Type == "stream_event" && e.Event.Delta.Text != "":
+				pieces = append(pieces, e.Event.Delta.Text)
+			case e.Type == "item.completed" && e.Item.Type == "agent_message":
+				pieces = append(pieces, e.Item.Text)
+			}
+		}
+		if r.code != 0 || len(pieces) != n/piece {
+			t.Fatalf("%s: status %d, %d pieces; want 0 and %d", cli, r.code, len(pieces), n/piece)
+		}
+		for _, p := range pieces {
+			if len(p) != piece || strings.Count(p, "\n") != 1 || !strings.HasSuffix(p, "\n") {
+				t.Fatalf("%s: piece %q is not one %d-byte line", cli, p, piece)
+			}
+		}
+	}
+}
+
 func TestTimingModes(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -31,6 +31,7 @@ type plan struct {
 	chunks int
 	exit   int
 	flood  int64
+	piece  int // flood piece size; 0: the default shape
 	reply  string
 	stderr string
 }
@@ -82,6 +83,7 @@ func resolvePlan(agent string, as fakeapi.AgentScript, prompt string) (plan, err
 	p.chunks = firstSet(st.Chunks, as.Chunks, defaultChunks)
 	p.exit = firstSet(st.ExitCode, as.ExitCode)
 	p.flood = max(firstSet(st.FloodBytes, as.FloodBytes, defaultFloodBytes), 0)
+	p.piece = max(firstSet(st.FloodPiece, as.FloodPiece), 0)
 	p.stderr = st.Stderr
 	var err error
 	p.reply, err = replyText(st, agent, kind, prompt)

@@ -130,6 +130,12 @@ type AgentScript struct {
 	ExitCode int `json:"exit_code,omitempty"`
 	// FloodBytes is how much mode flood writes (default 100 MiB).
 	FloodBytes int64 `json:"flood_bytes,omitempty"`
+	// FloodPiece is the shape of mode flood's output: each streamed piece
+	// is one line of text of this many bytes (its newline included), one
+	// event of a JSON format (codex, which never streams deltas, sends
+	// each piece as an agent message of its own). Zero: pieces of about
+	// 64 KiB of 56-byte lines, and one message for codex.
+	FloodPiece int `json:"flood_piece,omitempty"`
 	// VersionMode drives --version: ok (default), fail or hang.
 	VersionMode Mode `json:"version_mode,omitempty"`
 	// Steps maps a kind (or "<kind>.repair") to the replies for its
@@ -156,6 +162,7 @@ type Step struct {
 	Chunks     int    `json:"chunks,omitempty"`
 	ExitCode   int    `json:"exit_code,omitempty"`
 	FloodBytes int64  `json:"flood_bytes,omitempty"`
+	FloodPiece int    `json:"flood_piece,omitempty"`
 	// Stderr is printed on stderr before the reply.
 	Stderr string `json:"stderr,omitempty"`
 }

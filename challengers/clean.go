@@ -1,6 +1,7 @@
 package challengers
 
 import (
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -39,8 +40,16 @@ const (
 const maxStrLen = 4096
 
 // Write cleans p and returns the text that is complete so far. The result
-// aliases an internal buffer valid until the next call.
+// is p itself when there is nothing to clean, or aliases an internal buffer
+// valid until the next call.
 func (c *cleaner) Write(p []byte) []byte {
+	if c.state == stGround && !c.pendCR && len(c.carry) == 0 && isClean(p) {
+		// The usual case, for a model's text and for every JSON stream:
+		// nothing to remove, so nothing to copy. (Copying every read
+		// into the scratch buffer, twice per byte for the JSON formats,
+		// is what this saves.)
+		return p
+	}
 	out := c.scratch[:0]
 	for i := 0; i < len(p); {
 		// Most output is plain text: copy whole runs of it at once and
@@ -200,9 +209,95 @@ func (c *cleaner) utf8(out []byte, final bool) []byte {
 	return res
 }
 
+// isClean reports whether the cleaner would pass p through unchanged
+// from its ground state: no control character but newline and tab, no
+// DEL, valid UTF-8 ending on a whole character, no C1 control.
+func isClean(p []byte) bool {
+	i, high := plainSpan(p)
+	return i == len(p) && (!high || utf8.Valid(p) && !hasC1(p))
+}
+
+// isCleanString is isClean for a string.
+func isCleanString(s string) bool {
+	i, high := plainSpan(s)
+	return i == len(s) && (!high || utf8.ValidString(s) && !hasC1(s))
+}
+
+// plainSpan returns the index of the first byte of p that is a control
+// character other than newline and tab, or DEL (len(p) if none), and
+// whether a byte before it is >= 0x80. Sixteen bytes at a time, with a
+// quick test that only newlines and tabs (and what plainSpan looks for)
+// fail, and an exact one for the words that do.
+func plainSpan[T string | []byte](p T) (int, bool) {
+	var high uint64
+	i := 0
+	for ; i+16 <= len(p); i += 16 {
+		x, y := word(p, i), word(p, i+8)
+		if anyCtl(x)|anyCtl(y) != 0 {
+			if m := ctlMask(x); m != 0 {
+				k := bits.TrailingZeros64(m) / 8
+				return i + k, (high|x&(1<<(8*k)-1))&msbs != 0
+			}
+			if m := ctlMask(y); m != 0 {
+				k := bits.TrailingZeros64(m) / 8
+				return i + 8 + k, (high|x|y&(1<<(8*k)-1))&msbs != 0
+			}
+		}
+		high |= x | y
+	}
+	h := high&msbs != 0
+	for ; i < len(p); i++ {
+		if !isPlain(p[i]) {
+			return i, h
+		}
+		h = h || p[i] >= utf8.RuneSelf
+	}
+	return i, h
+}
+
+// anyCtl is non-zero when a byte of x is below 0x20 or DEL (exact as a
+// boolean, not as a mask: a borrow can mark a byte after one that is).
+func anyCtl(x uint64) uint64 {
+	return (x-lsbs*0x20)&^x&msbs | ((x^lsbs*0x7f)-lsbs)&^(x^lsbs*0x7f)&msbs
+}
+
+// ctlMask has the top bit of each byte of x set that is a control
+// character other than newline and tab, or DEL: exactly those bytes.
+func ctlMask(x uint64) uint64 {
+	return ltMask(x, 0x20)&^(eqMask(x, '\n')|eqMask(x, '\t')) | eqMask(x, 0x7f)
+}
+
+// Constants for working on eight bytes at once, one per byte.
+const (
+	lsbs  = 0x0101010101010101
+	msbs  = 0x8080808080808080
+	low7s = 0x7f7f7f7f7f7f7f7f
+)
+
+// ltMask has the top bit of each byte of x set that is below n (n <=
+// 0x80), and of no other: no carry crosses from one byte to the next.
+func ltMask(x uint64, n byte) uint64 {
+	return ^((x&low7s + lsbs*uint64(0x80-n)) | x) & msbs
+}
+
+// eqMask has the top bit of each byte of x set that equals c, and of no
+// other.
+func eqMask(x uint64, c byte) uint64 {
+	y := x ^ lsbs*uint64(c)
+	return ^((y&low7s + low7s) | y) & msbs
+}
+
+// word reads eight bytes of p from i, little-endian (the compiler makes
+// this one load, for strings as for slices).
+func word[T string | []byte](p T, i int) uint64 {
+	_ = p[i+7]
+	return uint64(p[i]) | uint64(p[i+1])<<8 | uint64(p[i+2])<<16 | uint64(p[i+3])<<24 |
+		uint64(p[i+4])<<32 | uint64(p[i+5])<<40 | uint64(p[i+6])<<48 | uint64(p[i+7])<<56
+}
+
 // hasC1 reports whether p holds a C1 control (U+0080-U+009F, encoded as
 // 0xC2 0x80-0x9F).
-func hasC1(p []byte) bool {
+func hasC1[T string | []byte](p T) bool {
 	for i := 0; i+1 < len(p); i++ {
 		if p[i] == 0xC2 && p[i+1] >= 0x80 && p[i+1] <= 0x9F {
 			return true
@@ -221,8 +316,11 @@ func isCleanASCII(p []byte) bool {
 }
 
 // CleanText strips escape sequences and control characters from a complete
-// piece of text in one go.
+// piece of text in one go. Clean text is returned as it is, not copied.
 func CleanText(s string) string {
+	if isCleanString(s) {
+		return s
+	}
 	var c cleaner
 	out := append([]byte(nil), c.Write([]byte(s))...)
 	out = append(out, c.Flush()...)

@@ -1,6 +1,7 @@
 package challengers
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -69,6 +70,16 @@ func FuzzCleaner(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := CleanText(s)
+		// A byte at a time, the cleaner rarely takes its path for clean
+		// text: the two must agree.
+		var c cleaner
+		var slow []byte
+		for i := range len(s) {
+			slow = append(slow, c.Write([]byte{s[i]})...)
+		}
+		if slow = append(slow, c.Flush()...); string(slow) != out {
+			t.Fatalf("CleanText(%q) = %q, a byte at a time %q", s, out, slow)
+		}
 		if !utf8.ValidString(out) {
 			t.Fatalf("invalid UTF-8 out of %q: %q", s, out)
 		}
@@ -88,5 +99,74 @@ func TestTextStreamFlushKeepsBothHalves(t *testing.T) {
 	got += string(s.flush())
 	if got != "abc\n" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// eachSpanInput calls fn with inputs for the word-at-a-time scans: every
+// byte value at every position of a 20-byte run, with and without a byte
+// >= 0x80 beside it, and random mixes of the bytes that matter.
+func eachSpanInput(fn func([]byte)) {
+	base := []byte("abcdefghijklmnopqrst")
+	for c := range 256 {
+		for pos := range 19 {
+			p := append([]byte(nil), base...)
+			p[pos] = byte(c)
+			fn(p)
+			p[pos+1] = 0xc3
+			fn(p)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	special := []byte{'\n', '\t', '\r', 0, 0x1b, 0x7f, 0x80, 0xc2, 0xff, '"', '\\', ' ', 'a', 0x1f, 0x20}
+	for range 20000 {
+		p := make([]byte, r.IntN(40))
+		for i := range p {
+			if r.IntN(4) == 0 {
+				p[i] = special[r.IntN(len(special))]
+			} else {
+				p[i] = 'a' + byte(r.IntN(26))
+			}
+		}
+		fn(p)
+	}
+}
+
+// plainSpan finds what a byte-at-a-time loop finds.
+func TestPlainSpanMatchesBytewiseLoop(t *testing.T) {
+	naive := func(p []byte) (int, bool) {
+		high := false
+		for i, c := range p {
+			if !isPlain(c) {
+				return i, high
+			}
+			high = high || c >= 0x80
+		}
+		return len(p), high
+	}
+	eachSpanInput(func(p []byte) {
+		for start := 0; start <= 3 && start <= len(p); start++ {
+			q := p[start:]
+			wi, wh := naive(q)
+			if gi, gh := plainSpan(q); gi != wi || gh != wh {
+				t.Fatalf("plainSpan(%q) = %d, %v; want %d, %v", q, gi, gh, wi, wh)
+			}
+			if gi, gh := plainSpan(string(q)); gi != wi || gh != wh {
+				t.Fatalf("plainSpan(string %q) = %d, %v; want %d, %v", q, gi, gh, wi, wh)
+			}
+		}
+	})
+}
+
+// Clean text passes through the cleaner without being copied.
+func TestCleanTextIsNotCopied(t *testing.T) {
+	in := []byte("plain text, tabs\tand newlines\n, and UTF-8: héllo — 世界 🎉\n")
+	var c cleaner
+	if out := c.Write(in); len(out) != len(in) || &out[0] != &in[0] {
+		t.Fatalf("clean text was copied: %q", out)
+	}
+	// Not from a state that holds something back.
+	c.Write([]byte("a\r"))
+	if out := c.Write(in); string(out) != "\n"+string(in) {
+		t.Fatalf("after a CR: %q", out)
 	}
 }

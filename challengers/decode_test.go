@@ -28,10 +28,10 @@ func decodeAll(f Format, raw []byte) (streamed, final string, usage *Usage, stre
 		if i+n > len(raw) {
 			n = len(raw) - i
 		}
-		b.WriteString(d.Feed(raw[i : i+n]))
+		b.Write(d.Feed(nil, raw[i:i+n]))
 		i += n
 	}
-	final, usage, streamErr = d.Finish()
+	final, usage, streamErr = d.Finish(b.String())
 	return b.String(), final, usage, streamErr
 }
 
@@ -83,8 +83,8 @@ func TestDecodeGeminiStreamsDeltasSeparately(t *testing.T) {
 	d := newDecoder(FormatGeminiStreamJSON)
 	var pieces []string
 	for _, line := range strings.SplitAfter(string(readSample(t, "gemini-stream-json.stdout")), "\n") {
-		if s := d.Feed([]byte(line)); s != "" {
-			pieces = append(pieces, s)
+		if s := d.Feed(nil, []byte(line)); len(s) > 0 {
+			pieces = append(pieces, string(s))
 		}
 	}
 	if len(pieces) != 2 || pieces[1] != "e." {

@@ -87,3 +87,13 @@ func vmHWM(path string) int64 {
 	n, _ := strconv.ParseInt(string(f[0]), 10, 64)
 	return n
 }
+
+// CPU is the processor time this process and its reaped children have
+// used so far (user and system). A difference of two readings is what a
+// stretch of work cost, whatever else the machine was doing meanwhile.
+func CPU() time.Duration {
+	var self, children syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children)
+	return time.Duration(self.Utime.Nano() + self.Stime.Nano() + children.Utime.Nano() + children.Stime.Nano())
+}

@@ -54,6 +54,10 @@ func TestDoctorFoundMissingBroken(t *testing.T) {
 	}
 }
 
+// Four hanging version checks cost one timeout, not four: all four are
+// running before the runner's clock (a fake one, moved by the test) has
+// moved at all, and one timeout later they are all over. A doctor that
+// checked one agent after another would never start the second.
 func TestDoctorChecksConcurrently(t *testing.T) {
 	f := clitest.New(t)
 	script := &clitest.Script{Agents: map[string]clitest.AgentScript{}}
@@ -61,18 +65,35 @@ func TestDoctorChecksConcurrently(t *testing.T) {
 		script.Agents[n] = clitest.AgentScript{VersionMode: clitest.ModeHang}
 	}
 	f.SetScript(script)
-	start := time.Now()
-	checks := challengers.Diagnose(context.Background(), builtins(t, challengers.BuiltinNames()...),
-		challengers.DoctorOptions{Env: f.Env(), VersionTimeout: 700 * time.Millisecond})
-	took := time.Since(start)
-	for _, c := range checks {
-		if c.Usable || !strings.Contains(c.VersionErr, "timed out") {
-			t.Errorf("%s: %+v", c.Agent, c)
+	c := challengers.UseFakeClock(t)
+	start := c.Now()
+	const timeout = 700 * time.Millisecond
+	done := make(chan []challengers.Check, 1)
+	go func() {
+		done <- challengers.Diagnose(context.Background(), builtins(t, challengers.BuiltinNames()...),
+			challengers.DoctorOptions{Env: f.Env(), VersionTimeout: timeout})
+	}()
+	n := len(challengers.BuiltinNames())
+	waitUntil(t, "every version check to be running", func() bool { return len(f.Calls()) == n })
+	c.Advance(timeout)
+	for c.WaitSleeping(func() bool { return len(done) > 0 }) {
+		waitUntil(t, "the version checks to be killed", func() bool {
+			for _, call := range f.Calls() {
+				if alive(call.PID) {
+					return false
+				}
+			}
+			return true
+		})
+		c.Advance(challengers.GroupPoll)
+	}
+	for _, ch := range <-done {
+		if ch.Usable || !strings.Contains(ch.VersionErr, "timed out") {
+			t.Errorf("%s: %+v", ch.Agent, ch)
 		}
 	}
-	// Four hanging version checks cost about one timeout, not four.
-	if took > 4*700*time.Millisecond {
-		t.Fatalf("took %v", took)
+	if took := c.Now().Sub(start); took > timeout+challengers.GroupPoll {
+		t.Fatalf("took %v of the runner's clock for four %v timeouts at once", took, timeout)
 	}
 }
 
@@ -82,8 +103,11 @@ func TestDoctorProbe(t *testing.T) {
 		"gemini": {Mode: clitest.ModeAuthError},
 		"codex":  {Mode: clitest.ModeHang},
 	}})
-	checks := challengers.Diagnose(context.Background(), builtins(t, "claude", "gemini", "codex"),
-		challengers.DoctorOptions{Env: f.Env(), Probe: true, ProbeTimeout: time.Second})
+	// Only codex, which hangs, gets a short timeout (no ProbeTimeout: each
+	// agent's own): the others answer, however loaded the machine.
+	agents := builtins(t, "claude", "gemini", "codex")
+	agents[2].Timeout = time.Second
+	checks := challengers.Diagnose(context.Background(), agents, challengers.DoctorOptions{Env: f.Env(), Probe: true})
 	if p := checks[0].Probe; p == nil || !p.OK || p.Reply != "OK" || p.Latency <= 0 {
 		t.Errorf("claude probe: %+v", p)
 	}

@@ -114,10 +114,10 @@ func withDetail(s, detail string) string {
 // the prompt reaches the agent byte for byte. Cancelling ctx, or the
 // agent's timeout, kills the whole process group.
 func Run(ctx context.Context, req Request) Result {
-	start := time.Now()
+	start := clk.Now()
 	res := runOnce(ctx, req)
 	res.Agent = req.Agent.Name
-	res.Duration = time.Since(start)
+	res.Duration = clk.Now().Sub(start)
 	res.Timeout = req.Agent.Timeout
 	return res
 }
@@ -150,12 +150,38 @@ func runOnce(ctx context.Context, req Request) Result {
 	return res
 }
 
+// withTimeout is context.WithTimeout on the runner's clock.
 func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
 	if d <= 0 {
-		return context.WithCancel(ctx)
+		return ctx, cancel
 	}
-	return context.WithTimeout(ctx, d)
+	stop := clk.AfterFunc(d, cancel)
+	return ctx, func() { stop(); cancel() }
 }
+
+// clock is where the runner's durations come from: a call's timeout, the
+// grace between SIGTERM and SIGKILL, the polls for a group to be gone, the
+// grace for a drained stdout. Tests about those durations move a clock of
+// their own by hand (export_test.go), so that their verdict is the same
+// on a fast machine and on a loaded one.
+type clock interface {
+	Now() time.Time
+	// AfterFunc calls f in its own goroutine once d has passed, unless
+	// stop is called first (stop reports whether it was in time).
+	AfterFunc(d time.Duration, f func()) (stop func() bool)
+	Sleep(d time.Duration)
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) AfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+
+func (realClock) Sleep(d time.Duration) { time.Sleep(d) }
+
+var clk clock = realClock{}
 
 // process is one running agent and the plumbing around it.
 type process struct {
@@ -452,14 +478,14 @@ func (p *process) readStderr() {
 const drainGrace = 300 * time.Millisecond
 
 func (p *process) drain(outDone <-chan streamOutcome, errDone <-chan struct{}) streamOutcome {
-	cut := time.AfterFunc(drainGrace, func() {
-		now := time.Now()
+	stopCut := clk.AfterFunc(drainGrace, func() {
+		now := time.Now() // a read deadline is on the real clock
 		_ = p.stdout.SetReadDeadline(now)
 		_ = p.stderr.SetReadDeadline(now)
 	})
 	out := <-outDone
 	<-errDone
-	cut.Stop()
+	stopCut()
 	p.closeAll()
 	return out
 }
@@ -530,13 +556,16 @@ func killGroup(pgid int) {
 	waitGroupGone(pgid, time.Second)
 }
 
+// groupPoll is how often a group being killed is checked for.
+const groupPoll = 10 * time.Millisecond
+
 func waitGroupGone(pgid int, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
+	deadline := clk.Now().Add(d)
+	for clk.Now().Before(deadline) {
 		if !groupAlive(pgid) {
 			return true
 		}
-		time.Sleep(10 * time.Millisecond)
+		clk.Sleep(groupPoll)
 	}
 	return !groupAlive(pgid)
 }

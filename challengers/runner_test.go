@@ -64,61 +64,138 @@ func TestEveryBuiltinAnswersThroughItsRealFormat(t *testing.T) {
 	}
 }
 
+// The first chunk reaches OnChunk while the agent is still running: the
+// agent (mode hang) prints it and then sleeps for ever, and the call is
+// cancelled from OnChunk itself, so only a chunk streamed before the exit
+// can end the call. (Measuring when the first chunk came against the
+// whole call's length, as this did, depended on how fast the machine
+// started the fake.)
 func TestFirstChunkArrivesBeforeTheProcessExits(t *testing.T) {
+	const reply = "The answer streams in several chunks from the model. It ends here."
 	f := clitest.New(t)
 	f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
-		"gemini": {DelayMS: 300, Chunks: 6, Steps: map[string][]clitest.Step{
-			string(clitest.KindOther): {{Reply: "The answer streams in several chunks from the model. It ends here."}},
+		"gemini": {Mode: clitest.ModeHang, Chunks: 6, Steps: map[string][]clitest.Step{
+			string(clitest.KindOther): {{Reply: reply}},
 		}},
 	}})
-	start := time.Now()
-	var first time.Duration
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var first string
 	var once sync.Once
-	res := run(t, f, builtin(t, "gemini", 10*time.Second), "Reply with OK", func(string) {
-		once.Do(func() { first = time.Since(start) })
-	})
-	if !res.OK() {
-		t.Fatal(res.Describe())
+	res := challengers.Run(ctx, challengers.Request{Agent: builtin(t, "gemini", time.Minute), Prompt: "Reply with OK", Env: f.Env(),
+		OnChunk: func(s string) { once.Do(func() { first = s; cancel() }) }})
+	if res.Reason != challengers.ReasonCancelled || first == "" || !strings.HasPrefix(reply, first) {
+		t.Fatalf("%s, first chunk %q: not streamed before the exit", res.Describe(), first)
 	}
-	if first == 0 || first > res.Duration/2 {
-		t.Fatalf("first chunk after %v of a %v call: not streamed", first, res.Duration)
+	assertGone(t, f.CallsTo("gemini")[0].PID)
+}
+
+// waitUntil waits, in real time, for cond; the bound only catches a hang.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 30 s for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
+// driveKill moves the runner's fake clock through the killing of a
+// process group, a group poll at a time, whenever the runner waits on it,
+// and returns the call's result. While a SIGTERM the process ignores is
+// meant to hold (termKills false, less than KillGrace since the kill
+// began), the process must stay alive; once it is meant to die, the clock
+// waits for it in real time, so no fake time passes while the kernel
+// takes its time on a loaded machine.
+func driveKill(t *testing.T, c *challengers.FakeClock, done <-chan challengers.Result, pid func() int, termKills bool) challengers.Result {
+	t.Helper()
+	var waited time.Duration
+	for c.WaitSleeping(func() bool { return len(done) > 0 }) {
+		if termKills || waited >= challengers.KillGrace {
+			waitUntil(t, "the group to be gone", func() bool { return !alive(pid()) })
+		} else if !alive(pid()) {
+			t.Fatalf("the process died %v into the %v grace, though it ignores SIGTERM", waited, challengers.KillGrace)
+		}
+		c.Advance(challengers.GroupPoll)
+		waited += challengers.GroupPoll
+	}
+	return <-done
+}
+
+// A timeout kills the whole group at the deadline, and a process that
+// ignores SIGTERM is killed KillGrace later: on the runner's own clock,
+// moved by the test, the call lasts the timeout (plus at most one poll of
+// the group), or the timeout and the grace.
 func TestTimeoutKillsTheWholeTree(t *testing.T) {
 	for _, mode := range []clitest.Mode{clitest.ModeHang, clitest.ModeIgnoreTerm} {
 		t.Run(string(mode), func(t *testing.T) {
 			f := clitest.New(t)
-			f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"codex": {Mode: mode}}})
-			deadline := 700 * time.Millisecond
-			res := run(t, f, builtin(t, "codex", deadline), "hello", nil)
+			f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {Mode: mode}}})
+			c := challengers.UseFakeClock(t)
+			const timeout = 700 * time.Millisecond
+			up := make(chan struct{})
+			var once sync.Once
+			done := make(chan challengers.Result, 1)
+			go func() {
+				done <- run(t, f, builtin(t, "gemini", timeout), "hello", func(string) { once.Do(func() { close(up) }) })
+			}()
+			select { // the first chunk: the fake is up, and past ignoring SIGTERM
+			case <-up:
+			case res := <-done:
+				t.Fatalf("%s before any output", res.Describe())
+			case <-time.After(30 * time.Second):
+				t.Fatal("no output in 30 s")
+			}
+			pid := func() int { return f.CallsTo("gemini")[0].PID }
+			c.Advance(timeout - time.Millisecond)
+			if len(done) > 0 || !alive(pid()) {
+				t.Fatal("the call ended before its deadline")
+			}
+			c.Advance(time.Millisecond)
+			res := driveKill(t, c, done, pid, mode == clitest.ModeHang)
 			if res.Reason != challengers.ReasonTimeout || res.Describe() != "timed out after 1s" {
 				t.Fatalf("reason %s (%s)", res.Reason, res.Describe())
 			}
-			// The answer comes within about a second of the deadline.
-			if res.Duration > deadline+1200*time.Millisecond {
-				t.Fatalf("took %v for a %v timeout", res.Duration, deadline)
+			least := timeout
+			if mode == clitest.ModeIgnoreTerm {
+				least += challengers.KillGrace
 			}
-			assertGone(t, f.CallsTo("codex")[0].PID)
+			if res.Duration < least || res.Duration > least+challengers.GroupPoll {
+				t.Fatalf("the call lasted %v on the runner's clock, want %v (at most a poll more)", res.Duration, least)
+			}
+			assertGone(t, pid())
 		})
 	}
 }
 
+// A grandchild holding stdout open does not hold the call: once the agent
+// exits, what is left of its group is killed (SIGTERM, which the
+// grandchild ignores, then SIGKILL KillGrace later), and the reply is
+// taken. On the runner's clock the call lasts the grace, not the 20 s
+// timeout.
 func TestGrandchildHoldingStdoutIsKilled(t *testing.T) {
 	f := clitest.New(t)
 	f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"qwen": {Mode: clitest.ModeGrandchild}}})
-	res := run(t, f, builtin(t, "qwen", 20*time.Second), "hi", nil)
+	c := challengers.UseFakeClock(t)
+	done := make(chan challengers.Result, 1)
+	go func() { done <- run(t, f, builtin(t, "qwen", 20*time.Second), "hi", nil) }()
+	grandchild := func() int {
+		pid, ok := f.GrandchildPID("qwen")
+		if !ok {
+			t.Fatal("the fake did not record its grandchild")
+		}
+		return pid
+	}
+	res := driveKill(t, c, done, grandchild, false)
 	if !res.OK() {
 		t.Fatalf("%s", res.Describe())
 	}
-	if res.Duration > 3*time.Second {
-		t.Fatalf("a grandchild holding stdout delayed the answer: %v", res.Duration)
+	if res.Duration < challengers.KillGrace || res.Duration > challengers.KillGrace+challengers.GroupPoll {
+		t.Fatalf("the call lasted %v on the runner's clock, want the %v grace", res.Duration, challengers.KillGrace)
 	}
-	pid, ok := f.GrandchildPID("qwen")
-	if !ok {
-		t.Fatal("the fake did not record its grandchild")
-	}
-	assertGone(t, pid)
+	assertGone(t, grandchild())
 }
 
 // assertGone fails unless pid has exited (a zombie waiting for init to
@@ -272,13 +349,17 @@ func TestOwnProcessGroupAndSession(t *testing.T) {
 	}
 }
 
+// Cancelling the context stops a call that would otherwise run for its
+// minute: the call is cancelled once the agent has printed its first
+// chunk (so it is surely running), and ends cancelled, its process gone.
 func TestCancelStopsTheCall(t *testing.T) {
 	f := clitest.New(t)
 	f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {Mode: clitest.ModeHang}}})
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(300 * time.Millisecond); cancel() }()
-	res := challengers.Run(ctx, challengers.Request{Agent: builtin(t, "gemini", time.Minute), Prompt: "hi", Env: f.Env()})
-	if res.Reason != challengers.ReasonCancelled || res.Duration > 2*time.Second {
+	defer cancel()
+	res := challengers.Run(ctx, challengers.Request{Agent: builtin(t, "gemini", time.Minute), Prompt: "hi", Env: f.Env(),
+		OnChunk: func(string) { cancel() }})
+	if res.Reason != challengers.ReasonCancelled {
 		t.Fatalf("%s after %v", res.Describe(), res.Duration)
 	}
 	assertGone(t, f.CallsTo("gemini")[0].PID)

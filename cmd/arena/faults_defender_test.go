@@ -43,7 +43,10 @@ func TestDefenderFailsInEachPhase(t *testing.T) {
 			t.Parallel()
 			s := newFaultSandbox(t)
 			s.fakes.SetScript(tradeoffInOneRound(map[string][]clitest.Step{tc.kind: {tc.step}}))
-			r := s.run("--no-tui", "--max-rounds", "1", "--timeout", "2s", "should we move sessions from Redis to Postgres?")
+			if tc.step.Mode == clitest.ModeHang {
+				s.writeConfig(agentTimeout("claude", "2s"))
+			}
+			r := s.run("--no-tui", "--max-rounds", "1", "should we move sessions from Redis to Postgres?")
 			if r.code != exitAborted {
 				t.Fatalf("exit %d, want %d\n%s\n%s", r.code, exitAborted, tail(r.stdout, 4000), r.stderr)
 			}
@@ -107,7 +110,10 @@ func TestDefenderRecoversOnRetry(t *testing.T) {
 			t.Parallel()
 			s := newFaultSandbox(t)
 			s.fakes.SetScript(tradeoffInOneRound(map[string][]clitest.Step{tc.kind: {tc.step, {}}}))
-			r := s.run("--no-tui", "--max-rounds", "1", "--timeout", "2s", "should we move sessions from Redis to Postgres?")
+			if tc.step.Mode == clitest.ModeHang {
+				s.writeConfig(agentTimeout("claude", "2s"))
+			}
+			r := s.run("--no-tui", "--max-rounds", "1", "should we move sessions from Redis to Postgres?")
 			if r.code != exitTradeoff {
 				t.Fatalf("exit %d, want %d\n%s\n%s", r.code, exitTradeoff, tail(r.stdout, 4000), r.stderr)
 			}

@@ -73,6 +73,19 @@ const rawAgentConfig = `agents:
     env: {ARENA_FAKE_AGENT: raw}
 `
 
+// agentTimeout is a config giving one agent, the one meant to time out, a
+// timeout of its own, and every other agent the default (120 s). A
+// --timeout would give the short one to all of them, and on a loaded
+// machine cut short the calls meant to answer.
+func agentTimeout(agent, d string) string {
+	return "agents:\n" + agentTimeoutEntry(agent, d)
+}
+
+// agentTimeoutEntry is agentTimeout's entry, to add to a config's agents.
+func agentTimeoutEntry(agent, d string) string {
+	return "  " + agent + ":\n    timeout: " + d + "\n"
+}
+
 // assertTerminalSafe fails if text printed by arena holds an escape byte
 // or is not valid UTF-8: an agent's output must never reach the terminal
 // as control sequences.
@@ -218,16 +231,16 @@ func challengerFaults() []challengerFault {
 		return clitest.Script{Agents: map[string]clitest.AgentScript{name: as}}
 	}
 	const timeout = 3 * time.Second
-	short := []string{"--timeout", "3s"}
+	short := func(agent string) string { return agentTimeout(agent, "3s") }
 	// Time for everything but the failing call, on a loaded machine with
 	// the race detector.
 	const rest = 15 * time.Second
 	return []challengerFault{
-		{name: "hang", script: agent("codex", clitest.AgentScript{Mode: clitest.ModeHang}), args: short,
+		{name: "hang", script: agent("codex", clitest.AgentScript{Mode: clitest.ModeHang}), config: short("codex"),
 			agent: "codex", failure: "codex timed out in round 1", maxTook: timeout + rest},
-		{name: "hang-silent", script: agent("qwen", clitest.AgentScript{Mode: clitest.ModeHangSilent}), args: short,
+		{name: "hang-silent", script: agent("qwen", clitest.AgentScript{Mode: clitest.ModeHangSilent}), config: short("qwen"),
 			agent: "qwen", failure: "qwen timed out in round 1", maxTook: timeout + rest},
-		{name: "ignores-SIGTERM", script: agent("gemini", clitest.AgentScript{Mode: clitest.ModeIgnoreTerm}), args: short,
+		{name: "ignores-SIGTERM", script: agent("gemini", clitest.AgentScript{Mode: clitest.ModeIgnoreTerm}), config: short("gemini"),
 			agent: "gemini", failure: "gemini timed out in round 1", maxTook: timeout + rest},
 		// The grandchild holds stdout open for ever; arena must not wait
 		// for it, so the call succeeds long before its 60 s timeout.
@@ -247,7 +260,7 @@ func challengerFaults() []challengerFault {
 			agent: "raw", failure: "raw returned an unparseable reply in round 1", maxTook: rest},
 		{name: "flood-100MiB", script: agent("gemini", clitest.AgentScript{Mode: clitest.ModeFlood, FloodBytes: 100 << 20}),
 			agent: "gemini", failure: "gemini printed too much output: stopped after 8 MiB (output_cap) in round 1", maxTook: 2 * rest},
-		{name: "trickle", script: agent("codex", clitest.AgentScript{Mode: clitest.ModeTrickle, DelayMS: 1000}), args: short,
+		{name: "trickle", script: agent("codex", clitest.AgentScript{Mode: clitest.ModeTrickle, DelayMS: 1000}), config: short("codex"),
 			agent: "codex", failure: "codex timed out in round 1", maxTook: timeout + rest},
 		{name: "exit-0-with-error-in-stream", script: agent("codex", clitest.AgentScript{Mode: clitest.ModeErrorInStream}),
 			agent: "codex", failure: "codex reported an error: unexpected status 401 Unauthorized", maxTook: rest},
@@ -265,7 +278,7 @@ func challengerFaults() []challengerFault {
 			}},
 			"codex": {Steps: map[string][]clitest.Step{"critique": {critiqueStep("agree", "minor")}}},
 			"qwen":  {Steps: map[string][]clitest.Step{"critique": {critiqueStep("agree", "minor")}}},
-		}}, args: short, agent: "gemini", failure: "gemini timed out in round 2", maxTook: timeout + rest},
+		}}, config: short("gemini"), agent: "gemini", failure: "gemini timed out in round 2", maxTook: timeout + rest},
 	}
 }
 
@@ -342,7 +355,8 @@ func TestEveryChallengerFails(t *testing.T) {
 		"codex":  {Mode: clitest.ModeCrash},
 		"qwen":   {Mode: clitest.ModeErrorInStream},
 	}})
-	r := s.run("--no-tui", "--timeout", "3s", "a topic nobody can discuss")
+	s.writeConfig(agentTimeout("gemini", "3s")) // it ignores SIGTERM: a timeout is its failure
+	r := s.run("--no-tui", "a topic nobody can discuss")
 	if r.code != exitAborted {
 		t.Fatalf("exit %d, want %d\n%s\n%s", r.code, exitAborted, tail(r.stdout, 3000), r.stderr)
 	}

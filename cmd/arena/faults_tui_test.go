@@ -68,13 +68,13 @@ func arenaPID(t *testing.T, s *sandbox) int {
 func TestTUIChallengerFaultsInTmux(t *testing.T) {
 	t.Parallel()
 	s := newFaultSandbox(t)
-	s.writeConfig(rawAgentConfig)
+	s.writeConfig(rawAgentConfig + agentTimeoutEntry("gemini", "3s"))
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
 		"raw":    {Mode: clitest.ModeBinary},
 		"gemini": {Mode: clitest.ModeHang},
 		"codex":  {Mode: clitest.ModeCrash},
 	}})
-	ts := s.startTmux(140, 45, nil, "--timeout", "3s", "--challengers", "raw,gemini,codex,qwen", "a topic with misbehaving challengers")
+	ts := s.startTmux(140, 45, nil, "--challengers", "raw,gemini,codex,qwen", "a topic with misbehaving challengers")
 	ts.waitText("Debate outcome: consensus", 60*time.Second)
 	assertTerminalKept(t, ts, false)
 	ts.keys("q")
@@ -97,16 +97,19 @@ func TestTUIChallengerFaultsInTmux(t *testing.T) {
 
 // TestTUIEveryChallengerFailsInTmux: a flood of output, a challenger that
 // ignores SIGTERM and one with an error in its stream; the screen shows
-// the abort report and arena exits 4.
+// the abort report and arena exits 4. Only codex has a short timeout: with
+// one for all (--timeout 3s), the flood raced the clock to the 8 MiB cap,
+// and on a loaded 2-core machine the clock won ("gemini timed out").
 func TestTUIEveryChallengerFailsInTmux(t *testing.T) {
 	t.Parallel()
 	s := newFaultSandbox(t)
+	s.writeConfig(agentTimeout("codex", "3s"))
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
 		"gemini": {Mode: clitest.ModeFlood, FloodBytes: 100 << 20},
 		"codex":  {Mode: clitest.ModeIgnoreTerm},
 		"qwen":   {Mode: clitest.ModeErrorInStream},
 	}})
-	ts := s.startTmux(120, 40, nil, "--timeout", "3s", "a topic nobody can discuss")
+	ts := s.startTmux(120, 40, nil, "a topic nobody can discuss")
 	ts.waitText("Debate outcome: aborted", 60*time.Second)
 	ts.keys("q")
 	if code := ts.exitCode(15 * time.Second); code != "4" {

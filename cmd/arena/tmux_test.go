@@ -307,7 +307,9 @@ func TestNoColorMeansNoColour(t *testing.T) {
 	s := newSandbox(t)
 	ts := s.startTmux(100, 30, []string{"NO_COLOR=1"}, "demo", "--speed", "20")
 	ts.waitText("REPLAY", 10*time.Second)
-	time.Sleep(500 * time.Millisecond)
+	// The whole debate, outcome included, is on the screen (a fixed half
+	// second showed more or less of it depending on the machine's speed).
+	ts.waitText("Debate outcome", 30*time.Second)
 	// Colours are SGR parameters 30-37, 38;..., 40-47, 48;..., 90-97, 100-107.
 	colour := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m`)
 	if m := colour.FindString(ts.coloured()); m != "" {

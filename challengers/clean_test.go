@@ -94,7 +94,7 @@ func FuzzCleaner(f *testing.F) {
 // A stream's flush returns what the decoder still held plus what the
 // cleaner held back, both intact.
 func TestTextStreamFlushKeepsBothHalves(t *testing.T) {
-	s := newTextStream(FormatGeminiStreamJSON)
+	s := newTextStream(FormatGeminiStreamJSON, DefaultOutputCap)
 	got := string(s.feed([]byte(`{"type":"message","role":"assistant","content":"abc\r","delta":true}`)))
 	got += string(s.flush())
 	if got != "abc\n" {

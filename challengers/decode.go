@@ -114,7 +114,7 @@ func (d *lineDecoder) Drain(out []byte) []byte {
 		return out
 	}
 	out = d.line(out, d.partial)
-	d.partial = nil
+	d.partial = d.partial[:0]
 	return out
 }
 

@@ -381,13 +381,15 @@ func (p *process) readStdout(pgid int) streamOutcome {
 // never joined afterwards.
 //
 // Why it is built this way: on the 2-core machine the first touch of a
-// page of memory costs about 50 µs (page faults counted in
-// BenchmarkRunnerStreaming's processor time: 3,000 of them in 150 ms for a
-// 4 MiB reply), as much as cat takes to move 4 KiB through a pty, so what
-// the stream costs is mostly the fresh memory it is copied into. A copy
-// per chunk for OnChunk, pieces joined at the end (8-39 ms for 4 MiB,
-// after the stream), or a builder left to grow by quarters (about five
-// copies) each cost more than the decoding.
+// page of memory costs 30-50 µs in page faults (counted in
+// BenchmarkRunnerStreaming: 2,200 faults and 110 ms of processor time for
+// a run that streamed 4 MiB), about what cat takes to move those 4 KiB
+// through a pty, so what a stream costs is mostly the fresh memory it is
+// copied into. A copy per chunk for OnChunk, pieces joined at the end
+// (8-39 ms for 4 MiB, after the stream), or a builder left to grow by
+// quarters (about five copies) each cost more than the decoding. (A
+// consumer that keeps the strings it is given keeps that part of the reply
+// alive: no more than the reply itself.)
 type textStream struct {
 	raw, text cleaner
 	dec       decoder

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 )
 
 func TestInstallLinksTheFakes(t *testing.T) {
@@ -87,5 +89,22 @@ func TestSetenvAndCalls(t *testing.T) {
 	}
 	if _, ok := f.GrandchildPID("codex"); ok {
 		t.Error("a grandchild pid without a grandchild")
+	}
+}
+
+// A record caught half-written (no newline yet) is left for the next
+// read, not taken for a broken log.
+func TestCallsSkipsARecordStillBeingWritten(t *testing.T) {
+	f := New(t, "codex")
+	whole := `{"agent":"codex","argv0":"codex","index":0,"pid":1}` + "\n"
+	path := filepath.Join(f.Log, fakeapi.CallLogFile)
+	if err := os.MkdirAll(f.Log, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(whole+`{"agent":"codex","argv0":"co`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if calls := f.Calls(); len(calls) != 1 || calls[0].Agent != "codex" {
+		t.Fatalf("calls %+v", calls)
 	}
 }

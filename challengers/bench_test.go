@@ -152,7 +152,7 @@ func benchStreaming(b *testing.B, a challengers.Agent, piece int, printer bool) 
 	// them: what garbage one leaves, the other may pay for, as often one
 	// way as the other. (A runtime.GC() before each run let the runtime
 	// hand its free memory back to the kernel, and every page arena then
-	// touched afresh cost about 40 µs in page faults: that measured the
+	// touched afresh cost 13-54 µs in page faults: that measured the
 	// harness, 1,000-3,000 faults a run against cat's 110.)
 	for i := 0; b.Loop(); i++ {
 		var ma, mc float64

@@ -16,7 +16,7 @@ type Usage struct {
 // streams is the reply as far as it goes: the decoder keeps no copy of its
 // own, its caller hands everything streamed back to Finish. (A copy in the
 // decoder as well was a third copy of every byte into fresh memory, and on
-// the 2-core machine the first touch of a page costs 30-50 µs in page
+// the 2-core machine the first touch of a page costs 13-54 µs in page
 // faults, about what cat takes to move the same 4 KiB through a pty.)
 type decoder interface {
 	// Feed takes the next piece of cleaned output and appends the model
@@ -127,7 +127,7 @@ func (d *lineDecoder) Finish(streamed string) (string, *Usage, string) {
 
 // room returns b with room for n more bytes. When it must grow, it grows
 // fourfold at once, where append adds about a quarter at a time: each
-// growth copies into fresh memory (30-50 µs a page the first time, on the
+// growth copies into fresh memory (13-54 µs a page the first time, on the
 // 2-core machine), and from 4 KiB to a 1 MiB line that is some 25
 // growths copying 5 MiB by quarters, four copying 1.3 MiB fourfold.
 func room(b []byte, n int) []byte {

@@ -381,7 +381,7 @@ func (p *process) readStdout(pgid int) streamOutcome {
 // never joined afterwards.
 //
 // Why it is built this way: on the 2-core machine the first touch of a
-// page of memory costs 30-50 µs in page faults (counted in
+// page of memory costs 13-54 µs in page faults (counted in
 // BenchmarkRunnerStreaming: 2,200 faults and 110 ms of processor time for
 // a run that streamed 4 MiB), about what cat takes to move those 4 KiB
 // through a pty, so what a stream costs is mostly the fresh memory it is
@@ -406,7 +406,7 @@ const readBufSize = 32 << 10
 // next (a read buffer; the decoded text of a read and a line cut by the
 // end of a read, which grow to the longest event): made afresh for every
 // call, they were fresh memory every time, and on the 2-core machine that
-// is 30-50 µs of page faults a page. Buffers past maxWorkBuf are left to
+// is 13-54 µs of page faults a page. Buffers past maxWorkBuf are left to
 // the collector.
 var (
 	readBufs = sync.Pool{New: func() any { return new([readBufSize]byte) }}

@@ -35,6 +35,7 @@ END {
   R = "BenchmarkPeakRSS"; D = "BenchmarkDoctor"; L = "BenchmarkReplay"
   E = "BenchmarkDebateInProcess"; C = "BenchmarkRunnerCall"; K = "BenchmarkCleanText"
   I = "BenchmarkReplayInProcess"
+  S = "BenchmarkStart"
 
   print ""
   row("measurement", "arena", "baseline", "ratio", "target")
@@ -53,6 +54,8 @@ END {
   row("3 peak RSS, 100 MiB flood under the 8 MiB cap: vs tiny debate", cell(R, "peak-RSS-MiB", "MiB", "%.1f"), cell(R, "base-peak-RSS-MiB", "MiB", "%.1f"), ratio(R, "ratio"), "<= 64 MiB")
   row("4 arena doctor, slow --version (1.0/0.8/0.6/0.4 s): vs slowest", cell(D, "doctor-s", "s", "%.3f"), cell(D, "slowest-s", "s", "%.3f"), ratio(D, "ratio"), "~ 1 (sum: " sprintf("%.1f", v(D, "sum-s")) " s)")
   row("5 arena replay --no-tui, 10 MiB log: vs cat to /dev/null", cell(L, "MiB/s", "MiB/s", "%.0f"), cell(L, "cat-MiB/s", "MiB/s", "%.0f"), ratio(L, "ratio"), "none set")
+  row("6 start: arena --version to exit: vs /bin/true", cell(S, "version-ms", "ms", "%.1f"), cell(S, "true-ms", "ms", "%.1f"), ratio(S, "ratio-version"), "none set")
+  row("6 ... arena --json TOPIC to its first event, instant fakes", cell(S, "first-event-ms", "ms", "%.1f"), cell(S, "true-ms", "ms", "%.1f"), ratio(S, "ratio-first-event"), "none set")
   print ""
   print "Diagnostics (where the time goes):"
   print ""

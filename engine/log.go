@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -40,18 +42,38 @@ type LogWriter struct {
 	pending []Event
 }
 
+// maxLogNameTries bounds the names CreateLog tries: name, then name-2 up
+// to name-100. Names carry the millisecond, so even a hundred runs of one
+// topic started together rarely need more than a few.
+const maxLogNameTries = 100
+
 // CreateLog creates a new log file in dir (made 0700 if missing); the file
-// is readable only by the user.
+// is readable only by the user. It never opens an existing file: when
+// name is taken (two debates of one topic started in the same
+// millisecond) it takes the first free of name-2, name-3, ... (before the
+// extension). Path says which it got.
 func CreateLog(dir, name string) (*LogWriter, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create log directory: %w", err)
 	}
-	path := filepath.Join(dir, name)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("create log: %w", err)
+	ext := filepath.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	for i := 1; ; i++ {
+		path := filepath.Join(dir, name)
+		if i > 1 {
+			path = filepath.Join(dir, stem+"-"+strconv.Itoa(i)+ext)
+		}
+		// O_EXCL makes taking a name atomic: of several processes trying
+		// one name at once, exactly one gets it and the others move on.
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if errors.Is(err, fs.ErrExist) && i < maxLogNameTries {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("create log: %w", err)
+		}
+		return &LogWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path, lastFlush: time.Now()}, nil
 	}
-	return &LogWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path, lastFlush: time.Now()}, nil
 }
 
 // Path is the log file's path.
@@ -129,9 +151,13 @@ func (l *LogWriter) Close() error {
 	return errors.Join(l.err, l.f.Close())
 }
 
-// LogName names a log by time and topic: 20261121-153000-should-we-move.jsonl.
+// LogName names a log by time, to the millisecond, and topic:
+// 20261121-153000.042-should-we-move.jsonl. Names sort by time. With only
+// the second in the name, two debates of one topic started together (a
+// script, a CI matrix) asked for the same file and one of them failed;
+// CreateLog now also steps around the rare same-millisecond clash.
 func LogName(t time.Time, topic string) string {
-	return t.Format("20060102-150405") + "-" + Slug(topic, 40) + ".jsonl"
+	return t.Format("20060102-150405.000") + "-" + Slug(topic, 40) + ".jsonl"
 }
 
 // Slug is a file-name-safe summary of a topic.

@@ -4,9 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -174,9 +178,17 @@ func TestLogWriterKeepsEventsAfterAWriteFailure(t *testing.T) {
 }
 
 func TestLogName(t *testing.T) {
-	at := time.Date(2026, 11, 21, 15, 30, 0, 0, time.UTC)
-	if got := LogName(at, "Should we move sessions from Redis to Postgres? $(rm -rf ~)"); got != "20261121-153000-should-we-move-sessions-from-redis-to-po.jsonl" {
+	at := time.Date(2026, 11, 21, 15, 30, 0, 42_900_000, time.UTC)
+	if got := LogName(at, "Should we move sessions from Redis to Postgres? $(rm -rf ~)"); got != "20261121-153000.042-should-we-move-sessions-from-redis-to-po.jsonl" {
 		t.Fatalf("got %q", got)
+	}
+	// Names sort as their times do, the millisecond included.
+	var names []string
+	for _, d := range []time.Duration{0, time.Millisecond, 957 * time.Millisecond, time.Second, 10 * time.Second} {
+		names = append(names, LogName(at.Add(d), "t"))
+	}
+	if !slices.IsSorted(names) {
+		t.Fatalf("names out of time order: %q", names)
 	}
 	if got := Slug("¿¿??", 40); got != "debate" {
 		t.Fatalf("got %q", got)
@@ -209,3 +221,80 @@ func FuzzReadLog(f *testing.F) {
 }
 
 func newTestBufWriter(f *os.File) *bufio.Writer { return bufio.NewWriterSize(f, 16) }
+
+// TestCreateLogNeverOverwrites: a taken name is never opened again; the
+// next free name-N is used instead, and the first file keeps its bytes.
+func TestCreateLogNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	first, err := CreateLog(dir, "20261121-153000.042-t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Handle(sampleEvents()[0])
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(first.Path())
+	var got []string
+	for range 3 {
+		w, err := CreateLog(dir, "20261121-153000.042-t.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, filepath.Base(w.Path()))
+		w.Close()
+	}
+	if !slices.Equal(got, []string{"20261121-153000.042-t-2.jsonl", "20261121-153000.042-t-3.jsonl", "20261121-153000.042-t-4.jsonl"}) {
+		t.Fatalf("names %q", got)
+	}
+	if b, _ := os.ReadFile(first.Path()); !bytes.Equal(b, want) || len(b) == 0 {
+		t.Fatalf("the first log was changed: %q", b)
+	}
+}
+
+// TestCreateLogConcurrently: writers racing for one name each get a file
+// of their own.
+func TestCreateLogConcurrently(t *testing.T) {
+	dir := t.TempDir()
+	const n = 16
+	paths := make(chan string, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			w, err := CreateLog(dir, "same.jsonl")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			paths <- w.Path()
+			w.Close()
+		})
+	}
+	wg.Wait()
+	close(paths)
+	seen := map[string]bool{}
+	for p := range paths {
+		seen[p] = true
+	}
+	if len(seen) != n {
+		t.Fatalf("%d writers got %d distinct files", n, len(seen))
+	}
+}
+
+// TestCreateLogGivesUp: when every name it may try is taken, CreateLog
+// says so rather than looping or reusing one.
+func TestCreateLogGivesUp(t *testing.T) {
+	dir := t.TempDir()
+	for i := 1; i <= maxLogNameTries; i++ {
+		name := "x.jsonl"
+		if i > 1 {
+			name = fmt.Sprintf("x-%d.jsonl", i)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w, err := CreateLog(dir, "x.jsonl"); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("got %v, %v; want an error saying the file exists", w, err)
+	}
+}

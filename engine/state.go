@@ -13,7 +13,6 @@ type seat struct {
 	verdict  string   // effective verdict
 	followup string   // what it said after the defender's last answer
 	response *Response
-	final    *Final
 	failure  string   // "timed out in round 2"
 	learned  []string // what the defender accepted from it
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"strings"
 	"unicode/utf8"
 )
 
@@ -27,14 +26,4 @@ func tail(s string, n int) string {
 		i++
 	}
 	return "…" + s[i:]
-}
-
-// firstLine is the first non-empty line of s.
-func firstLine(s string) string {
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return ""
 }

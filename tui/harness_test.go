@@ -2,27 +2,16 @@ package tui
 
 import (
 	"io"
-	"os"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/mattn/go-runewidth"
 	"github.com/muesli/termenv"
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/tui/tuitest"
 )
-
-// TestMain pins what the machine would otherwise decide. glamour measures
-// text with go-runewidth, whose default follows the locale: under
-// LANG=ja_JP.UTF-8 a table's "│" is two cells wide and the outcome golden
-// changes. The screen itself measures as x/ansi does, locale or not.
-func TestMain(m *testing.M) {
-	runewidth.DefaultCondition.EastAsianWidth = false
-	os.Exit(m.Run())
-}
 
 // harness drives a Model as the program would, synchronously: it runs the
 // commands Update returns and feeds their messages back, except timers,

@@ -6,19 +6,15 @@ import (
 
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/glamour"
-	"github.com/charmbracelet/glamour/styles"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 )
 
 // maxCachedRenders bounds the renders kept: a person dragging the window
 // edge produces a width per frame.
 const maxCachedRenders = 8
 
-// outcomeDoc is the outcome's Markdown, rendered by glamour once per width
-// (in a command: a long document takes tens of milliseconds) and shown in
-// a viewport.
+// outcomeDoc is the outcome's Markdown, rendered once per width (in a
+// command, off the update loop: a long document still takes a moment) and
+// shown in a viewport.
 type outcomeDoc struct {
 	vp      viewport.Model
 	gen     int            // bumped when the document or the theme changes
@@ -54,35 +50,14 @@ func (d *outcomeDoc) show(width int, out string) {
 type outcomeRenderedMsg struct {
 	gen, width int
 	out        string
-	err        error
 }
 
-// renderMarkdownCmd renders md with glamour. It touches nothing of the
+// renderMarkdownCmd renders md (markdown.go). It touches nothing of the
 // model: everything it needs is passed by value.
-func renderMarkdownCmd(gen, width int, md, style string, profile termenv.Profile) tea.Cmd {
+func renderMarkdownCmd(gen, width int, md string, st mdStyle) tea.Cmd {
 	return func() tea.Msg {
-		r, err := glamour.NewTermRenderer(
-			glamour.WithStandardStyle(style),
-			glamour.WithColorProfile(profile),
-			glamour.WithWordWrap(max(width-4, 20)),
-		)
-		if err != nil {
-			return outcomeRenderedMsg{gen: gen, width: width, err: err}
-		}
-		out, err := r.Render(md)
-		return outcomeRenderedMsg{gen: gen, width: width, out: strings.TrimRight(out, "\n "), err: err}
+		return outcomeRenderedMsg{gen: gen, width: width, out: renderMarkdown(md, width, st)}
 	}
-}
-
-// glamourStyle follows the screen: no colour, no colour in the document.
-func (m *Model) glamourStyle() string {
-	switch {
-	case !m.th.color:
-		return styles.NoTTYStyle
-	case m.th.dark:
-		return styles.DarkStyle
-	}
-	return styles.LightStyle
 }
 
 // renderOutcome shows the document at the current width, from the cache
@@ -100,7 +75,7 @@ func (m *Model) renderOutcome() tea.Cmd {
 		return nil
 	}
 	d.pending[w] = true
-	return renderMarkdownCmd(d.gen, w, m.outcome.Markdown, m.glamourStyle(), m.th.profile)
+	return renderMarkdownCmd(d.gen, w, m.outcome.Markdown, m.th.md)
 }
 
 func (m *Model) onRendered(msg outcomeRenderedMsg) {
@@ -110,9 +85,6 @@ func (m *Model) onRendered(msg outcomeRenderedMsg) {
 	}
 	delete(d.pending, msg.width)
 	out := msg.out
-	if msg.err != nil { // show the Markdown as it is rather than nothing
-		out = ansi.Wrap(m.outcome.Markdown, max(msg.width-2, 20), "")
-	}
 	if len(d.cache) >= maxCachedRenders {
 		clear(d.cache)
 	}

@@ -117,7 +117,7 @@ func (c *call) rewrap(width int) {
 
 // writeMarkdown writes a reply, dressing the few Markdown forms a reply
 // uses (headings, lists, quotes, code, tables) without a full renderer: the
-// pane is narrow and redrawn often; the outcome gets glamour.
+// pane is narrow and redrawn often; the outcome gets markdown.go.
 func writeMarkdown(w *wrapper, md string) {
 	code := false
 	for i, ln := range strings.Split(strings.TrimRight(md, "\n"), "\n") {

@@ -53,6 +53,7 @@ type theme struct {
 	agents []agentStyle
 	stance map[engine.Stance]ink
 	result map[engine.OutcomeKind]lipgloss.Style
+	md     mdStyle // the outcome document
 }
 
 // agentStyle is how one agent's pane is drawn.
@@ -139,6 +140,7 @@ func newTheme(r *lipgloss.Renderer) theme {
 		engine.OutcomeAborted:     pill(colorBad),
 		engine.OutcomeInterrupted: pill(colorCalm),
 	}
+	t.md = markdownStyle(r, t)
 	return t
 }
 

@@ -1,8 +1,11 @@
 package benchkit
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -67,6 +70,38 @@ func Run(cmd *exec.Cmd, watchRSS bool) (Proc, error) {
 		return p, err
 	}
 	return p, nil
+}
+
+// RunFirstLine starts cmd, whose Stdout must be unset, and returns how
+// long its first line of output took to arrive, from just before the
+// start; it then reads the rest and waits for the exit, so the process
+// runs to its end as it would for any reader.
+func RunFirstLine(cmd *exec.Cmd) (time.Duration, Proc, error) {
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, Proc{}, err
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return 0, Proc{}, err
+	}
+	br := bufio.NewReader(out)
+	_, lerr := br.ReadString('\n')
+	first := time.Since(start)
+	_, _ = io.Copy(io.Discard, br)
+	err = cmd.Wait()
+	p := Proc{Wall: time.Since(start), Code: -1}
+	if cmd.ProcessState != nil {
+		p.Code = cmd.ProcessState.ExitCode()
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return first, p, err
+	}
+	if lerr != nil {
+		return first, p, fmt.Errorf("no first line: %w", lerr)
+	}
+	return first, p, nil
 }
 
 // vmHWM reads "VmHWM:   1234 kB" from a status file (0 if gone).

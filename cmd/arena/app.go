@@ -44,13 +44,35 @@ func outcomeExit(k engine.OutcomeKind) int {
 }
 
 // usageError is an error in what the user typed or configured: exit 2.
-type usageError struct{ err error }
+// As with settings.Error, the sentence for the user (msg) is kept apart
+// from the cause (err), so that a caller can still ask errors.Is(err,
+// engine.ErrNotALog) or errors.Is(err, fs.ErrNotExist) however the
+// sentence is worded.
+type usageError struct {
+	msg string // what arena prints; "" means err's own text
+	err error  // the cause, for errors.Is and errors.As; nil for none
+}
 
-func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Error() string {
+	if e.msg != "" || e.err == nil {
+		return e.msg
+	}
+	return e.err.Error()
+}
+
 func (e usageError) Unwrap() error { return e.err }
 
+// usagef is a usage error worded by format. Wrap a cause with %w, never
+// %v: %v keeps only its text, and errors.Is can no longer find it.
 func usagef(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
+	return usageError{err: fmt.Errorf(format, args...)}
+}
+
+// usageCause is a usage error whose sentence, worded by format, does not
+// simply end with the cause's text (a shorter or friendlier account of
+// it); the cause is kept whole for errors.Is and errors.As.
+func usageCause(cause error, format string, args ...any) error {
+	return usageError{msg: fmt.Sprintf(format, args...), err: cause}
 }
 
 // exitError carries an exit code out of a command that already reported.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -303,4 +304,69 @@ func BenchmarkReplayInProcess(b *testing.B) {
 	}
 	b.ReportMetric(0, "ns/op") // suppressed: an iteration times arena and its baseline together
 	b.ReportMetric(benchkit.MiB(size)/benchkit.Median(walls).Seconds(), "MiB/s")
+}
+
+// BenchmarkStart: how long arena takes to be of use, against /bin/true
+// (the cost of starting any process at all), each iteration running all
+// three in turn. Measured from just before the start:
+//
+//	version-ms      `arena --version` to its exit
+//	first-event-ms  `arena --json TOPIC` with instant fakes to its first
+//	                line of output (the debate_started event; the debate
+//	                then runs to its end, untimed)
+//	true-ms         /bin/true to its exit
+//	ratio-version, ratio-first-event  over true-ms
+//
+// Most of what arena costs here is package initialisation before main
+// (GODEBUG=inittrace=1 arena --version shows it package by package).
+func BenchmarkStart(b *testing.B) {
+	instant := clitest.AgentScript{DelayMS: -1}
+	sb := arenatest.NewSandbox(b)
+	sb.Fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"claude": instant, "gemini": instant, "codex": instant, "qwen": instant}})
+	bin := benchkit.Arena(b)
+	run := func(name string, args ...string) time.Duration {
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = sb.Dir, sb.Env()
+		null := benchDevNull(b)
+		defer null.Close()
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = null, &stderr
+		p, err := benchkit.Run(cmd, false)
+		if err != nil || p.Code != 0 {
+			b.Fatalf("%s %s: exit %d, %v\n%s", name, strings.Join(args, " "), p.Code, err, stderr.String())
+		}
+		return p.Wall
+	}
+	logs := b.TempDir()
+	n := 0
+	firstEvent := func() time.Duration {
+		// A log directory per run, so that an arena from before log
+		// names carried the millisecond can be measured too.
+		n++
+		cmd := exec.Command(bin, "--json", "--log-dir", filepath.Join(logs, strconv.Itoa(n)), benchTopic)
+		cmd.Dir, cmd.Env = sb.Dir, sb.Env()
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		first, p, err := benchkit.RunFirstLine(cmd)
+		if err != nil || p.Code != exitConsensus {
+			b.Fatalf("arena --json: exit %d, %v\n%s", p.Code, err, stderr.String())
+		}
+		return first
+	}
+	run(bin, "--version")
+	run("/bin/true")
+	firstEvent()
+	var version, first, truth []time.Duration
+	for b.Loop() {
+		v, f, t := run(bin, "--version"), firstEvent(), run("/bin/true")
+		version, first, truth = append(version, v), append(first, f), append(truth, t)
+	}
+	mv, mf, mt := benchkit.Median(version), benchkit.Median(first), benchkit.Median(truth)
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(0, "ns/op") // suppressed: an iteration times arena and its baseline together
+	b.ReportMetric(ms(mv), "version-ms")
+	b.ReportMetric(ms(mf), "first-event-ms")
+	b.ReportMetric(ms(mt), "true-ms")
+	b.ReportMetric(ms(mv)/ms(mt), "ratio-version")
+	b.ReportMetric(ms(mf)/ms(mt), "ratio-first-event")
 }

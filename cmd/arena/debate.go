@@ -101,13 +101,13 @@ func (a *app) readTopic(f *debateFlags, args []string) (string, error) {
 	case f.topicFile == "-" || (len(args) == 1 && args[0] == "-"):
 		b, err := io.ReadAll(io.LimitReader(a.stdin, maxContextBytes+1))
 		if err != nil {
-			return "", usagef("reading the topic from stdin: %v", err)
+			return "", usagef("reading the topic from stdin: %w", err)
 		}
 		topic = string(b)
 	case f.topicFile != "":
 		b, err := os.ReadFile(f.topicFile)
 		if err != nil {
-			return "", usagef("topic file: %v", err)
+			return "", usagef("topic file: %w", err)
 		}
 		topic = string(b)
 	default:
@@ -130,7 +130,7 @@ func readContext(paths []string) ([]engine.Doc, error) {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, usagef("context file: %v", err)
+			return nil, usagef("context file: %w", err)
 		}
 		if st.IsDir() {
 			return nil, usagef("context file %s is a directory; attach files one by one", p)
@@ -140,7 +140,7 @@ func readContext(paths []string) ([]engine.Doc, error) {
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
-			return nil, usagef("context file: %v", err)
+			return nil, usagef("context file: %w", err)
 		}
 		if !utf8.Valid(b) {
 			return nil, usagef("context file %s is not UTF-8 text", p)
@@ -179,7 +179,9 @@ func (a *app) openLog(s *settings.Settings, cfg *engine.Config, topic string) (*
 	}
 	w, err := engine.CreateLog(s.DebateLogPath, engine.LogName(time.Now(), topic))
 	if err != nil {
-		return nil, usagef("cannot save the debate log in %s: %v (choose another with --log-dir DIR, or run with --no-log)", s.DebateLogPath, errors.Unwrap(err))
+		// The sentence leaves out CreateLog's "create log:" prefix, which
+		// says again what the sentence says; the cause is kept whole.
+		return nil, usageCause(err, "cannot save the debate log in %s: %v (choose another with --log-dir DIR, or run with --no-log)", s.DebateLogPath, errors.Unwrap(err))
 	}
 	cfg.LogPath = w.Path()
 	cfg.ReportPath = strings.TrimSuffix(w.Path(), ".jsonl") + ".md"

@@ -46,14 +46,13 @@ when the defender and at least one challenger are usable.`,
 
 // doctorReport is doctor's verdict over all agents.
 type doctorReport struct {
-	Defender    string              `json:"defender"`
-	Ready       bool                `json:"ready"`
-	Usable      []string            `json:"usable_challengers"`
-	CachePath   string              `json:"cache_path,omitempty"`
-	CacheError  string              `json:"cache_error,omitempty"`
-	Checks      []challengers.Check `json:"checks"`
-	roles       map[string]string
-	defenderErr string
+	Defender   string              `json:"defender"`
+	Ready      bool                `json:"ready"`
+	Usable     []string            `json:"usable_challengers"`
+	CachePath  string              `json:"cache_path,omitempty"`
+	CacheError string              `json:"cache_error,omitempty"`
+	Checks     []challengers.Check `json:"checks"`
+	roles      map[string]string
 }
 
 func (a *app) doctor(ctx context.Context, s *settings.Settings, probe bool, probeTimeout time.Duration, asJSON bool) error {

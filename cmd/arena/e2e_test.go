@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
 )
@@ -227,7 +230,7 @@ func TestSignalsInterruptCleanly(t *testing.T) {
 				"gemini": {Mode: clitest.ModeIgnoreTerm}, "codex": {Mode: clitest.ModeHang}, "qwen": {Mode: clitest.ModeGrandchild, DelayMS: 2000},
 			}})
 			cmd, out := s.start("--no-tui", "a topic")
-			waitForCalls(t, s, 3)
+			waitForCalls(t, s, 4) // the defender's opening and the three challengers
 			cmd.Process.Signal(sig)
 			err := cmd.Wait()
 			code := exitCodeOf(err)
@@ -239,7 +242,11 @@ func TestSignalsInterruptCleanly(t *testing.T) {
 				t.Fatalf("outcome %s", o.Result)
 			}
 			assertNoSurvivors(t, s)
-			if pid, ok := s.fakes.GrandchildPID("qwen"); ok && processAlive(pid) {
+			pid, ok := s.fakes.GrandchildPID("qwen")
+			if !ok {
+				t.Fatal("qwen never started its grandchild; the test would prove nothing about it")
+			}
+			if processAlive(pid) {
 				syscall.Kill(pid, syscall.SIGKILL)
 				t.Fatal("qwen's grandchild survived")
 			}
@@ -257,7 +264,14 @@ func TestSIGKILLMidDebateLeavesAReplayableLog(t *testing.T) {
 	}})
 	cmd, _ := s.start("--no-tui", "a topic")
 	waitForCalls(t, s, 4)
-	time.Sleep(1200 * time.Millisecond)
+	waitUntil(t, 20*time.Second, "five events in the log", func() bool {
+		logs := s.logs()
+		if len(logs) != 1 {
+			return false
+		}
+		lc, err := engine.ReadLogFile(logs[0])
+		return err == nil && len(lc.Events) >= 5
+	})
 	grandchild, ok := s.fakes.GrandchildPID("qwen")
 	if !ok || !processAlive(grandchild) {
 		t.Fatal("qwen's grandchild is not running; the test would prove nothing")
@@ -298,17 +312,84 @@ func (s *sandbox) start(args ...string) (*exec.Cmd, *bytes.Buffer) {
 	return cmd, &out
 }
 
+// waitForCalls waits until n agents have been called and each of those
+// calls has done what its mode does before it answers: a fake that
+// ignores SIGTERM has it ignored (SigIgn in /proc), one that leaves a
+// grandchild has recorded the grandchild's pid (once that one ignores
+// SIGTERM too). A signal sent then meets every agent in the state the
+// test means to exercise; a fixed pause used to hope so.
 func waitForCalls(t *testing.T, s *sandbox, n int) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if len(s.fakes.Calls()) >= n {
-			time.Sleep(200 * time.Millisecond)
-			return
+	var calls []clitest.Call
+	waitUntil(t, 20*time.Second, fmt.Sprintf("%d agent calls", n), func() bool {
+		calls = completeCalls(t, s)
+		return len(calls) >= n
+	})
+	for _, c := range calls {
+		switch c.Mode {
+		case clitest.ModeIgnoreTerm:
+			waitUntil(t, 10*time.Second, c.Agent+" to ignore SIGTERM", func() bool {
+				return !processAlive(c.PID) || ignoresSIGTERM(c.PID)
+			})
+		case clitest.ModeGrandchild:
+			waitUntil(t, 10*time.Second, c.Agent+" to start its grandchild", func() bool {
+				_, ok := s.fakes.GrandchildPID(c.Agent)
+				return ok || !processAlive(c.PID)
+			})
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("only %d calls started", len(s.fakes.Calls()))
+}
+
+// completeCalls is the fakes' call log as far as it is written. A fake
+// logs a call in one write(2), but a reader polling the file meanwhile can
+// see a prefix of that line (clitest's Calls then fails on it), so only
+// lines that end in a newline are read.
+func completeCalls(t *testing.T, s *sandbox) []clitest.Call {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.fakes.Log, fakeapi.CallLogFile))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var calls []clitest.Call
+	for len(b) > 0 {
+		line, rest, complete := bytes.Cut(b, []byte("\n"))
+		if !complete {
+			break
+		}
+		var c clitest.Call
+		if err := json.Unmarshal(line, &c); err != nil {
+			t.Fatalf("call log line %q: %v", line, err)
+		}
+		calls, b = append(calls, c), rest
+	}
+	return calls
+}
+
+// waitUntil polls cond until it holds, and fails the test if it does not
+// within d.
+func waitUntil(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(d); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", d, what)
+		}
+	}
+}
+
+// ignoresSIGTERM reports whether process pid ignores SIGTERM, from the
+// SigIgn mask in /proc/PID/status (bit 15-1).
+func ignoresSIGTERM(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return false
+	}
+	_, rest, ok := bytes.Cut(b, []byte("\nSigIgn:"))
+	if !ok {
+		return false
+	}
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	mask, err := strconv.ParseUint(string(bytes.TrimSpace(line)), 16, 64)
+	return err == nil && mask&(1<<(syscall.SIGTERM-1)) != 0
 }
 
 func exitCodeOf(err error) int {

@@ -63,7 +63,7 @@ func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (st
 	}
 	logs, err := engine.ListLogs(s.DebateLogPath)
 	if err != nil {
-		return "", usagef("cannot list debate logs in %s: %v", s.DebateLogPath, err)
+		return "", usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
 	}
 	if len(logs) == 0 {
 		return "", usagef("no saved debates in %s (run a debate first, or give a log file: arena replay LOG)", s.DebateLogPath)
@@ -84,9 +84,9 @@ func (a *app) replay(path string, f replayFlags) error {
 	lc, err := engine.ReadLogFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return usagef("replay: %s: no such file", path)
+		return usageCause(err, "replay: %s: no such file", path)
 	case err != nil:
-		return usagef("replay %s: %v", path, err)
+		return usagef("replay %s: %w", path, err)
 	case len(lc.Events) == 0:
 		// Nothing to play: an empty file, blank lines, or a directory.
 		// Saying "the debate was cut short" and exiting 0 would pass it
@@ -95,7 +95,7 @@ func (a *app) replay(path string, f replayFlags) error {
 		if lc.Problem != "" {
 			why = lc.Problem
 		}
-		return usagef("replay %s: %v: %s", path, engine.ErrNotALog, why)
+		return usagef("replay %s: %w: %s", path, engine.ErrNotALog, why)
 	}
 	if lc.Skipped > 0 {
 		a.warn("%d events of kinds this arena does not know were skipped", lc.Skipped)
@@ -183,7 +183,7 @@ agents and topic. Replay one with arena replay LOG.`,
 func (a *app) listLogs(s *settings.Settings) error {
 	logs, err := engine.ListLogs(s.DebateLogPath)
 	if err != nil {
-		return usagef("cannot list debate logs in %s: %v", s.DebateLogPath, err)
+		return usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
 	}
 	if len(logs) == 0 {
 		fmt.Fprintf(a.stdout, "No saved debates in %s.\n", s.DebateLogPath)

@@ -83,13 +83,15 @@ func (ts *tmuxSession) scrollback() string {
 	return string(out)
 }
 
+// keys types keys, in order. It does not wait for arena to act on them:
+// a test that looks at the screen afterwards waits for what the keys
+// should bring about (waitFor), however long a loaded machine takes.
 func (ts *tmuxSession) keys(keys ...string) {
 	ts.t.Helper()
 	for _, k := range keys {
 		if out, err := exec.Command("tmux", "-L", ts.socket, "send-keys", "-t", "arena", k).CombinedOutput(); err != nil {
 			ts.t.Fatalf("send-keys %s: %v %s", k, err, out)
 		}
-		time.Sleep(150 * time.Millisecond)
 	}
 }
 
@@ -162,25 +164,23 @@ func TestTUILiveDebateInTmux(t *testing.T) {
 	if f := focusedPane(screen); f != "claude" {
 		t.Fatalf("focused pane %q at start:\n%s", f, screen)
 	}
+	focusOn := func(pane string) func(string) bool {
+		return func(s string) bool { return focusedPane(s) == pane }
+	}
 	ts.keys("Tab")
-	if f := focusedPane(ts.screen()); f != "gemini" {
-		t.Fatalf("after tab, focus is on %q", f)
-	}
+	ts.waitFor("tab to move the focus to gemini", 10*time.Second, focusOn("gemini"))
 	ts.keys("BTab")
-	if f := focusedPane(ts.screen()); f != "claude" {
-		t.Fatalf("after shift+tab, focus is on %q", f)
-	}
+	ts.waitFor("shift+tab to move the focus back to claude", 10*time.Second, focusOn("claude"))
 
 	// enter zooms the focused pane to the whole screen, esc returns.
 	ts.keys("Tab", "Enter")
-	zoomed := ts.screen()
-	if !strings.Contains(zoomed, "gemini") || strings.Contains(zoomed, "─ qwen") || strings.Contains(zoomed, "─ codex") {
-		t.Fatalf("zoom did not fill the screen with gemini:\n%s", zoomed)
-	}
+	ts.waitFor("enter to fill the screen with gemini", 10*time.Second, func(s string) bool {
+		return strings.Contains(s, "gemini") && !strings.Contains(s, "─ qwen") && !strings.Contains(s, "─ codex")
+	})
 	ts.keys("Escape")
-	if s := ts.screen(); !strings.Contains(s, "qwen") || !strings.Contains(s, "codex") {
-		t.Fatalf("esc did not unzoom:\n%s", s)
-	}
+	ts.waitFor("esc to bring back every pane", 10*time.Second, func(s string) bool {
+		return strings.Contains(s, "qwen") && strings.Contains(s, "codex")
+	})
 
 	// The outcome arrives; it can be scrolled; q leaves and the summary
 	// stays behind.
@@ -190,9 +190,7 @@ func TestTUILiveDebateInTmux(t *testing.T) {
 	}
 	before := ts.screen()
 	ts.keys("PageDown", "PageDown")
-	if ts.screen() == before {
-		t.Fatalf("pgdn did not scroll the outcome:\n%s", before)
-	}
+	ts.waitFor("pgdn to scroll the outcome", 10*time.Second, func(s string) bool { return s != before })
 	ts.keys("q")
 	if code := ts.exitCode(10 * time.Second); code != "0" {
 		t.Fatalf("exit %s\n%s", code, ts.scrollback())
@@ -228,9 +226,7 @@ func TestTUIQuitAsksThenInterrupts(t *testing.T) {
 	ts.keys("q")
 	ts.waitText("Stop the debate?", 5*time.Second)
 	ts.keys("n")
-	if strings.Contains(ts.screen(), "Stop the debate?") {
-		t.Fatal("n did not dismiss the question")
-	}
+	ts.waitFor("n to dismiss the question", 10*time.Second, func(s string) bool { return !strings.Contains(s, "Stop the debate?") })
 	ts.keys("C-c")
 	ts.waitText("Stop the debate?", 5*time.Second)
 	ts.keys("y")
@@ -306,15 +302,17 @@ func TestResizeRelaysTheScreen(t *testing.T) {
 func TestNoColorMeansNoColour(t *testing.T) {
 	s := newSandbox(t)
 	ts := s.startTmux(100, 30, []string{"NO_COLOR=1"}, "demo", "--speed", "20")
-	ts.waitText("REPLAY", 10*time.Second)
-	// The whole debate, outcome included, is on the screen (a fixed half
-	// second showed more or less of it depending on the machine's speed).
-	ts.waitText("Debate outcome", 30*time.Second)
 	// Colours are SGR parameters 30-37, 38;..., 40-47, 48;..., 90-97, 100-107.
 	colour := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m`)
-	if m := colour.FindString(ts.coloured()); m != "" {
-		t.Fatalf("NO_COLOR screen has a colour sequence %q", m)
-	}
+	// Every screen is checked until the verdict badges are up (drawn in
+	// colour when colour is allowed), not one screen at a guessed moment.
+	ts.waitFor("the challengers' verdicts", 30*time.Second, func(string) bool {
+		screen := ts.coloured()
+		if m := colour.FindString(screen); m != "" {
+			t.Fatalf("NO_COLOR screen has a colour sequence %q", m)
+		}
+		return strings.Contains(screen, "agree · minor")
+	})
 	ts.keys("q")
 	ts.exitCode(10 * time.Second)
 }
@@ -324,7 +322,6 @@ func TestReplayWithoutArgumentOffersTheLatest(t *testing.T) {
 	if r := s.run("--no-tui", "first topic"); r.code != 0 {
 		t.Fatalf("exit %d %s", r.code, r.stderr)
 	}
-	time.Sleep(1100 * time.Millisecond) // log names carry the second
 	if r := s.run("--no-tui", "second topic"); r.code != 0 {
 		t.Fatalf("exit %d %s", r.code, r.stderr)
 	}

@@ -19,7 +19,10 @@ func (l *loader) finish() error {
 	if _, ok := l.s.Agents[l.s.Defender]; !ok {
 		return l.s.src[keyDefender].errorf(keyDefender, "%s", l.unknownAgent(l.s.Defender))
 	}
-	return l.resolveChallengers()
+	if err := l.resolveChallengers(); err != nil {
+		return err
+	}
+	return l.checkSeats()
 }
 
 // fillAgents gives every agent its effective timeout and output cap, then

@@ -48,6 +48,10 @@ var arenaKeys = withKeys(compatKeys, map[string]keyHandler{
 	keyOutputCap:   setter(sizeValue, func(s *Settings) *int64 { return &s.OutputCap }),
 	keyChallengers: (*loader).challengersKey,
 	keyAgents:      (*loader).agentsKey,
+	"compare":      protocolKey("compare"),
+	"judge":        protocolKey("judge"),
+	"verdict":      protocolKey("verdict"),
+	"rank":         protocolKey("rank"),
 })
 
 func withKeys(base, more map[string]keyHandler) map[string]keyHandler {

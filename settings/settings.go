@@ -44,8 +44,10 @@ type Settings struct {
 	Warnings []string // non-fatal problems, each naming its file and line
 	Files    []string // files whose settings were applied, in order
 
-	src    map[string]origin
-	agents map[string]*agentMeta
+	src       map[string]origin
+	agents    map[string]*agentMeta
+	protocols map[string]map[string]protocolSeat // protocol → seat key → agents (seats.go)
+	values    map[string]protocolValue           // "rank.test_command" → its value
 }
 
 // agentMeta records where an agent's definition came from.
@@ -193,6 +195,8 @@ type loader struct {
 	// challengerSrc says where each explicitly named challenger was
 	// written, so an unknown one is reported at its own line.
 	challengerSrc []origin
+	protocols     map[string]map[string]protocolSeat
+	values        map[string]protocolValue
 }
 
 func (l *loader) warn(o origin, key, msg string) {

@@ -127,7 +127,7 @@ func benchStreaming(b *testing.B, a challengers.Agent, piece int, printer bool) 
 			p := plain.New(io.Discard)
 			onChunk = func(s string) {
 				streamed += len(s)
-				p.Handle(engine.Event{Payload: engine.Chunk{Agent: a.Name, Text: s}})
+				p.Handle(engine.Event{Payload: engine.Chunk{Seat: a.Name, Text: s}})
 			}
 		}
 		cpu0, start := benchkit.CPU(), time.Now()

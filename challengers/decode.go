@@ -3,6 +3,7 @@ package challengers
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 )
 
@@ -10,6 +11,9 @@ import (
 type Usage struct {
 	InputTokens  int64 `json:"input_tokens"`
 	OutputTokens int64 `json:"output_tokens"`
+	// CostUSD is the cost the CLI itself reported (claude's
+	// total_cost_usd); nil when it reported none.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
 // decoder extracts the model's text from one CLI's output format. What it
@@ -164,6 +168,19 @@ func usageOf(obj jval, in, out jval) *Usage {
 	return &Usage{InputTokens: i, OutputTokens: o}
 }
 
+// costOf reads a cost in USD ("total_cost_usd": 0.0123); nil when absent
+// or not a number.
+func costOf(raw json.RawMessage) *float64 {
+	if len(raw) == 0 {
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return nil
+	}
+	return &f
+}
+
 // rawOf is a json.RawMessage field decoded by decodeFast.
 func rawOf(v jval) json.RawMessage {
 	if v.kind == jAbsent {
@@ -216,6 +233,7 @@ type messagesEvent struct {
 	Result  *string         `json:"result"`
 	Error   json.RawMessage `json:"error"`
 	Usage   *Usage          `json:"usage"`
+	Cost    json.RawMessage `json:"total_cost_usd"`
 }
 
 // messagesFields is messagesEvent for decodeFast.
@@ -236,6 +254,7 @@ var messagesFields = []jfield{
 	{name: "result", want: wantString, slot: msgResult},
 	{name: "error", want: wantRaw, slot: msgError},
 	{name: "usage", want: wantObject, slot: msgUsage, child: usageFields(msgUsageIn, msgUsageOut)},
+	{name: "total_cost_usd", want: wantRaw, slot: msgCost},
 }
 
 var contentFields = []jfield{
@@ -268,6 +287,7 @@ const (
 	msgUsage
 	msgUsageIn
 	msgUsageOut
+	msgCost
 	msgSlots
 )
 
@@ -282,6 +302,7 @@ type messagesView struct {
 	result                               *string
 	err                                  json.RawMessage
 	usage                                *Usage
+	cost                                 *float64 // the result's total_cost_usd
 }
 
 type contentBlock struct{ typ, text jval }
@@ -317,6 +338,7 @@ func (s *messagesStream) view(line []byte) (messagesView, bool) {
 		event: vals[msgEvent].kind == jObject, delta: vals[msgDelta].kind == jObject, message: vals[msgMessage].kind == jObject,
 		subtype: strOf(vals[msgSubtype]), isError: vals[msgIsError].kind == jTrue,
 		err: rawOf(vals[msgError]), usage: usageOf(vals[msgUsage], vals[msgUsageIn], vals[msgUsageOut]),
+		cost: costOf(rawOf(vals[msgCost])),
 	}
 	if vals[msgResult].kind == jString {
 		r := strOf(vals[msgResult])
@@ -337,7 +359,7 @@ func (s *messagesStream) slowView(line []byte) (messagesView, bool) {
 	if json.Unmarshal(line, &ev) != nil {
 		return messagesView{}, false
 	}
-	v := messagesView{typ: strVal(ev.Type), subtype: ev.Subtype, isError: ev.IsError, result: ev.Result, err: ev.Error, usage: ev.Usage}
+	v := messagesView{typ: strVal(ev.Type), subtype: ev.Subtype, isError: ev.IsError, result: ev.Result, err: ev.Error, usage: ev.Usage, cost: costOf(ev.Cost)}
 	if ev.Event != nil {
 		v.event, v.eventType = true, strVal(ev.Event.Type)
 		if d := ev.Event.Delta; d != nil {
@@ -392,6 +414,9 @@ func (s *messagesStream) resultEvent(v messagesView) {
 	s.result = v.result
 	s.isError = v.isError
 	s.usage = v.usage
+	if s.usage != nil && v.cost != nil {
+		s.usage.CostUSD = v.cost
+	}
 	s.errMsg = errorMessage(v.err)
 	if s.errMsg == "" && v.isError && v.result != nil {
 		s.errMsg = *v.result

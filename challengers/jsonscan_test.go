@@ -65,6 +65,7 @@ func fastMessages(line []byte) (messagesEvent, jstatus) {
 	}
 	ev.Error = rawOf(v[msgError])
 	ev.Usage = usageOf(v[msgUsage], v[msgUsageIn], v[msgUsageOut])
+	ev.Cost = rawOf(v[msgCost])
 	return ev, jOK
 }
 

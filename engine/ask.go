@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"sync"
 
@@ -16,140 +17,163 @@ import (
 // RunFunc runs one agent call; challengers.Run in production.
 type RunFunc func(context.Context, challengers.Request) challengers.Result
 
-// reply is a parsed reply that can show itself.
-type reply interface {
-	display() string
-	badge() (string, Stance)
+// Reply is a parsed reply that can show itself: as readable Markdown, and
+// as a short badge with the stance a front end colours it by.
+type Reply interface {
+	Display() string
+	Badge() (string, Stance)
 }
 
-// question is one thing to ask one agent.
-type question struct {
-	agent  challengers.Agent
-	role   Role
-	phase  Phase
-	round  int
-	task   Task
-	prompt string
-	// retries is how many times a failed call (timeout, crash, error in
-	// the stream) is tried again: the defender gets one, challengers none.
-	retries int
-	parse   func(text string) (reply, error)
+// Question is one thing to ask one seat.
+type Question struct {
+	Seat   string // "" means the agent's name
+	Agent  challengers.Agent
+	Role   Role
+	Phase  Phase
+	Round  int
+	Task   Task
+	Shape  string // the reply shape the prompt names (package shape)
+	Prompt string
+	// Retries is how many times a failed call (timeout, crash, error in
+	// the stream) is tried again.
+	Retries int
+	// Parse reads the reply. An error asks once more with a repair
+	// request that quotes it.
+	Parse func(text string) (Reply, error)
 }
 
-// answer is what came of a question.
-type answer struct {
-	reply       reply // nil when failed or unparseable
-	text        string
-	failed      *challengers.Result // the last failed call, when it failed
-	unparseable bool
-	cancelled   bool
+func (q Question) seat() string {
+	if q.Seat != "" {
+		return q.Seat
+	}
+	return q.Agent.Name
 }
 
-// asker asks agents and reports every step on the bus.
-type asker struct {
-	bus *Bus
-	run RunFunc
-	env []string
+func (q Question) info(attempt int) CallInfo {
+	return CallInfo{Seat: q.seat(), Agent: q.Agent.Name, Role: q.Role, Phase: q.Phase, Round: q.Round, Task: q.Task, Attempt: attempt}
 }
 
-// ask asks one question: one call, a retry after a failure if allowed, a
+// Answer is what came of a question.
+type Answer struct {
+	Reply       Reply // nil when failed or unparseable
+	Text        string
+	Failed      *challengers.Result // the last failed call, when it failed
+	Unparseable bool
+	Cancelled   bool
+}
+
+// OK reports whether the question got a parsed reply.
+func (a Answer) OK() bool { return a.Reply != nil }
+
+// Runtime asks agents and reports every step on the bus.
+type Runtime struct {
+	Bus *Bus
+	Run RunFunc  // nil: challengers.Run
+	Env []string // for the agents (nil: this process's)
+}
+
+// Ask asks one question: one call, a retry after a failure if allowed, a
 // repair request if the reply does not parse.
-func (a *asker) ask(ctx context.Context, q question) answer {
-	prompt, repaired, attempt := q.prompt, false, 0
+func (rt *Runtime) Ask(ctx context.Context, q Question) Answer {
+	prompt, repaired, attempt := q.Prompt, false, 0
 	for {
 		attempt++
 		if ctx.Err() != nil {
-			return answer{cancelled: true}
+			return Answer{Cancelled: true}
 		}
-		res := a.call(ctx, q, prompt, attempt)
+		res := rt.call(ctx, q, prompt, attempt)
 		if res.Reason == challengers.ReasonCancelled || ctx.Err() != nil {
-			return answer{cancelled: true, failed: &res}
+			return Answer{Cancelled: true, Failed: &res}
 		}
 		if !res.OK() {
-			retry := q.retries > 0
-			a.failed(q, res, attempt, retry)
+			retry := q.Retries > 0
+			rt.failed(q, res, attempt, retry)
 			if !retry {
-				return answer{failed: &res}
+				return Answer{Failed: &res}
 			}
-			q.retries--
+			q.Retries--
 			continue
 		}
-		r, err := q.parse(res.Text)
+		r, err := q.Parse(res.Text)
 		if err == nil {
-			a.finished(q, res, attempt, r, nil)
-			return answer{reply: r, text: res.Text}
+			rt.finished(q, res, attempt, r, nil)
+			return Answer{Reply: r, Text: res.Text}
 		}
-		a.finished(q, res, attempt, nil, err)
+		rt.finished(q, res, attempt, nil, err)
 		if repaired {
-			return answer{text: res.Text, unparseable: true}
+			return Answer{Text: res.Text, Unparseable: true}
 		}
 		repaired = true
-		prompt = repairFor(q.prompt, res.Text, err)
+		prompt = RepairFor(q.Prompt, res.Text, err)
 	}
 }
 
-func (a *asker) call(ctx context.Context, q question, prompt string, attempt int) challengers.Result {
-	a.bus.Emit(AgentStarted{
-		Agent: q.agent.Name, Role: q.role, Phase: q.phase, Round: q.round,
-		Task: q.task, Attempt: attempt, Timeout: Duration(q.agent.Timeout),
-	})
-	name := q.agent.Name
-	return a.run(ctx, challengers.Request{
-		Agent:   q.agent,
+func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt int) challengers.Result {
+	rt.Bus.Emit(AgentStarted{CallInfo: q.info(attempt), Shape: q.Shape, Timeout: Duration(q.Agent.Timeout)})
+	seat := q.seat()
+	run := rt.Run
+	if run == nil {
+		run = challengers.Run
+	}
+	return run(ctx, challengers.Request{
+		Agent:   q.Agent,
 		Prompt:  prompt,
-		Env:     a.env,
-		OnChunk: func(text string) { a.bus.Emit(Chunk{Agent: name, Text: text}) },
+		Env:     rt.Env,
+		OnChunk: func(text string) { rt.Bus.Emit(Chunk{Seat: seat, Text: text}) },
 	})
 }
 
-func (a *asker) failed(q question, res challengers.Result, attempt int, retry bool) {
-	a.bus.Emit(AgentFailed{
-		Agent: q.agent.Name, Role: q.role, Phase: q.phase, Round: q.round,
-		Task: q.task, Attempt: attempt, Reason: res.Reason, Message: res.Describe(),
-		ExitCode: res.ExitCode, Stderr: tail(res.Stderr, 2000), WillRetry: retry,
+func (rt *Runtime) failed(q Question, res challengers.Result, attempt int, retry bool) {
+	rt.Bus.Emit(AgentFailed{
+		CallInfo: q.info(attempt), Reason: res.Reason, Message: res.Describe(),
+		ExitCode: res.ExitCode, Stderr: Tail(res.Stderr, 2000), WillRetry: retry,
 		Duration: Duration(res.Duration),
 	})
 }
 
-func (a *asker) finished(q question, res challengers.Result, attempt int, r reply, perr error) {
+func (rt *Runtime) finished(q Question, res challengers.Result, attempt int, r Reply, perr error) {
 	ev := AgentFinished{
-		Agent: q.agent.Name, Role: q.role, Phase: q.phase, Round: q.round,
-		Task: q.task, Attempt: attempt, Text: res.Text, Usage: res.Usage,
+		CallInfo: q.info(attempt), Text: res.Text, Usage: res.Usage,
 		Duration: Duration(res.Duration),
 	}
 	if r != nil {
-		ev.Reply = compactJSON(r)
-		ev.Display = r.display()
-		ev.Badge, ev.Stance = r.badge()
+		ev.Reply = CompactJSON(r)
+		ev.Display = r.Display()
+		ev.Badge, ev.Stance = r.Badge()
 	} else {
 		ev.Unparseable = true
 		ev.ParseError = perr.Error()
 		ev.Display = res.Text
 		ev.Badge, ev.Stance = "unparseable reply", StanceNeutral
 	}
-	a.bus.Emit(ev)
+	rt.Bus.Emit(ev)
 }
 
-// askAll asks every question at once and returns the answers in order.
+// AskAll asks every question at once and returns the answers in order.
 // Each call has its own timeout, so the slowest agent, not the sum, sets
 // the pace.
-func (a *asker) askAll(ctx context.Context, qs []question) []answer {
-	out := make([]answer, len(qs))
+func (rt *Runtime) AskAll(ctx context.Context, qs []Question) []Answer {
+	out := make([]Answer, len(qs))
 	var wg sync.WaitGroup
 	for i, q := range qs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = a.ask(ctx, q)
+			out[i] = rt.Ask(ctx, q)
 		}()
 	}
 	wg.Wait()
 	return out
 }
 
-// failureWords is how the outcome names a failure: "codex timed out in
-// round 2".
-func failureWords(name string, res *challengers.Result, round int) string {
+// Note emits a message for the person watching.
+func (rt *Runtime) Note(level, format string, args ...any) {
+	rt.Bus.Emit(Note{Level: level, Message: fmt.Sprintf(format, args...)})
+}
+
+// FailureWords is how an outcome names a failure: "codex timed out in
+// round 2" (without the round when round is 0).
+func FailureWords(name string, res *challengers.Result, round int) string {
 	what := "failed"
 	switch {
 	case res == nil:
@@ -160,6 +184,9 @@ func failureWords(name string, res *challengers.Result, round int) string {
 		what = "was not found"
 	default:
 		what = res.Describe()
+	}
+	if round == 0 {
+		return name + " " + what
 	}
 	return name + " " + what + " in round " + strconv.Itoa(round)
 }

@@ -6,8 +6,7 @@ import (
 )
 
 // Sink consumes events. Handle is called with events in order, one at a
-// time, from whichever goroutine emitted them; it must not block for long
-// (a front end that needs time queues the event and returns).
+// time, on the sink's own goroutine; a slow sink delays only itself.
 type Sink interface {
 	Handle(Event)
 }
@@ -20,33 +19,112 @@ func (f SinkFunc) Handle(e Event) { f(e) }
 // Bus stamps events with a sequence number and a time and hands each to
 // every subscriber, in the same order for all of them. Agents stream in
 // parallel; the bus is where their chunks are put in one order.
+//
+// Emit never waits for a sink: each sink has its own queue and goroutine,
+// so a log write stalled on a slow disk never stalls an agent's stream
+// (it used to: Emit called every sink while holding the bus's lock). The
+// queues are unbounded; what flows into them is bounded by the runner's
+// cap on each reply. Close waits until every sink has handled every event,
+// including events sinks emit while handling one (the document writer's
+// Saved).
 type Bus struct {
-	mu    sync.Mutex
-	seq   int64
-	sinks []Sink
-	now   func() time.Time
+	mu      sync.Mutex
+	idle    *sync.Cond // signalled when pending drops to zero
+	seq     int64
+	subs    []*subscriber
+	pending int // events queued or being handled, over all sinks
+	closed  bool
+	now     func() time.Time
+}
+
+type subscriber struct {
+	sink  Sink
+	queue []Event
+	ready *sync.Cond
 }
 
 // NewBus returns a bus delivering to sinks.
 func NewBus(sinks ...Sink) *Bus {
-	return &Bus{sinks: sinks, now: time.Now}
+	b := &Bus{now: time.Now}
+	b.idle = sync.NewCond(&b.mu)
+	for _, s := range sinks {
+		b.Subscribe(s)
+	}
+	return b
 }
 
 // Subscribe adds a sink; it sees events emitted from now on.
 func (b *Bus) Subscribe(s Sink) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.sinks = append(b.sinks, s)
+	sub := &subscriber{sink: s, ready: sync.NewCond(&b.mu)}
+	b.subs = append(b.subs, sub)
+	go b.deliver(sub)
 }
 
-// Emit publishes a payload and returns the stamped event.
+// Emit publishes a payload and returns the stamped event. After Close it
+// only stamps: nothing is delivered.
 func (b *Bus) Emit(p Payload) Event {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.seq++
 	e := Event{Seq: b.seq, Time: b.now(), Payload: p}
-	for _, s := range b.sinks {
-		s.Handle(e)
+	if b.closed {
+		return e
+	}
+	for _, s := range b.subs {
+		s.queue = append(s.queue, e)
+		b.pending++
+		s.ready.Signal()
 	}
 	return e
+}
+
+// deliver hands a subscriber its events in order until the bus closes.
+func (b *Bus) deliver(s *subscriber) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for {
+		for len(s.queue) == 0 {
+			if b.closed {
+				return
+			}
+			s.ready.Wait()
+		}
+		batch := s.queue
+		s.queue = nil
+		b.mu.Unlock()
+		for i := range batch {
+			s.sink.Handle(batch[i])
+			batch[i] = Event{} // let handled chunks go
+		}
+		b.mu.Lock()
+		b.pending -= len(batch)
+		if b.pending == 0 {
+			b.idle.Broadcast()
+		}
+	}
+}
+
+// Flush waits until every sink has handled every event emitted so far.
+func (b *Bus) Flush() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.pending > 0 {
+		b.idle.Wait()
+	}
+}
+
+// Close waits until every sink has handled every event, then stops the
+// sinks' goroutines. Events emitted after Close are not delivered.
+func (b *Bus) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.pending > 0 {
+		b.idle.Wait()
+	}
+	b.closed = true
+	for _, s := range b.subs {
+		s.ready.Signal()
+	}
 }

@@ -16,8 +16,14 @@ import (
 )
 
 // LogVersion is the version of the event log format. A reader refuses logs
-// with a newer version rather than misreading them.
-const LogVersion = 1
+// with a newer version rather than misreading them, and upgrades older
+// ones as it reads them (upgrade.go).
+//
+// Version 2 made the events protocol-neutral: seats instead of a defender
+// and challengers, a generic table instead of the verdict table, the
+// calls' common fields in one embedded CallInfo, and the outcome document's
+// path in a Saved event written by the consumer that saved it.
+const LogVersion = 2
 
 // Kind names an event type, as written in the log's "type" field.
 type Kind string
@@ -29,10 +35,11 @@ const (
 	KindChunk           Kind = "chunk"
 	KindAgentFinished   Kind = "agent_finished"
 	KindAgentFailed     Kind = "agent_failed"
-	KindVerdictTable    Kind = "verdict_table"
+	KindTable           Kind = "table"
 	KindPositionUpdated Kind = "position_updated"
 	KindNote            Kind = "note"
 	KindOutcome         Kind = "outcome"
+	KindSaved           Kind = "saved"
 )
 
 // Payload is the typed body of an event.
@@ -53,45 +60,28 @@ func (e Event) Kind() Kind {
 	return e.Payload.Kind()
 }
 
-// Phase is a step of a protocol.
+// Phase is a step of a protocol, named by the protocol.
 type Phase string
 
-// The phases of the adversarial protocol, named as in the protocol text.
-const (
-	PhasePreflight            Phase = "preflight"
-	PhaseOpening              Phase = "opening"
-	PhaseChallenge            Phase = "challenge"
-	PhaseConsensusCheck       Phase = "consensus_check"
-	PhaseConfront             Phase = "confront"
-	PhaseRebuttal             Phase = "rebuttal"
-	PhaseIterationCheck       Phase = "iteration_check"
-	PhaseAssumptionExtraction Phase = "assumption_extraction"
-	PhaseOutcome              Phase = "outcome"
-)
+// PhaseOutcome is the last phase of every protocol.
+const PhaseOutcome Phase = "outcome"
 
-// Role is what an agent does in a debate.
+// PhaseInfo is a phase as the start event lists it: its name and how a
+// person reads it ("Confrontation").
+type PhaseInfo struct {
+	Phase Phase  `json:"phase"`
+	Title string `json:"title"`
+}
+
+// Role is what a seat does, as a person reads it: "defender",
+// "advocate for Kafka", "judge".
 type Role string
 
-const (
-	RoleDefender   Role = "defender"
-	RoleChallenger Role = "challenger"
-)
-
-// Task is what an agent is asked for in one call.
+// Task is what an agent is asked for in one call, named by the protocol.
 type Task string
 
-const (
-	TaskOpening   Task = "opening"
-	TaskCritique  Task = "critique"
-	TaskAnswer    Task = "answer"  // the defender answers critiques
-	TaskAddress   Task = "address" // the defender briefly addresses minor objections
-	TaskRebuttal  Task = "rebuttal"
-	TaskFinal     Task = "final" // the final questions of assumption extraction
-	TaskSynthesis Task = "synthesis"
-)
-
-// Stance is how an agent's reply leans, for a front end to colour a badge
-// without knowing the protocol's vocabulary.
+// Stance is how a reply or a table row leans, for a front end to colour a
+// badge without knowing the protocol's vocabulary.
 type Stance string
 
 const (
@@ -101,12 +91,11 @@ const (
 	StanceNeutral  Stance = "neutral"
 )
 
-// OutcomeKind is how a debate ended.
+// OutcomeKind is how a debate ended. Protocols name their own results;
+// these two are shared.
 type OutcomeKind string
 
 const (
-	OutcomeConsensus   OutcomeKind = "consensus"
-	OutcomeTradeoff    OutcomeKind = "tradeoff"
 	OutcomeAborted     OutcomeKind = "aborted"
 	OutcomeInterrupted OutcomeKind = "interrupted"
 )
@@ -132,13 +121,20 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 // D is the value as a time.Duration.
 func (d Duration) D() time.Duration { return time.Duration(d) }
 
-// AgentInfo describes a participant, as the debate saw it.
+// AgentInfo describes an agent taking part, as the debate saw it.
 type AgentInfo struct {
 	Name    string   `json:"name"`
-	Role    Role     `json:"role"`
 	Command []string `json:"command"` // the prompt shown as {prompt}
 	Format  string   `json:"format"`
 	Timeout Duration `json:"timeout"`
+}
+
+// Seat is a place in a protocol, held by an agent. Name is unique in a
+// run and is what panes are keyed by; one agent may hold several seats.
+type Seat struct {
+	Name  string `json:"name"`
+	Agent string `json:"agent"`
+	Role  Role   `json:"role"`
 }
 
 // ContextFile is a file attached to the debate (its name and size; the
@@ -148,22 +144,31 @@ type ContextFile struct {
 	Bytes int    `json:"bytes"`
 }
 
+// Setting is one of a protocol's own parameters, for the record and for a
+// front end to show as it is ("options": "Kafka · Postgres").
+type Setting struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
 // DebateStarted opens every log.
 type DebateStarted struct {
-	Version     int           `json:"version"`
-	ID          string        `json:"id"`
-	Protocol    string        `json:"protocol"`
-	Topic       string        `json:"topic"`
-	Defender    string        `json:"defender"`
-	Challengers []string      `json:"challengers"`
-	Agents      []AgentInfo   `json:"agents"`
-	MaxRounds   int           `json:"max_rounds"`
-	Timeout     Duration      `json:"timeout_per_cli"`
-	Skeptical   bool          `json:"skeptical_of_early_agreement"`
-	Context     []ContextFile `json:"context,omitempty"`
+	Version int    `json:"version"`
+	ID      string `json:"id"`
+	// Protocol is the protocol's name ("adversarial", "compare"); Title
+	// is how a person reads it.
+	Protocol  string        `json:"protocol"`
+	Title     string        `json:"title"`
+	Topic     string        `json:"topic"`
+	Seats     []Seat        `json:"seats"`
+	Agents    []AgentInfo   `json:"agents"`
+	MaxRounds int           `json:"max_rounds,omitempty"`
+	Timeout   Duration      `json:"timeout_per_cli"`
+	Context   []ContextFile `json:"context,omitempty"`
+	Settings  []Setting     `json:"settings,omitempty"`
 	// Phases is the protocol's phase order, so a front end can draw a
 	// timeline without knowing the protocol.
-	Phases []Phase `json:"phases"`
+	Phases []PhaseInfo `json:"phases"`
 }
 
 // PhaseStarted marks the start of a phase (of a round, where rounds apply).
@@ -175,33 +180,37 @@ type PhaseStarted struct {
 	Title string `json:"title"`
 }
 
-// AgentStarted: an agent was asked something.
-type AgentStarted struct {
-	Agent   string   `json:"agent"`
-	Role    Role     `json:"role"`
-	Phase   Phase    `json:"phase"`
-	Round   int      `json:"round"`
-	Task    Task     `json:"task"`
-	Attempt int      `json:"attempt"` // 1, then 2 for a retry or a repair request
-	Timeout Duration `json:"timeout"`
-}
-
-// Chunk is text an agent streamed. An agent runs one call at a time, and
-// every chunk of a call comes before that call's AgentFinished or
-// AgentFailed: the runner delivers all of its output before it returns.
-type Chunk struct {
-	Agent string `json:"agent"`
-	Text  string `json:"text"`
-}
-
-// AgentFinished: an agent replied.
-type AgentFinished struct {
+// CallInfo is what every event about one agent call says: which seat and
+// agent, in which phase and round, asked for what, which attempt.
+type CallInfo struct {
+	Seat    string `json:"seat"`
 	Agent   string `json:"agent"`
 	Role    Role   `json:"role"`
 	Phase   Phase  `json:"phase"`
 	Round   int    `json:"round"`
 	Task    Task   `json:"task"`
-	Attempt int    `json:"attempt"`
+	Attempt int    `json:"attempt"` // 1, then 2 for a retry or a repair request
+}
+
+// AgentStarted: an agent was asked something.
+type AgentStarted struct {
+	CallInfo
+	// Shape is the reply shape the prompt asks for (package shape).
+	Shape   string   `json:"shape,omitempty"`
+	Timeout Duration `json:"timeout"`
+}
+
+// Chunk is text a seat's agent streamed. A seat runs one call at a time,
+// and every chunk of a call comes before that call's AgentFinished or
+// AgentFailed: the runner delivers all of its output before it returns.
+type Chunk struct {
+	Seat string `json:"seat"`
+	Text string `json:"text"`
+}
+
+// AgentFinished: an agent replied.
+type AgentFinished struct {
+	CallInfo
 	// Reply is the validated reply object; absent when it could not be
 	// parsed (Unparseable), in which case Text is all there is.
 	Reply       json.RawMessage    `json:"reply,omitempty"`
@@ -217,12 +226,7 @@ type AgentFinished struct {
 
 // AgentFailed: a call failed (timeout, crash, error in the stream...).
 type AgentFailed struct {
-	Agent     string             `json:"agent"`
-	Role      Role               `json:"role"`
-	Phase     Phase              `json:"phase"`
-	Round     int                `json:"round"`
-	Task      Task               `json:"task"`
-	Attempt   int                `json:"attempt"`
+	CallInfo
 	Reason    challengers.Reason `json:"reason"`
 	Message   string             `json:"message"` // "timed out after 2m0s"
 	ExitCode  int                `json:"exit_code"`
@@ -231,26 +235,28 @@ type AgentFailed struct {
 	Duration  Duration           `json:"duration"`
 }
 
-// VerdictRow is one challenger's standing in a verdict table.
-type VerdictRow struct {
-	Challenger string `json:"challenger"`
-	Verdict    string `json:"verdict"`
-	Strength   string `json:"strength"`
-	Confidence string `json:"confidence"`
-	Blocking   bool   `json:"blocking"`
-	Status     string `json:"status"` // e.g. "resolved", "maintains", "failed"
+// Row is one row of a table, with the stance its front end colours it by.
+type Row struct {
+	Cells  []string `json:"cells"`
+	Stance Stance   `json:"stance,omitempty"`
 }
 
-// VerdictTable summarises where challengers stand and what happens next.
-type VerdictTable struct {
-	Phase    Phase        `json:"phase"`
-	Round    int          `json:"round"`
-	Rows     []VerdictRow `json:"rows"`
-	Decision string       `json:"decision"` // what the rule decided, in words
+// Table is a protocol's standing at some point (the challengers'
+// verdicts, a scorecard), drawn by front ends as it comes, and what the
+// protocol decided from it.
+type Table struct {
+	Phase    Phase    `json:"phase"`
+	Round    int      `json:"round"`
+	Title    string   `json:"title"`
+	Columns  []string `json:"columns"`
+	Rows     []Row    `json:"rows"`
+	Decision string   `json:"decision"` // what the rule decided, in words
 }
 
-// PositionUpdated: the defender's position, version N.
+// PositionUpdated: a seat's standing position, version N (the defender's
+// position in the adversarial debate).
 type PositionUpdated struct {
+	Seat     string `json:"seat"`
 	Version  int    `json:"version"`
 	Round    int    `json:"round"`
 	Position string `json:"position"`
@@ -272,15 +278,22 @@ const (
 
 // Outcome closes a debate.
 type Outcome struct {
-	Result   OutcomeKind `json:"result"`
-	Rounds   int         `json:"rounds"`
-	Summary  string      `json:"summary"`  // one line
-	Markdown string      `json:"markdown"` // the consensus report or tradeoff document
-	Failures []string    `json:"failures,omitempty"`
-	// ReportPath and LogPath are where the Markdown and the log were
-	// saved ("" when not saved).
-	ReportPath string `json:"report_path,omitempty"`
-	LogPath    string `json:"log_path,omitempty"`
+	Result OutcomeKind `json:"result"`
+	// Stance colours the result: agree for a clean result, partial for
+	// one with a caveat, disagree for an abort.
+	Stance   Stance   `json:"stance,omitempty"`
+	Rounds   int      `json:"rounds"`
+	Summary  string   `json:"summary"`  // one line
+	Markdown string   `json:"markdown"` // the outcome document
+	Failures []string `json:"failures,omitempty"`
+	// LogPath is where the log is saved ("" when not saved).
+	LogPath string `json:"log_path,omitempty"`
+}
+
+// Saved: a consumer of the stream wrote a file (the outcome document).
+type Saved struct {
+	What string `json:"what"`
+	Path string `json:"path"`
 }
 
 func (DebateStarted) Kind() Kind   { return KindDebateStarted }
@@ -289,10 +302,11 @@ func (AgentStarted) Kind() Kind    { return KindAgentStarted }
 func (Chunk) Kind() Kind           { return KindChunk }
 func (AgentFinished) Kind() Kind   { return KindAgentFinished }
 func (AgentFailed) Kind() Kind     { return KindAgentFailed }
-func (VerdictTable) Kind() Kind    { return KindVerdictTable }
+func (Table) Kind() Kind           { return KindTable }
 func (PositionUpdated) Kind() Kind { return KindPositionUpdated }
 func (Note) Kind() Kind            { return KindNote }
 func (Outcome) Kind() Kind         { return KindOutcome }
+func (Saved) Kind() Kind           { return KindSaved }
 
 // Unknown is an event of a kind this version does not know (written by a
 // newer arena with the same log version). Readers skip it.
@@ -303,17 +317,17 @@ type Unknown struct {
 
 func (u Unknown) Kind() Kind { return Kind(u.Type) }
 
-// AgentOf returns the agent an event is about, or "".
-func (e Event) AgentOf() string {
+// SeatOf returns the seat an event is about, or "".
+func (e Event) SeatOf() string {
 	switch p := e.Payload.(type) {
 	case AgentStarted:
-		return p.Agent
+		return p.Seat
 	case Chunk:
-		return p.Agent
+		return p.Seat
 	case AgentFinished:
-		return p.Agent
+		return p.Seat
 	case AgentFailed:
-		return p.Agent
+		return p.Seat
 	}
 	return ""
 }
@@ -325,10 +339,11 @@ var payloadTypes = map[Kind]func() Payload{
 	KindChunk:           func() Payload { return &Chunk{} },
 	KindAgentFinished:   func() Payload { return &AgentFinished{} },
 	KindAgentFailed:     func() Payload { return &AgentFailed{} },
-	KindVerdictTable:    func() Payload { return &VerdictTable{} },
+	KindTable:           func() Payload { return &Table{} },
 	KindPositionUpdated: func() Payload { return &PositionUpdated{} },
 	KindNote:            func() Payload { return &Note{} },
 	KindOutcome:         func() Payload { return &Outcome{} },
+	KindSaved:           func() Payload { return &Saved{} },
 }
 
 type wireEvent struct {
@@ -353,8 +368,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	return json.Marshal(wireEvent{Seq: e.Seq, Time: e.Time, Type: e.Payload.Kind(), Data: data})
 }
 
-// UnmarshalJSON reads what MarshalJSON writes. An unknown type becomes
-// Unknown rather than an error.
+// UnmarshalJSON reads what MarshalJSON writes, in the current format. An
+// unknown type becomes Unknown rather than an error.
 func (e *Event) UnmarshalJSON(b []byte) error {
 	var w wireEvent
 	if err := json.Unmarshal(b, &w); err != nil {
@@ -363,25 +378,33 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	if w.Type == "" {
 		return fmt.Errorf("event has no \"type\"")
 	}
-	e.Seq, e.Time = w.Seq, w.Time
+	p, err := decodePayload(w)
+	if err != nil {
+		return err
+	}
+	e.Seq, e.Time, e.Payload = w.Seq, w.Time, p
+	return nil
+}
+
+// decodePayload decodes an event's data as the current format's payload
+// of its type.
+func decodePayload(w wireEvent) (Payload, error) {
 	mk, ok := payloadTypes[w.Type]
 	if !ok {
-		e.Payload = Unknown{Type: string(w.Type), Raw: w.Data}
-		return nil
+		return Unknown{Type: string(w.Type), Raw: w.Data}, nil
 	}
 	p := mk()
 	if len(w.Data) == 0 || string(w.Data) == "null" {
-		return fmt.Errorf("%s event has no \"data\"", w.Type)
+		return nil, fmt.Errorf("%s event has no \"data\"", w.Type)
 	}
 	if err := json.Unmarshal(w.Data, p); err != nil {
-		return fmt.Errorf("%s event: %w", w.Type, err)
+		return nil, fmt.Errorf("%s event: %w", w.Type, err)
 	}
 	// A log is a file anyone can hand to arena replay: JSON escapes
 	// ("\u001b") can carry terminal escape sequences that the runner's
 	// cleaning never saw. Clean every string the way agent output is.
 	scrubStrings(reflect.ValueOf(p))
-	e.Payload = deref(p)
-	return nil
+	return deref(p), nil
 }
 
 // scrubStrings cleans, in place, every string reachable from v (through
@@ -441,13 +464,15 @@ func deref(p Payload) Payload {
 		return *v
 	case *AgentFailed:
 		return *v
-	case *VerdictTable:
+	case *Table:
 		return *v
 	case *PositionUpdated:
 		return *v
 	case *Note:
 		return *v
 	case *Outcome:
+		return *v
+	case *Saved:
 		return *v
 	}
 	return p

@@ -203,6 +203,11 @@ type LogContents struct {
 	Lines int
 	// Skipped counts events of unknown kinds.
 	Skipped int
+	// Version is the format version the log was written in; older ones
+	// are upgraded to LogVersion's events as they are read.
+	Version int
+
+	v1Defender string // the defender of a version 1 log, whose positions it records
 }
 
 // ErrNotALog is returned for files that are not arena logs at all.
@@ -246,10 +251,8 @@ func (lc *LogContents) add(line []byte, complete bool) (stop bool, err error) {
 		lc.Problem = lineProblem(lc.Lines, fmt.Sprintf("is longer than %d MiB", MaxLogLine>>20))
 		return true, lc.needStart()
 	}
-	var e Event
-	// UnmarshalJSON directly: json.Unmarshal would first validate the
-	// whole line, then decode it again (replay spent most of its time so).
-	if derr := e.UnmarshalJSON(line); derr != nil {
+	events, derr := lc.decode(line)
+	if derr != nil {
 		lc.Problem = lineProblem(lc.Lines, "is not a valid event: "+derr.Error())
 		if !complete {
 			// The last line without its newline: the writer was stopped
@@ -258,20 +261,70 @@ func (lc *LogContents) add(line []byte, complete bool) (stop bool, err error) {
 		}
 		return true, lc.needStart()
 	}
-	if len(lc.Events) == 0 {
-		if err := checkStart(e); err != nil {
-			return true, err
+	for _, e := range events {
+		if len(lc.Events) == 0 {
+			if err := checkStart(e); err != nil {
+				return true, err
+			}
+		}
+		if _, unknown := e.Payload.(Unknown); unknown {
+			lc.Skipped++
+			continue
+		}
+		lc.Events = append(lc.Events, e)
+		if e.Kind() == KindOutcome {
+			lc.Complete = true
 		}
 	}
-	if _, unknown := e.Payload.(Unknown); unknown {
-		lc.Skipped++
-		return false, nil
-	}
-	lc.Events = append(lc.Events, e)
-	if e.Kind() == KindOutcome {
-		lc.Complete = true
-	}
 	return false, nil
+}
+
+// decode reads one line as the events it holds, in the format version the
+// log's first line declares (an older one is upgraded as it is read).
+func (lc *LogContents) decode(line []byte) ([]Event, error) {
+	var w wireEvent
+	if err := json.Unmarshal(line, &w); err != nil {
+		return nil, err
+	}
+	if w.Type == "" {
+		return nil, fmt.Errorf("event has no \"type\"")
+	}
+	if lc.Version == 0 && w.Type == KindDebateStarted {
+		var v struct {
+			Version int `json:"version"`
+		}
+		_ = json.Unmarshal(w.Data, &v)
+		lc.Version = v.Version
+	}
+	var ps []Payload
+	if lc.Version == 1 {
+		var err error
+		if ps, err = decodeV1(w); err != nil {
+			return nil, err
+		}
+		for i, p := range ps {
+			switch v := p.(type) {
+			case DebateStarted:
+				if len(v.Seats) > 0 {
+					lc.v1Defender = v.Seats[0].Name
+				}
+			case PositionUpdated:
+				v.Seat = lc.v1Defender // version 1's positions were the defender's
+				ps[i] = v
+			}
+		}
+	} else {
+		p, err := decodePayload(w)
+		if err != nil {
+			return nil, err
+		}
+		ps = []Payload{p}
+	}
+	events := make([]Event, len(ps))
+	for i, p := range ps {
+		events[i] = Event{Seq: w.Seq, Time: w.Time, Payload: p}
+	}
+	return events, nil
 }
 
 func (lc *LogContents) needStart() error {
@@ -293,7 +346,7 @@ func checkStart(e Event) error {
 	if ds.Version > LogVersion {
 		return fmt.Errorf("%w: format version %d, this arena reads up to version %d; upgrade arena to replay it", ErrNewerLog, ds.Version, LogVersion)
 	}
-	if ds.Version < 1 {
+	if ds.Version < 1 || ds.Protocol == "" {
 		return fmt.Errorf("%w: no format version", ErrNotALog)
 	}
 	return nil

@@ -17,17 +17,21 @@ import (
 
 func sampleEvents() []Event {
 	t0 := time.Date(2026, 11, 21, 15, 30, 0, 0, time.UTC)
+	call := CallInfo{Seat: "claude", Agent: "claude", Role: "defender", Phase: "opening", Round: 1, Task: "opening", Attempt: 1}
 	ps := []Payload{
-		DebateStarted{Version: LogVersion, Topic: "t", Defender: "claude", Challengers: []string{"gemini"}, MaxRounds: 5, Timeout: Duration(2 * time.Minute), Phases: AdversarialPhases},
-		PhaseStarted{Phase: PhaseOpening, Round: 1, Title: "Opening position"},
-		AgentStarted{Agent: "claude", Role: RoleDefender, Phase: PhaseOpening, Round: 1, Task: TaskOpening, Attempt: 1, Timeout: Duration(time.Minute)},
-		Chunk{Agent: "claude", Text: "{\"position\":"},
-		AgentFinished{Agent: "claude", Role: RoleDefender, Task: TaskOpening, Reply: []byte(`{"position":"p"}`), Display: "**Position:** p", Duration: Duration(1500 * time.Millisecond)},
-		AgentFailed{Agent: "gemini", Reason: "timeout", Message: "timed out after 2m0s"},
-		VerdictTable{Round: 1, Rows: []VerdictRow{{Challenger: "gemini", Verdict: "disagree"}}, Decision: "confront"},
-		PositionUpdated{Version: 2, Position: "p2", Changed: true},
+		DebateStarted{Version: LogVersion, Protocol: "adversarial", Title: "Adversarial debate", Topic: "t",
+			Seats:     []Seat{{Name: "claude", Agent: "claude", Role: "defender"}, {Name: "gemini", Agent: "gemini", Role: "challenger"}},
+			MaxRounds: 5, Timeout: Duration(2 * time.Minute), Phases: []PhaseInfo{{Phase: "opening", Title: "Opening position"}, {Phase: PhaseOutcome, Title: "Outcome"}}},
+		PhaseStarted{Phase: "opening", Round: 1, Title: "Opening position"},
+		AgentStarted{CallInfo: call, Shape: "opening", Timeout: Duration(time.Minute)},
+		Chunk{Seat: "claude", Text: "{\"position\":"},
+		AgentFinished{CallInfo: call, Reply: []byte(`{"position":"p"}`), Display: "**Position:** p", Duration: Duration(1500 * time.Millisecond)},
+		AgentFailed{CallInfo: CallInfo{Seat: "gemini", Agent: "gemini"}, Reason: "timeout", Message: "timed out after 2m0s"},
+		Table{Round: 1, Title: "Verdicts", Columns: []string{"challenger", "verdict"}, Rows: []Row{{Cells: []string{"gemini", "disagree"}, Stance: StanceDisagree}}, Decision: "confront"},
+		PositionUpdated{Seat: "claude", Version: 2, Position: "p2", Changed: true},
 		Note{Level: "warn", Message: "n"},
-		Outcome{Result: OutcomeTradeoff, Rounds: 5, Markdown: "# doc"},
+		Outcome{Result: "tradeoff", Stance: StancePartial, Rounds: 5, Markdown: "# doc"},
+		Saved{What: WhatOutcomeDocument, Path: "/tmp/x.md"},
 	}
 	out := make([]Event, len(ps))
 	for i, p := range ps {
@@ -94,6 +98,8 @@ func logBytes(t *testing.T, events []Event) []byte {
 func TestLogCutAnywhereReplaysItsCompleteLines(t *testing.T) {
 	full := logBytes(t, sampleEvents())
 	firstLine := bytes.IndexByte(full, '\n') + 1
+	outcomeEnd := bytes.Index(full, []byte(`"type":"outcome"`))
+	outcomeEnd += bytes.IndexByte(full[outcomeEnd:], '\n')
 	for cut := firstLine; cut < len(full); cut += 7 {
 		lc, err := ReadLog(bytes.NewReader(full[:cut]))
 		if err != nil {
@@ -109,8 +115,8 @@ func TestLogCutAnywhereReplaysItsCompleteLines(t *testing.T) {
 		if full[cut-1] != '\n' && full[cut] != '\n' && !strings.Contains(lc.Problem, "is cut short") {
 			t.Fatalf("cut at %d: problem %q", cut, lc.Problem)
 		}
-		if lc.Complete {
-			t.Fatalf("cut at %d: a log without its outcome reported complete", cut)
+		if lc.Complete != (cut >= outcomeEnd) {
+			t.Fatalf("cut at %d: complete = %v, the outcome ends at %d", cut, lc.Complete, outcomeEnd)
 		}
 	}
 }
@@ -139,7 +145,7 @@ func TestReadLogRefusesNewerAndForeignFiles(t *testing.T) {
 func TestReadLogSkipsUnknownAndStopsAtDamage(t *testing.T) {
 	good := logBytes(t, sampleEvents()[:3])
 	in := string(good) + `{"seq":9,"t":"2026-11-21T15:30:00Z","type":"from_the_future","data":{"x":1}}` + "\n" +
-		`{"seq":10,"t":"2026-11-21T15:30:00Z","type":"chunk","data":{"agent":5,"text":"x"}}` + "\n" +
+		`{"seq":10,"t":"2026-11-21T15:30:00Z","type":"chunk","data":{"seat":5,"text":"x"}}` + "\n" +
 		string(logBytes(t, sampleEvents()[3:4]))
 	lc, err := ReadLog(strings.NewReader(in))
 	if err != nil {
@@ -171,7 +177,7 @@ func TestLogWriterKeepsEventsAfterAWriteFailure(t *testing.T) {
 	if w.Err() == nil || len(w.Kept()) == 0 {
 		t.Fatalf("err %v, kept %d", w.Err(), len(w.Kept()))
 	}
-	if last := w.Kept()[len(w.Kept())-1]; last.Kind() != KindOutcome {
+	if last := w.Kept()[len(w.Kept())-1]; last.Kind() != KindSaved {
 		t.Fatalf("last kept event is %s", last.Kind())
 	}
 	_ = w.Close()

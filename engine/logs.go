@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -12,14 +13,27 @@ import (
 
 // LogSummary describes a saved debate, for `arena logs`.
 type LogSummary struct {
-	Path        string
-	Started     time.Time
-	Topic       string
-	Defender    string
-	Challengers []string
-	Result      OutcomeKind // "" when the log has no outcome (cut short)
-	Rounds      int
-	Problem     string // why the log could not be read, or where it ends
+	Path     string
+	Started  time.Time
+	Protocol string
+	Topic    string
+	Seats    []Seat
+	Result   OutcomeKind // "" when the log has no outcome (cut short)
+	Rounds   int
+	Took     time.Duration // from the first event to the last
+	Usage    Usage         // over every call
+	Problem  string        // why the log could not be read, or where it ends
+}
+
+// Agents lists the agents holding seats, once each, in seat order.
+func (s LogSummary) Agents() []string {
+	var out []string
+	for _, st := range s.Seats {
+		if !slices.Contains(out, st.Agent) {
+			out = append(out, st.Agent)
+		}
+	}
+	return out
 }
 
 // ReadLogFile reads a log from a file.
@@ -44,12 +58,17 @@ func Summarize(path string) LogSummary {
 	for _, e := range lc.Events {
 		switch p := e.Payload.(type) {
 		case DebateStarted:
-			s.Started, s.Topic, s.Defender, s.Challengers = e.Time, p.Topic, p.Defender, p.Challengers
+			s.Started, s.Protocol, s.Topic, s.Seats = e.Time, p.Protocol, p.Topic, p.Seats
+		case AgentFinished:
+			s.Usage.Add(p.Usage)
 		case PhaseStarted:
 			s.Rounds = max(s.Rounds, p.Round)
 		case Outcome:
 			s.Result, s.Rounds = p.Result, p.Rounds
 		}
+	}
+	if n := len(lc.Events); n > 0 {
+		s.Took = lc.Events[n-1].Time.Sub(lc.Events[0].Time)
 	}
 	return s
 }

@@ -18,13 +18,13 @@ import (
 // ErrNoJSON means a reply held no JSON object at all.
 var ErrNoJSON = errors.New("no JSON object found in the reply")
 
-// fields is one candidate object with normalised keys.
-type fields map[string]any
+// Fields is one candidate object with normalised keys (NormKey).
+type Fields map[string]any
 
-// parseObject finds the JSON object in text that validates as T. When no
+// ParseObject finds the JSON object in text that validates as T. When no
 // candidate validates, the error is the one of the candidate that looked
 // most like the wanted shape.
-func parseObject[T any](text string, keys []string, validate func(fields) (T, error)) (T, error) {
+func ParseObject[T any](text string, keys []string, validate func(Fields) (T, error)) (T, error) {
 	var zero T
 	cands := candidates(text)
 	if len(cands) == 0 {
@@ -44,7 +44,7 @@ func parseObject[T any](text string, keys []string, validate func(fields) (T, er
 	return zero, best
 }
 
-func (f fields) score(keys []string) int {
+func (f Fields) score(keys []string) int {
 	n := 0
 	for _, k := range keys {
 		if _, ok := f[k]; ok {
@@ -56,8 +56,8 @@ func (f fields) score(keys []string) int {
 
 // candidates returns every JSON object in text: those inside ``` fences
 // first, then every balanced {...} found by scanning, outermost first.
-func candidates(text string) []fields {
-	var out []fields
+func candidates(text string) []Fields {
+	var out []Fields
 	seen := map[string]bool{}
 	add := func(s string) {
 		s = strings.TrimSpace(s)
@@ -80,23 +80,23 @@ func candidates(text string) []fields {
 	return out
 }
 
-func decodeFields(s string) (fields, bool) {
+func decodeFields(s string) (Fields, bool) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	var m map[string]any
 	if err := dec.Decode(&m); err != nil || m == nil {
 		return nil, false
 	}
-	f := make(fields, len(m))
+	f := make(Fields, len(m))
 	for k, v := range m {
-		f[normKey(k)] = v
+		f[NormKey(k)] = v
 	}
 	return f, true
 }
 
-// normKey makes "Objection Strength", "objection-strength" and
+// NormKey makes "Objection Strength", "objection-strength" and
 // "objectionStrength" all "objection_strength" (and "VERDICT" "verdict").
-func normKey(k string) string {
+func NormKey(k string) string {
 	var b strings.Builder
 	prevLower := false // the previous rune, as written, was a-z or 0-9
 	for _, r := range strings.TrimSpace(k) {
@@ -201,7 +201,10 @@ type fieldErr struct{ key, msg string }
 
 func (e *fieldErr) Error() string { return fmt.Sprintf("%q %s", e.key, e.msg) }
 
-func (f fields) str(key string, allowEmpty bool) (string, error) {
+// FieldError says what is wrong with a reply's field: `"options" is empty`.
+func FieldError(key, msg string) error { return &fieldErr{key, msg} }
+
+func (f Fields) Str(key string, allowEmpty bool) (string, error) {
 	v, ok := f[key]
 	if !ok {
 		return "", &fieldErr{key, "is missing"}
@@ -217,8 +220,8 @@ func (f fields) str(key string, allowEmpty bool) (string, error) {
 	return s, nil
 }
 
-func (f fields) enum(key string, allowed ...string) (string, error) {
-	s, err := f.str(key, false)
+func (f Fields) Enum(key string, allowed ...string) (string, error) {
+	s, err := f.Str(key, false)
 	if err != nil {
 		return "", err
 	}
@@ -231,7 +234,7 @@ func (f fields) enum(key string, allowed ...string) (string, error) {
 	return "", &fieldErr{key, fmt.Sprintf("must be one of %s, got %q", strings.Join(allowed, " | "), s)}
 }
 
-func (f fields) list(key string) ([]string, error) {
+func (f Fields) List(key string) ([]string, error) {
 	v, ok := f[key]
 	if !ok {
 		return nil, &fieldErr{key, "is missing"}
@@ -253,7 +256,7 @@ func (f fields) list(key string) ([]string, error) {
 	return out, nil
 }
 
-func (f fields) objects(key string) ([]fields, error) {
+func (f Fields) Objects(key string) ([]Fields, error) {
 	v, ok := f[key]
 	if !ok {
 		return nil, &fieldErr{key, "is missing"}
@@ -262,19 +265,50 @@ func (f fields) objects(key string) ([]fields, error) {
 	if !ok {
 		return nil, &fieldErr{key, "must be a list of objects, got " + jsonType(v)}
 	}
-	out := make([]fields, 0, len(arr))
+	out := make([]Fields, 0, len(arr))
 	for i, x := range arr {
 		m, ok := x.(map[string]any)
 		if !ok {
 			return nil, &fieldErr{fmt.Sprintf("%s[%d]", key, i), "must be an object, got " + jsonType(x)}
 		}
-		f := make(fields, len(m))
+		f := make(Fields, len(m))
 		for k, v := range m {
-			f[normKey(k)] = v
+			f[NormKey(k)] = v
 		}
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// Int reads a whole number within [lo, hi]; "4" and 4.0 count as 4.
+func (f Fields) Int(key string, lo, hi int) (int, error) {
+	v, ok := f[key]
+	if !ok {
+		return 0, &fieldErr{key, "is missing"}
+	}
+	var n float64
+	switch x := v.(type) {
+	case json.Number:
+		n, _ = x.Float64()
+	case float64:
+		n = x
+	case string:
+		if _, err := fmt.Sscan(strings.TrimSpace(x), &n); err != nil {
+			return 0, &fieldErr{key, "must be a number, got " + fmt.Sprintf("%q", x)}
+		}
+	default:
+		return 0, &fieldErr{key, "must be a number, got " + jsonType(v)}
+	}
+	if n != float64(int(n)) || int(n) < lo || int(n) > hi {
+		return 0, &fieldErr{key, fmt.Sprintf("must be a whole number from %d to %d, got %v", lo, hi, v)}
+	}
+	return int(n), nil
+}
+
+// Opt reads an optional string: "" when absent or not a string.
+func (f Fields) Opt(key string) string {
+	s, _ := f[key].(string)
+	return strings.TrimSpace(s)
 }
 
 func jsonType(v any) string {
@@ -295,8 +329,8 @@ func jsonType(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// collect runs getters in order and returns the first error.
-func collect(steps ...func() error) error {
+// Collect runs getters in order and returns the first error.
+func Collect(steps ...func() error) error {
 	for _, s := range steps {
 		if err := s(); err != nil {
 			return err
@@ -305,14 +339,14 @@ func collect(steps ...func() error) error {
 	return nil
 }
 
-// shapeKeys lists a shape's keys, sorted, for scoring candidates.
-func shapeKeys(keys ...string) []string {
+// ShapeKeys lists a shape's keys, sorted, for scoring candidates.
+func ShapeKeys(keys ...string) []string {
 	sort.Strings(keys)
 	return keys
 }
 
-// compactJSON renders v as one line of JSON.
-func compactJSON(v any) json.RawMessage {
+// CompactJSON renders v as one line of JSON.
+func CompactJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil

@@ -2,16 +2,26 @@ package engine
 
 import (
 	"embed"
+	"io/fs"
 	"strings"
 	"text/template"
+
+	"github.com/arenadebate/arena/engine/shape"
 )
 
-//go:embed prompts/*.tmpl
-var promptFS embed.FS
+// The prompts every protocol shares: the topic with its context files,
+// the response-format heading, and the repair request. A protocol parses
+// its own templates on top of them (NewPrompts).
 
-var prompts = template.Must(template.New("").Funcs(template.FuncMap{
-	"inc": func(i int) int { return i + 1 },
-}).ParseFS(promptFS, "prompts/*.tmpl"))
+//go:embed prompts/*.tmpl
+var sharedFS embed.FS
+
+var funcs = template.FuncMap{
+	"inc":        func(i int) int { return i + 1 },
+	"repairLead": func() string { return shape.RepairLead },
+}
+
+var shared = template.Must(template.New("").Funcs(funcs).ParseFS(sharedFS, "prompts/*.tmpl"))
 
 // Doc is a file attached to the debate.
 type Doc struct {
@@ -19,63 +29,30 @@ type Doc struct {
 	Content string
 }
 
-// base is what every prompt knows.
-type base struct {
-	Topic     string
-	Context   []Doc
-	Defender  string
-	MaxRounds int
-	Round     int
+// Prompts is a protocol's prompt templates, with the shared ones.
+type Prompts struct{ t *template.Template }
+
+// NewPrompts parses a protocol's templates (pattern in fsys) on top of the
+// shared ones. The templates are part of the binary: an error is a bug,
+// and panics at start.
+func NewPrompts(fsys fs.FS, pattern string) *Prompts {
+	t := template.Must(shared.Clone())
+	return &Prompts{t: template.Must(t.ParseFS(fsys, pattern))}
 }
 
-type openingPrompt struct{ base }
-
-type critiquePrompt struct {
-	base
-	Name    string
-	Opening Opening
-}
-
-type critiqueBlock struct {
-	Name     string
-	Critique Critique
-	Followup string // what the challenger said after the last answer, if anything
-}
-
-type answerPrompt struct {
-	base
-	Brief     bool
-	Version   int
-	Position  string
-	Critiques []critiqueBlock
-	Names     string
-}
-
-type rebuttalPrompt struct {
-	base
-	Name        string
-	Critique    Critique
-	Decision    string
-	Explanation string
-	Position    string
-}
-
-type finalOther struct{ Name, Position string }
-
-type finalPrompt struct {
-	base
-	Name   string
-	Mine   string
-	Others []finalOther
-}
-
-type synthesisParty struct{ Name, Stance, Assumption string }
-
-type synthesisPrompt struct {
-	base
-	Rounds   int
-	Position string
-	Parties  []synthesisParty
+// Render executes template name+".tmpl" and ends the prompt with the tag
+// naming its reply shape. Its data is plain structs, so an error is a
+// bug: panic loudly in tests rather than send a model half a prompt.
+func (p *Prompts) Render(name, replyShape string, data any) string {
+	var b strings.Builder
+	if err := p.t.ExecuteTemplate(&b, name+".tmpl", data); err != nil {
+		panic("prompt " + name + ": " + err.Error())
+	}
+	out := strings.TrimSpace(b.String()) + "\n"
+	if replyShape != "" {
+		out += "\n" + shape.Tag(replyShape) + "\n"
+	}
+	return out
 }
 
 type repairPrompt struct {
@@ -84,21 +61,16 @@ type repairPrompt struct {
 	Original string
 }
 
-// render executes a prompt template. The templates are part of the binary
-// and their data is plain structs, so an error is a bug: panic loudly in
-// tests rather than send a model half a prompt.
-func render(name string, data any) string {
-	var b strings.Builder
-	if err := prompts.ExecuteTemplate(&b, name+".tmpl", data); err != nil {
-		panic("prompt " + name + ": " + err.Error())
-	}
-	return strings.TrimSpace(b.String()) + "\n"
-}
-
-func repairFor(original, reply string, err error) string {
-	excerpt := truncate(strings.TrimSpace(reply), 600)
+// RepairFor is the request sent when a reply could not be used: what was
+// wrong, how the reply began, and the original request again.
+func RepairFor(original, reply string, err error) string {
+	excerpt := Truncate(strings.TrimSpace(reply), 600)
 	if excerpt == "" {
 		excerpt = "(nothing)"
 	}
-	return render("repair", repairPrompt{Error: err.Error(), Excerpt: excerpt, Original: strings.TrimSpace(original)})
+	var b strings.Builder
+	if err := shared.ExecuteTemplate(&b, "repair.tmpl", repairPrompt{Error: err.Error(), Excerpt: excerpt, Original: strings.TrimSpace(original)}); err != nil {
+		panic("prompt repair: " + err.Error())
+	}
+	return strings.TrimSpace(b.String()) + "\n"
 }

@@ -4,9 +4,9 @@ import (
 	"unicode/utf8"
 )
 
-// truncate keeps at most n bytes of s, cut at a rune boundary, marking the
+// Truncate keeps at most n bytes of s, cut at a rune boundary, marking the
 // cut with an ellipsis.
-func truncate(s string, n int) string {
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -16,8 +16,8 @@ func truncate(s string, n int) string {
 	return s[:n] + " …"
 }
 
-// tail keeps at most the last n bytes of s, cut at a rune boundary.
-func tail(s string, n int) string {
+// Tail keeps at most the last n bytes of s, cut at a rune boundary.
+func Tail(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

@@ -88,15 +88,23 @@ func appendBaseline(text string, n int) (time.Duration, uint64) {
 	return cpu, peak
 }
 
+func benchSeats() []engine.Seat {
+	var out []engine.Seat
+	for _, a := range agents {
+		out = append(out, engine.Seat{Name: a, Agent: a})
+	}
+	return out
+}
+
 // benchStart is a debate with four agents all working.
 func benchStart() []engine.Event {
 	ev := []engine.Event{{Seq: 1, Time: tuitest.Start, Payload: engine.DebateStarted{
-		Topic: tuitest.Topic, Defender: agents[0], Challengers: agents[1:], MaxRounds: 3,
-		Phases: []engine.Phase{engine.PhaseOpening, engine.PhaseChallenge, engine.PhaseOutcome},
-	}}, {Seq: 2, Time: tuitest.Start, Payload: engine.PhaseStarted{Phase: engine.PhaseChallenge, Round: 1}}}
+		Topic: "Should we move user sessions from Redis to Postgres?", Seats: benchSeats(), MaxRounds: 3,
+		Phases: []engine.PhaseInfo{{Phase: "opening", Title: "Opening"}, {Phase: "challenge", Title: "Challenge"}, {Phase: engine.PhaseOutcome, Title: "Outcome"}},
+	}}, {Seq: 2, Time: tuitest.Start, Payload: engine.PhaseStarted{Phase: "challenge", Round: 1}}}
 	for _, a := range agents {
 		ev = append(ev, engine.Event{Time: tuitest.Start, Payload: engine.AgentStarted{
-			Agent: a, Phase: engine.PhaseChallenge, Round: 1, Attempt: 1, Timeout: engine.Duration(2 * time.Minute)}})
+			CallInfo: engine.CallInfo{Seat: a, Agent: a, Phase: "challenge", Round: 1, Attempt: 1}, Timeout: engine.Duration(2 * time.Minute)}})
 	}
 	return ev
 }
@@ -120,7 +128,7 @@ func benchFrames(text string) []eventsMsg {
 		ev := make([]engine.Event, len(agents))
 		for j, a := range agents {
 			off := ((i*len(agents) + j) * benchChunk) % (len(text) - benchChunk)
-			ev[j] = engine.Event{Payload: engine.Chunk{Agent: a, Text: text[off : off+benchChunk]}}
+			ev[j] = engine.Event{Payload: engine.Chunk{Seat: a, Text: text[off : off+benchChunk]}}
 		}
 		frames[i] = eventsMsg{events: ev}
 	}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -48,74 +47,71 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 	case engine.PhaseStarted:
 		m.phase, m.round, m.phaseTitle = p.Phase, p.Round, p.Title
 	case engine.AgentStarted:
-		m.paneFor(p.Agent, p.Role).begin(p, e.Time)
+		m.paneFor(p.Seat, p.Agent, p.Role).begin(p, e.Time)
 	case engine.Chunk:
-		if !m.paneFor(p.Agent, "").stream(p.Text) {
+		if !m.paneFor(p.Seat, "", "").stream(p.Text) {
 			m.lateChunk++
 		}
 	case engine.AgentFinished:
-		m.paneFor(p.Agent, p.Role).finish(p)
+		m.paneFor(p.Seat, p.Agent, p.Role).finish(p)
 	case engine.AgentFailed:
-		m.paneFor(p.Agent, p.Role).fail(p)
-	case engine.VerdictTable:
-		m.onVerdict(p)
+		m.paneFor(p.Seat, p.Agent, p.Role).fail(p)
+	case engine.Table:
+		m.onTable(p)
 	case engine.PositionUpdated:
 		m.onPosition(p)
 	case engine.Note:
 		m.status = statusLine{text: p.Message, level: p.Level}
 	case engine.Outcome:
 		return m.onOutcome(p)
+	case engine.Saved:
+		m.saved = append(m.saved, p)
+		if m.outcome != nil {
+			m.relayout()
+		}
 	}
 	return nil // engine.Unknown and anything newer: ignored
 }
 
 func (m *Model) onDebateStarted(p engine.DebateStarted, e engine.Event) {
 	m.topic, m.maxRounds, m.phases, m.started = p.Topic, p.MaxRounds, p.Phases, e.Time
-	if p.Defender != "" {
-		m.paneFor(p.Defender, engine.RoleDefender)
-	}
-	for _, c := range p.Challengers {
-		m.paneFor(c, engine.RoleChallenger)
-	}
-	for _, a := range p.Agents {
-		m.paneFor(a.Name, a.Role)
+	for _, s := range p.Seats {
+		m.paneFor(s.Name, s.Agent, s.Role)
 	}
 }
 
-// paneFor returns the agent's pane, making one for an agent not seen
-// before (a log may name agents DebateStarted did not list).
-func (m *Model) paneFor(name string, role engine.Role) *pane {
-	if i, ok := m.byName[name]; ok {
+// paneFor returns the seat's pane, making one for a seat not seen before
+// (a log may name seats DebateStarted did not list).
+func (m *Model) paneFor(seat, agent string, role engine.Role) *pane {
+	if i, ok := m.byName[seat]; ok {
 		p := m.panes[i]
 		if p.role == "" {
 			p.role = role
 		}
+		if p.agent == "" {
+			p.agent = agent
+		}
 		return p
 	}
-	p := newPane(name, role, len(m.panes))
-	m.byName[name] = len(m.panes)
+	p := newPane(seat, agent, role, len(m.panes))
+	m.byName[seat] = len(m.panes)
 	m.panes = append(m.panes, p)
 	return p
 }
 
-func (m *Model) onVerdict(v engine.VerdictTable) {
-	text := v.Decision
-	if text == "" {
-		var parts []string
-		for _, r := range v.Rows {
-			parts = append(parts, r.Challenger+" "+r.Status)
-		}
-		text = strings.Join(parts, " · ")
-	}
-	if v.Round > 0 {
-		text = fmt.Sprintf("round %d verdict: %s", v.Round, text)
-	}
-	m.status = statusLine{text: text, level: "verdict"}
+// onTable shows a table's rows, coloured by their stance, and what was
+// decided from them, in the status line.
+func (m *Model) onTable(t engine.Table) {
+	m.status = statusLine{text: t.Decision, level: "table", table: &t}
 }
 
 func (m *Model) onPosition(p engine.PositionUpdated) {
 	if p.Version > 1 && p.Changed {
-		m.status = statusLine{text: fmt.Sprintf("the defender revised its position (v%d)", p.Version), level: "info"}
+		who := p.Seat
+		if who == "" {
+			who = "a seat"
+		}
+		m.status = statusLine{text: fmt.Sprintf("%s revised its position (v%d)", who, p.Version), level: "info"}
 	}
 }
 

@@ -9,19 +9,34 @@ import (
 	"github.com/arenadebate/arena/tui/tuitest"
 )
 
-// round2 is the synthetic debate in round 2: codex has just timed out,
-// gemini and qwen are streaming.
+// round2 is the recorded debate in round 2's rebuttals, gemini and codex
+// both streaming.
 func round2(t *testing.T) []engine.Event {
 	t.Helper()
 	ev := tuitest.Debate()
 	i := tuitest.Index(ev, func(e engine.Event) bool {
+		f, ok := e.Payload.(engine.AgentFinished)
+		return ok && f.Seat == "gemini" && f.Round == 2
+	})
+	if i < 0 {
+		t.Fatal("no gemini reply in round 2")
+	}
+	return ev[:i-6]
+}
+
+// codexTimedOut is the recorded debate just after codex timed out in
+// round 2, with the note saying so.
+func codexTimedOut(t *testing.T) []engine.Event {
+	t.Helper()
+	ev := tuitest.Debate()
+	i := tuitest.Index(ev, func(e engine.Event) bool {
 		f, ok := e.Payload.(engine.AgentFailed)
-		return ok && f.Agent == "codex" && f.Round == 2
+		return ok && f.Seat == "codex" && f.Round == 2
 	})
 	if i < 0 {
 		t.Fatal("no codex failure in round 2")
 	}
-	return ev[:i+8]
+	return ev[:i+2] // and the note that says so
 }
 
 func TestGolden(t *testing.T) {
@@ -36,6 +51,10 @@ func TestGolden(t *testing.T) {
 	})
 	t.Run("outcome_tradeoff_100x40", func(t *testing.T) {
 		h := newHarness(t, Options{}, tuitest.Debate(), 100, 40)
+		golden.RequireEqual(t, []byte(h.view()))
+	})
+	t.Run("timed_out_120x40", func(t *testing.T) {
+		h := newHarness(t, Options{}, codexTimedOut(t), 120, 40)
 		golden.RequireEqual(t, []byte(h.view()))
 	})
 	t.Run("narrow_60x20", func(t *testing.T) {
@@ -53,7 +72,7 @@ func TestGolden(t *testing.T) {
 	})
 	t.Run("replay_paused_scrolled_100x30", func(t *testing.T) {
 		h := newHarness(t, Options{Replay: true, Speed: 2}, tuitest.Debate(), 100, 30)
-		for h.m.round < 2 || h.m.phase != engine.PhaseChallenge {
+		for h.m.round < 2 || h.m.phase != "rebuttal" {
 			h.keys("n")
 		}
 		h.keys("space", "tab", "k", "k", "k")

@@ -106,7 +106,7 @@ func TestLiveQuitCancelsAndWaitsForTheOutcome(t *testing.T) {
 	}
 	ui = NewLive(Options{Input: in, Output: out, Cancel: cancel})
 	errc := runLive(ui)
-	for _, e := range round2(t) {
+	for _, e := range codexTimedOut(t) {
 		ui.Sink().Handle(e)
 	}
 	out.waitFor(t, "codex timed out")
@@ -130,7 +130,7 @@ func TestLiveReportsAPanicAfterRestoring(t *testing.T) {
 	ui := NewLive(Options{Input: in, Output: out, Cancel: func() { panic("cancel exploded") }})
 	errc := runLive(ui)
 	ui.Sink().Handle(tuitest.Debate()[0])
-	out.waitFor(t, tuitest.Topic)
+	out.waitFor(t, tuitest.Topic(tuitest.Debate()))
 	keys.Write([]byte("q"))
 	out.waitFor(t, "Stop the debate?")
 	keys.Write([]byte("y"))

@@ -128,11 +128,7 @@ func TestRenderMarkdownWraps(t *testing.T) {
 // outcomeDocuments are real outcome documents: the demo's, and the ones
 // the golden tests show.
 func outcomeDocuments(t testing.TB) []string {
-	lc, err := engine.ReadLogFile("../cmd/arena/demo/demo.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs := []string{lc.Events[len(lc.Events)-1].Payload.(engine.Outcome).Markdown}
+	var docs []string
 	for _, e := range tuitest.Debate() {
 		if o, ok := e.Payload.(engine.Outcome); ok {
 			docs = append(docs, o.Markdown)

@@ -39,7 +39,7 @@ type Model struct {
 	// What the events said.
 	topic      string
 	maxRounds  int
-	phases     []engine.Phase
+	phases     []engine.PhaseInfo
 	phase      engine.Phase
 	phaseTitle string
 	round      int
@@ -47,6 +47,7 @@ type Model struct {
 	last       time.Time // the latest event's time
 	status     statusLine
 	outcome    *engine.Outcome
+	saved      []engine.Saved // files consumers wrote (the outcome document)
 	engineDone bool
 	engineErr  error
 
@@ -81,7 +82,8 @@ type Model struct {
 // statusLine is the footer's message: the latest note or verdict.
 type statusLine struct {
 	text  string
-	level string // info | warn | error | verdict
+	level string // info | warn | error | table
+	table *engine.Table
 }
 
 // NewModel returns the screen with preloaded events: played back with

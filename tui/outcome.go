@@ -120,7 +120,7 @@ func (m *Model) outcomeKey(k tea.KeyMsg) tea.Cmd {
 // outcomeBanner is the result, prominent, and the failures if any.
 func (m *Model) outcomeBanner() []string {
 	o := m.outcome
-	pill, ok := m.th.result[o.Result]
+	pill, ok := m.th.result[o.Stance]
 	if !ok {
 		pill = m.th.pill
 	}
@@ -143,8 +143,8 @@ func (m *Model) outcomeBanner() []string {
 func (m *Model) outcomePaths() []string {
 	o := m.outcome
 	var parts []string
-	if o.ReportPath != "" {
-		parts = append(parts, m.th.dim.Render("report ")+o.ReportPath)
+	for _, sv := range m.saved {
+		parts = append(parts, m.th.dim.Render(sv.What+" ")+sv.Path)
 	}
 	if o.LogPath != "" {
 		parts = append(parts, m.th.dim.Render("log ")+o.LogPath)
@@ -180,7 +180,7 @@ func (m *Model) outcomeViewportHeight(body int) int {
 	if len(m.outcome.Failures) > 0 {
 		n--
 	}
-	if m.outcome.ReportPath != "" || m.outcome.LogPath != "" {
+	if len(m.saved) > 0 || m.outcome.LogPath != "" {
 		n--
 	}
 	return max(n, 0)

@@ -166,7 +166,8 @@ func bullet(ln string) (string, bool) {
 
 // pane is one agent's column: its status and the sections of its calls.
 type pane struct {
-	name  string
+	name  string // the seat
+	agent string // the agent holding it
 	role  engine.Role
 	color int // index into the theme's agent styles
 
@@ -189,8 +190,8 @@ type pane struct {
 	unseen bool // text arrived below while scrolled up
 }
 
-func newPane(name string, role engine.Role, color int) *pane {
-	return &pane{name: name, role: role, color: color, follow: true}
+func newPane(seat, agent string, role engine.Role, color int) *pane {
+	return &pane{name: seat, agent: agent, role: role, color: color, follow: true}
 }
 
 // Content area: a border and one column of padding on each side. A pane

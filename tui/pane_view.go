@@ -61,12 +61,18 @@ func (p *pane) status(v paneView) (string, ink) {
 	return "waiting", th.faint
 }
 
-// title is the agent's name, with its role when it is the defender.
+// title names the seat: the agent and, when there is room, its role
+// ("claude · defender", "codex · judge, order B, A"). Where one agent
+// holds several seats the seat's own name tells them apart.
 func (p *pane) title(full bool) string {
-	if full && p.role != "" && p.role != "challenger" {
-		return p.name + " · " + string(p.role)
+	who := p.name
+	if p.agent != "" && p.agent != p.name && full {
+		who = p.agent
 	}
-	return p.name
+	if full && p.role != "" {
+		return who + " · " + string(p.role)
+	}
+	return who
 }
 
 // Render draws the pane at its size: exactly h lines of exactly w cells.

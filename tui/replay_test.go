@@ -32,7 +32,7 @@ func TestReplayPlaysWithTiming(t *testing.T) {
 	if h.fire(isReplayTick) != 1 {
 		t.Fatal("Init scheduled no replay tick")
 	}
-	if h.m.replay.next == 0 || h.m.topic != tuitest.Topic {
+	if h.m.replay.next == 0 || h.m.topic != tuitest.Topic(tuitest.Debate()) {
 		t.Fatal("the first tick applied nothing")
 	}
 	// Each tick schedules exactly one more, after the log's gap (capped).
@@ -68,12 +68,12 @@ func TestReplayPauseNextPhaseSpeed(t *testing.T) {
 		t.Fatal("a paused replay moved on")
 	}
 	h.keys("n")
-	if h.m.phase != engine.PhaseOpening {
-		t.Fatalf("n went to %q, want opening", h.m.phase)
+	if h.m.phase != "challenge" {
+		t.Fatalf("n went to %q, want challenge", h.m.phase)
 	}
 	h.keys("n")
-	if h.m.phase != engine.PhaseChallenge || h.m.round != 1 {
-		t.Fatalf("n went to %q round %d, want challenge round 1", h.m.phase, h.m.round)
+	if h.m.phase != "consensus_check" || h.m.round != 1 {
+		t.Fatalf("n went to %q round %d, want consensus_check round 1", h.m.phase, h.m.round)
 	}
 	if h.fire(isReplayTick) != 0 || !h.m.replay.paused {
 		t.Fatal("n un-paused the replay")

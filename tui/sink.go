@@ -67,13 +67,13 @@ func (s *sink) Handle(e engine.Event) {
 }
 
 func (s *sink) addChunk(e engine.Event, c engine.Chunk) {
-	if acc, ok := s.run[c.Agent]; ok {
+	if acc, ok := s.run[c.Seat]; ok {
 		acc.b.WriteString(c.Text)
 		return
 	}
 	acc := &chunkAcc{at: len(s.pending)}
 	acc.b.WriteString(c.Text)
-	s.run[c.Agent] = acc
+	s.run[c.Seat] = acc
 	s.pending = append(s.pending, e)
 }
 

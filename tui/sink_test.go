@@ -21,7 +21,7 @@ func stream() []engine.Event {
 	for i := range 10000 {
 		a := agents[i%len(agents)]
 		ev = append(ev, engine.Event{Seq: int64(len(ev) + 1),
-			Payload: engine.Chunk{Agent: a, Text: fmt.Sprintf("%s-%d ", a, i)}})
+			Payload: engine.Chunk{Seat: a, Text: fmt.Sprintf("%s-%d ", a, i)}})
 		if i%1000 == 999 {
 			ev = append(ev, engine.Event{Seq: int64(len(ev) + 1),
 				Payload: engine.Note{Level: "info", Message: fmt.Sprint("note ", i)}})
@@ -36,10 +36,10 @@ func texts(ev []engine.Event) (map[string]string, []engine.Event) {
 	var other []engine.Event
 	for _, e := range ev {
 		if c, ok := e.Payload.(engine.Chunk); ok {
-			if b[c.Agent] == nil {
-				b[c.Agent] = &strings.Builder{}
+			if b[c.Seat] == nil {
+				b[c.Seat] = &strings.Builder{}
 			}
-			b[c.Agent].WriteString(c.Text)
+			b[c.Seat].WriteString(c.Text)
 			continue
 		}
 		other = append(other, e)
@@ -90,15 +90,15 @@ func TestSinkKeepsChunksBeforeTheirFinish(t *testing.T) {
 	s.Handle(chunk("x", "a"))
 	s.Handle(chunk("y", "b"))
 	s.Handle(chunk("x", "c"))
-	s.Handle(engine.Event{Payload: engine.AgentFinished{Agent: "x"}})
+	s.Handle(engine.Event{Payload: engine.AgentFinished{CallInfo: engine.CallInfo{Seat: "x"}}})
 	s.Handle(chunk("x", "late"))
 	var got []string
 	for _, e := range s.take().events {
 		switch p := e.Payload.(type) {
 		case engine.Chunk:
-			got = append(got, p.Agent+":"+p.Text)
+			got = append(got, p.Seat+":"+p.Text)
 		default:
-			got = append(got, string(e.Kind())+":"+e.AgentOf())
+			got = append(got, string(e.Kind())+":"+e.SeatOf())
 		}
 	}
 	want := "x:ac y:b agent_finished:x x:late"

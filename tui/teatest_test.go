@@ -19,11 +19,11 @@ func TestProgramReplay(t *testing.T) {
 	m := NewModel(Options{Replay: true, Output: io.Discard}, tuitest.Debate())
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("TRADEOFF")) && bytes.Contains(b, []byte("Postgres + outbox"))
+		return bytes.Contains(b, []byte("TRADEOFF")) && bytes.Contains(b, []byte("Debate outcome"))
 	}, teatest.WithDuration(10*time.Second))
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	fm, ok := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
-	if !ok || fm.outcome == nil || fm.outcome.Result != engine.OutcomeTradeoff || fm.confirming {
+	if !ok || fm.outcome == nil || fm.outcome.Result != engine.OutcomeKind("tradeoff") || fm.confirming {
 		t.Fatalf("final model: %+v", fm)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // backgrounds alike; chrome (borders, hints) is grey and adapts.
 var (
 	agentColors = []lipgloss.Color{
-		"#A78BFA", // violet: the defender
+		"#A78BFA", // violet: the first seat
 		"#38BDF8", // sky
 		"#FB923C", // orange
 		"#34D399", // emerald
@@ -52,8 +52,8 @@ type theme struct {
 
 	agents []agentStyle
 	stance map[engine.Stance]ink
-	result map[engine.OutcomeKind]lipgloss.Style
-	md     mdStyle // the outcome document
+	result map[engine.Stance]lipgloss.Style // the outcome's pill
+	md     mdStyle                          // the outcome document
 }
 
 // agentStyle is how one agent's pane is drawn.
@@ -134,11 +134,11 @@ func newTheme(r *lipgloss.Renderer) theme {
 	pill := func(c lipgloss.TerminalColor) lipgloss.Style {
 		return s().Bold(true).Foreground(colorInk).Background(c).Padding(0, 1)
 	}
-	t.result = map[engine.OutcomeKind]lipgloss.Style{
-		engine.OutcomeConsensus:   pill(colorOK),
-		engine.OutcomeTradeoff:    pill(colorWarn),
-		engine.OutcomeAborted:     pill(colorBad),
-		engine.OutcomeInterrupted: pill(colorCalm),
+	t.result = map[engine.Stance]lipgloss.Style{
+		engine.StanceAgree:    pill(colorOK),
+		engine.StancePartial:  pill(colorWarn),
+		engine.StanceDisagree: pill(colorBad),
+		engine.StanceNeutral:  pill(colorCalm),
 	}
 	t.md = markdownStyle(r, t)
 	return t
@@ -162,7 +162,7 @@ func (t theme) levelStyle(level string) ink {
 		return t.warn
 	case "error":
 		return t.bad
-	case "verdict":
+	case "table":
 		return t.current
 	}
 	return t.dim

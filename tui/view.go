@@ -223,7 +223,7 @@ func (m *Model) replayLabel() string {
 func (m *Model) timeline(w int) string {
 	cur := -1
 	for i, p := range m.phases {
-		if p == m.phase {
+		if p.Phase == m.phase {
 			cur = i
 		}
 	}
@@ -235,7 +235,10 @@ func (m *Model) timeline(w int) string {
 	}
 	names := make([]string, len(m.phases))
 	for i, p := range m.phases {
-		names[i] = humanPhase(p)
+		names[i] = p.Title
+		if names[i] == "" {
+			names[i] = humanPhase(p.Phase)
+		}
 	}
 	sep := m.th.faint.Render(" › ")
 	if cur < len(m.phases) && m.phaseTitle != "" {
@@ -355,8 +358,34 @@ func (m *Model) statusText() string {
 	case m.status.text == "":
 		return ""
 	}
-	icon := map[string]string{"warn": "⚠ ", "error": "✗ ", "verdict": "⚖ "}[m.status.level]
+	if t := m.status.table; t != nil {
+		return m.tableText(t)
+	}
+	icon := map[string]string{"warn": "⚠ ", "error": "✗ "}[m.status.level]
 	return th.levelStyle(m.status.level).Render(icon + m.status.text)
+}
+
+// tableText draws a table on one line: each row's first two cells in its
+// stance's colour, then what was decided.
+func (m *Model) tableText(t *engine.Table) string {
+	th := &m.th
+	var parts []string
+	for _, r := range t.Rows {
+		cells := r.Cells
+		if len(cells) > 2 {
+			cells = cells[:2]
+		}
+		parts = append(parts, th.stanceStyle(r.Stance).Render(strings.TrimSpace(strings.Join(cells, " "))))
+	}
+	s := th.current.Render("⚖ ")
+	if t.Title != "" {
+		s += th.current.Render(t.Title + ": ")
+	}
+	s += strings.Join(parts, th.faint.Render(" · "))
+	if t.Decision != "" {
+		s += th.dim.Render(" → " + t.Decision)
+	}
+	return s
 }
 
 // confirmBox is the quit prompt.

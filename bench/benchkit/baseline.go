@@ -7,6 +7,7 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/adversarial"
 )
 
 // Baseline is the orchestration benchmarks' yardstick for a debate that
@@ -17,7 +18,7 @@ import (
 // parallel step, summed) and the number of calls.
 func Baseline(tb testing.TB, sb *arenatest.Sandbox, lc engine.LogContents) (sum, crit time.Duration, calls int) {
 	tb.Helper()
-	if o := arenatest.Outcome(tb, lc); o.Result != engine.OutcomeTradeoff || o.Rounds != 5 {
+	if o := arenatest.Outcome(tb, lc); o.Result != adversarial.OutcomeTradeoff || o.Rounds != 5 {
 		tb.Fatalf("the debate ended in %s after %d rounds, not a tradeoff after 5", o.Result, o.Rounds)
 	}
 	recorded := sb.Fakes.Calls()

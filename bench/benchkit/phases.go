@@ -40,8 +40,8 @@ func Steps(lc engine.LogContents, calls []clitest.Call) ([]Step, error) {
 		}
 		s := list[k]
 		next[c.Agent] = k + 1
-		if want := kindOf(s.Task); string(c.Kind) != want {
-			return nil, fmt.Errorf("%s's call %d is a %s request, but the log started a %s", c.Agent, k+1, c.Kind, s.Task)
+		if string(c.Kind) != s.Shape {
+			return nil, fmt.Errorf("%s's call %d is a %s request, but the log started a %s", c.Agent, k+1, c.Kind, s.Shape)
 		}
 		steps[i] = Step{Phase: s.Phase, Round: s.Round, Task: s.Task}
 	}
@@ -51,14 +51,6 @@ func Steps(lc engine.LogContents, calls []clitest.Call) ([]Step, error) {
 		}
 	}
 	return steps, nil
-}
-
-// kindOf is the request kind the fakes see for an engine task.
-func kindOf(t engine.Task) string {
-	if t == engine.TaskAddress {
-		return string(engine.TaskAnswer)
-	}
-	return string(t)
 }
 
 // CriticalPath is the least time any orchestrator could take for the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/adversarial"
 )
 
 // WriteLog writes, in dir, the log of a five-round debate that ends in a
@@ -73,46 +74,46 @@ var synthChallengers = []string{"gemini", "codex", "qwen"}
 
 func (s *synth) debate() {
 	var agents []engine.AgentInfo
+	var seats []engine.Seat
 	for _, n := range append([]string{"claude"}, synthChallengers...) {
-		role := engine.RoleChallenger
-		if n == "claude" {
-			role = engine.RoleDefender
-		}
 		a, _ := challengers.Builtin(n)
-		agents = append(agents, engine.AgentInfo{Name: n, Role: role, Command: a.Command, Format: string(a.Format), Timeout: engine.Duration(2 * time.Minute)})
+		agents = append(agents, engine.AgentInfo{Name: n, Command: a.Command, Format: string(a.Format), Timeout: engine.Duration(2 * time.Minute)})
+		seats = append(seats, engine.Seat{Name: n, Agent: n, Role: roleOf(n)})
 	}
 	s.emit(engine.DebateStarted{
-		Version: engine.LogVersion, ID: engine.Slug(synthTopic, 40), Protocol: engine.ProtocolName, Topic: synthTopic,
-		Defender: "claude", Challengers: synthChallengers, Agents: agents, MaxRounds: 5,
-		Timeout: engine.Duration(2 * time.Minute), Skeptical: true, Phases: engine.AdversarialPhases,
+		Version: engine.LogVersion, ID: engine.Slug(synthTopic, 40), Protocol: adversarial.Name, Title: adversarial.Title, Topic: synthTopic,
+		Seats: seats, Agents: agents, MaxRounds: 5,
+		Timeout: engine.Duration(2 * time.Minute), Phases: adversarial.Phases,
+		Settings: []engine.Setting{{Name: "skeptical of early agreement", Value: "true"}},
 	}, 0)
-	s.phase(engine.PhasePreflight, 1, "Preflight")
-	s.phase(engine.PhaseOpening, 1, "Opening position")
-	s.calls(engine.PhaseOpening, 1, engine.TaskOpening, "claude")
-	s.emit(engine.PositionUpdated{Version: 1, Round: 1, Position: s.sentence(300), Changed: true}, 0)
-	s.phase(engine.PhaseChallenge, 1, "Parallel challenge (round 1)")
-	s.calls(engine.PhaseChallenge, 1, engine.TaskCritique, synthChallengers...)
-	s.phase(engine.PhaseConsensusCheck, 1, "Consensus check")
-	s.verdicts(engine.PhaseConsensusCheck, 1, "Disagreement or mixed verdicts: on to confrontation")
+	s.phase(adversarial.PhasePreflight, 1, "Preflight")
+	s.phase(adversarial.PhaseOpening, 1, "Opening position")
+	s.calls(adversarial.PhaseOpening, 1, adversarial.TaskOpening, "claude")
+	s.emit(engine.PositionUpdated{Seat: "claude", Version: 1, Round: 1, Position: s.sentence(300), Changed: true}, 0)
+	s.phase(adversarial.PhaseChallenge, 1, "Parallel challenge (round 1)")
+	s.calls(adversarial.PhaseChallenge, 1, adversarial.TaskCritique, synthChallengers...)
+	s.phase(adversarial.PhaseConsensusCheck, 1, "Consensus check")
+	s.verdicts(adversarial.PhaseConsensusCheck, 1, "Disagreement or mixed verdicts: on to confrontation")
 	for round := 1; round <= 5; round++ {
-		s.phase(engine.PhaseConfront, round, fmt.Sprintf("Confrontation (round %d)", round))
-		s.calls(engine.PhaseConfront, round, engine.TaskAnswer, "claude")
-		s.emit(engine.PositionUpdated{Version: round + 1, Round: round, Position: s.sentence(300), Changed: true}, 0)
-		s.phase(engine.PhaseRebuttal, round, fmt.Sprintf("Challenger rebuttal (round %d)", round))
-		s.calls(engine.PhaseRebuttal, round, engine.TaskRebuttal, "gemini")
-		s.phase(engine.PhaseIterationCheck, round, fmt.Sprintf("Iteration check (round %d)", round))
-		s.verdicts(engine.PhaseIterationCheck, round, fmt.Sprintf("Round %d of 5: 1 unresolved (gemini): next round", round))
+		s.phase(adversarial.PhaseConfront, round, fmt.Sprintf("Confrontation (round %d)", round))
+		s.calls(adversarial.PhaseConfront, round, adversarial.TaskAnswer, "claude")
+		s.emit(engine.PositionUpdated{Seat: "claude", Version: round + 1, Round: round, Position: s.sentence(300), Changed: true}, 0)
+		s.phase(adversarial.PhaseRebuttal, round, fmt.Sprintf("Challenger rebuttal (round %d)", round))
+		s.calls(adversarial.PhaseRebuttal, round, adversarial.TaskRebuttal, "gemini")
+		s.phase(adversarial.PhaseIterationCheck, round, fmt.Sprintf("Iteration check (round %d)", round))
+		s.verdicts(adversarial.PhaseIterationCheck, round, fmt.Sprintf("Round %d of 5: 1 unresolved (gemini): next round", round))
 	}
-	s.phase(engine.PhaseAssumptionExtraction, 5, "Assumption extraction")
-	s.calls(engine.PhaseAssumptionExtraction, 5, engine.TaskFinal, "claude", "gemini")
-	s.calls(engine.PhaseAssumptionExtraction, 5, engine.TaskSynthesis, "claude")
+	s.phase(adversarial.PhaseAssumptionExtraction, 5, "Assumption extraction")
+	s.calls(adversarial.PhaseAssumptionExtraction, 5, adversarial.TaskFinal, "claude", "gemini")
+	s.calls(adversarial.PhaseAssumptionExtraction, 5, adversarial.TaskSynthesis, "claude")
 	s.emit(engine.Note{Level: engine.NoteInfo, Message: "gemini maintains its objection after 5 rounds"}, 0)
 	s.phase(engine.PhaseOutcome, 5, "Outcome")
 	s.emit(engine.Outcome{
-		Result: engine.OutcomeTradeoff, Rounds: 5, Summary: "No consensus after 5 rounds: tradeoff identified",
+		Result: adversarial.OutcomeTradeoff, Stance: engine.StancePartial, Rounds: 5, Summary: "No consensus after 5 rounds: tradeoff identified",
 		Markdown: "# Debate outcome: tradeoff identified\n\n" + s.paragraphs(4*s.reply),
-		LogPath:  "debate-logs/synthetic.jsonl", ReportPath: "debate-logs/synthetic.md",
+		LogPath:  "debate-logs/synthetic.jsonl",
 	}, 40*time.Millisecond)
+	s.emit(engine.Saved{What: engine.WhatOutcomeDocument, Path: "debate-logs/synthetic.md"}, time.Millisecond)
 }
 
 func (s *synth) phase(p engine.Phase, round int, title string) {
@@ -129,11 +130,7 @@ func (s *synth) calls(p engine.Phase, round int, task engine.Task, agents ...str
 	}
 	var streams []*stream
 	for _, a := range agents {
-		role := engine.RoleChallenger
-		if a == "claude" {
-			role = engine.RoleDefender
-		}
-		s.emit(engine.AgentStarted{Agent: a, Role: role, Phase: p, Round: round, Task: task, Attempt: 1, Timeout: engine.Duration(2 * time.Minute)}, time.Millisecond)
+		s.emit(engine.AgentStarted{CallInfo: callInfo(a, p, round, task), Shape: shapeOf(task), Timeout: engine.Duration(2 * time.Minute)}, time.Millisecond)
 		text := s.replyText(task)
 		streams = append(streams, &stream{agent: a, text: text, deltas: s.deltas(text)})
 	}
@@ -145,22 +142,18 @@ func (s *synth) calls(p engine.Phase, round int, task engine.Task, agents ...str
 				continue
 			}
 			live++
-			s.emit(engine.Chunk{Agent: st.agent, Text: st.deltas[0]}, time.Duration(5+s.rng.IntN(20))*time.Millisecond)
+			s.emit(engine.Chunk{Seat: st.agent, Text: st.deltas[0]}, time.Duration(5+s.rng.IntN(20))*time.Millisecond)
 			st.deltas = st.deltas[1:]
 		}
 	}
 	for _, st := range streams {
-		role := engine.RoleChallenger
-		if st.agent == "claude" {
-			role = engine.RoleDefender
-		}
 		badge, stance := "disagree · strong", engine.StanceDisagree
-		if role == engine.RoleDefender {
+		if roleOf(st.agent) == adversarial.RoleDefender {
 			badge, stance = "", engine.StanceNeutral
 		}
 		s.emit(engine.AgentFinished{
-			Agent: st.agent, Role: role, Phase: p, Round: round, Task: task, Attempt: 1,
-			Reply: compactJSON(st.text), Text: st.text, Display: s.display(st.text), Badge: badge, Stance: stance,
+			CallInfo: callInfo(st.agent, p, round, task),
+			Reply:    compactJSON(st.text), Text: st.text, Display: s.display(st.text), Badge: badge, Stance: stance,
 			Usage:    &challengers.Usage{InputTokens: int64(4000 + s.rng.IntN(4000)), OutputTokens: int64(len(st.text) / 4)},
 			Duration: engine.Duration(s.now.Sub(start)),
 		}, 3*time.Millisecond)
@@ -173,22 +166,22 @@ func (s *synth) replyText(task engine.Task) string {
 	var v any
 	n := s.reply
 	switch task {
-	case engine.TaskCritique:
+	case adversarial.TaskCritique:
 		v = map[string]any{
 			"verdict": "disagree", "critique": s.paragraphs(n / 2), "evidence": s.paragraphs(n / 4),
 			"alternative": s.sentence(n / 8), "confidence": "high", "objection_strength": "strong",
 			"assumptions_challenged": []string{s.sentence(n / 16), s.sentence(n / 16)},
 		}
-	case engine.TaskAnswer:
+	case adversarial.TaskAnswer:
 		v = map[string]any{
 			"responses":        []map[string]string{{"challenger": "gemini", "decision": "reject", "explanation": s.paragraphs(n / 2)}},
 			"updated_position": s.paragraphs(n / 2),
 		}
-	case engine.TaskRebuttal:
+	case adversarial.TaskRebuttal:
 		v = map[string]any{"choice": "maintain", "explanation": s.paragraphs(n)}
-	case engine.TaskFinal:
+	case adversarial.TaskFinal:
 		v = map[string]any{"why_disagree": s.paragraphs(n / 2), "what_would_make_other_right": s.paragraphs(n / 4), "my_assumption": s.sentence(n / 4)}
-	case engine.TaskSynthesis:
+	case adversarial.TaskSynthesis:
 		v = map[string]any{
 			"options":        []map[string]any{{"name": "Postgres", "summary": s.paragraphs(n / 3), "choose_if": []string{s.sentence(80), s.sentence(80)}}, {"name": "Redis", "summary": s.paragraphs(n / 3), "choose_if": []string{s.sentence(80)}}},
 			"recommendation": s.paragraphs(n / 3), "open_questions": []string{s.sentence(100), s.sentence(100)},
@@ -270,10 +263,33 @@ func (s *synth) paragraphs(n int) string {
 }
 
 func (s *synth) verdicts(p engine.Phase, round int, decision string) {
-	rows := []engine.VerdictRow{
-		{Challenger: "gemini", Verdict: "disagree", Strength: "strong", Confidence: "high", Blocking: true, Status: "maintains"},
-		{Challenger: "codex", Verdict: "partial", Strength: "moderate", Confidence: "medium", Status: "resolved"},
-		{Challenger: "qwen", Verdict: "partial", Strength: "minor", Confidence: "medium", Status: "resolved"},
+	rows := []engine.Row{
+		{Cells: []string{"gemini", "disagree", "strong", "high", "yes", "maintains"}, Stance: engine.StanceDisagree},
+		{Cells: []string{"codex", "partial", "moderate", "medium", "", "resolved"}, Stance: engine.StancePartial},
+		{Cells: []string{"qwen", "partial", "minor", "medium", "", "resolved"}, Stance: engine.StancePartial},
 	}
-	s.emit(engine.VerdictTable{Phase: p, Round: round, Rows: rows, Decision: decision}, time.Millisecond)
+	s.emit(engine.Table{
+		Phase: p, Round: round, Title: fmt.Sprintf("Verdicts, round %d", round),
+		Columns: []string{"challenger", "verdict", "objection", "confidence", "blocking", "status"},
+		Rows:    rows, Decision: decision,
+	}, time.Millisecond)
+}
+
+func roleOf(agent string) engine.Role {
+	if agent == "claude" {
+		return adversarial.RoleDefender
+	}
+	return adversarial.RoleChallenger
+}
+
+func callInfo(agent string, p engine.Phase, round int, task engine.Task) engine.CallInfo {
+	return engine.CallInfo{Seat: agent, Agent: agent, Role: roleOf(agent), Phase: p, Round: round, Task: task, Attempt: 1}
+}
+
+// shapeOf is the reply shape the adversarial debate asks for a task.
+func shapeOf(t engine.Task) string {
+	if t == adversarial.TaskAddress {
+		return adversarial.ShapeAnswer
+	}
+	return string(t)
 }

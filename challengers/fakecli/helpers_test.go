@@ -20,15 +20,15 @@ import (
 
 // opening is a prompt of kind opening, shaped like arena's.
 const opening = "Question: which database should we use?\n\nREQUIRED RESPONSE FORMAT\n" +
-	`{"position": "...", "reasoning": ["..."], "confidence": "low|medium|high"}`
+	`{"position": "...", "reasoning": ["..."], "confidence": "low|medium|high"}` + "\n\nREPLY SHAPE: opening\n"
 
 // critiquePrompt asks for a critique.
 const critiquePrompt = "Critique this position.\n\nREQUIRED RESPONSE FORMAT\n" +
-	`{"verdict": "agree|partial|disagree", "critique": "..."}`
+	`{"verdict": "agree|partial|disagree", "critique": "..."}` + "\n\nREPLY SHAPE: critique\n"
 
 // rebuttalPrompt asks for a rebuttal.
 const rebuttalPrompt = "Answer the reply.\n\nREQUIRED RESPONSE FORMAT\n" +
-	`{"choice": "accept|maintain", "explanation": "..."}`
+	`{"choice": "accept|maintain", "explanation": "..."}` + "\n\nREPLY SHAPE: rebuttal\n"
 
 // headless is the argument list that makes each CLI answer prompt in its
 // streaming JSON format, as arena invokes them.

@@ -6,45 +6,22 @@ import (
 	"strings"
 
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
+	"github.com/arenadebate/arena/engine/shape"
 )
 
 // formatMarker starts the section of an arena prompt that shows the JSON
-// shape wanted; its keys say what kind of answer the prompt asks for.
+// shape wanted; quoted critiques are looked for before it.
 const formatMarker = "REQUIRED RESPONSE FORMAT"
 
-// repairPhrase marks a prompt that asks again after an unparsable answer.
-const repairPhrase = "could not be parsed"
-
-// kindKeys maps a key of the wanted JSON to the kind of request, most
-// specific first: a final-round shape also has keys that appear in other
-// shapes, so order matters.
-var kindKeys = []struct {
-	key  string
-	kind fakeapi.Kind
-}{
-	{"why_disagree", fakeapi.KindFinal},
-	{"options", fakeapi.KindSynthesis},
-	{"responses", fakeapi.KindAnswer},
-	{"choice", fakeapi.KindRebuttal},
-	{"verdict", fakeapi.KindCritique},
-	{"position", fakeapi.KindOpening},
-}
-
-// detectKind classifies a prompt by the keys after the last format marker
-// (earlier ones may be quoted from previous rounds).
+// detectKind reads the reply shape the prompt names, as arena's engine
+// tags it (package shape): the fakes and the engine's scripted tests
+// recognise a request by the same means.
 func detectKind(prompt string) (kind fakeapi.Kind, repair bool) {
-	repair = strings.Contains(prompt, repairPhrase)
-	i := strings.LastIndex(prompt, formatMarker)
-	if i < 0 {
-		return fakeapi.KindOther, repair
+	k := shape.Of(prompt)
+	if k == "" {
+		return fakeapi.KindOther, shape.IsRepair(prompt)
 	}
-	tail := prompt[i:]
-	for _, k := range kindKeys {
-		if strings.Contains(tail, `"`+k.key+`"`) {
-			return k.kind, repair
-		}
-	}
-	return fakeapi.KindOther, repair
+	return fakeapi.Kind(k), shape.IsRepair(prompt)
 }
 
 // critiqueFrom finds "CRITIQUE FROM gemini" headings, whatever decoration

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/engine/shape"
 )
 
 // reply runs agent on prompt in its streaming format and returns the
@@ -84,7 +85,7 @@ func TestConcurrentCallsGetDistinctSteps(t *testing.T) {
 
 func TestRepairCalls(t *testing.T) {
 	t.Parallel()
-	repair := "Your answer could not be parsed. Answer again.\n\n" + critiquePrompt
+	repair := shape.RepairLead + ": no JSON. Answer again.\n\n" + critiquePrompt
 	f := scripted(t, "claude", clitest.AgentScript{Steps: map[string][]clitest.Step{
 		"critique":        {{Reply: "critique 1"}, {Reply: "critique 2"}},
 		"critique.repair": {{Reply: "repaired"}},
@@ -129,7 +130,7 @@ func TestCannedReplies(t *testing.T) {
 	t.Parallel()
 	f := clitest.New(t)
 	answer := "=== CRITIQUE FROM gemini ===\nToo slow.\n\n## Critique from **qwen**:\nToo big.\n\n" +
-		"REQUIRED RESPONSE FORMAT\n" + `{"responses": [{"challenger": "...", "decision": "accept|reject"}], "updated_position": "..."}`
+		"REQUIRED RESPONSE FORMAT\n" + `{"responses": [{"challenger": "...", "decision": "accept|reject"}], "updated_position": "..."}` + "\n\nREPLY SHAPE: answer"
 	for _, tc := range []struct {
 		prompt string
 		keys   []string
@@ -138,8 +139,8 @@ func TestCannedReplies(t *testing.T) {
 		{critiquePrompt, []string{"verdict", "critique", "evidence", "alternative", "confidence", "objection_strength", "assumptions_challenged"}},
 		{answer, []string{"responses", "updated_position"}},
 		{rebuttalPrompt, []string{"choice", "explanation"}},
-		{"REQUIRED RESPONSE FORMAT\n" + `{"why_disagree": "", "what_would_make_other_right": "", "my_assumption": ""}`, []string{"why_disagree", "what_would_make_other_right", "my_assumption"}},
-		{"REQUIRED RESPONSE FORMAT\n" + `{"options": [], "recommendation": "", "open_questions": []}`, []string{"options", "recommendation", "open_questions"}},
+		{"REQUIRED RESPONSE FORMAT\n" + `{"why_disagree": "", "what_would_make_other_right": "", "my_assumption": ""}` + "\nREPLY SHAPE: final", []string{"why_disagree", "what_would_make_other_right", "my_assumption"}},
+		{"REQUIRED RESPONSE FORMAT\n" + `{"options": [], "recommendation": "", "open_questions": []}` + "\nREPLY SHAPE: synthesis", []string{"options", "recommendation", "open_questions"}},
 	} {
 		text := reply(t, f, "claude", tc.prompt)
 		if keys, err := topKeys(text); err != nil || !slices.Equal(keys, tc.keys) {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
+	"github.com/arenadebate/arena/engine/shape"
 )
 
 func TestDetectKind(t *testing.T) {
@@ -18,14 +19,13 @@ func TestDetectKind(t *testing.T) {
 		{opening, fakeapi.KindOpening, false},
 		{critiquePrompt, fakeapi.KindCritique, false},
 		{rebuttalPrompt, fakeapi.KindRebuttal, false},
-		{"REQUIRED RESPONSE FORMAT\n{\"responses\": [], \"updated_position\": \"\"}", fakeapi.KindAnswer, false},
-		{"REQUIRED RESPONSE FORMAT\n{\"why_disagree\": \"\", \"my_assumption\": \"\"}", fakeapi.KindFinal, false},
-		{"REQUIRED RESPONSE FORMAT\n{\"options\": [{\"name\": \"\"}], \"recommendation\": \"\"}", fakeapi.KindSynthesis, false},
+		{"Answer.\n\nREPLY SHAPE: answer\n", fakeapi.KindAnswer, false},
+		{"REPLY SHAPE: compare.judge", "compare.judge", false},
 		{"Say hello", fakeapi.KindOther, false},
 		{"REQUIRED RESPONSE FORMAT\nplain text please", fakeapi.KindOther, false},
-		// Only the last format section counts: earlier ones are quoted.
+		// Only the last tag counts: earlier ones are quoted.
 		{opening + "\n\nquoted above; now:\n" + critiquePrompt, fakeapi.KindCritique, false},
-		{"Your reply could not be parsed.\n" + rebuttalPrompt, fakeapi.KindRebuttal, true},
+		{shape.RepairLead + ": bad.\n" + rebuttalPrompt, fakeapi.KindRebuttal, true},
 	} {
 		kind, repair := detectKind(tc.prompt)
 		if kind != tc.kind || repair != tc.repair {

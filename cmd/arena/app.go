@@ -10,20 +10,27 @@ import (
 	"golang.org/x/term"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/adversarial"
 	"github.com/arenadebate/arena/settings"
 )
 
-// Exit codes, documented in the README and in `arena --help`.
+// Exit codes, documented in the README and in each command's --help.
+// Every command shares these; each protocol adds its own between 0 and 4.
 const (
-	exitConsensus   = 0
+	exitOK          = 0
 	exitError       = 1 // something went wrong that is not the user's input
 	exitUsage       = 2 // bad flags, bad config, missing file
-	exitTradeoff    = 3 // the debate ended without consensus
-	exitAborted     = 4 // the debate could not go on (no challengers, defender failed)
+	exitAborted     = 4 // the run could not go on (no usable agent for a seat, ...)
 	exitInterrupted = 130
 )
 
-const exitCodesHelp = `Exit codes:
+// The adversarial debate's own.
+const (
+	exitConsensus = exitOK
+	exitTradeoff  = 3 // the debate ended without consensus
+)
+
+const debateExitHelp = `Exit codes:
   0    consensus
   1    internal error
   2    usage error (bad flag, config, topic or context file)
@@ -31,13 +38,19 @@ const exitCodesHelp = `Exit codes:
   4    debate aborted (no usable challenger, the defender failed, every challenger failed)
   130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
 
-func outcomeExit(k engine.OutcomeKind) int {
+func debateExit(k engine.OutcomeKind) int {
 	switch k {
-	case engine.OutcomeConsensus:
+	case adversarial.OutcomeConsensus:
 		return exitConsensus
-	case engine.OutcomeTradeoff:
+	case adversarial.OutcomeTradeoff:
 		return exitTradeoff
-	case engine.OutcomeInterrupted:
+	}
+	return commonExit(k)
+}
+
+// commonExit is the exit code of the outcomes every protocol shares.
+func commonExit(k engine.OutcomeKind) int {
+	if k == engine.OutcomeInterrupted {
 		return exitInterrupted
 	}
 	return exitAborted

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
 )
 
@@ -30,8 +31,8 @@ func TestConcurrentRunsOfOneTopic(t *testing.T) {
 		script *clitest.Script
 		want   engine.OutcomeKind
 	}{
-		{nil, engine.OutcomeConsensus},
-		{fiveRoundScript(), engine.OutcomeTradeoff},
+		{nil, engine.OutcomeKind("consensus")},
+		{fiveRoundScript(), engine.OutcomeKind("tradeoff")},
 		{&clitest.Script{Agents: map[string]clitest.AgentScript{
 			"gemini": {Mode: clitest.ModeCrash}, "codex": {Mode: clitest.ModeCrash}, "qwen": {Mode: clitest.ModeCrash},
 		}}, engine.OutcomeAborted},
@@ -77,7 +78,7 @@ func TestConcurrentRunsOfOneTopic(t *testing.T) {
 		if o.Result != r.want {
 			t.Errorf("run %d: outcome %s, want %s (its own fakes')", i, o.Result, r.want)
 		}
-		if want := outcomeExit(o.Result); r.code != want {
+		if want := debateExit(o.Result); r.code != want {
 			t.Errorf("run %d: exit %d, but its outcome %s means exit %d\nstderr:\n%s", i, r.code, o.Result, want, r.stderr.String())
 		}
 		// What the run says it saved is there, whole, and is its own.
@@ -85,13 +86,14 @@ func TestConcurrentRunsOfOneTopic(t *testing.T) {
 		if err != nil || !saved.Complete || outcomeOf(t, saved).Result != o.Result || len(saved.Events) != len(lc.Events) {
 			t.Errorf("run %d: its log %s does not hold its debate (%v)", i, o.LogPath, err)
 		}
-		if md, err := os.ReadFile(filepath.Join(work, o.ReportPath)); err != nil || string(md) != o.Markdown {
-			t.Errorf("run %d: its outcome document %s: %v", i, o.ReportPath, err)
+		doc := arenatest.Document(lc)
+		if md, err := os.ReadFile(filepath.Join(work, doc)); err != nil || string(md) != o.Markdown {
+			t.Errorf("run %d: its outcome document %s: %v", i, doc, err)
 		}
-		if want := strings.TrimSuffix(o.LogPath, ".jsonl") + ".md"; o.ReportPath != want {
-			t.Errorf("run %d: outcome document %s, want %s (named after the log)", i, o.ReportPath, want)
+		if want := strings.TrimSuffix(o.LogPath, ".jsonl") + ".md"; doc != want {
+			t.Errorf("run %d: outcome document %s, want %s (named after the log)", i, doc, want)
 		}
-		logs[o.LogPath], reports[o.ReportPath] = true, true
+		logs[o.LogPath], reports[doc] = true, true
 	}
 	if len(logs) != runs || len(reports) != runs {
 		t.Errorf("%d runs reported %d distinct logs and %d distinct outcome documents", runs, len(logs), len(reports))

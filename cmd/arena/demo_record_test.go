@@ -3,13 +3,17 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/cmd/arena/arenatest"
+	"github.com/arenadebate/arena/cmd/arena/demo"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/adversarial"
 )
 
 var recordDemo = flag.Bool("record-demo", false, "re-record demo/demo.jsonl from the fake CLIs")
@@ -96,63 +100,85 @@ func demoScript() *clitest.Script {
 	return &clitest.Script{Agents: map[string]clitest.AgentScript{"claude": claude, "gemini": gemini, "codex": codex, "qwen": qwen}}
 }
 
-// TestRecordDemo re-records the bundled demo when run with -record-demo:
+// demoRuns are the recorded demos, one per shipped protocol: each sets
+// the fakes' script and returns arena's arguments and the exit code the
+// recording must end with.
+var demoRuns = map[string]func(s *sandbox) (args []string, exit int){
+	"adversarial": func(s *sandbox) ([]string, int) {
+		s.fakes.SetScript(demoScript())
+		return []string{"--no-tui", "--max-rounds", "3", "--timeout", "8s", demoTopic}, exitTradeoff
+	},
+}
+
+// TestRecordDemo re-records the bundled demos when run with -record-demo:
 //
 //	go test ./cmd/arena -run TestRecordDemo -record-demo
 func TestRecordDemo(t *testing.T) {
 	if !*recordDemo {
-		t.Skip("run with -record-demo to re-record demo/demo.jsonl")
+		t.Skip("run with -record-demo to re-record demo/*.jsonl")
 	}
-	s := newSandbox(t)
-	s.fakes.SetScript(demoScript())
-	r := s.run("--no-tui", "--max-rounds", "3", "--timeout", "8s", demoTopic)
-	if r.code != exitTradeoff {
-		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	data, err := os.ReadFile(s.logs()[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join("demo", "demo.jsonl"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// The bundled demo covers what it promises.
-func TestDemoLogCoversEveryPhase(t *testing.T) {
-	lc, err := engine.ReadLog(openDemo(t))
-	if err != nil || !lc.Complete || lc.Problem != "" {
-		t.Fatalf("demo log: %v %q", err, lc.Problem)
-	}
-	seen := map[engine.Phase]bool{}
-	failed := false
-	var outcome engine.Outcome
-	for _, e := range lc.Events {
-		switch p := e.Payload.(type) {
-		case engine.PhaseStarted:
-			seen[p.Phase] = true
-		case engine.AgentFailed:
-			failed = true
-		case engine.Outcome:
-			outcome = p
-		}
-	}
-	for _, p := range engine.AdversarialPhases {
-		if !seen[p] {
-			t.Errorf("the demo never enters %s", p)
-		}
-	}
-	if !failed || outcome.Result != engine.OutcomeTradeoff || !slices.Contains(outcome.Failures, "codex timed out in round 2") {
-		t.Fatalf("failed %v, outcome %s %q", failed, outcome.Result, outcome.Failures)
+	for name, setup := range demoRuns {
+		t.Run(name, func(t *testing.T) {
+			s := newSandbox(t)
+			args, exit := setup(s)
+			r := s.run(args...)
+			if r.code != exit {
+				t.Fatalf("exit %d, want %d\n%s\n%s", r.code, exit, r.stdout, r.stderr)
+			}
+			data, err := os.ReadFile(s.logs()[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join("demo", name+".jsonl"), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 
-func openDemo(t *testing.T) *os.File {
-	t.Helper()
-	f, err := os.Open(filepath.Join("demo", "demo.jsonl"))
+// Every shipped protocol has a demo, and each demo enters every phase its
+// protocol lists, has a seat fail, and reaches an outcome.
+func TestDemosCoverEveryPhase(t *testing.T) {
+	if got, want := demo.Protocols(), slices.Sorted(maps.Keys(demoRuns)); !slices.Equal(got, want) {
+		t.Fatalf("demos %q, recorded by %q", got, want)
+	}
+	for _, name := range demo.Protocols() {
+		lc, err := demo.Read(name)
+		if err != nil || !lc.Complete || lc.Problem != "" {
+			t.Fatalf("%s: %v %q", name, err, lc.Problem)
+		}
+		start := lc.Events[0].Payload.(engine.DebateStarted)
+		if start.Protocol != name || start.Version != engine.LogVersion {
+			t.Errorf("%s: the demo is of %q, version %d", name, start.Protocol, start.Version)
+		}
+		seen := map[engine.Phase]bool{}
+		failed := false
+		for _, e := range lc.Events {
+			switch p := e.Payload.(type) {
+			case engine.PhaseStarted:
+				seen[p.Phase] = true
+			case engine.AgentFailed:
+				failed = true
+			}
+		}
+		for _, p := range start.Phases {
+			if !seen[p.Phase] {
+				t.Errorf("%s: the demo never enters %s", name, p.Phase)
+			}
+		}
+		if !failed {
+			t.Errorf("%s: no seat fails in the demo", name)
+		}
+	}
+}
+
+func TestAdversarialDemo(t *testing.T) {
+	lc, err := demo.Read("adversarial")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { f.Close() })
-	return f
+	o := arenatest.Outcome(t, lc)
+	if o.Result != adversarial.OutcomeTradeoff || !slices.Contains(o.Failures, "codex timed out in round 2") {
+		t.Fatalf("outcome %s %q", o.Result, o.Failures)
+	}
 }

@@ -92,7 +92,7 @@ func TestConsensusDebateEndToEnd(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	for _, want := range []string{
-		"(DEBATE)", "Topic: should we move sessions from Redis to Postgres?", "Challengers: gemini, codex, qwen",
+		"(DEBATE)", "Topic: should we move sessions from Redis to Postgres?", "Seats: claude (defender), gemini (challenger), codex (challenger), qwen (challenger)",
 		"Max rounds: 5", "── Opening position", "gemini │", "codex  │", "qwen   │", "# Debate outcome: consensus",
 	} {
 		if !strings.Contains(r.stdout, want) {
@@ -101,14 +101,15 @@ func TestConsensusDebateEndToEnd(t *testing.T) {
 	}
 	lc := s.onlyLog()
 	o := outcomeOf(t, lc)
-	if o.Result != engine.OutcomeConsensus || !lc.Complete || lc.Problem != "" {
+	if o.Result != engine.OutcomeKind("consensus") || !lc.Complete || lc.Problem != "" {
 		t.Fatalf("outcome %+v, problem %q", o.Result, lc.Problem)
 	}
-	md, err := os.ReadFile(filepath.Join(s.dir, o.ReportPath))
+	doc := arenatest.Document(lc)
+	md, err := os.ReadFile(filepath.Join(s.dir, doc))
 	if err != nil || string(md) != o.Markdown {
-		t.Fatalf("report file: %v", err)
+		t.Fatalf("report file %q: %v", doc, err)
 	}
-	st, _ := os.Stat(filepath.Join(s.dir, o.ReportPath))
+	st, _ := os.Stat(filepath.Join(s.dir, doc))
 	if st.Mode().Perm() != 0o600 {
 		t.Fatalf("report mode %v", st.Mode().Perm())
 	}
@@ -116,7 +117,7 @@ func TestConsensusDebateEndToEnd(t *testing.T) {
 	streamed := map[string]bool{}
 	for _, e := range lc.Events {
 		if c, ok := e.Payload.(engine.Chunk); ok {
-			streamed[c.Agent] = true
+			streamed[c.Seat] = true
 		}
 	}
 	if len(streamed) != 4 {
@@ -164,7 +165,7 @@ func TestFiveRoundTradeoffEndToEnd(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	o := outcomeOf(t, s.onlyLog())
-	if o.Result != engine.OutcomeTradeoff || o.Rounds != 5 {
+	if o.Result != engine.OutcomeKind("tradeoff") || o.Rounds != 5 {
 		t.Fatalf("%s after %d rounds", o.Result, o.Rounds)
 	}
 	for _, want := range []string{"# Debate outcome: tradeoff identified", "## Assumption extraction", "| gemini |", "## Recommendation"} {
@@ -434,9 +435,9 @@ func TestStdoutClosedByItsReaderInterruptsCleanly(t *testing.T) {
 	if code := exitCodeOf(cmd.Wait()); code != exitInterrupted {
 		t.Fatalf("exit %d, want %d", code, exitInterrupted)
 	}
-	o := outcomeOf(t, s.onlyLog())
-	if o.Result != engine.OutcomeInterrupted || o.ReportPath == "" {
-		t.Fatalf("outcome %+v", o)
+	lc := s.onlyLog()
+	if o := outcomeOf(t, lc); o.Result != engine.OutcomeInterrupted || arenatest.Document(lc) == "" {
+		t.Fatalf("outcome %+v, document %q", o, arenatest.Document(lc))
 	}
 	assertNoSurvivors(t, s)
 }

@@ -119,7 +119,7 @@ func TestDefenderRecoversOnRetry(t *testing.T) {
 			}
 			lc := s.onlyLog()
 			o := outcomeOf(t, lc)
-			if o.Result != engine.OutcomeTradeoff || len(o.Failures) != 0 {
+			if o.Result != engine.OutcomeKind("tradeoff") || len(o.Failures) != 0 {
 				t.Fatalf("outcome %s, failures %q", o.Result, o.Failures)
 			}
 			var failed, finished bool

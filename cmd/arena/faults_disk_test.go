@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
 )
 
@@ -186,7 +187,7 @@ func checkLostNothing(t *testing.T, s *sandbox, stdout, stderr, logDir, why stri
 		t.Errorf("the warning counts %s events, the file holds %d", m[1], len(rest.Events))
 	}
 	o := outcomeOf(t, rest)
-	if o.Result != engine.OutcomeConsensus {
+	if o.Result != engine.OutcomeKind("consensus") {
 		t.Errorf("rescued outcome %s", o.Result)
 	}
 	assertReplays(t, s, rescued, o.Summary)
@@ -265,9 +266,10 @@ func TestLogFileSizeLimitMidDebate(t *testing.T) {
 	}
 	checkLostNothing(t, s, stdout.String(), stderr.String(), filepath.Join(s.dir, "debate-logs"), "file too large")
 	// The outcome document is small and fits under the limit.
-	o := outcomeOf(t, mustRead(t, rescuedRE.FindStringSubmatch(stderr.String())[2]))
-	if md, err := os.ReadFile(filepath.Join(s.dir, o.ReportPath)); o.ReportPath == "" || err != nil || string(md) != o.Markdown {
-		t.Errorf("outcome document %q: %v", o.ReportPath, err)
+	rescued := mustRead(t, rescuedRE.FindStringSubmatch(stderr.String())[2])
+	o, doc := outcomeOf(t, rescued), arenatest.Document(rescued)
+	if md, err := os.ReadFile(filepath.Join(s.dir, doc)); doc == "" || err != nil || string(md) != o.Markdown {
+		t.Errorf("outcome document %q: %v", doc, err)
 	}
 	assertNothingLeft(t, s, 5*time.Second)
 }

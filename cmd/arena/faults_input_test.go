@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -99,7 +100,7 @@ func TestReplayHostileLogs(t *testing.T) {
 		{name: "json-but-not-events", content: []byte("[1,2,3]\n{\"a\":1}\n"), code: exitUsage, want: "not an arena debate log"},
 		{name: "starts-elsewhere", content: joinLines(lines[1:]), code: exitUsage, want: `not an arena debate log: it starts with a "phase_started" event`},
 		{name: "newer-version", content: joinLines([]string{first(func(e map[string]any) { data(e)["version"] = 99 })}, lines[1:]),
-			code: exitUsage, want: "format version 99, this arena reads up to version 1; upgrade arena"},
+			code: exitUsage, want: "format version 99, this arena reads up to version " + fmt.Sprint(engine.LogVersion) + "; upgrade arena"},
 		{name: "wrong-type-first", content: joinLines([]string{first(func(e map[string]any) { data(e)["version"] = "one" })}, lines[1:]),
 			code: exitUsage, want: "not an arena debate log: line 1 is not a valid event"},
 		{name: "wrong-type-mid-log", content: joinLines(lines[:3], []string{`{"seq":4,"t":"2026-01-01T00:00:00Z","type":"chunk","data":{"agent":5,"text":[1]}}`}, lines[3:]),

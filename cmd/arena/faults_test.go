@@ -12,6 +12,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/adversarial"
 )
 
 // Fault tests: the built binary against fake CLIs that hang, crash, flood
@@ -310,7 +311,7 @@ func TestChallengerFaults(t *testing.T) {
 				t.Fatalf("log complete %v, problem %q", lc.Complete, lc.Problem)
 			}
 			o := outcomeOf(t, lc)
-			if o.Result != engine.OutcomeConsensus {
+			if o.Result != engine.OutcomeKind("consensus") {
 				t.Fatalf("outcome %s: %s", o.Result, o.Summary)
 			}
 			if tc.failure == "" {
@@ -327,8 +328,8 @@ func TestChallengerFaults(t *testing.T) {
 			}
 			// The others carried the debate.
 			done := finishedTasks(lc)
-			for _, a := range lc.Events[0].Payload.(engine.DebateStarted).Challengers {
-				if a != tc.agent && len(done[a]) == 0 {
+			for _, st := range lc.Events[0].Payload.(engine.DebateStarted).Seats {
+				if a := st.Agent; st.Role == adversarial.RoleChallenger && a != tc.agent && len(done[a]) == 0 {
 					t.Errorf("%s gave no reply; the debate should have gone on with it", a)
 				}
 			}

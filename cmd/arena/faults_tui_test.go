@@ -89,7 +89,7 @@ func TestTUIChallengerFaultsInTmux(t *testing.T) {
 		}
 	}
 	o := outcomeOf(t, s.onlyLog())
-	if o.Result != engine.OutcomeConsensus || len(o.Failures) != 3 {
+	if o.Result != engine.OutcomeKind("consensus") || len(o.Failures) != 3 {
 		t.Errorf("outcome %s, failures %q", o.Result, o.Failures)
 	}
 	assertNothingLeft(t, s, 5*time.Second)
@@ -160,7 +160,7 @@ func TestTUISignalsInTmux(t *testing.T) {
 				s.fakes.SetScript(slowDebateScript())
 				s.writeConfig(slowDebateConfig)
 				ts := s.startTmux(120, 40, nil, "--max-rounds", "2", "a topic")
-				ts.waitText("preflight", 30*time.Second)
+				ts.waitText("Preflight", 30*time.Second)
 				if when == "mid-debate" {
 					waitForCalls(t, s, 3)
 				}

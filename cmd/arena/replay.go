@@ -154,6 +154,13 @@ func resultWords(s engine.LogSummary) string {
 	return string(s.Result)
 }
 
+func dash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
 func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > n {
@@ -168,7 +175,8 @@ func (a *app) logsCmd(cf *commonFlags) *cobra.Command {
 		Short: "List saved debates, newest first",
 		Long: `logs lists the debates saved in the log directory (debate_log_path, or
 --log-dir, or the one in --config), newest first: date, outcome, rounds,
-agents and topic. Replay one with arena replay LOG.`,
+protocol, outcome, rounds, how long it took, the tokens its agents reported,
+the agents and the topic. Replay one with arena replay LOG.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := a.loadSettings(cmd, cf)
@@ -189,7 +197,7 @@ func (a *app) listLogs(s *settings.Settings) error {
 		fmt.Fprintf(a.stdout, "No saved debates in %s.\n", s.DebateLogPath)
 		return nil
 	}
-	t := newTable(lipgloss.NewRenderer(a.stdout), "DATE", "OUTCOME", "ROUNDS", "AGENTS", "TOPIC", "LOG")
+	t := newTable(lipgloss.NewRenderer(a.stdout), "DATE", "PROTOCOL", "OUTCOME", "ROUNDS", "TOOK", "TOKENS", "AGENTS", "TOPIC", "LOG")
 	for _, l := range logs {
 		date := "?"
 		if !l.Started.IsZero() {
@@ -199,11 +207,11 @@ func (a *app) listLogs(s *settings.Settings) error {
 		if l.Problem != "" && l.Started.IsZero() {
 			result = "unreadable"
 		}
-		agents := l.Defender
-		if len(l.Challengers) > 0 {
-			agents += " vs " + strings.Join(l.Challengers, ",")
+		took := "—"
+		if l.Took > 0 {
+			took = l.Took.Round(time.Second).String()
 		}
-		t.Row(date, result, fmt.Sprint(l.Rounds), agents, oneLine(l.Topic, 50), l.Path)
+		t.Row(date, dash(l.Protocol), result, fmt.Sprint(l.Rounds), took, l.Usage.Tokens(), strings.Join(l.Agents(), ","), oneLine(l.Topic, 50), l.Path)
 	}
 	fmt.Fprintln(a.stdout, t.Render())
 	return nil

@@ -9,10 +9,9 @@ var version = "dev"
 
 type debateFlags struct {
 	commonFlags
+	outputFlags
 	topicFile string
 	context   []string
-	noTUI     bool
-	json      bool
 }
 
 func (a *app) rootCmd() *cobra.Command {
@@ -42,13 +41,12 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 	}
 	root.SuggestionsMinimumDistance = 2 // for mistypedCommand
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
-	f.register(root)
+	f.commonFlags.register(root)
 	fl := root.Flags()
 	fl.StringVarP(&f.topicFile, "file", "f", "", "read the topic from FILE (\"-\" for stdin)")
 	fl.StringArrayVar(&f.context, "context", nil, "attach a file the debate is about (repeatable)")
-	fl.BoolVar(&f.noTUI, "no-tui", false, "print the debate as plain text instead of the live screen")
-	fl.BoolVar(&f.json, "json", false, "print the debate's events as JSON Lines")
-	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodesHelp + "\n")
+	f.outputFlags.register(root)
+	root.SetUsageTemplate(root.UsageTemplate() + "\n" + debateExitHelp + "\n")
 	root.AddCommand(a.doctorCmd(&f.commonFlags), a.configCmd(&f.commonFlags),
 		a.replayCmd(&f.commonFlags), a.logsCmd(&f.commonFlags), a.demoCmd())
 	return root

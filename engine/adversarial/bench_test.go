@@ -1,6 +1,6 @@
 //go:build unix
 
-package engine_test
+package adversarial_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/adversarial"
 	"github.com/arenadebate/arena/tui/plain"
 )
 
@@ -45,24 +46,27 @@ func benchRun(b *testing.B, script *clitest.Script) (*arenatest.Sandbox, engine.
 		b.Fatal(err)
 	}
 	started := map[engine.Phase]time.Time{}
-	// The bus calls its sinks one event at a time, so the map needs no lock.
+	// Each sink handles its events one at a time, so the map needs no
+	// lock until the bus is closed; the times are the bus's stamps, taken
+	// as the engine emitted them.
 	phases := engine.SinkFunc(func(e engine.Event) {
 		if p, ok := e.Payload.(engine.PhaseStarted); ok {
 			if _, seen := started[p.Phase]; !seen {
-				started[p.Phase] = time.Now()
+				started[p.Phase] = e.Time
 			}
 		}
 	})
 	bus := engine.NewBus(logw, plain.New(io.Discard), phases)
-	cfg := engine.Config{
+	cfg := adversarial.Config{
 		ID: "bench", Topic: "should we move sessions from Redis to Postgres?",
 		Defender:    agent("claude"),
 		Challengers: []challengers.Agent{agent("gemini"), agent("codex"), agent("qwen")},
-		MaxRounds:   5, Timeout: time.Minute, Skeptical: true, Env: sb.Env(),
+		MaxRounds:   5, Timeout: time.Minute, Skeptical: true,
 	}
 	start := time.Now()
-	engine.Run(context.Background(), cfg, bus)
+	engine.Run(context.Background(), adversarial.New(cfg), bus, engine.Options{Env: sb.Env()})
 	took := time.Since(start)
+	bus.Close()
 	if err := logw.Close(); err != nil {
 		b.Fatal(err)
 	}
@@ -80,7 +84,7 @@ func benchRun(b *testing.B, script *clitest.Script) (*arenatest.Sandbox, engine.
 // (b) a bash script that starts the same three fake commands with `&` and
 // waits for them. Reported:
 //
-//	phase-s      the challenge phase, engine.Run with the real runner
+//	phase-s      the challenge phase, Run with the real runner
 //	slowest-s    the slowest single call
 //	shell-s      the shell script
 //	ratio        phase-s / slowest-s
@@ -95,14 +99,14 @@ func BenchmarkParallelChallenge(b *testing.B) {
 	var phase, slowest, shell []time.Duration
 	for b.Loop() {
 		sb, _, started, _ := benchRun(b, script)
-		p := started[engine.PhaseConsensusCheck].Sub(started[engine.PhaseChallenge])
+		p := started[adversarial.PhaseConsensusCheck].Sub(started[adversarial.PhaseChallenge])
 		var critiques []clitest.Call
 		for _, c := range sb.Fakes.Calls() {
 			if c.Kind == clitest.KindCritique {
 				critiques = append(critiques, c)
 			}
 		}
-		if len(critiques) != 3 || started[engine.PhaseConsensusCheck].IsZero() {
+		if len(critiques) != 3 || started[adversarial.PhaseConsensusCheck].IsZero() {
 			b.Fatalf("%d critiques; phases %v", len(critiques), started)
 		}
 		r := benchkit.NewReplayer(b, sb.Fakes, sb.Env())
@@ -140,11 +144,11 @@ func BenchmarkParallelChallenge(b *testing.B) {
 
 // BenchmarkDebateInProcess is cmd/arena's BenchmarkDebateOverhead without
 // the arena process: the five-round debate of benchkit.TradeoffScript run
-// by engine.Run in this process, against the critical path and the sum of
+// by Run in this process, against the critical path and the sum of
 // the same calls replayed one by one. The difference between the two
 // benchmarks is what starting the arena binary costs. Reported:
 //
-//	engine-s    engine.Run, start to return
+//	engine-s    Run, start to return
 //	crit-s      the critical path of the replayed calls
 //	sum-s       their sum
 //	ratio-crit  engine-s / crit-s

@@ -1,63 +1,125 @@
-package engine
+package adversarial
 
 import (
 	"context"
+	"embed"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
 )
 
-// ProtocolName is how the adversarial protocol introduces itself.
-const ProtocolName = "Hybrid (parallel challenge → sequential confrontation)"
+// Name is the protocol's name in logs and on the command line.
+const Name = "adversarial"
 
-// AdversarialPhases is the phase order of the adversarial protocol.
-var AdversarialPhases = []Phase{
-	PhasePreflight, PhaseOpening, PhaseChallenge, PhaseConsensusCheck, PhaseConfront,
-	PhaseRebuttal, PhaseIterationCheck, PhaseAssumptionExtraction, PhaseOutcome,
+// Title is how the adversarial protocol introduces itself.
+const Title = "Adversarial debate: parallel challenge → sequential confrontation"
+
+// The phases of the adversarial protocol, named as in the protocol text.
+const (
+	PhasePreflight            engine.Phase = "preflight"
+	PhaseOpening              engine.Phase = "opening"
+	PhaseChallenge            engine.Phase = "challenge"
+	PhaseConsensusCheck       engine.Phase = "consensus_check"
+	PhaseConfront             engine.Phase = "confront"
+	PhaseRebuttal             engine.Phase = "rebuttal"
+	PhaseIterationCheck       engine.Phase = "iteration_check"
+	PhaseAssumptionExtraction engine.Phase = "assumption_extraction"
+)
+
+// Phases is the phase order of the adversarial protocol.
+var Phases = []engine.PhaseInfo{
+	{Phase: PhasePreflight, Title: "Preflight"},
+	{Phase: PhaseOpening, Title: "Opening position"},
+	{Phase: PhaseChallenge, Title: "Parallel challenge"},
+	{Phase: PhaseConsensusCheck, Title: "Consensus check"},
+	{Phase: PhaseConfront, Title: "Confrontation"},
+	{Phase: PhaseRebuttal, Title: "Challenger rebuttal"},
+	{Phase: PhaseIterationCheck, Title: "Iteration check"},
+	{Phase: PhaseAssumptionExtraction, Title: "Assumption extraction"},
+	{Phase: engine.PhaseOutcome, Title: "Outcome"},
+}
+
+// The seats' roles.
+const (
+	RoleDefender   engine.Role = "defender"
+	RoleChallenger engine.Role = "challenger"
+)
+
+// What agents are asked for.
+const (
+	TaskOpening   engine.Task = "opening"
+	TaskCritique  engine.Task = "critique"
+	TaskAnswer    engine.Task = "answer"  // the defender answers critiques
+	TaskAddress   engine.Task = "address" // the defender briefly addresses minor objections
+	TaskRebuttal  engine.Task = "rebuttal"
+	TaskFinal     engine.Task = "final" // the final questions of assumption extraction
+	TaskSynthesis engine.Task = "synthesis"
+)
+
+// The reply shapes, as prompts name them (package shape).
+const (
+	ShapeOpening   = "opening"
+	ShapeCritique  = "critique"
+	ShapeAnswer    = "answer"
+	ShapeRebuttal  = "rebuttal"
+	ShapeFinal     = "final"
+	ShapeSynthesis = "synthesis"
+)
+
+// How an adversarial debate ends, besides aborted and interrupted.
+const (
+	OutcomeConsensus engine.OutcomeKind = "consensus"
+	OutcomeTradeoff  engine.OutcomeKind = "tradeoff"
+)
+
+//go:embed prompts/*.tmpl
+var promptFS embed.FS
+
+var prompts = engine.NewPrompts(promptFS, "prompts/*.tmpl")
+
+// render renders a prompt; each template asks for the shape it is named
+// after.
+func render(name string, data any) string {
+	return prompts.Render(name, name, data)
 }
 
 // Config is one debate.
 type Config struct {
 	ID          string
 	Topic       string
-	Context     []Doc
+	Context     []engine.Doc
 	Defender    challengers.Agent
 	Challengers []challengers.Agent
 	MaxRounds   int
 	Timeout     time.Duration // timeout_per_cli, for the record; agents carry their own
 	Skeptical   bool
-	Env         []string // for the agents (nil: this process's)
-	Run         RunFunc  // nil: challengers.Run
-	// LogPath is where the caller writes the log; ReportPath is where the
-	// engine writes the outcome document. "" means not saved.
-	LogPath    string
-	ReportPath string
 }
+
+// Protocol is the adversarial debate, ready to run (engine.Run).
+type Protocol struct{ cfg Config }
+
+// New returns the adversarial debate of cfg.
+func New(cfg Config) *Protocol { return &Protocol{cfg: cfg} }
 
 // debate is one run of the adversarial protocol.
 type debate struct {
 	cfg      Config
-	bus      *Bus
-	ask      *asker
+	bus      *engine.Bus
+	ask      *engine.Runtime
 	s        *state
 	defender challengers.Agent
 }
 
-// Run runs a debate to its outcome, emitting every step on bus, and
-// returns the Outcome (also the last event). It returns when the debate is
-// over: at consensus, at a tradeoff, on abort, or when ctx is cancelled
-// (the outcome then says interrupted).
-func Run(ctx context.Context, cfg Config, bus *Bus) Outcome {
-	run := cfg.Run
-	if run == nil {
-		run = challengers.Run
-	}
+// Run runs the debate to its outcome, emitting every step on rt's bus. It
+// returns when the debate is over: at consensus, at a tradeoff, on abort,
+// or when ctx is cancelled (the outcome then says interrupted).
+func (p *Protocol) Run(ctx context.Context, rt *engine.Runtime) engine.Outcome {
+	cfg := p.cfg
 	d := &debate{
-		cfg: cfg, bus: bus, defender: cfg.Defender,
-		ask: &asker{bus: bus, run: run, env: cfg.Env},
+		cfg: cfg, bus: rt.Bus, defender: cfg.Defender, ask: rt,
 		s: &state{
 			phase: PhasePreflight, round: 1, maxRounds: cfg.MaxRounds,
 			skeptical: cfg.Skeptical, defender: cfg.Defender.Name,
@@ -67,46 +129,47 @@ func Run(ctx context.Context, cfg Config, bus *Bus) Outcome {
 	for _, a := range cfg.Challengers {
 		d.s.seats = append(d.s.seats, &seat{name: a.Name, agent: a, status: seatActive})
 	}
-	d.started()
 	for {
 		d.phase(ctx)
 		if ctx.Err() != nil {
 			d.s.interrupted = true
 		}
 		p := next(d.s)
-		if p == PhaseOutcome {
+		if p == engine.PhaseOutcome {
 			return d.outcome()
 		}
 		d.s.phase = p
 	}
 }
 
-func (d *debate) started() {
-	var agents []AgentInfo
-	info := func(a challengers.Agent, r Role) AgentInfo {
-		return AgentInfo{Name: a.Name, Role: r, Command: a.Command, Format: string(a.Format), Timeout: Duration(a.Timeout)}
+// Start is the debate's first event.
+func (p *Protocol) Start() engine.DebateStarted {
+	cfg := p.cfg
+	var agents []engine.AgentInfo
+	info := func(a challengers.Agent) engine.AgentInfo {
+		return engine.AgentInfo{Name: a.Name, Command: a.Command, Format: string(a.Format), Timeout: engine.Duration(a.Timeout)}
 	}
-	agents = append(agents, info(d.cfg.Defender, RoleDefender))
-	names := make([]string, 0, len(d.cfg.Challengers))
-	for _, a := range d.cfg.Challengers {
-		agents = append(agents, info(a, RoleChallenger))
-		names = append(names, a.Name)
+	seats := []engine.Seat{{Name: cfg.Defender.Name, Agent: cfg.Defender.Name, Role: RoleDefender}}
+	agents = append(agents, info(cfg.Defender))
+	for _, a := range cfg.Challengers {
+		agents = append(agents, info(a))
+		seats = append(seats, engine.Seat{Name: a.Name, Agent: a.Name, Role: RoleChallenger})
 	}
-	var ctxFiles []ContextFile
-	for _, doc := range d.cfg.Context {
-		ctxFiles = append(ctxFiles, ContextFile{Name: doc.Name, Bytes: len(doc.Content)})
+	var ctxFiles []engine.ContextFile
+	for _, doc := range cfg.Context {
+		ctxFiles = append(ctxFiles, engine.ContextFile{Name: doc.Name, Bytes: len(doc.Content)})
 	}
-	d.bus.Emit(DebateStarted{
-		Version: LogVersion, ID: d.cfg.ID, Protocol: ProtocolName, Topic: d.cfg.Topic,
-		Defender: d.cfg.Defender.Name, Challengers: names, Agents: agents,
-		MaxRounds: d.cfg.MaxRounds, Timeout: Duration(d.cfg.Timeout), Skeptical: d.cfg.Skeptical,
-		Context: ctxFiles, Phases: AdversarialPhases,
-	})
+	return engine.DebateStarted{
+		ID: cfg.ID, Protocol: Name, Title: Title, Topic: cfg.Topic,
+		Seats: seats, Agents: agents, MaxRounds: cfg.MaxRounds, Timeout: engine.Duration(cfg.Timeout),
+		Context: ctxFiles, Phases: Phases,
+		Settings: []engine.Setting{{Name: "skeptical of early agreement", Value: fmt.Sprint(cfg.Skeptical)}},
+	}
 }
 
 // phase runs the current phase.
 func (d *debate) phase(ctx context.Context) {
-	d.bus.Emit(PhaseStarted{Phase: d.s.phase, Round: d.s.round, Title: phaseTitle(d.s.phase, d.s.round, d.s.decision)})
+	d.bus.Emit(engine.PhaseStarted{Phase: d.s.phase, Round: d.s.round, Title: phaseTitle(d.s.phase, d.s.round, d.s.decision)})
 	switch d.s.phase {
 	case PhasePreflight:
 		d.preflight()
@@ -136,7 +199,7 @@ func stageWords(s *state) string {
 	return strings.ToLower(t[:1]) + t[1:]
 }
 
-func phaseTitle(p Phase, round int, decision ConsensusDecision) string {
+func phaseTitle(p engine.Phase, round int, decision ConsensusDecision) string {
 	switch p {
 	case PhasePreflight:
 		return "Preflight"
@@ -162,7 +225,7 @@ func phaseTitle(p Phase, round int, decision ConsensusDecision) string {
 }
 
 func (d *debate) note(level, format string, args ...any) {
-	d.bus.Emit(Note{Level: level, Message: fmt.Sprintf(format, args...)})
+	d.bus.Emit(engine.Note{Level: level, Message: fmt.Sprintf(format, args...)})
 }
 
 func (d *debate) base() base {
@@ -176,7 +239,7 @@ func (d *debate) base() base {
 // A challenger that is not installed is recorded as failed; the debate
 // goes on with the rest.
 func (d *debate) preflight() {
-	env := d.cfg.Env
+	env := d.ask.Env
 	var missing []string
 	if def, note, ok := challengers.Resolve(d.defender, env); ok {
 		d.resolved(note)
@@ -202,7 +265,7 @@ func (d *debate) preflight() {
 // resolved passes on what Resolve said about a stand-in (agy for gemini).
 func (d *debate) resolved(note string) {
 	if note != "" {
-		d.note(NoteInfo, "%s", note)
+		d.note(engine.NoteInfo, "%s", note)
 	}
 }
 
@@ -213,25 +276,25 @@ func (d *debate) failSeat(st *seat, why string) {
 	st.status = seatFailed
 	st.failure = why
 	d.s.audit = append(d.s.audit, auditEntry{Round: d.s.round, Phase: d.s.phase, Agent: st.name, Body: "✗ " + why})
-	d.note(NoteWarn, "%s", why)
+	d.note(engine.NoteWarn, "%s", why)
 }
 
 // defenderQuestion is a question for the defender, who gets one retry.
-func (d *debate) defenderQuestion(task Task, prompt string, parse func(string) (reply, error)) question {
-	return question{
-		agent: d.defender, role: RoleDefender, phase: d.s.phase, round: d.s.round,
-		task: task, prompt: prompt, retries: 1, parse: parse,
+func (d *debate) defenderQuestion(task engine.Task, prompt string, parse func(string) (engine.Reply, error)) engine.Question {
+	return engine.Question{
+		Agent: d.defender, Role: RoleDefender, Phase: d.s.phase, Round: d.s.round,
+		Task: task, Prompt: prompt, Retries: 1, Parse: parse,
 	}
 }
 
 // defenderFailed aborts the debate after the defender's retry failed too.
-func (d *debate) defenderFailed(ans answer) bool {
-	if ans.cancelled {
+func (d *debate) defenderFailed(ans engine.Answer) bool {
+	if ans.Cancelled {
 		return true
 	}
-	if ans.failed != nil {
+	if ans.Failed != nil {
 		d.s.abort = fmt.Sprintf("the defender %s failed in %s after a retry: %s",
-			d.defender.Name, stageWords(d.s), ans.failed.Describe())
+			d.defender.Name, stageWords(d.s), ans.Failed.Describe())
 		return true
 	}
 	return false
@@ -239,20 +302,20 @@ func (d *debate) defenderFailed(ans answer) bool {
 
 func (d *debate) opening(ctx context.Context) {
 	q := d.defenderQuestion(TaskOpening, render("opening", openingPrompt{d.base()}),
-		func(t string) (reply, error) { return nonNil(ParseOpening(t)) })
-	ans := d.ask.ask(ctx, q)
+		func(t string) (engine.Reply, error) { return nonNil(ParseOpening(t)) })
+	ans := d.ask.Ask(ctx, q)
 	if d.defenderFailed(ans) {
 		return
 	}
 	var o Opening
-	if ans.unparseable {
-		d.note(NoteWarn, "%s's opening could not be parsed; its text stands as its position", d.defender.Name)
-		o = Opening{Position: strings.TrimSpace(ans.text), Confidence: "medium"}
+	if ans.Unparseable {
+		d.note(engine.NoteWarn, "%s's opening could not be parsed; its text stands as its position", d.defender.Name)
+		o = Opening{Position: strings.TrimSpace(ans.Text), Confidence: "medium"}
 	} else {
-		o = ans.reply.(Opening)
+		o = ans.Reply.(Opening)
 	}
 	d.s.opening = &o
-	d.audit(d.defender.Name, TaskOpening, o.display())
+	d.audit(d.defender.Name, TaskOpening, o.Display())
 	d.setPosition(o.Position)
 }
 
@@ -262,16 +325,16 @@ func (d *debate) setPosition(p string) {
 	if changed {
 		d.s.positions = append(d.s.positions, p)
 	}
-	d.bus.Emit(PositionUpdated{Version: len(d.s.positions), Round: d.s.round, Position: d.s.position(), Changed: changed})
+	d.bus.Emit(engine.PositionUpdated{Seat: d.defender.Name, Version: len(d.s.positions), Round: d.s.round, Position: d.s.position(), Changed: changed})
 }
 
-func (d *debate) audit(agent string, task Task, body string) {
+func (d *debate) audit(agent string, task engine.Task, body string) {
 	d.s.audit = append(d.s.audit, auditEntry{Round: d.s.round, Phase: d.s.phase, Agent: agent, Task: task, Body: body})
 }
 
 // nonNil adapts a typed parse result to the reply interface, keeping a nil
 // interface on error.
-func nonNil[T reply](v T, err error) (reply, error) {
+func nonNil[T engine.Reply](v T, err error) (engine.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -280,37 +343,37 @@ func nonNil[T reply](v T, err error) (reply, error) {
 
 func (d *debate) challenge(ctx context.Context) {
 	live := d.s.live()
-	qs := make([]question, len(live))
+	qs := make([]engine.Question, len(live))
 	for i, st := range live {
-		qs[i] = question{
-			agent: st.agent, role: RoleChallenger, phase: PhaseChallenge, round: d.s.round, task: TaskCritique,
-			prompt: render("critique", critiquePrompt{base: d.base(), Name: st.name, Opening: *d.s.opening}),
-			parse:  func(t string) (reply, error) { return nonNil(ParseCritique(t)) },
+		qs[i] = engine.Question{
+			Agent: st.agent, Role: RoleChallenger, Phase: PhaseChallenge, Round: d.s.round, Task: TaskCritique,
+			Prompt: render("critique", critiquePrompt{base: d.base(), Name: st.name, Opening: *d.s.opening}),
+			Parse:  func(t string) (engine.Reply, error) { return nonNil(ParseCritique(t)) },
 		}
 	}
-	for i, ans := range d.ask.askAll(ctx, qs) {
+	for i, ans := range d.ask.AskAll(ctx, qs) {
 		st := live[i]
 		if !d.seatAnswered(st, ans) {
 			continue
 		}
-		c := ans.reply.(Critique)
+		c := ans.Reply.(Critique)
 		st.critique = c
 		st.verdict = effectiveVerdict(c.Verdict, d.s.round, d.s.skeptical)
-		d.audit(st.name, TaskCritique, c.display())
+		d.audit(st.name, TaskCritique, c.Display())
 	}
 }
 
 // seatAnswered records a challenger's failure; it reports whether the
 // answer is usable.
-func (d *debate) seatAnswered(st *seat, ans answer) bool {
+func (d *debate) seatAnswered(st *seat, ans engine.Answer) bool {
 	switch {
-	case ans.cancelled:
+	case ans.Cancelled:
 		return false
-	case ans.failed != nil:
-		d.failSeat(st, failureWords(st.name, ans.failed, d.s.round))
+	case ans.Failed != nil:
+		d.failSeat(st, engine.FailureWords(st.name, ans.Failed, d.s.round))
 		return false
-	case ans.unparseable:
-		d.failSeat(st, failureWords(st.name, nil, d.s.round))
+	case ans.Unparseable:
+		d.failSeat(st, engine.FailureWords(st.name, nil, d.s.round))
 		return false
 	}
 	return true
@@ -346,20 +409,44 @@ func consensusWords(c ConsensusDecision) string {
 	return "Disagreement or mixed verdicts: on to confrontation"
 }
 
+// verdictTable shows where the challengers stand and what the rule
+// decided.
 func (d *debate) verdictTable(decision string) {
-	rows := make([]VerdictRow, 0, len(d.s.seats))
+	t := engine.Table{
+		Phase: d.s.phase, Round: d.s.round, Title: fmt.Sprintf("Verdicts, round %d", d.s.round),
+		Columns:  []string{"challenger", "verdict", "objection", "confidence", "blocking", "status"},
+		Decision: decision,
+	}
 	for _, st := range d.s.seats {
-		row := VerdictRow{Challenger: st.name, Status: string(st.status)}
+		cells := []string{st.name, "", "", "", "", string(st.status)}
+		stance := engine.StanceNeutral
 		if st.status != seatFailed || st.critique.Verdict != "" {
-			row.Verdict, row.Strength, row.Confidence = st.verdict, st.critique.ObjectionStrength, st.critique.Confidence
-			row.Blocking = st.status.open() && blocking(Critique{Verdict: st.verdict, ObjectionStrength: st.critique.ObjectionStrength})
+			cells[1], cells[2], cells[3] = st.verdict, st.critique.ObjectionStrength, st.critique.Confidence
+			if st.status.open() && blocking(Critique{Verdict: st.verdict, ObjectionStrength: st.critique.ObjectionStrength}) {
+				cells[4] = "yes"
+			}
+			stance = verdictStance(st.verdict)
 		}
 		if st.status == seatFailed {
-			row.Status = "failed: " + st.failure
+			cells[5] = "failed: " + st.failure
+			stance = engine.StanceNeutral
 		}
-		rows = append(rows, row)
+		t.Rows = append(t.Rows, engine.Row{Cells: cells, Stance: stance})
 	}
-	d.bus.Emit(VerdictTable{Phase: d.s.phase, Round: d.s.round, Rows: rows, Decision: decision})
+	d.bus.Emit(t)
+}
+
+// verdictStance colours a verdict.
+func verdictStance(v string) engine.Stance {
+	switch v {
+	case "agree":
+		return engine.StanceAgree
+	case "partial":
+		return engine.StancePartial
+	case "disagree":
+		return engine.StanceDisagree
+	}
+	return engine.StanceNeutral
 }
 
 // confront asks the defender to answer every open critique (or, after a
@@ -384,13 +471,13 @@ func (d *debate) confront(ctx context.Context) {
 		base: d.base(), Brief: brief, Version: len(d.s.positions), Position: d.s.position(),
 		Critiques: blocks, Names: strings.Join(names, ", "),
 	}
-	ans := d.ask.ask(ctx, d.defenderQuestion(task, render("answer", p),
-		func(t string) (reply, error) { return nonNil(ParseAnswer(t, names)) }))
+	ans := d.ask.Ask(ctx, d.defenderQuestion(task, render("answer", p),
+		func(t string) (engine.Reply, error) { return nonNil(ParseAnswer(t, names)) }))
 	if d.defenderFailed(ans) {
 		return
 	}
 	a := d.answerOrFallback(ans, names)
-	d.audit(d.defender.Name, task, a.display())
+	d.audit(d.defender.Name, task, a.Display())
 	for i, st := range seats {
 		r := a.Responses[i]
 		st.response = &r
@@ -406,14 +493,14 @@ func (d *debate) confront(ctx context.Context) {
 // answerOrFallback: an answer that would not parse even after a repair
 // request stands as a partial acceptance of every critique, with its text as
 // the explanation, so that challengers who disagreed get to judge it.
-func (d *debate) answerOrFallback(ans answer, names []string) Answer {
-	if !ans.unparseable {
-		return ans.reply.(Answer)
+func (d *debate) answerOrFallback(ans engine.Answer, names []string) Answer {
+	if !ans.Unparseable {
+		return ans.Reply.(Answer)
 	}
-	d.note(NoteWarn, "%s's answer could not be parsed; its text goes to the challengers as a partial acceptance", d.defender.Name)
+	d.note(engine.NoteWarn, "%s's answer could not be parsed; its text goes to the challengers as a partial acceptance", d.defender.Name)
 	a := Answer{UpdatedPosition: d.s.position()}
 	for _, n := range names {
-		a.Responses = append(a.Responses, Response{Challenger: n, Decision: "partial", Explanation: strings.TrimSpace(ans.text)})
+		a.Responses = append(a.Responses, Response{Challenger: n, Decision: "partial", Explanation: strings.TrimSpace(ans.Text)})
 	}
 	return a
 }
@@ -422,26 +509,26 @@ func (d *debate) answerOrFallback(ans answer, names []string) Answer {
 // critique was rejected (wholly or in part).
 func (d *debate) rebuttal(ctx context.Context) {
 	seats := d.s.withStatus(seatAnswered)
-	qs := make([]question, len(seats))
+	qs := make([]engine.Question, len(seats))
 	for i, st := range seats {
 		p := rebuttalPrompt{
 			base: d.base(), Name: st.name, Critique: st.critique,
 			Decision: strings.ToUpper(decisionWords(st.response.Decision)), Explanation: st.response.Explanation,
 			Position: d.s.position(),
 		}
-		qs[i] = question{
-			agent: st.agent, role: RoleChallenger, phase: PhaseRebuttal, round: d.s.round, task: TaskRebuttal,
-			prompt: render("rebuttal", p),
-			parse:  func(t string) (reply, error) { return nonNil(ParseRebuttal(t)) },
+		qs[i] = engine.Question{
+			Agent: st.agent, Role: RoleChallenger, Phase: PhaseRebuttal, Round: d.s.round, Task: TaskRebuttal,
+			Prompt: render("rebuttal", p),
+			Parse:  func(t string) (engine.Reply, error) { return nonNil(ParseRebuttal(t)) },
 		}
 	}
-	for i, ans := range d.ask.askAll(ctx, qs) {
+	for i, ans := range d.ask.AskAll(ctx, qs) {
 		st := seats[i]
 		if !d.seatAnswered(st, ans) {
 			continue
 		}
-		r := ans.reply.(Rebuttal)
-		d.audit(st.name, TaskRebuttal, r.display())
+		r := ans.Reply.(Rebuttal)
+		d.audit(st.name, TaskRebuttal, r.Display())
 		st.status = afterRebuttal(r.Choice)
 		switch st.status {
 		case seatMaintains:
@@ -481,20 +568,20 @@ func (d *debate) extract(ctx context.Context) {
 	for _, st := range open {
 		others = append(others, finalOther{Name: st.name, Position: stanceOf(st)})
 	}
-	qs := []question{d.defenderQuestion(TaskFinal, render("final", finalPrompt{
+	qs := []engine.Question{d.defenderQuestion(TaskFinal, render("final", finalPrompt{
 		base: d.base(), Name: d.defender.Name, Mine: d.s.position(), Others: others,
-	}), func(t string) (reply, error) { return nonNil(ParseFinal(t)) })}
+	}), func(t string) (engine.Reply, error) { return nonNil(ParseFinal(t)) })}
 	for _, st := range open {
-		qs = append(qs, question{
-			agent: st.agent, role: RoleChallenger, phase: d.s.phase, round: d.s.round, task: TaskFinal,
-			prompt: render("final", finalPrompt{
+		qs = append(qs, engine.Question{
+			Agent: st.agent, Role: RoleChallenger, Phase: d.s.phase, Round: d.s.round, Task: TaskFinal,
+			Prompt: render("final", finalPrompt{
 				base: d.base(), Name: st.name, Mine: stanceOf(st),
 				Others: []finalOther{{Name: d.defender.Name, Position: d.s.position()}},
 			}),
-			parse: func(t string) (reply, error) { return nonNil(ParseFinal(t)) },
+			Parse: func(t string) (engine.Reply, error) { return nonNil(ParseFinal(t)) },
 		})
 	}
-	answers := d.ask.askAll(ctx, qs)
+	answers := d.ask.AskAll(ctx, qs)
 	if d.defenderFailed(answers[0]) {
 		return
 	}
@@ -518,15 +605,15 @@ func stanceOf(st *seat) string {
 	return s
 }
 
-func (d *debate) recordFinal(name string, ans answer) {
+func (d *debate) recordFinal(name string, ans engine.Answer) {
 	var f Final
-	if ans.unparseable {
-		f = Final{WhyDisagree: strings.TrimSpace(ans.text)}
+	if ans.Unparseable {
+		f = Final{WhyDisagree: strings.TrimSpace(ans.Text)}
 	} else {
-		f = ans.reply.(Final)
+		f = ans.Reply.(Final)
 	}
 	d.s.finals[name] = f
-	d.audit(name, TaskFinal, f.display())
+	d.audit(name, TaskFinal, f.Display())
 }
 
 func (d *debate) synthesise(ctx context.Context) {
@@ -536,50 +623,52 @@ func (d *debate) synthesise(ctx context.Context) {
 		parties = append(parties, synthesisParty{Name: st.name, Stance: stanceOf(st), Assumption: d.s.finals[st.name].MyAssumption})
 	}
 	p := synthesisPrompt{base: d.base(), Rounds: d.s.round, Position: d.s.position(), Parties: parties}
-	ans := d.ask.ask(ctx, d.defenderQuestion(TaskSynthesis, render("synthesis", p),
-		func(t string) (reply, error) { return nonNil(ParseSynthesis(t)) }))
+	ans := d.ask.Ask(ctx, d.defenderQuestion(TaskSynthesis, render("synthesis", p),
+		func(t string) (engine.Reply, error) { return nonNil(ParseSynthesis(t)) }))
 	if d.defenderFailed(ans) {
 		return
 	}
 	var syn Synthesis
-	if ans.unparseable {
-		d.note(NoteWarn, "%s's tradeoff synthesis could not be parsed; its text stands as the recommendation", d.defender.Name)
-		syn = Synthesis{Recommendation: strings.TrimSpace(ans.text)}
+	if ans.Unparseable {
+		d.note(engine.NoteWarn, "%s's tradeoff synthesis could not be parsed; its text stands as the recommendation", d.defender.Name)
+		syn = Synthesis{Recommendation: strings.TrimSpace(ans.Text)}
 	} else {
-		syn = ans.reply.(Synthesis)
+		syn = ans.Reply.(Synthesis)
 	}
 	d.s.synthesis = &syn
-	d.audit(d.defender.Name, TaskSynthesis, syn.display())
+	d.audit(d.defender.Name, TaskSynthesis, syn.Display())
 }
 
-// outcome builds the closing document, saves it and emits the Outcome.
-func (d *debate) outcome() Outcome {
+// outcome builds the closing document; engine.Run emits the Outcome and
+// a consumer of it saves the document.
+func (d *debate) outcome() engine.Outcome {
 	kind := outcomeKind(d.s)
-	if kind == OutcomeAborted && d.s.abort == "" {
+	if kind == engine.OutcomeAborted && d.s.abort == "" {
 		d.s.abort = "every challenger failed"
 	}
-	o := Outcome{
-		Result: kind, Rounds: d.s.round, Failures: d.s.failures(),
-		Summary: d.summary(kind), LogPath: d.cfg.LogPath,
+	o := engine.Outcome{
+		Result: kind, Stance: outcomeStance(kind), Rounds: d.s.round, Failures: d.s.failures(),
+		Summary: d.summary(kind),
 	}
 	o.Markdown = report(d.s, d.cfg, kind, o.Summary)
-	d.s.phase = PhaseOutcome
-	d.bus.Emit(PhaseStarted{Phase: PhaseOutcome, Round: d.s.round, Title: "Outcome"})
-	if d.cfg.ReportPath != "" {
-		if err := os.WriteFile(d.cfg.ReportPath, []byte(o.Markdown), 0o600); err != nil {
-			// A full disk leaves an empty or cut file behind; it must not
-			// pass for the document (the document is in the Outcome event).
-			os.Remove(d.cfg.ReportPath)
-			d.note(NoteError, "could not save the outcome document: %v", err)
-		} else {
-			o.ReportPath = d.cfg.ReportPath
-		}
-	}
-	d.bus.Emit(o)
+	d.s.phase = engine.PhaseOutcome
+	d.bus.Emit(engine.PhaseStarted{Phase: engine.PhaseOutcome, Round: d.s.round, Title: "Outcome"})
 	return o
 }
 
-func (d *debate) summary(kind OutcomeKind) string {
+func outcomeStance(k engine.OutcomeKind) engine.Stance {
+	switch k {
+	case OutcomeConsensus:
+		return engine.StanceAgree
+	case OutcomeTradeoff:
+		return engine.StancePartial
+	case engine.OutcomeAborted:
+		return engine.StanceDisagree
+	}
+	return engine.StanceNeutral
+}
+
+func (d *debate) summary(kind engine.OutcomeKind) string {
 	switch kind {
 	case OutcomeConsensus:
 		switch d.s.decision {
@@ -591,7 +680,7 @@ func (d *debate) summary(kind OutcomeKind) string {
 		return fmt.Sprintf("Consensus after %d round%s", d.s.round, plural(d.s.round))
 	case OutcomeTradeoff:
 		return fmt.Sprintf("No consensus after %d rounds: tradeoff identified", d.s.round)
-	case OutcomeInterrupted:
+	case engine.OutcomeInterrupted:
 		return "Interrupted during " + stageWords(d.s)
 	}
 	return "Aborted: " + d.s.abort

@@ -1,4 +1,4 @@
-package engine
+package adversarial
 
 import (
 	"context"
@@ -7,19 +7,21 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/enginetest"
 )
 
 var three = []string{"gemini", "codex", "qwen"}
 
-func scriptAll(s *scriptRunner, kind string, st ...step) {
+func scriptAll(s *enginetest.Script, kind string, st ...step) {
 	for _, n := range three {
-		s.on(n, kind, st...)
+		s.On(n, kind, st...)
 	}
 }
 
 func TestFastExitWhenAllAgreeWithHighConfidence(t *testing.T) {
-	s := newScript().on("claude", "opening", step{reply: openingReply()})
-	scriptAll(s, "critique", step{reply: critiqueReply("agree", "minor", "high")})
+	s := newScript().On("claude", "opening", step{Reply: openingReply()})
+	scriptAll(s, "critique", step{Reply: critiqueReply("agree", "minor", "high")})
 	out, events := runDebate(t, context.Background(), s, 5, false, three...)
 	if out.Result != OutcomeConsensus {
 		t.Fatalf("result = %s (%s)", out.Result, out.Summary)
@@ -28,7 +30,7 @@ func TestFastExitWhenAllAgreeWithHighConfidence(t *testing.T) {
 	if got := phases(events); !slices.Equal(got, want) {
 		t.Fatalf("phases = %v, want %v", got, want)
 	}
-	if s.count("claude", "answer") != 0 {
+	if s.Count("claude", "answer") != 0 {
 		t.Fatal("the defender was asked to answer on a fast exit")
 	}
 	if !strings.Contains(out.Markdown, "# Debate outcome: consensus") || !strings.Contains(out.Summary, "agreed with high confidence") {
@@ -37,28 +39,28 @@ func TestFastExitWhenAllAgreeWithHighConfidence(t *testing.T) {
 }
 
 func TestSkepticalRoundOneAgreeCountsAsPartial(t *testing.T) {
-	s := newScript().on("claude", "opening", step{reply: openingReply()}).
-		on("claude", "answer", step{reply: answerReply("Move sessions to Postgres, with a TTL sweeper.", map[string]string{"gemini": "accept", "codex": "partial", "qwen": "accept"})})
-	scriptAll(s, "critique", step{reply: critiqueReply("agree", "minor", "high")})
+	s := newScript().On("claude", "opening", step{Reply: openingReply()}).
+		On("claude", "answer", step{Reply: answerReply("Move sessions to Postgres, with a TTL sweeper.", map[string]string{"gemini": "accept", "codex": "partial", "qwen": "accept"})})
+	scriptAll(s, "critique", step{Reply: critiqueReply("agree", "minor", "high")})
 	out, events := runDebate(t, context.Background(), s, 5, true, three...)
 	if out.Result != OutcomeConsensus {
 		t.Fatalf("result = %s", out.Result)
 	}
-	table := payloads[VerdictTable](events)[0]
+	table := payloads[engine.Table](events)[0]
 	for _, r := range table.Rows {
-		if r.Verdict != "partial" {
-			t.Errorf("%s verdict %q, want partial under skepticism", r.Challenger, r.Verdict)
+		if r.Cells[1] != "partial" || r.Stance != engine.StancePartial {
+			t.Errorf("%s verdict %q (%s), want partial under skepticism", r.Cells[0], r.Cells[1], r.Stance)
 		}
 	}
 	if !strings.Contains(table.Decision, "skeptical") || !strings.Contains(table.Decision, "briefly") {
 		t.Errorf("decision = %q", table.Decision)
 	}
 	// All partial + minor: the defender addresses them briefly, then exit.
-	started := payloads[AgentStarted](events)
-	if !slices.ContainsFunc(started, func(a AgentStarted) bool { return a.Task == TaskAddress }) {
+	started := payloads[engine.AgentStarted](events)
+	if !slices.ContainsFunc(started, func(a engine.AgentStarted) bool { return a.Task == TaskAddress }) {
 		t.Fatal("the defender was not asked to address the objections briefly")
 	}
-	if s.count("gemini", "rebuttal") != 0 {
+	if s.Count("gemini", "rebuttal") != 0 {
 		t.Fatal("a rebuttal was asked after a brief-address exit")
 	}
 	if got := phases(events); got[len(got)-2] != "confront/1" {
@@ -67,35 +69,35 @@ func TestSkepticalRoundOneAgreeCountsAsPartial(t *testing.T) {
 }
 
 func TestBriefAddressExitWithMinorPartials(t *testing.T) {
-	s := newScript().on("claude", "opening", step{reply: openingReply()}).
-		on("claude", "answer", step{reply: answerReply("Move, with care.", map[string]string{"gemini": "accept", "codex": "reject"})})
-	s.on("gemini", "critique", step{reply: critiqueReply("partial", "minor", "medium")})
-	s.on("codex", "critique", step{reply: critiqueReply("partial", "minor", "low")})
+	s := newScript().On("claude", "opening", step{Reply: openingReply()}).
+		On("claude", "answer", step{Reply: answerReply("Move, with care.", map[string]string{"gemini": "accept", "codex": "reject"})})
+	s.On("gemini", "critique", step{Reply: critiqueReply("partial", "minor", "medium")})
+	s.On("codex", "critique", step{Reply: critiqueReply("partial", "minor", "low")})
 	out, events := runDebate(t, context.Background(), s, 5, false, "gemini", "codex")
 	if out.Result != OutcomeConsensus || !strings.Contains(out.Summary, "minor objections") {
 		t.Fatalf("%s: %s", out.Result, out.Summary)
 	}
-	pos := payloads[PositionUpdated](events)
+	pos := payloads[engine.PositionUpdated](events)
 	if pos[len(pos)-1].Position != "Move, with care." || pos[len(pos)-1].Version != 2 {
 		t.Fatalf("position = %+v", pos[len(pos)-1])
 	}
 }
 
 func TestConfrontAcceptReachesConsensus(t *testing.T) {
-	s := newScript().on("claude", "opening", step{reply: openingReply()}).
-		on("claude", "answer", step{reply: answerReply("v2", map[string]string{"gemini": "accept", "codex": "reject", "qwen": "partial"})})
-	s.on("gemini", "critique", step{reply: critiqueReply("disagree", "strong", "high")})
-	s.on("codex", "critique", step{reply: critiqueReply("disagree", "moderate", "high")})
-	s.on("qwen", "critique", step{reply: critiqueReply("partial", "moderate", "medium")})
-	s.on("codex", "rebuttal", step{reply: rebuttalReply("accept")})
+	s := newScript().On("claude", "opening", step{Reply: openingReply()}).
+		On("claude", "answer", step{Reply: answerReply("v2", map[string]string{"gemini": "accept", "codex": "reject", "qwen": "partial"})})
+	s.On("gemini", "critique", step{Reply: critiqueReply("disagree", "strong", "high")})
+	s.On("codex", "critique", step{Reply: critiqueReply("disagree", "moderate", "high")})
+	s.On("qwen", "critique", step{Reply: critiqueReply("partial", "moderate", "medium")})
+	s.On("codex", "rebuttal", step{Reply: rebuttalReply("accept")})
 	out, events := runDebate(t, context.Background(), s, 5, false, three...)
 	if out.Result != OutcomeConsensus || out.Rounds != 1 {
 		t.Fatalf("%s after %d rounds: %s", out.Result, out.Rounds, out.Summary)
 	}
 	// Only codex disagreed and was rejected; gemini's critique was
 	// accepted and qwen's verdict was partial.
-	if s.count("codex", "rebuttal") != 1 || s.count("gemini", "rebuttal") != 0 || s.count("qwen", "rebuttal") != 0 {
-		t.Fatalf("rebuttals: gemini %d codex %d qwen %d", s.count("gemini", "rebuttal"), s.count("codex", "rebuttal"), s.count("qwen", "rebuttal"))
+	if s.Count("codex", "rebuttal") != 1 || s.Count("gemini", "rebuttal") != 0 || s.Count("qwen", "rebuttal") != 0 {
+		t.Fatalf("rebuttals: gemini %d codex %d qwen %d", s.Count("gemini", "rebuttal"), s.Count("codex", "rebuttal"), s.Count("qwen", "rebuttal"))
 	}
 	if !strings.Contains(out.Markdown, "From gemini:** accept because") {
 		t.Errorf("report does not say what the defender learned from gemini:\n%s", out.Markdown)
@@ -107,22 +109,22 @@ func TestConfrontAcceptReachesConsensus(t *testing.T) {
 }
 
 func TestMaintainToMaxRoundsGivesTradeoff(t *testing.T) {
-	s := newScript().on("claude", "opening", step{reply: openingReply()}).
-		on("claude", "answer", step{reply: answerReply("v1 still", map[string]string{"gemini": "reject", "codex": "accept"})}, step{reply: answerReply("v1 still", map[string]string{"gemini": "reject"})}).
-		on("claude", "final", step{reply: finalReply("claude")}).
-		on("claude", "synthesis", step{reply: synthesisReply()})
-	s.on("gemini", "critique", step{reply: critiqueReply("disagree", "strong", "high")})
-	s.on("codex", "critique", step{reply: critiqueReply("disagree", "strong", "high")})
-	s.on("gemini", "rebuttal", step{reply: rebuttalReply("maintain")})
-	s.on("gemini", "final", step{reply: finalReply("gemini")})
+	s := newScript().On("claude", "opening", step{Reply: openingReply()}).
+		On("claude", "answer", step{Reply: answerReply("v1 still", map[string]string{"gemini": "reject", "codex": "accept"})}, step{Reply: answerReply("v1 still", map[string]string{"gemini": "reject"})}).
+		On("claude", "final", step{Reply: finalReply("claude")}).
+		On("claude", "synthesis", step{Reply: synthesisReply()})
+	s.On("gemini", "critique", step{Reply: critiqueReply("disagree", "strong", "high")})
+	s.On("codex", "critique", step{Reply: critiqueReply("disagree", "strong", "high")})
+	s.On("gemini", "rebuttal", step{Reply: rebuttalReply("maintain")})
+	s.On("gemini", "final", step{Reply: finalReply("gemini")})
 	out, events := runDebate(t, context.Background(), s, 3, false, "gemini", "codex")
 	if out.Result != OutcomeTradeoff || out.Rounds != 3 {
 		t.Fatalf("%s after %d rounds", out.Result, out.Rounds)
 	}
-	if n := s.count("gemini", "rebuttal"); n != 3 {
+	if n := s.Count("gemini", "rebuttal"); n != 3 {
 		t.Fatalf("gemini rebutted %d times, want 3 (one per round)", n)
 	}
-	if s.count("codex", "final") != 0 {
+	if s.Count("codex", "final") != 0 {
 		t.Fatal("codex was resolved but was asked the final questions")
 	}
 	for _, want := range []string{"tradeoff identified", "| claude | claude assumes y |", "| gemini | gemini assumes y |", "### Option A: Postgres", "## Recommendation", "write rate?"} {
@@ -132,9 +134,9 @@ func TestMaintainToMaxRoundsGivesTradeoff(t *testing.T) {
 	}
 	// Round 2 and 3 prompts tell the defender that gemini maintains.
 	var answerPrompts []string
-	for _, c := range s.log {
-		if c.agent == "claude" && c.kind == "answer" {
-			answerPrompts = append(answerPrompts, c.prompt)
+	for _, c := range s.Calls() {
+		if c.Agent == "claude" && c.Shape == "answer" {
+			answerPrompts = append(answerPrompts, c.Prompt)
 		}
 	}
 	if len(answerPrompts) != 3 || !strings.Contains(answerPrompts[1], "gemini MAINTAINS") || strings.Contains(answerPrompts[1], "CRITIQUE FROM codex") {
@@ -146,18 +148,18 @@ func TestMaintainToMaxRoundsGivesTradeoff(t *testing.T) {
 }
 
 func TestEscalateGoesBackToConfrontWithClarification(t *testing.T) {
-	s := newScript().on("claude", "opening", step{reply: openingReply()}).
-		on("claude", "answer", step{reply: answerReply("v1", map[string]string{"gemini": "reject"})}, step{reply: answerReply("v2: add a TTL sweeper", map[string]string{"gemini": "accept"})})
-	s.on("gemini", "critique", step{reply: critiqueReply("disagree", "strong", "high")})
-	s.on("gemini", "rebuttal", step{reply: Rebuttal{Choice: "ESCALATE", Explanation: "You missed it: expired rows pile up."}})
+	s := newScript().On("claude", "opening", step{Reply: openingReply()}).
+		On("claude", "answer", step{Reply: answerReply("v1", map[string]string{"gemini": "reject"})}, step{Reply: answerReply("v2: add a TTL sweeper", map[string]string{"gemini": "accept"})})
+	s.On("gemini", "critique", step{Reply: critiqueReply("disagree", "strong", "high")})
+	s.On("gemini", "rebuttal", step{Reply: Rebuttal{Choice: "ESCALATE", Explanation: "You missed it: expired rows pile up."}})
 	out, _ := runDebate(t, context.Background(), s, 5, false, "gemini")
 	if out.Result != OutcomeConsensus || out.Rounds != 2 {
 		t.Fatalf("%s after %d rounds", out.Result, out.Rounds)
 	}
 	var second string
-	for _, c := range s.log {
-		if c.agent == "claude" && c.kind == "answer" {
-			second = c.prompt
+	for _, c := range s.Calls() {
+		if c.Agent == "claude" && c.Shape == "answer" {
+			second = c.Prompt
 		}
 	}
 	if !strings.Contains(second, "Critique: You missed it: expired rows pile up.") {
@@ -169,12 +171,12 @@ func TestEscalateGoesBackToConfrontWithClarification(t *testing.T) {
 }
 
 func TestPartialFailuresAreNamedAndTheDebateGoesOn(t *testing.T) {
-	s := newScript().on("claude", "opening", step{reply: openingReply()}).
-		on("claude", "answer", step{reply: answerReply("v2", map[string]string{"gemini": "reject"})})
-	s.on("gemini", "critique", step{reply: critiqueReply("disagree", "strong", "high")})
-	s.on("codex", "critique", step{reason: challengers.ReasonTimeout})
-	s.on("qwen", "critique", step{reply: "I will not answer in JSON."})
-	s.on("gemini", "rebuttal", step{reply: rebuttalReply("accept")})
+	s := newScript().On("claude", "opening", step{Reply: openingReply()}).
+		On("claude", "answer", step{Reply: answerReply("v2", map[string]string{"gemini": "reject"})})
+	s.On("gemini", "critique", step{Reply: critiqueReply("disagree", "strong", "high")})
+	s.On("codex", "critique", step{Reason: challengers.ReasonTimeout})
+	s.On("qwen", "critique", step{Reply: "I will not answer in JSON."})
+	s.On("gemini", "rebuttal", step{Reply: rebuttalReply("accept")})
 	out, events := runDebate(t, context.Background(), s, 5, false, three...)
 	if out.Result != OutcomeConsensus {
 		t.Fatalf("result %s: %s", out.Result, out.Summary)
@@ -185,20 +187,20 @@ func TestPartialFailuresAreNamedAndTheDebateGoesOn(t *testing.T) {
 	if !strings.Contains(out.Markdown, "codex timed out in round 1") {
 		t.Fatal("the report does not name the timeout")
 	}
-	if s.count("qwen", "critique.repair") != 1 {
+	if s.Count("qwen", "critique.repair") != 1 {
 		t.Fatal("qwen's unparseable critique was not sent a repair request")
 	}
-	failed := payloads[AgentFailed](events)
+	failed := payloads[engine.AgentFailed](events)
 	if len(failed) != 1 || failed[0].Agent != "codex" || failed[0].WillRetry {
 		t.Fatalf("failures = %+v", failed)
 	}
 }
 
 func TestEveryChallengerFailingAborts(t *testing.T) {
-	s := newScript().on("claude", "opening", step{reply: openingReply()})
-	scriptAll(s, "critique", step{reason: challengers.ReasonExit})
+	s := newScript().On("claude", "opening", step{Reply: openingReply()})
+	scriptAll(s, "critique", step{Reason: challengers.ReasonExit})
 	out, _ := runDebate(t, context.Background(), s, 5, false, three...)
-	if out.Result != OutcomeAborted || !strings.Contains(out.Summary, "every challenger failed") {
+	if out.Result != engine.OutcomeAborted || !strings.Contains(out.Summary, "every challenger failed") {
 		t.Fatalf("%s: %s", out.Result, out.Summary)
 	}
 	if !strings.Contains(out.Markdown, "# Debate outcome: aborted") || !strings.Contains(out.Markdown, "How far it got") {
@@ -207,22 +209,22 @@ func TestEveryChallengerFailingAborts(t *testing.T) {
 }
 
 func TestDefenderFailureIsRetriedOnceThenAborts(t *testing.T) {
-	s := newScript().on("claude", "opening", step{reason: challengers.ReasonStreamError}, step{reply: openingReply()})
-	scriptAll(s, "critique", step{reply: critiqueReply("agree", "minor", "high")})
+	s := newScript().On("claude", "opening", step{Reason: challengers.ReasonStreamError}, step{Reply: openingReply()})
+	scriptAll(s, "critique", step{Reply: critiqueReply("agree", "minor", "high")})
 	out, events := runDebate(t, context.Background(), s, 5, false, three...)
 	if out.Result != OutcomeConsensus {
 		t.Fatalf("one defender failure should be retried: %s %s", out.Result, out.Summary)
 	}
-	if f := payloads[AgentFailed](events); len(f) != 1 || !f[0].WillRetry {
+	if f := payloads[engine.AgentFailed](events); len(f) != 1 || !f[0].WillRetry {
 		t.Fatalf("failures = %+v", f)
 	}
 
-	s = newScript().on("claude", "opening", step{reply: openingReply()}).
-		on("claude", "answer", step{reason: challengers.ReasonTimeout})
-	scriptAll(s, "critique", step{reply: critiqueReply("disagree", "strong", "high")})
+	s = newScript().On("claude", "opening", step{Reply: openingReply()}).
+		On("claude", "answer", step{Reason: challengers.ReasonTimeout})
+	scriptAll(s, "critique", step{Reply: critiqueReply("disagree", "strong", "high")})
 	out, _ = runDebate(t, context.Background(), s, 5, false, three...)
-	if out.Result != OutcomeAborted || s.count("claude", "answer") != 2 {
-		t.Fatalf("%s after %d answers: %s", out.Result, s.count("claude", "answer"), out.Summary)
+	if out.Result != engine.OutcomeAborted || s.Count("claude", "answer") != 2 {
+		t.Fatalf("%s after %d answers: %s", out.Result, s.Count("claude", "answer"), out.Summary)
 	}
 	if !strings.Contains(out.Summary, "defender claude failed in confrontation (round 1) after a retry") {
 		t.Fatalf("summary = %q", out.Summary)
@@ -230,24 +232,24 @@ func TestDefenderFailureIsRetriedOnceThenAborts(t *testing.T) {
 }
 
 func TestUnparseableThenRepairedReply(t *testing.T) {
-	s := newScript().on("claude", "opening", step{reply: "My position: yes. (no JSON, sorry)"}).
-		on("claude", "opening.repair", step{reply: openingReply()})
-	scriptAll(s, "critique", step{reply: critiqueReply("agree", "minor", "high")})
+	s := newScript().On("claude", "opening", step{Reply: "My position: yes. (no JSON, sorry)"}).
+		On("claude", "opening.repair", step{Reply: openingReply()})
+	scriptAll(s, "critique", step{Reply: critiqueReply("agree", "minor", "high")})
 	out, events := runDebate(t, context.Background(), s, 5, false, three...)
 	if out.Result != OutcomeConsensus {
 		t.Fatalf("%s", out.Result)
 	}
-	fin := payloads[AgentFinished](events)
-	if !fin[0].Unparseable || fin[0].ParseError != ErrNoJSON.Error() || fin[1].Unparseable || fin[1].Attempt != 2 {
+	fin := payloads[engine.AgentFinished](events)
+	if !fin[0].Unparseable || fin[0].ParseError != engine.ErrNoJSON.Error() || fin[1].Unparseable || fin[1].Attempt != 2 {
 		t.Fatalf("finished events = %+v / %+v", fin[0], fin[1])
 	}
 	var repair string
-	for _, c := range s.log {
-		if c.kind == "opening.repair" {
-			repair = c.prompt
+	for _, c := range s.Calls() {
+		if c.Shape == "opening.repair" {
+			repair = c.Prompt
 		}
 	}
-	if !strings.Contains(repair, "could not be parsed: no JSON object found") || !strings.Contains(repair, "(no JSON, sorry)") {
+	if !strings.Contains(repair, "could not be used: no JSON object found") || !strings.Contains(repair, "(no JSON, sorry)") {
 		t.Fatalf("repair prompt:\n%s", repair)
 	}
 }
@@ -255,18 +257,18 @@ func TestUnparseableThenRepairedReply(t *testing.T) {
 func TestInterruptedMidDebate(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s := newScript().on("claude", "opening", step{reply: openingReply()})
-	scriptAll(s, "critique", step{reply: critiqueReply("disagree", "strong", "high"), delay: 10_000_000_000})
-	s.before = func(agent, kind string) {
+	s := newScript().On("claude", "opening", step{Reply: openingReply()})
+	scriptAll(s, "critique", step{Reply: critiqueReply("disagree", "strong", "high"), Delay: 10_000_000_000})
+	s.Before = func(agent, kind string) {
 		if kind == "critique" {
 			cancel()
 		}
 	}
 	out, events := runDebate(t, ctx, s, 5, false, three...)
-	if out.Result != OutcomeInterrupted || !strings.Contains(out.Summary, "parallel challenge") {
+	if out.Result != engine.OutcomeInterrupted || !strings.Contains(out.Summary, "parallel challenge") {
 		t.Fatalf("%s: %s", out.Result, out.Summary)
 	}
-	if last := events[len(events)-1]; last.Kind() != KindOutcome {
+	if last := events[len(events)-1]; last.Kind() != engine.KindOutcome {
 		t.Fatalf("last event is %s", last.Kind())
 	}
 	if len(out.Failures) != 0 {
@@ -276,15 +278,13 @@ func TestInterruptedMidDebate(t *testing.T) {
 
 func TestNoChallengersInstalledAbortsWithTheProtocolMessage(t *testing.T) {
 	s := newScript()
-	var events []Event
-	bus := NewBus(SinkFunc(func(e Event) { events = append(events, e) }))
 	missing := agentNamed("gemini")
 	missing.Command = []string{"definitely-not-installed-arena-test"}
-	out := Run(context.Background(), Config{Topic: "t", Defender: agentNamed("claude"), Challengers: []challengers.Agent{missing}, MaxRounds: 5, Run: s.run, Env: []string{"PATH=/usr/bin:/bin"}}, bus)
-	if out.Result != OutcomeAborted || !strings.Contains(out.Summary, "no external challengers available") {
+	out, _ := enginetest.Run(t, context.Background(), New(Config{Topic: "t", Defender: agentNamed("claude"), Challengers: []challengers.Agent{missing}, MaxRounds: 5}), s)
+	if out.Result != engine.OutcomeAborted || !strings.Contains(out.Summary, "no external challengers available") {
 		t.Fatalf("%s: %s", out.Result, out.Summary)
 	}
-	if len(s.log) != 0 {
+	if len(s.Calls()) != 0 {
 		t.Fatal("an agent was asked something in an aborted debate")
 	}
 }

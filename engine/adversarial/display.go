@@ -1,6 +1,8 @@
-package engine
+package adversarial
 
 import (
+	"github.com/arenadebate/arena/engine"
+
 	"fmt"
 	"strings"
 )
@@ -9,7 +11,7 @@ import (
 // short badge and a stance, so that no front end needs the protocol's
 // vocabulary.
 
-func (o Opening) display() string {
+func (o Opening) Display() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Position:** %s\n\n", o.Position)
 	numbered(&b, "Reasoning", o.Reasoning)
@@ -19,9 +21,11 @@ func (o Opening) display() string {
 	return strings.TrimSpace(b.String())
 }
 
-func (o Opening) badge() (string, Stance) { return "confidence " + o.Confidence, StanceNeutral }
+func (o Opening) Badge() (string, engine.Stance) {
+	return "confidence " + o.Confidence, engine.StanceNeutral
+}
 
-func (c Critique) display() string {
+func (c Critique) Display() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Verdict:** %s · %s objection · %s confidence\n\n", strings.ToUpper(c.Verdict), c.ObjectionStrength, c.Confidence)
 	fmt.Fprintf(&b, "**Critique:** %s\n\n", c.Critique)
@@ -31,11 +35,11 @@ func (c Critique) display() string {
 	return strings.TrimSpace(b.String())
 }
 
-func (c Critique) badge() (string, Stance) {
-	return c.Verdict + " · " + c.ObjectionStrength, Stance(c.Verdict)
+func (c Critique) Badge() (string, engine.Stance) {
+	return c.Verdict + " · " + c.ObjectionStrength, engine.Stance(c.Verdict)
 }
 
-func (a Answer) display() string {
+func (a Answer) Display() string {
 	var b strings.Builder
 	for _, r := range a.Responses {
 		fmt.Fprintf(&b, "**To %s — %s:** %s\n\n", r.Challenger, strings.ToUpper(decisionWords(r.Decision)), r.Explanation)
@@ -44,7 +48,7 @@ func (a Answer) display() string {
 	return b.String()
 }
 
-func (a Answer) badge() (string, Stance) {
+func (a Answer) Badge() (string, engine.Stance) {
 	n := map[string]int{}
 	for _, r := range a.Responses {
 		n[r.Decision]++
@@ -55,7 +59,7 @@ func (a Answer) badge() (string, Stance) {
 			parts = append(parts, fmt.Sprintf("%d %s", n[d], d))
 		}
 	}
-	return strings.Join(parts, " · "), StanceNeutral
+	return strings.Join(parts, " · "), engine.StanceNeutral
 }
 
 func decisionWords(d string) string {
@@ -65,21 +69,21 @@ func decisionWords(d string) string {
 	return d
 }
 
-func (r Rebuttal) display() string {
+func (r Rebuttal) Display() string {
 	return fmt.Sprintf("**%s:** %s", strings.ToUpper(r.Choice), r.Explanation)
 }
 
-func (r Rebuttal) badge() (string, Stance) {
+func (r Rebuttal) Badge() (string, engine.Stance) {
 	switch r.Choice {
 	case "accept":
-		return r.Choice, StanceAgree
+		return r.Choice, engine.StanceAgree
 	case "maintain":
-		return r.Choice, StancePartial
+		return r.Choice, engine.StancePartial
 	}
-	return r.Choice, StanceDisagree
+	return r.Choice, engine.StanceDisagree
 }
 
-func (f Final) display() string {
+func (f Final) Display() string {
 	var b strings.Builder
 	field(&b, "Why I still disagree", f.WhyDisagree)
 	field(&b, "What would make the other side right", f.WhatWouldMakeOtherRight)
@@ -87,9 +91,9 @@ func (f Final) display() string {
 	return strings.TrimSpace(b.String())
 }
 
-func (f Final) badge() (string, Stance) { return "final answers", StanceNeutral }
+func (f Final) Badge() (string, engine.Stance) { return "final answers", engine.StanceNeutral }
 
-func (s Synthesis) display() string {
+func (s Synthesis) Display() string {
 	var b strings.Builder
 	for _, o := range s.Options {
 		fmt.Fprintf(&b, "**%s** — %s\n", o.Name, o.Summary)
@@ -103,8 +107,8 @@ func (s Synthesis) display() string {
 	return strings.TrimSpace(b.String())
 }
 
-func (s Synthesis) badge() (string, Stance) {
-	return fmt.Sprintf("%d options", len(s.Options)), StanceNeutral
+func (s Synthesis) Badge() (string, engine.Stance) {
+	return fmt.Sprintf("%d options", len(s.Options)), engine.StanceNeutral
 }
 
 func field(b *strings.Builder, name, value string) {

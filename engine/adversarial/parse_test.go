@@ -1,9 +1,11 @@
-package engine
+package adversarial
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/arenadebate/arena/engine"
 )
 
 const critiqueJSON = `{"verdict":"disagree","critique":"c","evidence":"e","alternative":"a","confidence":"high","objection_strength":"strong","assumptions_challenged":["x"]}`
@@ -50,7 +52,7 @@ func TestParseCritiqueStrictly(t *testing.T) {
 			t.Errorf("%s: err = %v, want %q", name, err, wants[name])
 		}
 	}
-	if _, err := ParseCritique("no json here"); !errors.Is(err, ErrNoJSON) {
+	if _, err := ParseCritique("no json here"); !errors.Is(err, engine.ErrNoJSON) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -96,18 +98,6 @@ func TestParseOtherShapes(t *testing.T) {
 	}
 	if s, err := ParseSynthesis(`{"options":[{"name":"A","summary":"s","choose_if":["c"]}],"recommendation":"r","open_questions":["q"]}`); err != nil || s.Options[0].ChooseIf[0] != "c" {
 		t.Errorf("synthesis: %+v %v", s, err)
-	}
-}
-
-func TestNormKey(t *testing.T) {
-	for in, want := range map[string]string{
-		"objection_strength": "objection_strength", "Objection Strength": "objection_strength",
-		"objection-strength": "objection_strength", "objectionStrength": "objection_strength",
-		"VERDICT": "verdict", "WhyDisagree": "why_disagree", " verdict ": "verdict",
-	} {
-		if got := normKey(in); got != want {
-			t.Errorf("normKey(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

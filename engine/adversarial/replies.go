@@ -1,8 +1,10 @@
-package engine
+package adversarial
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/arenadebate/arena/engine"
 )
 
 // The reply shapes. A key means the same thing, with the same type, in
@@ -79,23 +81,23 @@ var (
 )
 
 var (
-	openingKeys   = shapeKeys("position", "reasoning", "confidence", "weaknesses", "assumptions")
-	critiqueKeys  = shapeKeys("verdict", "critique", "evidence", "alternative", "confidence", "objection_strength", "assumptions_challenged")
-	answerKeys    = shapeKeys("responses", "updated_position")
-	rebuttalKeys  = shapeKeys("choice", "explanation")
-	finalKeys     = shapeKeys("why_disagree", "what_would_make_other_right", "my_assumption")
-	synthesisKeys = shapeKeys("options", "recommendation", "open_questions")
+	openingKeys   = engine.ShapeKeys("position", "reasoning", "confidence", "weaknesses", "assumptions")
+	critiqueKeys  = engine.ShapeKeys("verdict", "critique", "evidence", "alternative", "confidence", "objection_strength", "assumptions_challenged")
+	answerKeys    = engine.ShapeKeys("responses", "updated_position")
+	rebuttalKeys  = engine.ShapeKeys("choice", "explanation")
+	finalKeys     = engine.ShapeKeys("why_disagree", "what_would_make_other_right", "my_assumption")
+	synthesisKeys = engine.ShapeKeys("options", "recommendation", "open_questions")
 )
 
 // ParseOpening parses and validates an opening.
 func ParseOpening(text string) (Opening, error) {
-	return parseObject(text, openingKeys, func(f fields) (o Opening, err error) {
-		err = collect(
-			func() (e error) { o.Position, e = f.str("position", false); return },
-			func() (e error) { o.Reasoning, e = f.list("reasoning"); return },
-			func() (e error) { o.Confidence, e = f.enum("confidence", confidences...); return },
-			func() (e error) { o.Weaknesses, e = f.list("weaknesses"); return },
-			func() (e error) { o.Assumptions, e = f.list("assumptions"); return },
+	return engine.ParseObject(text, openingKeys, func(f engine.Fields) (o Opening, err error) {
+		err = engine.Collect(
+			func() (e error) { o.Position, e = f.Str("position", false); return },
+			func() (e error) { o.Reasoning, e = f.List("reasoning"); return },
+			func() (e error) { o.Confidence, e = f.Enum("confidence", confidences...); return },
+			func() (e error) { o.Weaknesses, e = f.List("weaknesses"); return },
+			func() (e error) { o.Assumptions, e = f.List("assumptions"); return },
 		)
 		return o, err
 	})
@@ -103,15 +105,15 @@ func ParseOpening(text string) (Opening, error) {
 
 // ParseCritique parses and validates a critique.
 func ParseCritique(text string) (Critique, error) {
-	return parseObject(text, critiqueKeys, func(f fields) (c Critique, err error) {
-		err = collect(
-			func() (e error) { c.Verdict, e = f.enum("verdict", verdicts...); return },
-			func() (e error) { c.Critique, e = f.str("critique", false); return },
-			func() (e error) { c.Evidence, e = f.str("evidence", true); return },
-			func() (e error) { c.Alternative, e = f.str("alternative", true); return },
-			func() (e error) { c.Confidence, e = f.enum("confidence", confidences...); return },
-			func() (e error) { c.ObjectionStrength, e = f.enum("objection_strength", strengths...); return },
-			func() (e error) { c.AssumptionsChallenged, e = f.list("assumptions_challenged"); return },
+	return engine.ParseObject(text, critiqueKeys, func(f engine.Fields) (c Critique, err error) {
+		err = engine.Collect(
+			func() (e error) { c.Verdict, e = f.Enum("verdict", verdicts...); return },
+			func() (e error) { c.Critique, e = f.Str("critique", false); return },
+			func() (e error) { c.Evidence, e = f.Str("evidence", true); return },
+			func() (e error) { c.Alternative, e = f.Str("alternative", true); return },
+			func() (e error) { c.Confidence, e = f.Enum("confidence", confidences...); return },
+			func() (e error) { c.ObjectionStrength, e = f.Enum("objection_strength", strengths...); return },
+			func() (e error) { c.AssumptionsChallenged, e = f.List("assumptions_challenged"); return },
 		)
 		return c, err
 	})
@@ -120,11 +122,11 @@ func ParseCritique(text string) (Critique, error) {
 // ParseAnswer parses and validates the defender's answer, which must hold
 // exactly one response for each of the named challengers.
 func ParseAnswer(text string, challengers []string) (Answer, error) {
-	return parseObject(text, answerKeys, func(f fields) (a Answer, err error) {
-		var objs []fields
-		err = collect(
-			func() (e error) { objs, e = f.objects("responses"); return },
-			func() (e error) { a.UpdatedPosition, e = f.str("updated_position", false); return },
+	return engine.ParseObject(text, answerKeys, func(f engine.Fields) (a Answer, err error) {
+		var objs []engine.Fields
+		err = engine.Collect(
+			func() (e error) { objs, e = f.Objects("responses"); return },
+			func() (e error) { a.UpdatedPosition, e = f.Str("updated_position", false); return },
 		)
 		if err != nil {
 			return a, err
@@ -134,14 +136,14 @@ func ParseAnswer(text string, challengers []string) (Answer, error) {
 	})
 }
 
-func parseResponses(objs []fields, want []string) ([]Response, error) {
+func parseResponses(objs []engine.Fields, want []string) ([]Response, error) {
 	byName := map[string]Response{}
 	for i, o := range objs {
 		var r Response
-		err := collect(
-			func() (e error) { r.Challenger, e = o.str("challenger", false); return },
-			func() (e error) { r.Decision, e = o.enum("decision", decisions...); return },
-			func() (e error) { r.Explanation, e = o.str("explanation", false); return },
+		err := engine.Collect(
+			func() (e error) { r.Challenger, e = o.Str("challenger", false); return },
+			func() (e error) { r.Decision, e = o.Enum("decision", decisions...); return },
+			func() (e error) { r.Explanation, e = o.Str("explanation", false); return },
 		)
 		if err != nil {
 			return nil, fmt.Errorf("responses[%d]: %w", i, err)
@@ -178,10 +180,10 @@ func matchName(s string, names []string) (string, bool) {
 
 // ParseRebuttal parses and validates a rebuttal.
 func ParseRebuttal(text string) (Rebuttal, error) {
-	return parseObject(text, rebuttalKeys, func(f fields) (r Rebuttal, err error) {
-		err = collect(
-			func() (e error) { r.Choice, e = f.enum("choice", choices...); return },
-			func() (e error) { r.Explanation, e = f.str("explanation", false); return },
+	return engine.ParseObject(text, rebuttalKeys, func(f engine.Fields) (r Rebuttal, err error) {
+		err = engine.Collect(
+			func() (e error) { r.Choice, e = f.Enum("choice", choices...); return },
+			func() (e error) { r.Explanation, e = f.Str("explanation", false); return },
 		)
 		return r, err
 	})
@@ -189,11 +191,11 @@ func ParseRebuttal(text string) (Rebuttal, error) {
 
 // ParseFinal parses and validates answers to the final questions.
 func ParseFinal(text string) (Final, error) {
-	return parseObject(text, finalKeys, func(f fields) (r Final, err error) {
-		err = collect(
-			func() (e error) { r.WhyDisagree, e = f.str("why_disagree", false); return },
-			func() (e error) { r.WhatWouldMakeOtherRight, e = f.str("what_would_make_other_right", false); return },
-			func() (e error) { r.MyAssumption, e = f.str("my_assumption", false); return },
+	return engine.ParseObject(text, finalKeys, func(f engine.Fields) (r Final, err error) {
+		err = engine.Collect(
+			func() (e error) { r.WhyDisagree, e = f.Str("why_disagree", false); return },
+			func() (e error) { r.WhatWouldMakeOtherRight, e = f.Str("what_would_make_other_right", false); return },
+			func() (e error) { r.MyAssumption, e = f.Str("my_assumption", false); return },
 		)
 		return r, err
 	})
@@ -201,25 +203,25 @@ func ParseFinal(text string) (Final, error) {
 
 // ParseSynthesis parses and validates the tradeoff synthesis.
 func ParseSynthesis(text string) (Synthesis, error) {
-	return parseObject(text, synthesisKeys, func(f fields) (s Synthesis, err error) {
-		var objs []fields
-		err = collect(
-			func() (e error) { objs, e = f.objects("options"); return },
-			func() (e error) { s.Recommendation, e = f.str("recommendation", false); return },
-			func() (e error) { s.OpenQuestions, e = f.list("open_questions"); return },
+	return engine.ParseObject(text, synthesisKeys, func(f engine.Fields) (s Synthesis, err error) {
+		var objs []engine.Fields
+		err = engine.Collect(
+			func() (e error) { objs, e = f.Objects("options"); return },
+			func() (e error) { s.Recommendation, e = f.Str("recommendation", false); return },
+			func() (e error) { s.OpenQuestions, e = f.List("open_questions"); return },
 		)
 		if err != nil {
 			return s, err
 		}
 		if len(objs) == 0 {
-			return s, &fieldErr{"options", "is empty"}
+			return s, engine.FieldError("options", "is empty")
 		}
 		for i, o := range objs {
 			var opt Option
-			err := collect(
-				func() (e error) { opt.Name, e = o.str("name", false); return },
-				func() (e error) { opt.Summary, e = o.str("summary", false); return },
-				func() (e error) { opt.ChooseIf, e = o.list("choose_if"); return },
+			err := engine.Collect(
+				func() (e error) { opt.Name, e = o.Str("name", false); return },
+				func() (e error) { opt.Summary, e = o.Str("summary", false); return },
+				func() (e error) { opt.ChooseIf, e = o.List("choose_if"); return },
 			)
 			if err != nil {
 				return s, fmt.Errorf("options[%d]: %w", i, err)

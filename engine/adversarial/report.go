@@ -1,6 +1,8 @@
-package engine
+package adversarial
 
 import (
+	"github.com/arenadebate/arena/engine"
+
 	"fmt"
 	"strings"
 )
@@ -8,7 +10,7 @@ import (
 // report renders the closing document: a consensus report, a tradeoff
 // document, or, for an aborted or interrupted debate, a short account of
 // how far it got. The audit trail closes all of them.
-func report(s *state, cfg Config, kind OutcomeKind, summary string) string {
+func report(s *state, cfg Config, kind engine.OutcomeKind, summary string) string {
 	var b strings.Builder
 	switch kind {
 	case OutcomeConsensus:
@@ -144,9 +146,9 @@ func seatNames(s *state) []string {
 	return out
 }
 
-func stoppedReport(b *strings.Builder, s *state, cfg Config, kind OutcomeKind, summary string) {
+func stoppedReport(b *strings.Builder, s *state, cfg Config, kind engine.OutcomeKind, summary string) {
 	title := "aborted"
-	if kind == OutcomeInterrupted {
+	if kind == engine.OutcomeInterrupted {
 		title = "interrupted"
 	}
 	header(b, title, cfg)
@@ -199,7 +201,7 @@ func auditTrail(b *strings.Builder, s *state) {
 }
 
 func oneLine(s string, n int) string {
-	return truncate(strings.Join(strings.Fields(s), " "), n)
+	return engine.Truncate(strings.Join(strings.Fields(s), " "), n)
 }
 
 // cell makes text safe inside a Markdown table cell.

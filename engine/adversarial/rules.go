@@ -1,4 +1,4 @@
-package engine
+package adversarial
 
 // The rules of the adversarial protocol, as pure functions of the debate
 // state: no processes, no I/O, no events. debate.go does the asking and

@@ -1,6 +1,10 @@
-package engine
+package adversarial
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/arenadebate/arena/engine"
+)
 
 func TestConsensusCheck(t *testing.T) {
 	c := func(v, s, conf string) Critique { return Critique{Verdict: v, ObjectionStrength: s, Confidence: conf} }
@@ -69,23 +73,23 @@ func TestNext(t *testing.T) {
 	cases := []struct {
 		name  string
 		state state
-		want  Phase
+		want  engine.Phase
 	}{
 		{"preflight", state{phase: PhasePreflight, seats: live()}, PhaseOpening},
-		{"abort wins", state{phase: PhaseOpening, abort: "x", seats: live()}, PhaseOutcome},
-		{"interrupted wins", state{phase: PhaseChallenge, interrupted: true, seats: live()}, PhaseOutcome},
-		{"all failed after challenge", state{phase: PhaseChallenge, seats: []*seat{{status: seatFailed}}}, PhaseOutcome},
+		{"abort wins", state{phase: PhaseOpening, abort: "x", seats: live()}, engine.PhaseOutcome},
+		{"interrupted wins", state{phase: PhaseChallenge, interrupted: true, seats: live()}, engine.PhaseOutcome},
+		{"all failed after challenge", state{phase: PhaseChallenge, seats: []*seat{{status: seatFailed}}}, engine.PhaseOutcome},
 		{"challenge", state{phase: PhaseChallenge, seats: live()}, PhaseConsensusCheck},
-		{"fast exit", state{phase: PhaseConsensusCheck, decision: DecideFastExit, seats: live()}, PhaseOutcome},
+		{"fast exit", state{phase: PhaseConsensusCheck, decision: DecideFastExit, seats: live()}, engine.PhaseOutcome},
 		{"brief address confronts", state{phase: PhaseConsensusCheck, decision: DecideBriefAddress, seats: live()}, PhaseConfront},
-		{"brief address then exits", state{phase: PhaseConfront, decision: DecideBriefAddress, seats: live()}, PhaseOutcome},
+		{"brief address then exits", state{phase: PhaseConfront, decision: DecideBriefAddress, seats: live()}, engine.PhaseOutcome},
 		{"rebuttal when answered", state{phase: PhaseConfront, decision: DecideConfront, seats: []*seat{{status: seatAnswered}}}, PhaseRebuttal},
 		{"no rebuttal when all resolved", state{phase: PhaseConfront, decision: DecideConfront, seats: []*seat{{status: seatResolved}}}, PhaseIterationCheck},
 		{"rebuttal to check", state{phase: PhaseRebuttal, seats: live()}, PhaseIterationCheck},
 		{"next round", state{phase: PhaseIterationCheck, iter: IterNextRound, seats: live()}, PhaseConfront},
 		{"extract", state{phase: PhaseIterationCheck, iter: IterExtract, seats: live()}, PhaseAssumptionExtraction},
-		{"consensus", state{phase: PhaseIterationCheck, iter: IterConsensus, seats: live()}, PhaseOutcome},
-		{"extraction ends", state{phase: PhaseAssumptionExtraction, seats: live()}, PhaseOutcome},
+		{"consensus", state{phase: PhaseIterationCheck, iter: IterConsensus, seats: live()}, engine.PhaseOutcome},
+		{"extraction ends", state{phase: PhaseAssumptionExtraction, seats: live()}, engine.PhaseOutcome},
 	}
 	for _, tc := range cases {
 		s := tc.state
@@ -97,9 +101,9 @@ func TestNext(t *testing.T) {
 
 func TestOutcomeKind(t *testing.T) {
 	live := []*seat{{status: seatResolved}}
-	if outcomeKind(&state{interrupted: true, abort: "x", seats: live}) != OutcomeInterrupted ||
-		outcomeKind(&state{abort: "x", seats: live}) != OutcomeAborted ||
-		outcomeKind(&state{seats: []*seat{{status: seatFailed}}}) != OutcomeAborted ||
+	if outcomeKind(&state{interrupted: true, abort: "x", seats: live}) != engine.OutcomeInterrupted ||
+		outcomeKind(&state{abort: "x", seats: live}) != engine.OutcomeAborted ||
+		outcomeKind(&state{seats: []*seat{{status: seatFailed}}}) != engine.OutcomeAborted ||
 		outcomeKind(&state{iter: IterExtract, seats: live}) != OutcomeTradeoff ||
 		outcomeKind(&state{seats: live}) != OutcomeConsensus {
 		t.Fatal("outcome kinds wrong")

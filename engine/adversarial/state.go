@@ -1,6 +1,8 @@
-package engine
+package adversarial
 
 import (
+	"github.com/arenadebate/arena/engine"
+
 	"github.com/arenadebate/arena/challengers"
 )
 
@@ -19,7 +21,7 @@ type seat struct {
 
 // state is everything the rules look at.
 type state struct {
-	phase       Phase
+	phase       engine.Phase
 	round       int
 	maxRounds   int
 	skeptical   bool
@@ -39,9 +41,9 @@ type state struct {
 // auditEntry is one reply (or failure) for the audit trail.
 type auditEntry struct {
 	Round int
-	Phase Phase
+	Phase engine.Phase
 	Agent string
-	Task  Task
+	Task  engine.Task
 	Body  string
 }
 
@@ -97,12 +99,12 @@ func (s *state) failures() []string {
 
 // next is the protocol's transition function: given the state at the end
 // of a phase, the phase that comes next.
-func next(s *state) Phase {
+func next(s *state) engine.Phase {
 	if s.interrupted || s.abort != "" {
-		return PhaseOutcome
+		return engine.PhaseOutcome
 	}
 	if s.phase != PhasePreflight && s.phase != PhaseOpening && len(s.live()) == 0 {
-		return PhaseOutcome // every challenger has failed
+		return engine.PhaseOutcome // every challenger has failed
 	}
 	switch s.phase {
 	case PhasePreflight:
@@ -113,12 +115,12 @@ func next(s *state) Phase {
 		return PhaseConsensusCheck
 	case PhaseConsensusCheck:
 		if s.decision == DecideFastExit {
-			return PhaseOutcome
+			return engine.PhaseOutcome
 		}
 		return PhaseConfront
 	case PhaseConfront:
 		if s.decision == DecideBriefAddress {
-			return PhaseOutcome
+			return engine.PhaseOutcome
 		}
 		if len(s.withStatus(seatAnswered)) > 0 {
 			return PhaseRebuttal
@@ -134,18 +136,18 @@ func next(s *state) Phase {
 			return PhaseAssumptionExtraction
 		}
 	}
-	return PhaseOutcome
+	return engine.PhaseOutcome
 }
 
 // outcomeKind says how a debate that reached the outcome phase ended.
-func outcomeKind(s *state) OutcomeKind {
+func outcomeKind(s *state) engine.OutcomeKind {
 	switch {
 	case s.interrupted:
-		return OutcomeInterrupted
+		return engine.OutcomeInterrupted
 	case s.abort != "":
-		return OutcomeAborted
+		return engine.OutcomeAborted
 	case len(s.live()) == 0:
-		return OutcomeAborted
+		return engine.OutcomeAborted
 	case s.iter == IterExtract:
 		return OutcomeTradeoff
 	}

@@ -63,13 +63,13 @@ func (p *Printer) Handle(e engine.Event) {
 	case engine.AgentStarted:
 		p.agentStarted(v)
 	case engine.Chunk:
-		p.chunk(v.Agent, v.Text)
+		p.chunk(v.Seat, v.Text)
 	case engine.AgentFinished:
 		p.agentFinished(v)
 	case engine.AgentFailed:
 		p.agentFailed(v)
-	case engine.VerdictTable:
-		p.verdicts(v)
+	case engine.Table:
+		p.table(v)
 	case engine.PositionUpdated:
 		if v.Changed {
 			p.printf("   position v%d: %s\n", v.Version, oneLine(v.Position))
@@ -79,20 +79,35 @@ func (p *Printer) Handle(e engine.Event) {
 		p.printf("%s %s\n", noteMark(v.Level), v.Message)
 	case engine.Outcome:
 		p.outcome(v)
+	case engine.Saved:
+		p.printf("%s: %s\n", capitalize(v.What), v.Path)
 	}
 }
 
 func (p *Printer) banner(v engine.DebateStarted) {
-	for _, a := range v.Agents {
-		p.nameW = max(p.nameW, utf8.RuneCountInString(a.Name))
+	seats := make([]string, 0, len(v.Seats))
+	for _, s := range v.Seats {
+		p.nameW = max(p.nameW, utf8.RuneCountInString(s.Name))
+		seat := s.Name
+		if s.Agent != s.Name {
+			seat += " = " + s.Agent
+		}
+		if s.Role != "" {
+			seat += " (" + string(s.Role) + ")"
+		}
+		seats = append(seats, seat)
 	}
 	line := strings.Repeat("═", 66)
 	p.printf("(DEBATE) %s\n", strings.Repeat("═", 57))
 	p.printf("  Topic: %s\n", firstN(oneLine(v.Topic), 60))
-	p.printf("  Defender: %s\n", v.Defender)
-	p.printf("  Challengers: %s\n", dash(strings.Join(v.Challengers, ", ")))
-	p.printf("  Protocol: %s\n", v.Protocol)
-	p.printf("  Max rounds: %d\n", v.MaxRounds)
+	p.printf("  Protocol: %s\n", dash(v.Title))
+	p.printf("  Seats: %s\n", dash(strings.Join(seats, ", ")))
+	for _, st := range v.Settings {
+		p.printf("  %s: %s\n", capitalize(st.Name), st.Value)
+	}
+	if v.MaxRounds > 0 {
+		p.printf("  Max rounds: %d\n", v.MaxRounds)
+	}
 	for _, c := range v.Context {
 		p.printf("  Context: %s (%d bytes)\n", c.Name, c.Bytes)
 	}
@@ -108,7 +123,7 @@ func (p *Printer) agentStarted(v engine.AgentStarted) {
 	if v.Attempt > 1 {
 		what += fmt.Sprintf(", attempt %d", v.Attempt)
 	}
-	p.printf("%s ▸ %s (timeout %s)\n", p.name(v.Agent), what, v.Timeout.D())
+	p.printf("%s ▸ %s (timeout %s)\n", p.name(v.Seat), what, v.Timeout.D())
 }
 
 func (p *Printer) chunk(agent, text string) {
@@ -173,38 +188,72 @@ func (p *Printer) flushAll() {
 }
 
 func (p *Printer) agentFinished(v engine.AgentFinished) {
-	p.flush(v.Agent)
+	p.flush(v.Seat)
 	badge := ""
 	if v.Badge != "" {
 		badge = " · " + v.Badge
 	}
-	p.printf("%s ✓ %s in %s%s\n", p.name(v.Agent), v.Task, v.Duration.D().Round(100*time.Millisecond), badge)
+	p.printf("%s ✓ %s in %s%s\n", p.name(v.Seat), v.Task, v.Duration.D().Round(100*time.Millisecond), badge)
 	if v.Unparseable {
 		p.printf("%s   could not parse the reply: %s\n", p.name(""), v.ParseError)
 	}
 }
 
 func (p *Printer) agentFailed(v engine.AgentFailed) {
-	p.flush(v.Agent)
+	p.flush(v.Seat)
 	retry := ""
 	if v.WillRetry {
 		retry = " — retrying"
 	}
-	p.printf("%s ✗ %s: %s%s\n", p.name(v.Agent), v.Task, v.Message, retry)
+	p.printf("%s ✗ %s: %s%s\n", p.name(v.Seat), v.Task, v.Message, retry)
 }
 
-func (p *Printer) verdicts(v engine.VerdictTable) {
+// table prints a table as aligned columns, then what was decided.
+func (p *Printer) table(v engine.Table) {
 	p.flushAll()
-	w := max(p.nameW, len("Challenger"))
-	p.printf("   %-*s  %-8s  %-8s  %-10s  %-8s  %s\n", w, "Challenger", "Verdict", "Strength", "Confidence", "Blocking", "Status")
-	for _, r := range v.Rows {
-		block := "N"
-		if r.Blocking {
-			block = "Y"
-		}
-		p.printf("   %-*s  %-8s  %-8s  %-10s  %-8s  %s\n", w, r.Challenger, dash(r.Verdict), dash(r.Strength), dash(r.Confidence), block, r.Status)
+	if v.Title != "" {
+		p.printf("   %s\n", v.Title)
 	}
-	p.printf("   → %s\n", v.Decision)
+	widths := make([]int, len(v.Columns))
+	for i, c := range v.Columns {
+		widths[i] = utf8.RuneCountInString(c)
+	}
+	for _, r := range v.Rows {
+		for i, c := range r.Cells {
+			if i < len(widths) {
+				widths[i] = max(widths[i], utf8.RuneCountInString(dash(c)))
+			}
+		}
+	}
+	row := func(cells []string, dashes bool) {
+		var b strings.Builder
+		for i, w := range widths {
+			c := ""
+			if i < len(cells) {
+				c = cells[i]
+			}
+			if dashes {
+				c = dash(c)
+			}
+			if i == len(widths)-1 {
+				b.WriteString(c)
+			} else {
+				b.WriteString(c + strings.Repeat(" ", w-utf8.RuneCountInString(c)+2))
+			}
+		}
+		p.printf("   %s\n", strings.TrimRight(b.String(), " "))
+	}
+	headers := make([]string, len(v.Columns))
+	for i, c := range v.Columns {
+		headers[i] = capitalize(c)
+	}
+	row(headers, false)
+	for _, r := range v.Rows {
+		row(r.Cells, true)
+	}
+	if v.Decision != "" {
+		p.printf("   → %s\n", v.Decision)
+	}
 }
 
 func (p *Printer) outcome(v engine.Outcome) {
@@ -212,9 +261,6 @@ func (p *Printer) outcome(v engine.Outcome) {
 	p.printf("\n%s\n", strings.TrimRight(v.Markdown, "\n"))
 	p.printf("\n%s\n", strings.Repeat("═", 66))
 	p.printf("%s\n", v.Summary)
-	if v.ReportPath != "" {
-		p.printf("Outcome document: %s\n", v.ReportPath)
-	}
 	if v.LogPath != "" {
 		p.printf("Debate log: %s  (arena replay %s)\n", v.LogPath, v.LogPath)
 	}
@@ -228,6 +274,14 @@ func noteMark(level string) string {
 		return "✗ error:"
 	}
 	return "· note:"
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return strings.ToUpper(string(r)) + s[n:]
 }
 
 func dash(s string) string {

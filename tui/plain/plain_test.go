@@ -22,14 +22,14 @@ func printAll(events []engine.Event) string {
 func TestPrinterShowsTheWholeDebate(t *testing.T) {
 	out := printAll(tuitest.Debate())
 	for _, want := range []string{
-		"(DEBATE)", "  Topic: ", "  Challengers: gemini, codex, qwen", "  Max rounds: ",
+		"(DEBATE)", "  Topic: ", "  Seats: claude (defender), gemini (challenger), codex (challenger), qwen (challenger)", "  Max rounds: ",
 		"── ", "gemini │ ", "codex  │ ", "✗", "timed out", "Challenger  Verdict", "   → ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	if !strings.Contains(out, "# Tradeoff: Postgres job queue vs Kafka") {
+	if !strings.Contains(out, "# Debate outcome: tradeoff identified") {
 		t.Error("the outcome document is missing")
 	}
 }
@@ -38,11 +38,11 @@ func TestPrinterShowsTheWholeDebate(t *testing.T) {
 // a time behind its own name, never two agents' words on one line.
 func TestPrinterNeverMixesAgentsOnALine(t *testing.T) {
 	ev := func(agent, text string) engine.Event {
-		return engine.Event{Payload: engine.Chunk{Agent: agent, Text: text}}
+		return engine.Event{Payload: engine.Chunk{Seat: agent, Text: text}}
 	}
 	out := printAll([]engine.Event{
 		ev("gemini", "The write "), ev("codex", "Unlogged tables "), ev("gemini", "rate is high.\nNext"),
-		ev("codex", "are truncated.\n"), {Payload: engine.AgentFinished{Agent: "gemini", Task: engine.TaskCritique}},
+		ev("codex", "are truncated.\n"), {Payload: engine.AgentFinished{CallInfo: engine.CallInfo{Seat: "gemini", Task: "critique"}}},
 	})
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	want := []string{"codex  │ Unlogged tables are truncated.", "gemini │ The write rate is high.", "gemini │ Next", "gemini ✓ critique in 0s"}
@@ -61,7 +61,7 @@ func TestPrinterNeverMixesAgentsOnALine(t *testing.T) {
 
 func TestPrinterWrapsAnEndlessLine(t *testing.T) {
 	long := strings.Repeat("word ", 100) + strings.Repeat("é", 300)
-	out := printAll([]engine.Event{{Payload: engine.Chunk{Agent: "qwen", Text: long}}, {Payload: engine.AgentFinished{Agent: "qwen"}}})
+	out := printAll([]engine.Event{{Payload: engine.Chunk{Seat: "qwen", Text: long}}, {Payload: engine.AgentFinished{CallInfo: engine.CallInfo{Seat: "qwen"}}}})
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		body := strings.TrimPrefix(l, "qwen   │ ")
 		if len(body) > wrapAt || !utf8.ValidString(l) {

@@ -91,8 +91,8 @@ var Modes = []Mode{
 	ModeErrorInStream, ModeAuthError, ModeExit, ModeStderrNoise,
 }
 
-// Kind is what a prompt asks for, read from the JSON keys after its last
-// "REQUIRED RESPONSE FORMAT" line.
+// Kind is what a prompt asks for: the reply shape it names (the engine's
+// package shape), "compare.judge" for instance.
 type Kind string
 
 const (
@@ -108,7 +108,7 @@ const (
 )
 
 // RepairSuffix is appended to a kind to script repair calls (prompts that
-// say the previous answer "could not be parsed"): "critique.repair".
+// are repair requests, shape.IsRepair): "critique.repair".
 const RepairSuffix = ".repair"
 
 // Script tells the fakes what to answer.

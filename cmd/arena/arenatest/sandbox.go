@@ -72,9 +72,28 @@ func Outcome(tb testing.TB, lc engine.LogContents) engine.Outcome {
 	if len(lc.Events) == 0 {
 		tb.Fatal("arenatest: empty log")
 	}
-	o, ok := lc.Events[len(lc.Events)-1].Payload.(engine.Outcome)
-	if !ok {
-		tb.Fatalf("arenatest: the log ends with %s, not an outcome (%s)", lc.Events[len(lc.Events)-1].Kind(), lc.Problem)
+	// What consumers of the outcome add after it (the document writer's
+	// Saved, or its Note when the save failed) follows it.
+	for i := len(lc.Events) - 1; i >= 0; i-- {
+		switch p := lc.Events[i].Payload.(type) {
+		case engine.Outcome:
+			return p
+		case engine.Saved, engine.Note:
+			continue
+		}
+		tb.Fatalf("arenatest: the log ends with %s, not an outcome (%s)", lc.Events[i].Kind(), lc.Problem)
 	}
-	return o
+	tb.Fatalf("arenatest: the log has no outcome (%s)", lc.Problem)
+	return engine.Outcome{}
+}
+
+// Document is the path of the outcome document the log says was saved,
+// or "" when none was.
+func Document(lc engine.LogContents) string {
+	for _, e := range lc.Events {
+		if s, ok := e.Payload.(engine.Saved); ok && s.What == engine.WhatOutcomeDocument {
+			return s.Path
+		}
+	}
+	return ""
 }

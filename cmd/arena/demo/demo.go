@@ -1,0 +1,65 @@
+// Package demo holds debates recorded from the engine with arena's
+// stand-in CLIs, one per shipped protocol (see TestRecordDemo in
+// cmd/arena): `arena demo` plays them, and the screen's golden tests are
+// drawn from them, so what is tested is what the engine really emits.
+package demo
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/arenadebate/arena/engine"
+)
+
+//go:embed *.jsonl
+var logs embed.FS
+
+// Protocols lists the protocols with a recording, sorted.
+func Protocols() []string {
+	entries, _ := fs.ReadDir(logs, ".")
+	var out []string
+	for _, e := range entries {
+		out = append(out, strings.TrimSuffix(e.Name(), ".jsonl"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Raw is a protocol's recording as it is stored.
+func Raw(protocol string) ([]byte, error) {
+	b, err := logs.ReadFile(protocol + ".jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("no demo of %q: the demos are %s", protocol, strings.Join(Protocols(), ", "))
+	}
+	return b, nil
+}
+
+// Read reads a protocol's recording, without the paths of the files the
+// recording saved (they mean nothing on another machine).
+func Read(protocol string) (engine.LogContents, error) {
+	b, err := Raw(protocol)
+	if err != nil {
+		return engine.LogContents{}, err
+	}
+	lc, err := engine.ReadLog(bytes.NewReader(b))
+	if err != nil {
+		return lc, err
+	}
+	kept := lc.Events[:0]
+	for _, e := range lc.Events {
+		switch p := e.Payload.(type) {
+		case engine.Saved:
+			continue
+		case engine.Outcome:
+			p.LogPath = ""
+			e.Payload = p
+		}
+		kept = append(kept, e)
+	}
+	lc.Events = kept
+	return lc, nil
+}

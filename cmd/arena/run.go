@@ -1,0 +1,292 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui"
+	"github.com/arenadebate/arena/tui/plain"
+)
+
+// This file is what every protocol's command shares: the log, the
+// outcome document beside it, signals, the front end, and the account
+// left in the scrollback. A command builds its protocol and hands it to
+// runProtocol.
+
+// outputFlags choose the front end.
+type outputFlags struct {
+	noTUI bool
+	json  bool
+}
+
+func (o *outputFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.BoolVar(&o.noTUI, "no-tui", false, "print the run as plain text instead of the live screen")
+	fl.BoolVar(&o.json, "json", false, "print the run's events as JSON Lines")
+}
+
+// runProtocol runs a protocol with the log writer, the outcome document's
+// writer and a front end on its bus, and returns its outcome once every
+// consumer has seen every event and the log is closed.
+func (a *app) runProtocol(p engine.Protocol, logw *engine.LogWriter, f outputFlags) engine.Outcome {
+	if rp := a.startReaper(); rp != nil {
+		defer rp.Close()
+	}
+	out, saved := a.protocolRun(p, logw, f)
+	a.closeLog(logw)
+	if !f.json && !f.noTUI && a.isTTY() {
+		a.afterScreen(out, saved)
+	}
+	return out
+}
+
+// startReaper starts the watchdog that kills the agents' process groups
+// if arena is killed outright. Without it the run still works; only a
+// SIGKILL of arena could then leave an agent's own children behind.
+func (a *app) startReaper() *challengers.Reaper {
+	self, err := os.Executable()
+	if err != nil {
+		a.warn("cannot find arena's own binary to watch over the agents: %v", err)
+		return nil
+	}
+	rp, err := challengers.StartReaper([]string{self, reaperCommand})
+	if err != nil {
+		a.warn("%v", err)
+		return nil
+	}
+	return rp
+}
+
+// openLog creates the run's log before anything runs, so a log directory
+// that cannot be written is a clear error up front, not a lost run. name
+// is what the log is named after (the topic, the decision).
+func (a *app) openLog(s *settings.Settings, name string) (*engine.LogWriter, error) {
+	if !s.SaveDebateLogs {
+		return nil, nil
+	}
+	w, err := engine.CreateLog(s.DebateLogPath, engine.LogName(time.Now(), name))
+	if err != nil {
+		// The sentence leaves out CreateLog's "create log:" prefix, which
+		// says again what the sentence says; the cause is kept whole.
+		return nil, usageCause(err, "cannot save the debate log in %s: %v (choose another with --log-dir DIR, or run with --no-log)", s.DebateLogPath, errors.Unwrap(err))
+	}
+	return w, nil
+}
+
+// closeLog closes the log; if writing failed along the way, the events
+// that could not be written are saved elsewhere so the run is not lost.
+func (a *app) closeLog(w *engine.LogWriter) {
+	if w == nil {
+		return
+	}
+	err := w.Close()
+	if err == nil {
+		return
+	}
+	a.warn("the debate log %s could not be fully written: %v", w.Path(), err)
+	// The writer keeps every event that may not have reached the file;
+	// those the file does hold whole are dropped, and the rescue file
+	// starts with the run's first event so that it replays on its own.
+	written, _ := engine.ReadLogFile(w.Path())
+	var last int64
+	if n := len(written.Events); n > 0 {
+		last = written.Events[n-1].Seq
+	}
+	var kept []engine.Event
+	for _, e := range w.Kept() {
+		if e.Seq > last {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	events := kept
+	if kept[0].Kind() != engine.KindDebateStarted && len(written.Events) > 0 {
+		events = append([]engine.Event{written.Events[0]}, kept...)
+	}
+	if path, rerr := rescue(events); rerr == nil {
+		a.warn("the %d events not written there were saved to %s (arena replay %s)", len(kept), path, path)
+	} else {
+		a.warn("they could not be saved elsewhere either (%v); the outcome above is all that remains", rerr)
+	}
+}
+
+func rescue(events []engine.Event) (string, error) {
+	f, err := os.CreateTemp("", "arena-rescued-*.jsonl")
+	if err != nil {
+		return "", err
+	}
+	sink := plain.NewJSON(f)
+	for _, e := range events {
+		sink.Handle(e)
+	}
+	return f.Name(), errors.Join(sink.Err(), f.Close())
+}
+
+// frontEnd shows a run as it happens.
+type frontEnd interface {
+	sink() engine.Sink
+	// engineDone is called once the engine has returned and every event
+	// has been handed over.
+	engineDone()
+	// show blocks until the front end is finished with the run; the run
+	// stops when ctx ends.
+	show(ctx context.Context) error
+}
+
+// savedFiles collects the Saved events, for the account after the screen.
+type savedFiles struct {
+	mu    sync.Mutex
+	files []engine.Saved
+}
+
+func (s *savedFiles) Handle(e engine.Event) {
+	if v, ok := e.Payload.(engine.Saved); ok {
+		s.mu.Lock()
+		s.files = append(s.files, v)
+		s.mu.Unlock()
+	}
+}
+
+// protocolRun runs the engine with the log writer, the document writer
+// and a front end on its bus. SIGINT, SIGTERM and SIGHUP cancel it: the
+// agents are killed, the protocol reaches its interrupted outcome, and the
+// log is closed cleanly. A second signal gets the default action.
+func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFlags) (engine.Outcome, []engine.Saved) {
+	sigCtx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	go func() {
+		<-sigCtx.Done()
+		stop()
+	}()
+	ctx, cancel := context.WithCancel(sigCtx)
+	defer cancel()
+	defer a.stopWhenStdoutCloses(cancel)()
+	fe := a.frontEnd(f, cancel)
+	bus := engine.NewBus()
+	opts := engine.Options{Env: a.agentEnv}
+	saved := &savedFiles{}
+	if logw != nil {
+		bus.Subscribe(logw)
+		opts.LogPath = logw.Path()
+		bus.Subscribe(&engine.DocumentWriter{Path: strings.TrimSuffix(logw.Path(), ".jsonl") + ".md", Bus: bus})
+	}
+	bus.Subscribe(saved)
+	bus.Subscribe(fe.sink())
+	done := make(chan engine.Outcome, 1)
+	go func() {
+		out := engine.Run(ctx, p, bus, opts)
+		bus.Close() // every consumer has handled every event
+		fe.engineDone()
+		done <- out
+	}()
+	// The screen watches sigCtx, not ctx: after the person asks to quit it
+	// must live on to see the interrupted outcome.
+	if err := fe.show(sigCtx); err != nil && sigCtx.Err() == nil {
+		a.warn("%v", err)
+	}
+	cancel()
+	out := <-done
+	return out, saved.files
+}
+
+// stopWhenStdoutCloses interrupts the run when whoever reads arena's
+// output goes away (arena --no-tui topic | head -1): by default Go would
+// die of SIGPIPE on the next write, leaving the log cut short and no
+// outcome document. With SIGPIPE caught, writes fail with EPIPE instead;
+// the signal also comes for an agent that closed its stdin early, so it
+// only counts when stdout itself is broken. It returns the function that
+// stops watching.
+func (a *app) stopWhenStdoutCloses(cancel func()) func() {
+	out, ok := a.stdout.(*os.File)
+	if !ok {
+		return func() {}
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGPIPE)
+	quit := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-sigs:
+				if writeEndBroken(out) {
+					cancel()
+				}
+			case <-quit:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(quit)
+	}
+}
+
+// writeEndBroken reports whether f is a pipe whose reader has gone.
+func writeEndBroken(f *os.File) bool {
+	fds := []unix.PollFd{{Fd: int32(f.Fd()), Events: unix.POLLOUT}}
+	n, err := unix.Poll(fds, 0)
+	return err == nil && n > 0 && fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0
+}
+
+// headless prints the run as text or JSON Lines.
+type headless struct {
+	engine.Sink
+	done chan struct{}
+}
+
+func (h *headless) sink() engine.Sink { return h.Sink }
+func (h *headless) engineDone()       { close(h.done) }
+func (h *headless) show(context.Context) error {
+	<-h.done
+	return nil
+}
+
+// liveScreen is the live terminal UI.
+type liveScreen struct{ ui *tui.Live }
+
+func (l liveScreen) sink() engine.Sink { return l.ui.Sink() }
+func (l liveScreen) engineDone()       { l.ui.EngineDone(nil) }
+func (l liveScreen) show(ctx context.Context) error {
+	return l.ui.Run(ctx)
+}
+
+func (a *app) frontEnd(f outputFlags, cancel func()) frontEnd {
+	switch {
+	case f.json:
+		return &headless{Sink: plain.NewJSON(a.stdout), done: make(chan struct{})}
+	case f.noTUI || !a.isTTY():
+		return &headless{Sink: plain.New(a.stdout), done: make(chan struct{})}
+	}
+	return liveScreen{tui.NewLive(tui.Options{Cancel: cancel})}
+}
+
+// afterScreen leaves a short account in the scrollback once the screen,
+// drawn on the alternate screen, is gone.
+func (a *app) afterScreen(out engine.Outcome, saved []engine.Saved) {
+	fmt.Fprintf(a.stdout, "arena: %s\n", out.Summary)
+	for _, f := range out.Failures {
+		fmt.Fprintf(a.stdout, "  ✗ %s\n", f)
+	}
+	for _, s := range saved {
+		fmt.Fprintf(a.stdout, "  %-17s %s\n", s.What+":", s.Path)
+	}
+	if out.LogPath != "" {
+		fmt.Fprintf(a.stdout, "  %-17s %s  (arena replay %s)\n", "debate log:", out.LogPath, out.LogPath)
+	}
+}

@@ -1,0 +1,40 @@
+package engine
+
+import "context"
+
+// Protocol is one way of running a debate: it owns its phases, seats,
+// prompts, reply shapes, rules and outcome document. Everything else is
+// shared: asking agents (Runtime), events, the log, the bus, and the
+// consumers that save the outcome document.
+type Protocol interface {
+	// Start is the run's first event: the protocol, its phases and seats.
+	Start() DebateStarted
+	// Run runs the protocol to its outcome, emitting every step on rt's
+	// bus, and returns the Outcome; Run (the function) emits it. It must
+	// return when ctx is cancelled, with an interrupted outcome.
+	Run(ctx context.Context, rt *Runtime) Outcome
+}
+
+// Options are a run's plumbing, the same for every protocol.
+type Options struct {
+	Run     RunFunc  // nil: challengers.Run
+	Env     []string // for the agents (nil: this process's)
+	LogPath string   // where the caller writes the log, for the outcome ("" when not saved)
+}
+
+// Run runs a protocol, emitting its start, every step and its outcome on
+// bus, and returns the outcome. It returns when the protocol is over: at
+// its outcome, on abort, or when ctx is cancelled (the outcome then says
+// interrupted).
+func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
+	st := p.Start()
+	st.Version = LogVersion
+	bus.Emit(st)
+	out := p.Run(ctx, &Runtime{Bus: bus, Run: opts.Run, Env: opts.Env})
+	if out.Result == "" {
+		out.Result = OutcomeAborted
+	}
+	out.LogPath = opts.LogPath
+	bus.Emit(out)
+	return out
+}

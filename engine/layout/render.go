@@ -95,11 +95,11 @@ func (s *Stream) finalize() {
 		}
 		for s.extraAt < len(n.members) {
 			m := n.members[s.extraAt]
-			if !isExtra(m, p) {
+			if _, laid := p.index[m.key]; m.dup || laid {
 				s.extraAt++
 				continue
 			}
-			if !seg.closed && !m.val.done {
+			if !seg.closed && (m.val == nil || !m.val.done) {
 				return
 			}
 			s.addFinal(renderExtra(m))

@@ -285,6 +285,9 @@ func (s *Stream) feedJSON(b byte) {
 	case jKey:
 		switch {
 		case isSpace(b) || b == ',':
+			if len(s.stack) == 1 {
+				s.memberAt = len(s.raw) // the next field starts after this
+			}
 		case b == '"':
 			s.key = s.key[:0]
 			s.str = strDec{}
@@ -333,6 +336,9 @@ func (s *Stream) feedJSON(b byte) {
 		case isSpace(b):
 		case b == ',':
 			if top.kind == kObj {
+				if len(s.stack) == 1 {
+					s.memberAt = len(s.raw)
+				}
 				s.jst = jKey
 			} else {
 				s.jst = jValue

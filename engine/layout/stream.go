@@ -121,24 +121,38 @@ func NewStream(l Layout) *Stream {
 // Write reads the next chunk of the reply. It never fails; the int is
 // len(p), so that a Stream is an io.Writer.
 func (s *Stream) Write(p []byte) (int, error) {
-	for _, b := range p {
-		s.feed(b)
-	}
-	if len(p) > 0 {
-		s.dirty = true
-	}
+	write(s, p)
 	return len(p), nil
 }
 
 // WriteString is Write for a string.
 func (s *Stream) WriteString(p string) (int, error) {
-	for i := 0; i < len(p); i++ {
+	write(s, p)
+	return len(p), nil
+}
+
+func write[T string | []byte](s *Stream, p T) {
+	for i := 0; i < len(p); {
+		if s.pst == pJSON && s.jst == jStr && s.str.esc == 0 && s.str.high == 0 {
+			// The plain run of a string goes in at once.
+			j := i
+			for j < len(p) && p[j] != '"' && p[j] != '\\' {
+				j++
+			}
+			if j > i {
+				n := s.stack[len(s.stack)-1].lastValue()
+				n.text = append(n.text, p[i:j]...)
+				s.raw = append(s.raw, p[i:j]...)
+				i = j
+				continue
+			}
+		}
 		s.feed(p[i])
+		i++
 	}
 	if len(p) > 0 {
 		s.dirty = true
 	}
-	return len(p), nil
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }

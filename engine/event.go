@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine/layout"
 )
 
 // LogVersion is the version of the event log format. A reader refuses logs
@@ -169,6 +170,9 @@ type DebateStarted struct {
 	// Phases is the protocol's phase order, so a front end can draw a
 	// timeline without knowing the protocol.
 	Phases []PhaseInfo `json:"phases"`
+	// Layouts say how each reply shape reads (by shape name), so a front
+	// end can show a reply as readable text while it streams.
+	Layouts map[string]layout.Layout `json:"layouts,omitempty"`
 }
 
 // PhaseStarted marks the start of a phase (of a round, where rounds apply).

@@ -109,10 +109,18 @@ var (
 	}
 )
 
+// protocolReplies are the canned replies of the other protocols' shapes
+// ("compare.judge"), each registered by its own file (replies_<protocol>.go)
+// from init.
+var protocolReplies = map[fakeapi.Kind]func(v voice, prompt string) obj{}
+
 // canned is the default reply for a kind: valid JSON of the shape arena
 // asks for, so a whole debate can run on fakes alone.
 func canned(agent string, kind fakeapi.Kind, prompt string) string {
 	v := voiceOf(agent)
+	if f, ok := protocolReplies[kind]; ok {
+		return indent(encode(f(v, prompt)))
+	}
 	var reply obj
 	switch kind {
 	case fakeapi.KindOpening:

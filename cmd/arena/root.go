@@ -49,5 +49,13 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 	root.SetUsageTemplate(root.UsageTemplate() + "\n" + debateExitHelp + "\n")
 	root.AddCommand(a.doctorCmd(&f.commonFlags), a.configCmd(&f.commonFlags),
 		a.replayCmd(&f.commonFlags), a.logsCmd(&f.commonFlags), a.demoCmd())
+	for _, c := range protocolCommands {
+		root.AddCommand(c(a, &f.commonFlags))
+	}
 	return root
 }
+
+// protocolCommands are the commands of the protocols other than the
+// adversarial debate (arena compare, arena judge, ...), each appended by
+// its own file's init, so adding a protocol touches its own file only.
+var protocolCommands []func(a *app, cf *commonFlags) *cobra.Command

@@ -162,7 +162,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 	return engine.DebateStarted{
 		ID: cfg.ID, Protocol: Name, Title: Title, Topic: cfg.Topic,
 		Seats: seats, Agents: agents, MaxRounds: cfg.MaxRounds, Timeout: engine.Duration(cfg.Timeout),
-		Context: ctxFiles, Phases: Phases,
+		Context: ctxFiles, Phases: Phases, Layouts: Layouts,
 		Settings: []engine.Setting{{Name: "skeptical of early agreement", Value: fmt.Sprint(cfg.Skeptical)}},
 	}
 }

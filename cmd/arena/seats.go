@@ -1,0 +1,101 @@
+package main
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/settings"
+)
+
+// seatPicker gives a protocol's seats their agents: the names a flag gave,
+// else those of the protocol's section of the config file, else the next
+// agents of the pool (the defender, then the challengers) not yet seated,
+// wrapping round when there are more seats than agents.
+type seatPicker struct {
+	a        *app
+	s        *settings.Settings
+	protocol string
+	pool     []string
+	next     int
+	held     map[string][]string // agent → the seats it holds
+	order    []string            // agents in the order they were seated
+}
+
+func (a *app) seatPicker(s *settings.Settings, protocol string, exclude ...string) *seatPicker {
+	var pool []string
+	for _, n := range s.Pool() {
+		if !slices.Contains(pool, n) && !slices.Contains(exclude, n) {
+			pool = append(pool, n)
+		}
+	}
+	return &seatPicker{a: a, s: s, protocol: protocol, pool: pool, held: map[string][]string{}}
+}
+
+// pick returns n agents for the seat key (label names the seat in
+// messages: "advocate", "judge"). flag holds the names a flag gave (nil:
+// not given); n < 0 takes as many as were named.
+func (p *seatPicker) pick(key, label string, flag []string, n int) ([]challengers.Agent, error) {
+	names, from := flag, "--"+strings.ReplaceAll(key, "_", "-")
+	if names == nil {
+		names, from = p.s.Seats(p.protocol, key)
+	}
+	if names == nil {
+		if len(p.pool) == 0 {
+			return nil, usagef("no agent for the %s seat: name one with %s or in the config's %s.%s", label, "--"+key, p.protocol, key)
+		}
+		if n < 0 {
+			n = 1
+		}
+		for range n {
+			names = append(names, p.pool[p.next%len(p.pool)])
+			p.next++
+		}
+		from = "the defender and challengers"
+	}
+	if n >= 0 && len(names) != n {
+		return nil, usagef("the %s seat needs %d agent%s, %s names %d (%s)", label, n, plural(n), from, len(names), strings.Join(names, ", "))
+	}
+	var out []challengers.Agent
+	for _, name := range names {
+		ag, ok := p.s.Agents[name]
+		if !ok {
+			return nil, usagef("%s: unknown agent %q for the %s seat", from, name, label)
+		}
+		if len(p.held[name]) == 0 {
+			p.order = append(p.order, name)
+		}
+		p.held[name] = append(p.held[name], label)
+		out = append(out, ag)
+	}
+	return out, nil
+}
+
+// standIns are the agents of the pool holding no seat: who takes over a
+// seat whose agent keeps failing.
+func (p *seatPicker) standIns() []challengers.Agent {
+	var out []challengers.Agent
+	for _, n := range p.pool {
+		if len(p.held[n]) == 0 {
+			out = append(out, p.s.Agents[n])
+		}
+	}
+	return out
+}
+
+// warnShared warns when one agent holds several seats: they are then not
+// independent models.
+func (p *seatPicker) warnShared() {
+	for _, name := range p.order {
+		if seats := p.held[name]; len(seats) > 1 {
+			p.a.warn("%s holds %d seats (%s): those seats are not independent models; name other agents to compare different ones", name, len(seats), strings.Join(seats, ", "))
+		}
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

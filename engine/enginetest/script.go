@@ -32,7 +32,10 @@ type Script struct {
 
 // Step is one scripted call.
 type Step struct {
-	Reply  any                // marshalled to JSON inside a fence; a string is sent as is
+	// Reply is marshalled to JSON inside a fence; a string is sent as is;
+	// a func(prompt string) any is called with the prompt and its result
+	// sent so (a reply that depends on what was asked).
+	Reply  any
 	Reason challengers.Reason // not ok: the call fails so
 	Delay  time.Duration
 }
@@ -105,9 +108,13 @@ func (s *Script) Run(ctx context.Context, req challengers.Request) challengers.R
 	if st.Reason != "" && st.Reason != challengers.ReasonOK {
 		return challengers.Result{Agent: req.Agent.Name, Reason: st.Reason, ExitCode: 2, Timeout: req.Agent.Timeout}
 	}
-	text, ok := st.Reply.(string)
+	reply := st.Reply
+	if f, ok := reply.(func(string) any); ok {
+		reply = f(req.Prompt)
+	}
+	text, ok := reply.(string)
 	if !ok {
-		b, _ := json.Marshal(st.Reply)
+		b, _ := json.Marshal(reply)
 		text = "Here is my reply:\n```json\n" + string(b) + "\n```"
 	}
 	if req.OnChunk != nil {

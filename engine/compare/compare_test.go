@@ -1,0 +1,271 @@
+package compare
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/enginetest"
+)
+
+var options = []string{"Kafka", "Postgres LISTEN/NOTIFY"}
+
+func opening(option, other string) Opening {
+	o := Opening{Option: option, Stakeholders: "The platform team prefers fewer systems; " + option + " earns that.",
+		ClosingArgument: option + " is the right call. It carries the load. It fails safely."}
+	for _, c := range crit {
+		o.Arguments = append(o.Arguments, Argument{Criterion: c.Name,
+			ForThis:      fmt.Sprintf("%s is strong on %s because it was built for it", option, c.Name),
+			AgainstOther: other + " was not"})
+	}
+	o.RisksOfOther = []string{other + " risk one", other + " risk two", other + " risk three"}
+	return o
+}
+
+// rebuttal quotes three claims of the opening for opponent, word for word.
+func rebuttal(opponent string) Rebuttal {
+	r := Rebuttal{Conceded: []string{"the closing is fair"}}
+	for _, c := range crit {
+		r.Attacks = append(r.Attacks, Attack{Claim: fmt.Sprintf("%s is strong on %s because it was built for it", opponent, c.Name),
+			WhyItFails: "it was not", CounterEvidence: "benchmarks"})
+	}
+	return r
+}
+
+// judgement scores favour on every criterion 5 and the others 3, and
+// recommends favour.
+func judgement(favour string) Judgement {
+	j := Judgement{Recommendation: favour, OpenQuestions: []string{"what is the peak rate?"},
+		Audit: []AuditItem{{Option: "Kafka", Kind: "unsupported", Claim: "1M events/s", Detail: "no source"}}}
+	for _, o := range options {
+		s := 3
+		if o == favour {
+			s = 5
+		}
+		for _, c := range crit {
+			j.Scores = append(j.Scores, Score{Criterion: c.Name, Option: o, Score: s, Justification: "because", MoreConvinced: favour})
+		}
+		j.Conditions = append(j.Conditions, Condition{Option: o, ChooseIf: []string{"you need " + o}})
+		j.Rebuttals = append(j.Rebuttals, RebuttalScore{Option: o, Effectiveness: 3, Survived: []string{"a"}, Collapsed: []string{"b"}})
+	}
+	return j
+}
+
+// firstListed recommends whichever option the prompt lists first: a judge
+// with a position bias.
+func firstListed(prompt string) any {
+	i := strings.Index(prompt, "OPTIONS, in the order")
+	rest := prompt[i:]
+	if strings.Index(rest, "1. Kafka") >= 0 && strings.Index(rest, "1. Kafka") < strings.Index(rest, "2. ") {
+		return judgement("Kafka")
+	}
+	return judgement("Postgres LISTEN/NOTIFY")
+}
+
+// script answers every request of a comparison, but for the
+// "agent/shape" pairs in except, which the test scripts itself.
+func script(except ...string) *enginetest.Script {
+	s := enginetest.NewScript()
+	for _, st := range []struct {
+		agent, shape string
+		reply        any
+	}{
+		{"gemini", ShapeOpening, opening("Kafka", "Postgres LISTEN/NOTIFY")},
+		{"codex", ShapeOpening, opening("Postgres LISTEN/NOTIFY", "Kafka")},
+		{"gemini", ShapeRebuttal, rebuttal("Postgres LISTEN/NOTIFY")},
+		{"codex", ShapeRebuttal, rebuttal("Kafka")},
+		{"claude", ShapeJudge, judgement("Kafka")},
+		{"claude", ShapeCriteria, Criteria{Criteria: crit}},
+	} {
+		if !slices.Contains(except, st.agent+"/"+st.shape) {
+			s.On(st.agent, st.shape, enginetest.Step{Reply: st.reply})
+		}
+	}
+	return s
+}
+
+func config() Config {
+	return Config{
+		ID: "t", Decision: "which queue for order events?", Options: options, Criteria: crit,
+		Advocates: []challengers.Agent{enginetest.Agent("gemini"), enginetest.Agent("codex")},
+		Judge:     enginetest.Agent("claude"),
+	}
+}
+
+func TestComparisonToARecommendation(t *testing.T) {
+	s := script()
+	out, events := enginetest.Run(t, context.Background(), New(config()), s)
+	if out.Result != OutcomeRecommendation || !strings.Contains(out.Summary, "Recommendation: Kafka") {
+		t.Fatalf("%s: %s", out.Result, out.Summary)
+	}
+	want := []string{"preflight/1", "opening/1", "rebuttal/1", "judge/1", "outcome/1"}
+	if got := enginetest.Phases(events); !slices.Equal(got, want) {
+		t.Fatalf("phases %v", got)
+	}
+	if s.Count("claude", ShapeJudge) != 2 {
+		t.Fatalf("the judge was asked %d times, want twice (both orders)", s.Count("claude", ShapeJudge))
+	}
+	// The two readings saw the options in opposite orders, and never the
+	// advocates' agents.
+	var judged []string
+	for _, c := range s.Calls() {
+		if c.Shape == ShapeJudge {
+			judged = append(judged, c.Prompt)
+			if strings.Contains(c.Prompt, "gemini") || strings.Contains(c.Prompt, "codex") {
+				t.Fatal("the judge's prompt names an advocate's agent")
+			}
+		}
+	}
+	first := func(p string) bool {
+		return strings.Index(p, "1. Kafka") >= 0 && strings.Index(p, "1. Kafka") < strings.Index(p, "2. Postgres")
+	}
+	if first(judged[0]) == first(judged[1]) {
+		t.Fatal("both readings listed the options in the same order")
+	}
+	// arena's arithmetic: Kafka 5×3+5×2+5×1 = 30 in both readings.
+	for _, w := range []string{"5×3 + 5×2 + 5×1 = 30", "3×3 + 3×2 + 3×1 = 18", "## Decision conditions", "**Choose Kafka if:**", "## Argument audit", "## Rebuttal analysis", "## Open questions", "## Audit trail"} {
+		if !strings.Contains(out.Markdown, w) {
+			t.Errorf("the document lacks %q", w)
+		}
+	}
+	tables := enginetest.Payloads[engine.Table](events)
+	if len(tables) != 1 || tables[0].Rows[0].Cells[0] != "Kafka" || tables[0].Rows[0].Cells[3] != "30.0" || tables[0].Rows[0].Stance != engine.StanceAgree {
+		t.Fatalf("scorecard table %+v", tables)
+	}
+	seats := events[0].Payload.(engine.DebateStarted).Seats
+	if len(seats) != 4 || seats[0].Role != "advocate for Kafka" || seats[3].Name != "judge, reversed" {
+		t.Fatalf("seats %+v", seats)
+	}
+}
+
+func TestAnOrderFlipIsNotRobust(t *testing.T) {
+	s := script("claude/"+ShapeJudge).On("claude", ShapeJudge, enginetest.Step{Reply: firstListed})
+	out, _ := enginetest.Run(t, context.Background(), New(config()), s)
+	if out.Result != OutcomeOrderDependent || out.Stance != engine.StancePartial || !strings.Contains(out.Markdown, "not robust") {
+		t.Fatalf("%s: %s", out.Result, out.Summary)
+	}
+}
+
+func TestQuickSkipsRebuttalsAndProposedCriteriaAreUsed(t *testing.T) {
+	s := script()
+	cfg := config()
+	cfg.Quick, cfg.Criteria = true, nil
+	out, events := enginetest.Run(t, context.Background(), New(cfg), s)
+	if out.Result != OutcomeRecommendation {
+		t.Fatalf("%s: %s", out.Result, out.Summary)
+	}
+	want := []string{"preflight/1", "criteria/1", "opening/1", "judge/1", "outcome/1"}
+	if got := enginetest.Phases(events); !slices.Equal(got, want) {
+		t.Fatalf("phases %v", got)
+	}
+	if s.Count("gemini", ShapeRebuttal)+s.Count("codex", ShapeRebuttal) != 0 {
+		t.Fatal("--quick asked for rebuttals")
+	}
+	for _, c := range s.Calls() {
+		if c.Shape == ShapeOpening && !strings.Contains(c.Prompt, "- ops cost: medium") {
+			t.Fatalf("an opening did not get the proposed criteria:\n%s", c.Prompt)
+		}
+	}
+	if tables := enginetest.Payloads[engine.Table](events); tables[0].Title != "Criteria" || len(tables[0].Rows) != 3 {
+		t.Fatalf("criteria table %+v", tables[0])
+	}
+}
+
+func TestAHedgingOpeningGetsOneRepairRequest(t *testing.T) {
+	hedged := opening("Kafka", "Postgres LISTEN/NOTIFY")
+	hedged.ClosingArgument = "Honestly both are good options. Kafka a bit more."
+	s := script("gemini/"+ShapeOpening).
+		On("gemini", ShapeOpening, enginetest.Step{Reply: hedged}).
+		On("gemini", ShapeOpening+".repair", enginetest.Step{Reply: opening("Kafka", "Postgres LISTEN/NOTIFY")})
+	out, _ := enginetest.Run(t, context.Background(), New(config()), s)
+	if out.Result != OutcomeRecommendation || s.Count("gemini", ShapeOpening+".repair") != 1 {
+		t.Fatalf("%s; repairs %d", out.Result, s.Count("gemini", ShapeOpening+".repair"))
+	}
+	for _, c := range s.Calls() {
+		if c.Shape == ShapeOpening+".repair" && !strings.Contains(c.Prompt, `"both are good options"`) {
+			t.Fatalf("the repair request does not name the phrase:\n%s", c.Prompt)
+		}
+	}
+}
+
+func TestAMisquoteIsNoted(t *testing.T) {
+	bad := rebuttal("Postgres LISTEN/NOTIFY")
+	bad.Attacks[0].Claim = "Postgres can never scale"
+	s := script("gemini/"+ShapeRebuttal).On("gemini", ShapeRebuttal, enginetest.Step{Reply: bad})
+	out, events := enginetest.Run(t, context.Background(), New(config()), s)
+	if !strings.Contains(out.Markdown, `quoted a claim that is not in the opening for Postgres LISTEN/NOTIFY: "Postgres can never scale"`) {
+		t.Fatalf("no misquote in the audit:\n%s", out.Markdown)
+	}
+	if !slices.ContainsFunc(enginetest.Payloads[engine.Note](events), func(n engine.Note) bool { return strings.Contains(n.Message, "Postgres can never scale") }) {
+		t.Fatal("no note on screen")
+	}
+}
+
+func TestAFailingAdvocateIsReplacedByAStandIn(t *testing.T) {
+	s := script("codex/"+ShapeOpening, "codex/"+ShapeRebuttal).
+		On("codex", ShapeOpening, enginetest.Step{Reason: challengers.ReasonTimeout}).
+		On("qwen", ShapeOpening, enginetest.Step{Reply: opening("Postgres LISTEN/NOTIFY", "Kafka")}).
+		On("qwen", ShapeRebuttal, enginetest.Step{Reply: rebuttal("Kafka")})
+	cfg := config()
+	cfg.StandIns = []challengers.Agent{enginetest.Agent("qwen")}
+	out, events := enginetest.Run(t, context.Background(), New(cfg), s)
+	if out.Result != OutcomeRecommendation {
+		t.Fatalf("%s: %s", out.Result, out.Summary)
+	}
+	if s.Count("codex", ShapeOpening) != 2 || s.Count("qwen", ShapeRebuttal) != 1 {
+		t.Fatalf("codex openings %d, qwen rebuttals %d", s.Count("codex", ShapeOpening), s.Count("qwen", ShapeRebuttal))
+	}
+	if len(out.Failures) != 1 || !strings.Contains(out.Failures[0], "codex timed out") {
+		t.Fatalf("failures %q", out.Failures)
+	}
+	if !slices.ContainsFunc(enginetest.Payloads[engine.Note](events), func(n engine.Note) bool {
+		return strings.Contains(n.Message, "qwen takes the for Postgres LISTEN/NOTIFY seat")
+	}) {
+		t.Fatal("no note says who took the seat")
+	}
+}
+
+func TestAJudgeFailingTwiceWithNoStandInAborts(t *testing.T) {
+	s := script("claude/"+ShapeJudge).On("claude", ShapeJudge, enginetest.Step{Reason: challengers.ReasonExit})
+	out, _ := enginetest.Run(t, context.Background(), New(config()), s)
+	if out.Result != engine.OutcomeAborted || !strings.Contains(out.Summary, "no agent left for the judge") {
+		t.Fatalf("%s: %s", out.Result, out.Summary)
+	}
+	if s.Count("claude", ShapeJudge) != 4 {
+		t.Fatalf("the judge was asked %d times, want 4 (two readings, each retried once)", s.Count("claude", ShapeJudge))
+	}
+	if !strings.Contains(out.Markdown, "## Failures") || !strings.Contains(out.Markdown, "## Audit trail") {
+		t.Fatalf("the abort report:\n%s", out.Markdown)
+	}
+}
+
+func TestSingleAsksOneAgentOnce(t *testing.T) {
+	s := script()
+	cfg := config()
+	cfg.Single = true
+	out, events := enginetest.Run(t, context.Background(), New(cfg), s)
+	if out.Result != OutcomeRecommendation || s.Count("claude", ShapeJudge) != 1 || s.Count("gemini", ShapeOpening) != 0 {
+		t.Fatalf("%s; judge calls %d", out.Result, s.Count("claude", ShapeJudge))
+	}
+	if got := enginetest.Phases(events); !slices.Equal(got, []string{"preflight/1", "judge/1", "outcome/1"}) {
+		t.Fatalf("phases %v", got)
+	}
+}
+
+func TestInterruptedComparison(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := script()
+	s.Before = func(agent, shape string) {
+		if shape == ShapeRebuttal {
+			cancel()
+		}
+	}
+	out, _ := enginetest.Run(t, ctx, New(config()), s)
+	if out.Result != engine.OutcomeInterrupted || !strings.Contains(out.Summary, "rebuttals") {
+		t.Fatalf("%s: %s", out.Result, out.Summary)
+	}
+}

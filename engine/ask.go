@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine/shape"
 )
 
 // This file is the machinery every protocol shares: asking an agent with
@@ -109,7 +110,11 @@ func (rt *Runtime) Ask(ctx context.Context, q Question) Answer {
 }
 
 func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt int) challengers.Result {
-	rt.Bus.Emit(AgentStarted{CallInfo: q.info(attempt), Shape: q.Shape, Timeout: Duration(q.Agent.Timeout)})
+	sh := q.Shape
+	if sh == "" {
+		sh = shape.Of(q.Prompt) // the tag the prompt carries
+	}
+	rt.Bus.Emit(AgentStarted{CallInfo: q.info(attempt), Shape: sh, Timeout: Duration(q.Agent.Timeout)})
 	seat := q.seat()
 	run := rt.Run
 	if run == nil {

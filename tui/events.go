@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/layout"
 )
 
 // onEvents applies a batch of events, in order, then lays the screen out
@@ -47,7 +48,11 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 	case engine.PhaseStarted:
 		m.phase, m.round, m.phaseTitle = p.Phase, p.Round, p.Title
 	case engine.AgentStarted:
-		m.paneFor(p.Seat, p.Agent, p.Role).begin(p, e.Time)
+		var l *layout.Layout
+		if lo, ok := m.layouts[p.Shape]; ok {
+			l = &lo
+		}
+		m.paneFor(p.Seat, p.Agent, p.Role).begin(p, e.Time, l)
 	case engine.Chunk:
 		if !m.paneFor(p.Seat, "", "").stream(p.Text) {
 			m.lateChunk++
@@ -75,6 +80,7 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 
 func (m *Model) onDebateStarted(p engine.DebateStarted, e engine.Event) {
 	m.topic, m.maxRounds, m.phases, m.started = p.Topic, p.MaxRounds, p.Phases, e.Time
+	m.layouts = p.Layouts
 	for _, s := range p.Seats {
 		m.paneFor(s.Name, s.Agent, s.Role)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/layout"
 )
 
 // frameInterval is the pace at which streamed text reaches the screen:
@@ -40,6 +41,7 @@ type Model struct {
 	topic      string
 	maxRounds  int
 	phases     []engine.PhaseInfo
+	layouts    map[string]layout.Layout // how each reply shape reads as it streams
 	phase      engine.Phase
 	phaseTitle string
 	round      int

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -376,5 +377,28 @@ func TestPanicInViewIsRecovered(t *testing.T) {
 	_, cmd := h.m.Update(keyMsg("j"))
 	if cmd == nil {
 		t.Fatal("no quit after a panic")
+	}
+}
+
+// A reply reads as prose while it streams, as it will once done: no raw
+// JSON in the pane, each field shown as its text arrives.
+func TestStreamingReplyReadsAsProse(t *testing.T) {
+	h := newHarness(t, Options{}, round2(t), 120, 40)
+	v := plain(h.view())
+	if strings.Contains(v, `"choice"`) || strings.Contains(v, "```json") {
+		t.Fatalf("raw JSON while streaming:\n%s", v)
+	}
+	if !strings.Contains(v, "MAINTAIN: Under 1% on a normal deploy") {
+		t.Fatalf("the streaming rebuttal is not shown as prose:\n%s", v)
+	}
+	// A reply that turns out to be prose streams as text.
+	var prose []engine.Event
+	for i := 0; i < 80; i++ {
+		prose = append(prose, chunk("codex", fmt.Sprintf("plain words, line %d, no JSON in sight\n", i)))
+	}
+	h.events(prose...)
+	h.keys("tab", "tab")
+	if v := plain(h.view()); !strings.Contains(v, "no JSON in sight") {
+		t.Fatalf("a prose reply does not stream:\n%s", v)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/layout"
 )
 
 // paneState is where an agent stands.
@@ -37,7 +38,23 @@ type call struct {
 	noteAs  lineKind        // kindFail, kindRetry or kindNote
 	body    wrapper
 	tail    wrapper
+
+	// live renders the streaming reply with its shape's layout, so the
+	// pane reads as prose while JSON arrives (nil: shown as raw text, for
+	// a shape without a layout, or once the reply proved to be prose or
+	// grew past liveBytes). dirty: written since last laid out.
+	live  *layout.Stream
+	dirty bool
+	n     int // bytes streamed
 }
+
+// Bounds on rendering a reply as it streams: a reply that has not begun a
+// JSON object within liveProse bytes is prose and streams as such; past
+// liveBytes the pane shows the tail of the raw text, as a flood gets.
+const (
+	liveProse = 4 << 10
+	liveBytes = maxRawBytes
+)
 
 func (c *call) size() int { return c.raw.Len() + len(c.display) + len(c.note) }
 
@@ -70,8 +87,27 @@ func (c *call) stream(s string) {
 	if c.raw.Len() > 2*maxRawBytes {
 		c.trimRaw()
 	}
+	c.n += len(s)
+	if c.live != nil {
+		c.live.WriteString(s)
+		c.dirty = true
+		if c.n > liveBytes || (c.n > liveProse && !c.live.SawObject()) {
+			c.live, c.dirty = nil, false
+			c.rewrap(c.body.width)
+		}
+		return
+	}
 	if c.body.width > 0 {
 		c.body.write(s)
+	}
+}
+
+// refresh lays out a streaming reply's latest rendering: once a frame,
+// not once a chunk.
+func (c *call) refresh() {
+	if c.dirty && c.live != nil {
+		c.dirty = false
+		c.rewrap(c.body.width)
 	}
 }
 
@@ -95,9 +131,14 @@ func (c *call) rewrap(width int) {
 	if width <= 0 {
 		return
 	}
-	if c.state == stateDone {
+	switch {
+	case c.state == stateDone:
 		writeMarkdown(&c.body, c.display)
-	} else {
+	case c.live != nil:
+		if md := c.live.Markdown(); md != "" {
+			writeMarkdown(&c.body, md)
+		}
+	default:
 		if c.trimmed {
 			c.body.kind = kindNote
 			c.body.write("… earlier text trimmed")
@@ -228,12 +269,16 @@ func (p *pane) open() *call {
 	return nil
 }
 
-// begin starts a section for a new call.
-func (p *pane) begin(e engine.AgentStarted, at time.Time) {
+// begin starts a section for a new call; l is how its reply shape reads
+// (nil: shown as raw text while it streams).
+func (p *pane) begin(e engine.AgentStarted, at time.Time, l *layout.Layout) {
 	if c := p.open(); c != nil {
 		c.state = stateFailed // a call that never reported back
 	}
 	c := &call{title: sectionTitle(e.Phase, e.Round, e.Attempt), state: stateWorking}
+	if l != nil {
+		c.live = layout.NewStream(*l)
+	}
 	c.rewrap(p.contentWidth())
 	p.calls = append(p.calls, c)
 	p.state, p.started, p.timeout, p.attempt = stateWorking, at, e.Timeout.D(), e.Attempt
@@ -269,7 +314,7 @@ func (p *pane) finish(e engine.AgentFinished) {
 		c.title += " · " + fmtDur(d)
 	}
 	p.bytes -= c.size()
-	c.state = stateDone
+	c.state, c.live, c.dirty = stateDone, nil, false
 	c.display = e.Display
 	if c.display == "" {
 		c.display = e.Text // unparseable: the text is all there is
@@ -370,6 +415,14 @@ func (p *pane) scroll(n int) {
 func (p *pane) page(dir int) { p.scroll(dir * max(p.contentHeight()-1, 1)) }
 func (p *pane) home()        { p.top, p.follow = 0, p.maxTop() == 0 }
 func (p *pane) end()         { p.follow, p.unseen = true, false }
+
+// refresh lays out what streamed since the last frame.
+func (p *pane) refresh() {
+	if c := p.open(); c != nil && c.dirty {
+		c.refresh()
+		p.clamp()
+	}
+}
 
 // window returns the lines on screen, at most contentHeight of them.
 func (p *pane) window() []line {

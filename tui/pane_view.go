@@ -62,17 +62,21 @@ func (p *pane) status(v paneView) (string, ink) {
 }
 
 // title names the seat: the agent and, when there is room, its role
-// ("claude · defender", "codex · judge, order B, A"). Where one agent
-// holds several seats the seat's own name tells them apart.
+// ("claude · defender", "gemini · advocate for Kafka"); short, the agent
+// and the seat's own name where they differ ("gemini · for Kafka"), which
+// also tells apart the seats of one agent.
 func (p *pane) title(full bool) string {
-	who := p.name
-	if p.agent != "" && p.agent != p.name && full {
-		who = p.agent
-	}
-	if full && p.role != "" {
+	switch {
+	case full && p.role != "":
+		who := p.agent
+		if who == "" {
+			who = p.name
+		}
 		return who + " · " + string(p.role)
+	case p.agent != "" && p.agent != p.name:
+		return p.agent + " · " + p.name
 	}
-	return who
+	return p.name
 }
 
 // Render draws the pane at its size: exactly h lines of exactly w cells.
@@ -80,6 +84,7 @@ func (p *pane) Render(v paneView) []string {
 	if p.w < 6 || p.h < 2 {
 		return blank(p.w, p.h)
 	}
+	p.refresh()
 	bs := thinBorder
 	edge := v.th.line
 	if v.focused {

@@ -22,7 +22,7 @@ func (a *app) runDebate(cmd *cobra.Command, f *debateFlags, args []string) error
 	if err := mistypedCommand(cmd, args); err != nil {
 		return err
 	}
-	topic, err := a.readTopic(f, args)
+	topic, err := a.readTopic(f.topicFile, args)
 	if err != nil {
 		return err
 	}
@@ -61,19 +61,19 @@ func mistypedCommand(cmd *cobra.Command, args []string) error {
 
 // readTopic takes the topic from -f FILE, from stdin ("-"), or from the
 // arguments (joined by spaces, for those who forget the quotes).
-func (a *app) readTopic(f *debateFlags, args []string) (string, error) {
+func (a *app) readTopic(topicFile string, args []string) (string, error) {
 	var topic string
 	switch {
-	case f.topicFile != "" && len(args) > 0:
+	case topicFile != "" && len(args) > 0:
 		return "", usagef("give the topic either as an argument or with -f, not both")
-	case f.topicFile == "-" || (len(args) == 1 && args[0] == "-"):
+	case topicFile == "-" || (len(args) == 1 && args[0] == "-"):
 		b, err := io.ReadAll(io.LimitReader(a.stdin, maxContextBytes+1))
 		if err != nil {
 			return "", usagef("reading the topic from stdin: %w", err)
 		}
 		topic = string(b)
-	case f.topicFile != "":
-		b, err := os.ReadFile(f.topicFile)
+	case topicFile != "":
+		b, err := os.ReadFile(topicFile)
 		if err != nil {
 			return "", usagef("topic file: %w", err)
 		}

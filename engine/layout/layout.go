@@ -29,6 +29,7 @@
 package layout
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -41,7 +42,7 @@ import (
 // bulleted list of its fields, numbers and booleans as text. A zero Layout
 // therefore still reads as prose, never as JSON.
 type Layout struct {
-	Fields []Field
+	Fields []Field `json:"fields"`
 }
 
 // Field says how one key reads.
@@ -49,30 +50,30 @@ type Field struct {
 	// Key is the JSON key. It matches regardless of case and of the
 	// spelling of word breaks ("open_questions", "openQuestions",
 	// "Open Questions").
-	Key string
+	Key string `json:"key"`
 	// Label is the bold label; empty means the humanized key
 	// ("open_questions" reads "Open questions").
-	Label string
+	Label string `json:"label,omitempty"`
 	// Style is how the value reads; see the Style constants.
-	Style Style
+	Style Style `json:"style"`
 	// Format, if not empty, is a fmt format with one %s applied to the
 	// value (to each item, for a list of strings): "%s objection",
 	// "choose if %s", "%s/5".
-	Format string
+	Format string `json:"format,omitempty"`
 	// Sep is put before a Line field's value (default " · "), or before
 	// the value of the field following a Heading.
-	Sep string
+	Sep string `json:"sep,omitempty"`
 	// Upper upper-cases the value (after Values, before Format).
-	Upper bool
+	Upper bool `json:"upper,omitempty"`
 	// Bare leaves the label out: a Text field reads as its value alone, a
 	// list as its items alone.
-	Bare bool
+	Bare bool `json:"bare,omitempty"`
 	// Values replaces whole values, matched case-insensitively, before
 	// anything else: {"partial": "partially accept"}.
-	Values map[string]string
+	Values map[string]string `json:"values,omitempty"`
 	// Item says how each object of an array of objects (or an object
 	// value) reads. Nil reads them generically.
-	Item *Layout
+	Item *Layout `json:"item,omitempty"`
 }
 
 // Style is how a field's value reads.
@@ -106,6 +107,29 @@ const (
 	// item's fields are joined by line breaks.
 	Paragraphs
 )
+
+var styleNames = []string{"text", "upper", "bullets", "numbered", "line", "heading", "label", "paragraphs"}
+
+// MarshalText writes a style by name ("bullets"), so a layout saved in a
+// log reads the same whatever the constants' order.
+func (s Style) MarshalText() ([]byte, error) {
+	if s < 0 || int(s) >= len(styleNames) {
+		return nil, fmt.Errorf("layout: no style %d", int(s))
+	}
+	return []byte(styleNames[s]), nil
+}
+
+// UnmarshalText reads a style's name; an unknown one (from a newer arena)
+// reads as Text.
+func (s *Style) UnmarshalText(b []byte) error {
+	*s = Text
+	for i, n := range styleNames {
+		if n == string(b) {
+			*s = Style(i)
+		}
+	}
+	return nil
+}
 
 // Render renders a complete reply (the model's raw text) as Markdown. It
 // is exactly what a Stream shows once it has been written the whole text,

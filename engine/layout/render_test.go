@@ -1,6 +1,9 @@
 package layout
 
 import (
+	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -62,5 +65,19 @@ func TestRenderShapes(t *testing.T) {
 				t.Errorf("Render:\n%s\n--- want:\n%s\n--- got %q", got, tt.want, got)
 			}
 		})
+	}
+}
+
+func TestLayoutRoundTripsThroughJSON(t *testing.T) {
+	b, err := json.Marshal(judgeLayout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"style":"bullets"`) {
+		t.Fatalf("styles not written by name: %s", b)
+	}
+	var back Layout
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, judgeLayout) {
+		t.Fatalf("%v\n%+v", err, back)
 	}
 }

@@ -576,3 +576,18 @@ func hexVal(b byte) int {
 	}
 	return -1
 }
+
+// SawObject reports whether a JSON object has begun in what was written: a
+// caller can tell a reply that is prose only (and stream it as text) from
+// one whose fields are on their way.
+func (s *Stream) SawObject() bool {
+	if s.pst == pJSON {
+		return true
+	}
+	for _, sg := range s.segs {
+		if sg.obj != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -195,3 +195,20 @@ func TestMarkdownCached(t *testing.T) {
 		t.Fatal("a repeated Markdown allocates")
 	}
 }
+
+func TestSawObject(t *testing.T) {
+	s := NewStream(Layout{})
+	s.WriteString("Here is my reply:\n```json\n")
+	if s.SawObject() {
+		t.Fatal("an object before any brace")
+	}
+	s.WriteString(`{"a": "b`)
+	if !s.SawObject() {
+		t.Fatal("no object after its first key")
+	}
+	p := NewStream(Layout{})
+	p.WriteString("just prose, {braces} and all\n")
+	if p.SawObject() {
+		t.Fatal("prose with braces read as an object")
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/layout"
 )
 
 // wrapAt is where a streamed line without a newline is broken, so that a
@@ -29,11 +30,27 @@ type Printer struct {
 	partial map[string]*strings.Builder
 	nameW   int
 	err     error
+
+	// A reply whose shape has a layout prints as readable text, a field
+	// at a time as each completes, rather than as raw JSON lines.
+	layouts map[string]layout.Layout
+	live    map[string]*liveReply // by seat
 }
+
+// liveReply is a reply being rendered as it streams.
+type liveReply struct {
+	s       *layout.Stream
+	n       int
+	pending strings.Builder // the text so far, until it proves to be JSON
+}
+
+// liveProse is how much text a reply may stream before it has begun a
+// JSON object: past it the reply is prose and prints line by line.
+const liveProse = 4 << 10
 
 // New returns a Printer writing to w.
 func New(w io.Writer) *Printer {
-	return &Printer{w: w, partial: map[string]*strings.Builder{}, nameW: 6}
+	return &Printer{w: w, partial: map[string]*strings.Builder{}, nameW: 6, live: map[string]*liveReply{}}
 }
 
 // Err is the first write error.
@@ -63,7 +80,7 @@ func (p *Printer) Handle(e engine.Event) {
 	case engine.AgentStarted:
 		p.agentStarted(v)
 	case engine.Chunk:
-		p.chunk(v.Seat, v.Text)
+		p.stream(v.Seat, v.Text)
 	case engine.AgentFinished:
 		p.agentFinished(v)
 	case engine.AgentFailed:
@@ -85,6 +102,7 @@ func (p *Printer) Handle(e engine.Event) {
 }
 
 func (p *Printer) banner(v engine.DebateStarted) {
+	p.layouts = v.Layouts
 	seats := make([]string, 0, len(v.Seats))
 	for _, s := range v.Seats {
 		p.nameW = max(p.nameW, utf8.RuneCountInString(s.Name))
@@ -124,6 +142,56 @@ func (p *Printer) agentStarted(v engine.AgentStarted) {
 		what += fmt.Sprintf(", attempt %d", v.Attempt)
 	}
 	p.printf("%s ▸ %s (timeout %s)\n", p.name(v.Seat), what, v.Timeout.D())
+	delete(p.live, v.Seat)
+	if l, ok := p.layouts[v.Shape]; ok {
+		p.live[v.Seat] = &liveReply{s: layout.NewStream(l)}
+	}
+}
+
+// stream takes a chunk of a seat's reply: rendered by its layout, each
+// field printed once complete; or as lines of text.
+func (p *Printer) stream(seat, text string) {
+	lr := p.live[seat]
+	if lr == nil {
+		p.chunk(seat, text)
+		return
+	}
+	lr.s.WriteString(text)
+	lr.n += len(text)
+	if !lr.s.SawObject() {
+		lr.pending.WriteString(text)
+		if lr.n > liveProse { // prose: print it as it comes
+			delete(p.live, seat)
+			p.chunk(seat, lr.pending.String())
+		}
+		return
+	}
+	lr.pending.Reset()
+	for _, b := range lr.s.Completed() {
+		p.block(seat, b)
+	}
+}
+
+// endLive prints what a seat's rendered reply has not printed yet.
+func (p *Printer) endLive(seat string) {
+	lr := p.live[seat]
+	if lr == nil {
+		return
+	}
+	delete(p.live, seat)
+	for _, b := range lr.s.Completed() {
+		p.block(seat, b)
+	}
+	if rest := lr.s.Rest(); rest != "" {
+		p.block(seat, rest)
+	}
+}
+
+// block prints a rendered block behind the seat's name, line by line.
+func (p *Printer) block(seat, md string) {
+	for _, l := range strings.Split(strings.TrimRight(md, "\n"), "\n") {
+		p.line(seat, strings.TrimRight(strings.ReplaceAll(l, "**", ""), " "))
+	}
 }
 
 func (p *Printer) chunk(agent, text string) {
@@ -188,6 +256,7 @@ func (p *Printer) flushAll() {
 }
 
 func (p *Printer) agentFinished(v engine.AgentFinished) {
+	p.endLive(v.Seat)
 	p.flush(v.Seat)
 	badge := ""
 	if v.Badge != "" {
@@ -200,6 +269,7 @@ func (p *Printer) agentFinished(v engine.AgentFinished) {
 }
 
 func (p *Printer) agentFailed(v engine.AgentFailed) {
+	p.endLive(v.Seat)
 	p.flush(v.Seat)
 	retry := ""
 	if v.WillRetry {

@@ -2,11 +2,13 @@ package plain
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/layout"
 	"github.com/arenadebate/arena/tui/tuitest"
 )
 
@@ -31,6 +33,34 @@ func TestPrinterShowsTheWholeDebate(t *testing.T) {
 	}
 	if !strings.Contains(out, "# Debate outcome: tradeoff identified") {
 		t.Error("the outcome document is missing")
+	}
+	// Replies print as readable text, field by field, not as raw JSON.
+	for _, want := range []string{"gemini │ Verdict: DISAGREE · strong objection · high confidence", "claude │ Position: Move sessions into Postgres"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	for _, raw := range []string{`"verdict":`, `{"`, "```json"} {
+		if strings.Contains(out, raw) {
+			t.Errorf("raw JSON %q printed", raw)
+		}
+	}
+}
+
+// A reply that is prose, not JSON, still prints line by line as it
+// streams, once it has shown it is not an object.
+func TestPrinterStreamsProseRepliesAsLines(t *testing.T) {
+	start := engine.Event{Payload: engine.DebateStarted{Layouts: map[string]layout.Layout{"critique": {}}}}
+	call := engine.CallInfo{Seat: "qwen", Task: "critique"}
+	var b strings.Builder
+	p := New(&b)
+	p.Handle(start)
+	p.Handle(engine.Event{Payload: engine.AgentStarted{CallInfo: call, Shape: "critique"}})
+	for i := 0; i < 100; i++ {
+		p.Handle(engine.Event{Payload: engine.Chunk{Seat: "qwen", Text: fmt.Sprintf("line %d of a reply that is all prose, no JSON here\n", i)}})
+	}
+	if !strings.Contains(b.String(), "qwen   │ line 50 of a reply") {
+		t.Fatalf("prose did not stream before the reply ended:\n%s", b.String())
 	}
 }
 

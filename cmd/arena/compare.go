@@ -1,0 +1,193 @@
+package main
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/compare"
+)
+
+// The comparison's own exit codes.
+const exitOrderDependent = 3 // the recommendation changed with the order of the options
+
+const compareExitHelp = `Exit codes:
+  0    a recommendation, the same with the options in either order
+  1    internal error
+  2    usage error (fewer than two options, a weight that is not high/medium/low, a missing file)
+  3    no robust recommendation: the judge's pick changed with the order of the options
+  4    comparison aborted (no agent left for a seat)
+  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+
+func compareExit(k engine.OutcomeKind) int {
+	switch k {
+	case compare.OutcomeRecommendation:
+		return exitOK
+	case compare.OutcomeOrderDependent:
+		return exitOrderDependent
+	}
+	return commonExit(k)
+}
+
+type compareFlags struct {
+	outputFlags
+	topicFile    string
+	options      []string
+	criteria     string
+	context      []string
+	stakeholders string
+	quick        bool
+	single       bool
+	advocates    []string
+	judge        string
+}
+
+func init() {
+	protocolCommands = append(protocolCommands, (*app).compareCmd)
+}
+
+func (a *app) compareCmd(cf *commonFlags) *cobra.Command {
+	var f compareFlags
+	cmd := &cobra.Command{
+		Use:   `compare "decision" --option A --option B [flags]`,
+		Short: "Compare options: advocates argue, a judge scores them in both orders",
+		Long: `compare runs a comparative debate. Each option gets an advocate (a different
+model each, with its own argumentative lens) who argues for it on every
+criterion and names three risks of the other; the advocates then attack each
+other's three weakest claims, quoted word for word (arena checks the quotes).
+A judge, who never sees which model argued what, scores every option on every
+criterion from 1 to 5, audits the arguments and recommends one option. The
+judge is asked twice at once, with the options in opposite orders: arena
+computes the weighted totals (high = 3, medium = 2, low = 1) from the parsed
+scores, averages the two readings, and says so when the recommendation
+changed with the order.
+
+Without --criteria the judge first proposes four to six weighted criteria.
+Seats come from --advocates and --judge, else the config's compare section
+(compare: {advocates: [gemini, codex], judge: claude}), else the defender and
+challengers in turn. A seat whose agent fails twice goes to an agent holding
+no seat.`,
+		Example: `  arena compare "which queue for order events?" --option Kafka --option "Postgres LISTEN/NOTIFY"
+  arena compare "ORM or SQL?" --option sqlc --option GORM --criteria "safety:high,speed:medium,learning:low"
+  arena compare -f decision.md --option A --option B --context evidence.md --quick`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runCompare(cmd, cf, &f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.topicFile, "file", "f", "", "read the decision from FILE (\"-\" for stdin)")
+	fl.StringArrayVar(&f.options, "option", nil, "an option to compare (two to four, repeat the flag)")
+	fl.StringVar(&f.criteria, "criteria", "", `weighted criteria, e.g. "throughput:high,ops cost:medium" (default: the judge proposes them)`)
+	fl.StringArrayVar(&f.context, "context", nil, "attach a file of evidence every seat reads (repeatable)")
+	fl.StringVar(&f.stakeholders, "stakeholders", "", "a file describing the stakeholders and their preferences")
+	fl.BoolVar(&f.quick, "quick", false, "skip the rebuttals")
+	fl.BoolVar(&f.single, "single", false, "one agent scores the options alone, for a quick look")
+	fl.StringSliceVar(&f.advocates, "advocates", nil, "advocate agents, one per option in option order, comma-separated")
+	fl.StringVar(&f.judge, "judge", "", "the judge's agent")
+	f.outputFlags.register(cmd)
+	cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + compareExitHelp + "\n")
+	return cmd
+}
+
+func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, args []string) error {
+	decision, err := a.readTopic(f.topicFile, args)
+	if err != nil {
+		return err
+	}
+	options, err := checkOptions(f.options)
+	if err != nil {
+		return err
+	}
+	var criteria []compare.Criterion
+	if cmd.Flags().Changed("criteria") {
+		if criteria, err = compare.ParseCriteria(f.criteria); err != nil {
+			return usageCause(err, "--criteria: %v", err)
+		}
+	}
+	if f.quick && f.single {
+		return usagef("--quick and --single do not go together: --single has no advocates to rebut")
+	}
+	docs, err := readContext(f.context)
+	if err != nil {
+		return err
+	}
+	stakeholders, err := readStakeholders(f.stakeholders)
+	if err != nil {
+		return err
+	}
+	s, err := a.loadSettings(cmd, cf)
+	if err != nil {
+		return err
+	}
+	seats := a.seatPicker(s, compare.Name)
+	var judge []string
+	if f.judge != "" {
+		judge = []string{f.judge}
+	}
+	judges, err := seats.pick("judge", "judge", judge, 1)
+	if err != nil {
+		return err
+	}
+	cfg := compare.Config{
+		ID: engine.Slug(decision, 40), Decision: decision, Options: options, Criteria: criteria,
+		Context: docs, Stakeholders: stakeholders, Judge: judges[0],
+		Quick: f.quick, Single: f.single, Timeout: s.TimeoutPerCLI,
+	}
+	if !f.single {
+		if cfg.Advocates, err = seats.pick("advocates", "advocate", f.advocates, len(options)); err != nil {
+			return err
+		}
+	}
+	seats.warnShared()
+	cfg.StandIns = seats.standIns()
+	logw, err := a.openLog(s, decision)
+	if err != nil {
+		return err
+	}
+	out := a.runProtocol(compare.New(cfg), logw, f.outputFlags)
+	return exitCode(compareExit(out.Result))
+}
+
+// checkOptions wants two to four distinct options.
+func checkOptions(options []string) ([]string, error) {
+	var out []string
+	for _, o := range options {
+		o = strings.TrimSpace(o)
+		if o == "" {
+			return nil, usagef("--option is empty")
+		}
+		if slices.ContainsFunc(out, func(x string) bool { return strings.EqualFold(x, o) }) {
+			return nil, usagef("--option %q is given twice", o)
+		}
+		out = append(out, o)
+	}
+	switch {
+	case len(out) < 2:
+		return nil, usagef("compare needs at least two options, got %d: give each with --option", len(out))
+	case len(out) > 4:
+		return nil, usagef("compare takes at most four options, got %d", len(out))
+	}
+	return out, nil
+}
+
+func readStakeholders(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", usageCause(err, "stakeholders file: %v", err)
+	}
+	if len(b) > maxContextBytes {
+		return "", usagef("stakeholders file %s is larger than %d MiB", path, maxContextBytes>>20)
+	}
+	if !utf8.Valid(b) {
+		return "", usagef("stakeholders file %s is not UTF-8 text", path)
+	}
+	return strings.TrimSpace(string(b)), nil
+}

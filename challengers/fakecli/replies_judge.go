@@ -19,7 +19,7 @@ func init() {
 }
 
 // criterionLine is "- correctness (weight 30%)" in the criteria section.
-var criterionLine = regexp.MustCompile(`(?m)^- (.+) \(weight [0-9.]+%\)$`)
+var criterionLine = regexp.MustCompile(`(?m)^- (.+) \(weight ([0-9.]+)%\)$`)
 
 // judgeCriteria lists the criteria a judge prompt names.
 func judgeCriteria(prompt string) []string {
@@ -28,6 +28,21 @@ func judgeCriteria(prompt string) []string {
 		out = append(out, m[1])
 	}
 	return out
+}
+
+// judgeOverall is the weighted overall a careful model would report,
+// from the weights the prompt gives.
+func judgeOverall(prompt string, score func(i int) int) float64 {
+	sum, total := 0.0, 0.0
+	for i, m := range criterionLine.FindAllStringSubmatch(prompt, -1) {
+		w, _ := strconv.ParseFloat(m[2], 64)
+		sum += w * float64(score(i))
+		total += w
+	}
+	if total == 0 {
+		return 0
+	}
+	return float64(int(sum/total*100+0.5)) / 100
 }
 
 // solutionQuote is the first non-empty line of the first file of the
@@ -71,14 +86,15 @@ func (v voice) judgeAnalysis(prompt string) obj {
 	if len(cs) > 0 {
 		low = v.n % len(cs)
 	}
+	score := func(i int) int {
+		if i == low {
+			return 3
+		}
+		return 4
+	}
 	return obj{
-		{"scores", v.judgeScores(cs, solutionQuote(prompt), func(i int) int {
-			if i == low {
-				return 3
-			}
-			return 4
-		})},
-		{"overall", 3.8},
+		{"scores", v.judgeScores(cs, solutionQuote(prompt), score)},
+		{"overall", judgeOverall(prompt, score)},
 		{"strengths", []string{"The code does what the task asks.", v.name + " likes the clear naming."}},
 		{"weaknesses", []string{"Edge cases are not tested.", v.name + " misses input validation."}},
 		{"verification", []obj{

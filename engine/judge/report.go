@@ -521,10 +521,20 @@ func (r *run) appendix(b *strings.Builder) {
 		if s.body.Len() == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "---\n\n# Report of %s\n\n", s.label())
-		body := strings.ReplaceAll(s.body.String(), "\n# ", "\n## ")
-		body = strings.TrimPrefix(body, "# ")
-		b.WriteString(body)
+		fmt.Fprintf(b, "---\n\n## Report of %s\n\n", s.label())
+		b.WriteString(demote(s.body.String()))
 		b.WriteString("\n")
 	}
+}
+
+// demote puts a report's headings two levels down, under the outcome
+// document's "## Report of Judge N".
+func demote(md string) string {
+	lines := strings.Split(md, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "#") {
+			lines[i] = "##" + l
+		}
+	}
+	return strings.Join(lines, "\n")
 }

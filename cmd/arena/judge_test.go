@@ -294,3 +294,37 @@ func TestJudgeUsageErrors(t *testing.T) {
 		t.Fatal("a usage error left a log")
 	}
 }
+
+func TestJudgeLiveScreenInTmux(t *testing.T) {
+	s := newSandbox(t)
+	sol := s.writeSolution(t)
+	slow := func(steps map[string][]clitest.Step) clitest.AgentScript {
+		return clitest.AgentScript{DelayMS: 80, Chunks: 30, Steps: steps}
+	}
+	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
+		"gemini": slow(map[string][]clitest.Step{"judge.analysis": {judgeAnalysis(4, 2)}, "judge.debate": {judgeDebate(true, 4, 3, `[{"criterion": "security", "from": 2, "to": 3, "reason": "r", "evidence": ["return store.Put(u)"]}]`)}}),
+		"codex":  slow(map[string][]clitest.Step{"judge.analysis": {judgeAnalysis(4, 5)}, "judge.debate": {judgeDebate(true, 4, 4, `[{"criterion": "security", "from": 5, "to": 4, "reason": "r", "evidence": ["return store.Put(u)"]}]`)}}),
+		"qwen":   slow(map[string][]clitest.Step{"judge.analysis": {judgeAnalysis(4, 4)}, "judge.debate": {judgeDebate(true, 4, 4, "")}}),
+	}})
+	ts := s.startTmux(140, 45, nil, "judge", sol, "--task", "REST API for user management", "--criteria", judgeCriteria)
+	// The three judges' panes, each streaming its own reply.
+	ts.waitFor("three judge panes", 30*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "gemini · judge") && strings.Contains(sc, "codex · judge") && strings.Contains(sc, "qwen · judge") &&
+			strings.Contains(sc, "security — 2/5") && strings.Contains(sc, "security — 5/5")
+	})
+	// The consensus check's score table: judges × criteria and the spread.
+	tbl := ts.waitFor("the score table", 60*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "Consensus check after the independent analysis") && strings.Contains(sc, "spread")
+	})
+	if !strings.Contains(tbl, "Judge 1 · gemini") {
+		t.Fatalf("table:\n%s", tbl)
+	}
+	ts.waitText("Judging outcome: consensus", 90*time.Second)
+	ts.keys("q")
+	if code := ts.exitCode(15 * time.Second); code != "0" {
+		t.Fatalf("exit %s\n%s", code, ts.scrollback())
+	}
+	if back := ts.scrollback(); !strings.Contains(back, "arena: Consensus after 1 debate round") {
+		t.Fatalf("no summary after the screen closed:\n%s", back)
+	}
+}

@@ -69,7 +69,9 @@ gets no judge seat unless --judges names it (the report then says so).
 
 With --reports-dir, each judge's report is written there as the seed names
 it, {solution}-{date}.{N}.md (never over an existing set: a suffix is added),
-with a copy of the outcome document beside them.`,
+with a copy of the outcome document beside them.
+
+--max-rounds is the number of debate rounds here: 3 unless given.`,
 			Example: `  arena judge src/api/users.go src/api/users_test.go --task "REST API for user management" \
     --criteria "correctness:30,design:25,security:20,performance:15,docs:10"
   arena judge docs/ --preset docs --task "User guide for the CLI" --reports-dir .specs/reports

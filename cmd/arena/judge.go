@@ -1,0 +1,310 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/judge"
+	"github.com/arenadebate/arena/settings"
+)
+
+// arena judge: judges score a solution and debate their scores to
+// consensus (engine/judge).
+
+// The judging's own exit codes.
+const (
+	exitJudgeNoConsensus = 3 // no consensus: human review needed
+	exitJudgeBelowMin    = 5 // consensus, but below --min-score
+)
+
+const judgeExitHelp = `Exit codes:
+  0    consensus (at or above --min-score, when given)
+  1    internal error
+  2    usage error (bad flag, criteria, config, or solution path)
+  3    no consensus after the last debate round: human review needed
+  4    aborted (fewer than two judges left)
+  5    consensus, but the overall score is below --min-score
+  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+
+type judgeFlags struct {
+	outputFlags
+	task, criteria, preset, author, reportsDir string
+	judges                                     []string
+	minScore                                   float64
+	maxBytes                                   int
+}
+
+func init() {
+	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
+		var f judgeFlags
+		cmd := &cobra.Command{
+			Use:   "judge [flags] FILE|DIR|- ...",
+			Short: "Three judges score a solution and debate their scores to consensus",
+			Long: `arena judge has judges (three different models by default) score a solution
+against weighted criteria, each on its own and with evidence quoted from the
+solution, then debate their scores round by round until arena's consensus
+check passes: every overall score within 0.5 of the others, no criterion more
+than 1 point apart, and every judge accepting. arena computes every overall
+score itself, checks that each quoted piece of evidence occurs in the
+solution, and flags a changed score that comes without a reason and evidence.
+
+The solution is files, directories (walked, honouring .gitignore; binary files
+are skipped and named) or - for stdin. Criteria are name:weight pairs (weights
+need not sum to 100) or a preset: code (default), design, docs.
+
+Judges come from --judges, the config's judge: {judges: [...]}, or the usable
+challengers; --author names the agent that wrote the solution, which then
+gets no judge seat unless --judges names it (the report then says so).
+
+With --reports-dir, each judge's report is written there as the seed names
+it, {solution}-{date}.{N}.md (never over an existing set: a suffix is added),
+with a copy of the outcome document beside them.
+
+--max-rounds is the number of debate rounds here: 3 unless given.`,
+			Example: `  arena judge src/api/users.go src/api/users_test.go --task "REST API for user management" \
+    --criteria "correctness:30,design:25,security:20,performance:15,docs:10"
+  arena judge docs/ --preset docs --task "User guide for the CLI" --reports-dir .specs/reports
+  git diff | arena judge - --task "fix the race in the cache" --min-score 3.5 --no-tui`,
+			Args: cobra.ArbitraryArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return a.runJudge(cmd, cf, &f, args)
+			},
+		}
+		fl := cmd.Flags()
+		fl.StringVar(&f.task, "task", "", "what the solution was supposed to accomplish (required)")
+		fl.StringVar(&f.criteria, "criteria", "", `weighted criteria, e.g. "correctness:30,design:25,security:20"`)
+		fl.StringVar(&f.preset, "preset", "", "criteria preset: code (default), design or docs")
+		fl.StringSliceVar(&f.judges, "judges", nil, "judge agents, comma-separated (default: the usable challengers)")
+		fl.StringVar(&f.author, "author", "", "the agent that wrote the solution: it gets no judge seat by default")
+		fl.StringVar(&f.reportsDir, "reports-dir", "", "write each judge's report and a copy of the outcome here")
+		fl.Float64Var(&f.minScore, "min-score", 0, "exit 5 when the consensus overall score is below this (1-5)")
+		fl.IntVar(&f.maxBytes, "max-bytes", judge.DefaultBudget, "bytes of the solution per prompt; the rest is cut, and said so")
+		f.outputFlags.register(cmd)
+		cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + judgeExitHelp + "\n")
+		return cmd
+	})
+}
+
+func (a *app) runJudge(cmd *cobra.Command, cf *commonFlags, f *judgeFlags, args []string) error {
+	cfg, err := judgeInput(cmd, f, args, a)
+	if err != nil {
+		return err
+	}
+	s, err := a.loadSettings(cmd, cf)
+	if err != nil {
+		return err
+	}
+	cfg.Timeout = s.TimeoutPerCLI
+	cfg.MaxRounds = judge.DefaultMaxRounds
+	if cmd.Flags().Changed("max-rounds") {
+		if cf.maxRounds < 1 {
+			return usagef("--max-rounds must be at least 1, got %d", cf.maxRounds)
+		}
+		cfg.MaxRounds = cf.maxRounds
+	}
+	if cfg.Judges, err = a.judgeSeats(s, f); err != nil {
+		return err
+	}
+	if f.reportsDir != "" {
+		cfg.Reports = &reportFiles{dir: f.reportsDir, base: cfg.Solution.Name + "-" + time.Now().Format("2006-01-02"), n: len(cfg.Judges)}
+	}
+	logw, err := a.openLog(s, "judge "+cfg.Solution.Name)
+	if err != nil {
+		return err
+	}
+	out := a.runProtocol(judge.New(cfg), logw, f.outputFlags)
+	return exitCode(judgeExit(out.Result))
+}
+
+// judgeInput reads everything the user gave about the judging itself:
+// the solution, the task, the criteria.
+func judgeInput(cmd *cobra.Command, f *judgeFlags, args []string, a *app) (judge.Config, error) {
+	var cfg judge.Config
+	if strings.TrimSpace(f.task) == "" {
+		return cfg, usagef("--task is required: say what the solution was supposed to accomplish")
+	}
+	if f.criteria != "" && f.preset != "" {
+		return cfg, usagef("give either --criteria or --preset, not both")
+	}
+	switch {
+	case f.criteria != "":
+		cs, err := judge.ParseCriteria(f.criteria)
+		if err != nil {
+			return cfg, usagef("--criteria: %w", err)
+		}
+		cfg.Criteria = cs
+	default:
+		name := f.preset
+		if name == "" {
+			name = "code"
+		}
+		cs, ok := judge.Presets[name]
+		if !ok {
+			return cfg, usagef("--preset %q: not a preset (choose %s)", f.preset, strings.Join(judge.PresetNames(), ", "))
+		}
+		cfg.Criteria, cfg.Preset = cs, name
+	}
+	if cmd.Flags().Changed("min-score") && (f.minScore < 1 || f.minScore > 5) {
+		return cfg, usagef("--min-score must be from 1 to 5, got %s", strconv.FormatFloat(f.minScore, 'g', -1, 64))
+	}
+	if f.maxBytes < 1024 {
+		return cfg, usagef("--max-bytes must be at least 1024, got %d", f.maxBytes)
+	}
+	if len(args) == 0 {
+		return cfg, usagef("no solution given: name its files or directories, or - for stdin (see arena judge --help)")
+	}
+	if slices.Contains(args, "-") && len(args) > 1 {
+		return cfg, usagef("read the solution from stdin (-) or from paths, not both")
+	}
+	sol, err := judge.Load(args, a.stdin, f.maxBytes)
+	if err != nil {
+		return cfg, usageCause(err, "%s", strings.TrimPrefix(err.Error(), judge.ErrInput.Error()+": "))
+	}
+	for _, sk := range sol.Skipped {
+		a.warn("skipped %s", sk)
+	}
+	cfg.ID = engine.Slug("judge "+sol.Name, 40)
+	cfg.Task, cfg.Solution, cfg.MinScore, cfg.Author = f.task, sol, f.minScore, f.author
+	return cfg, nil
+}
+
+// judgeSeats picks the judges: --judges, else the config's judge.judges,
+// else three of the usable agents, leaving out the author, and the
+// defender when the challengers alone fill the seats.
+func (a *app) judgeSeats(s *settings.Settings, f *judgeFlags) ([]challengers.Agent, error) {
+	if f.author != "" {
+		if _, ok := s.Agents[f.author]; !ok {
+			return nil, usagef("--author: unknown agent %q", f.author)
+		}
+	}
+	named := f.judges
+	if named == nil {
+		named, _ = s.Seats(judge.Name, "judges")
+	}
+	n := -1
+	exclude := []string{}
+	if named == nil {
+		n = 3
+		exclude = append(exclude, f.author)
+		others := 0
+		for _, c := range s.Challengers {
+			if c != f.author {
+				others++
+			}
+		}
+		if others >= n {
+			exclude = append(exclude, s.Defender)
+		}
+	}
+	p := a.seatPicker(s, judge.Name, exclude...)
+	agents, err := p.pick("judges", "judge", f.judges, n)
+	if err != nil {
+		return nil, err
+	}
+	if len(agents) < 2 {
+		return nil, usagef("a judging needs at least two judges, got %d", len(agents))
+	}
+	p.warnShared()
+	return agents, nil
+}
+
+func judgeExit(k engine.OutcomeKind) int {
+	switch k {
+	case judge.OutcomeConsensus:
+		return exitOK
+	case judge.OutcomeNoConsensus:
+		return exitJudgeNoConsensus
+	case judge.OutcomeBelowMin:
+		return exitJudgeBelowMin
+	}
+	return commonExit(k)
+}
+
+// reportFiles writes the judges' reports into the reports directory as
+// the seed names them, {base}.{N}.md, and the outcome's copy as
+// {base}.md. The set is reserved whole on the first write: when any of
+// its names is taken, the next suffix (-2, -3, ...) is tried for all of
+// them, so a set is never mixed with, nor written over, an earlier one.
+type reportFiles struct {
+	dir, base string
+	n         int
+	paths     []string // once reserved
+	stem      string
+}
+
+func (r *reportFiles) reserve() error {
+	if r.paths != nil {
+		return nil
+	}
+	if err := os.MkdirAll(r.dir, 0o755); err != nil {
+		return err
+	}
+	for k := 1; k < 1000; k++ {
+		stem := filepath.Join(r.dir, r.base)
+		if k > 1 {
+			stem += "-" + strconv.Itoa(k)
+		}
+		if _, err := os.Lstat(stem + ".md"); err == nil {
+			continue
+		}
+		paths, err := createSet(stem, r.n)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		r.paths, r.stem = paths, stem
+		return nil
+	}
+	return fmt.Errorf("no free name for %s in %s", r.base, r.dir)
+}
+
+// createSet creates stem.1.md ... stem.n.md, all new, or none.
+func createSet(stem string, n int) ([]string, error) {
+	var made []string
+	for i := 1; i <= n; i++ {
+		p := fmt.Sprintf("%s.%d.md", stem, i)
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err != nil {
+			for _, m := range made {
+				os.Remove(m)
+			}
+			return nil, err
+		}
+		f.Close()
+		made = append(made, p)
+	}
+	return made, nil
+}
+
+func (r *reportFiles) Append(n int, text string) (string, error) {
+	if err := r.reserve(); err != nil {
+		return "", err
+	}
+	p := r.paths[n-1]
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.WriteString(text)
+	return p, errors.Join(werr, f.Close())
+}
+
+func (r *reportFiles) Outcome(md string) (string, error) {
+	if err := r.reserve(); err != nil {
+		return "", err
+	}
+	return engine.WriteNew(r.stem+".md", []byte(md))
+}

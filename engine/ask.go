@@ -71,6 +71,16 @@ type Runtime struct {
 	Bus *Bus
 	Run RunFunc  // nil: challengers.Run
 	Env []string // for the agents (nil: this process's)
+	// Ledger counts every call it reports (nil: not counted).
+	Ledger *Ledger
+}
+
+// emit publishes a call's end and counts it.
+func (rt *Runtime) emit(p Payload) {
+	if rt.Ledger != nil {
+		rt.Ledger.Record(p)
+	}
+	rt.Bus.Emit(p)
 }
 
 // Ask asks one question: one call, a retry after a failure if allowed, a
@@ -129,7 +139,7 @@ func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt 
 }
 
 func (rt *Runtime) failed(q Question, res challengers.Result, attempt int, retry bool) {
-	rt.Bus.Emit(AgentFailed{
+	rt.emit(AgentFailed{
 		CallInfo: q.info(attempt), Reason: res.Reason, Message: res.Describe(),
 		ExitCode: res.ExitCode, Stderr: Tail(res.Stderr, 2000), WillRetry: retry,
 		Duration: Duration(res.Duration),
@@ -151,7 +161,7 @@ func (rt *Runtime) finished(q Question, res challengers.Result, attempt int, r R
 		ev.Display = res.Text
 		ev.Badge, ev.Stance = "unparseable reply", StanceNeutral
 	}
-	rt.Bus.Emit(ev)
+	rt.emit(ev)
 }
 
 // AskAll asks every question at once and returns the answers in order.

@@ -1,6 +1,27 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"strings"
+)
+
+// costHeading heads the section WithCosts adds.
+const costHeading = "## What each agent cost"
+
+// WithCosts ends an outcome document with what each agent cost so far
+// (once: a document that has the section already is returned as it is).
+// engine.Run adds it to every outcome; a protocol that saves a copy of its
+// document itself calls it first, so the copy is the same document.
+func (rt *Runtime) WithCosts(md string) string {
+	if rt.Ledger == nil || strings.Contains(md, costHeading) {
+		return md
+	}
+	cost := CostSection(rt.Ledger.Accounts(), rt.Ledger.Total())
+	if cost == "" {
+		return md
+	}
+	return strings.TrimRight(md, "\n") + "\n\n" + cost
+}
 
 // Protocol is one way of running a debate: it owns its phases, seats,
 // prompts, reply shapes, rules and outcome document. Everything else is
@@ -30,10 +51,12 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	st := p.Start()
 	st.Version = LogVersion
 	bus.Emit(st)
-	out := p.Run(ctx, &Runtime{Bus: bus, Run: opts.Run, Env: opts.Env})
+	rt := &Runtime{Bus: bus, Run: opts.Run, Env: opts.Env, Ledger: &Ledger{}}
+	out := p.Run(ctx, rt)
 	if out.Result == "" {
 		out.Result = OutcomeAborted
 	}
+	out.Markdown = rt.WithCosts(out.Markdown)
 	out.LogPath = opts.LogPath
 	bus.Emit(out)
 	return out

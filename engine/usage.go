@@ -2,6 +2,9 @@ package engine
 
 import (
 	"fmt"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/arenadebate/arena/challengers"
 )
@@ -67,4 +70,135 @@ func count(n int64) string {
 		return fmt.Sprintf("%.1fk", float64(n)/1e3)
 	}
 	return fmt.Sprint(n)
+}
+
+// Account is what one agent's calls cost in a run.
+type Account struct {
+	Agent    string
+	Calls    int // calls made, failed ones included
+	Failures int
+	Time     time.Duration // the calls' time, summed
+	Usage    Usage         // of the replies
+}
+
+// Short says it in one line: "2 calls · 3.1k in · 940 out · $0.0123 · 14s".
+func (a Account) Short() string {
+	parts := []string{plural(a.Calls, "call")}
+	if a.Failures > 0 {
+		parts = append(parts, fmt.Sprintf("%d failed", a.Failures))
+	}
+	switch {
+	case a.Usage.Reported > 0:
+		parts = append(parts, fmt.Sprintf("%s in · %s out", count(a.Usage.InputTokens), count(a.Usage.OutputTokens)))
+	case a.Usage.Replies > 0:
+		parts = append(parts, "tokens not reported")
+	}
+	if a.Usage.Costed > 0 {
+		parts = append(parts, fmt.Sprintf("$%.4f", a.Usage.CostUSD))
+	}
+	return strings.Join(append(parts, a.Time.Round(100*time.Millisecond).String()), " · ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// Ledger adds up each agent's calls as they finish or fail.
+type Ledger struct {
+	mu    sync.Mutex
+	order []string
+	by    map[string]*Account
+}
+
+// Record counts a finished or failed call; other events are ignored.
+func (l *Ledger) Record(p Payload) {
+	var agent string
+	var took time.Duration
+	var usage *challengers.Usage
+	failed, replied := false, false
+	switch v := p.(type) {
+	case AgentFinished:
+		agent, took, usage, replied = v.Agent, v.Duration.D(), v.Usage, true
+	case AgentFailed:
+		agent, took, failed = v.Agent, v.Duration.D(), true
+	default:
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.by == nil {
+		l.by = map[string]*Account{}
+	}
+	a := l.by[agent]
+	if a == nil {
+		a = &Account{Agent: agent}
+		l.by[agent] = a
+		l.order = append(l.order, agent)
+	}
+	a.Calls++
+	a.Time += took
+	if failed {
+		a.Failures++
+	}
+	if replied {
+		a.Usage.Add(usage)
+	}
+}
+
+// Accounts lists the agents' accounts in the order they were first seen.
+func (l *Ledger) Accounts() []Account {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]Account, 0, len(l.order))
+	for _, n := range l.order {
+		out = append(out, *l.by[n])
+	}
+	return out
+}
+
+// Total adds every account up.
+func (l *Ledger) Total() Account {
+	t := Account{Agent: "total"}
+	for _, a := range l.Accounts() {
+		t.Calls += a.Calls
+		t.Failures += a.Failures
+		t.Time += a.Time
+		t.Usage.Replies += a.Usage.Replies
+		t.Usage.Reported += a.Usage.Reported
+		t.Usage.InputTokens += a.Usage.InputTokens
+		t.Usage.OutputTokens += a.Usage.OutputTokens
+		t.Usage.Costed += a.Usage.Costed
+		t.Usage.CostUSD += a.Usage.CostUSD
+	}
+	return t
+}
+
+// CostSection is the outcome document's account of what each agent cost:
+// calls, failures, time, tokens and cost as the CLIs reported them ("not
+// reported" where they did not, never 0).
+func CostSection(accts []Account, total Account) string {
+	if len(accts) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(costHeading + "\n\n| Agent | Calls | Failed | Time | Tokens in · out | Cost (USD) |\n|---|---|---|---|---|---|\n")
+	row := func(a Account, bold bool) {
+		name := a.Agent
+		if bold {
+			name = "**" + name + "**"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s |\n", name, a.Calls, a.Failures,
+			a.Time.Round(100*time.Millisecond), a.Usage.Tokens(), a.Usage.Cost())
+	}
+	for _, a := range accts {
+		row(a, false)
+	}
+	if len(accts) > 1 {
+		row(total, true)
+	}
+	b.WriteString("\nTime is the calls' own, summed: calls in parallel overlap. Tokens and cost are what each CLI's stream reported.\n")
+	return b.String()
 }

@@ -59,8 +59,10 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 		}
 	case engine.AgentFinished:
 		m.paneFor(p.Seat, p.Agent, p.Role).finish(p)
+		m.ledger.Record(p)
 	case engine.AgentFailed:
 		m.paneFor(p.Seat, p.Agent, p.Role).fail(p)
+		m.ledger.Record(p)
 	case engine.Table:
 		m.onTable(p)
 	case engine.PositionUpdated:

@@ -42,6 +42,7 @@ type Model struct {
 	maxRounds  int
 	phases     []engine.PhaseInfo
 	layouts    map[string]layout.Layout // how each reply shape reads as it streams
+	ledger     engine.Ledger            // what the agents' calls cost, for the header
 	phase      engine.Phase
 	phaseTitle string
 	round      int

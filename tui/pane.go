@@ -225,6 +225,8 @@ type pane struct {
 	attempt  int
 	finished time.Duration
 
+	acct engine.Account // what the seat's calls cost so far
+
 	w, h   int  // outer size, border included
 	follow bool // stick to the tail
 	top    int  // first visible line when not following
@@ -329,6 +331,9 @@ func (p *pane) finish(e engine.AgentFinished) {
 	c.rewrap(p.contentWidth())
 	p.bytes += c.size()
 	p.state, p.badge, p.stance, p.finished = stateDone, e.Badge, e.Stance, e.Duration.D()
+	p.acct.Calls++
+	p.acct.Time += e.Duration.D()
+	p.acct.Usage.Add(e.Usage)
 	if e.Unparseable && p.badge == "" {
 		p.badge = "unparseable"
 	}
@@ -350,6 +355,9 @@ func (p *pane) fail(e engine.AgentFailed) {
 	}
 	c.rewrap(p.contentWidth())
 	p.state, p.failMsg, p.retry = stateFailed, e.Message, e.WillRetry
+	p.acct.Calls++
+	p.acct.Failures++
+	p.acct.Time += e.Duration.D()
 	p.changed()
 }
 

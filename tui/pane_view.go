@@ -160,7 +160,17 @@ func (p *pane) bottomBorder(v paneView, bs borderSet, edge ink) string {
 			hint = "↓ " + strconv.Itoa(below) + " more · G"
 		}
 	}
-	if hint == "" || ansi.StringWidth(hint)+4 > inner {
+	if hint == "" {
+		// What the seat's calls cost so far, where there is room.
+		if p.acct.Calls > 0 {
+			if a := p.acct.Short(); ansi.StringWidth(a)+4 <= inner {
+				fill := inner - ansi.StringWidth(a) - 3
+				return edge.Render(bs.bl+strings.Repeat(bs.h, fill)+" ") + v.th.faint.Render(a) + edge.Render(" "+bs.h+bs.br)
+			}
+		}
+		return edge.Render(bs.bl + strings.Repeat(bs.h, inner) + bs.br)
+	}
+	if ansi.StringWidth(hint)+4 > inner {
 		return edge.Render(bs.bl + strings.Repeat(bs.h, inner) + bs.br)
 	}
 	fill := inner - ansi.StringWidth(hint) - 3

@@ -157,6 +157,12 @@ func (m *Model) header() []string {
 		}
 		right = append(right, th.text.Render(rounds))
 	}
+	if t := m.ledger.Total(); t.Usage.Reported > 0 {
+		right = append(right, th.dim.Render(t.Usage.Tokens()))
+	}
+	if t := m.ledger.Total(); t.Usage.Costed > 0 {
+		right = append(right, th.dim.Render(fmt.Sprintf("$%.4f", t.Usage.CostUSD)))
+	}
 	if !m.started.IsZero() {
 		right = append(right, th.dim.Render(fmtClock(m.elapsed())))
 	}

@@ -224,7 +224,7 @@ func (r *run) outcome(kind engine.OutcomeKind) engine.Outcome {
 		r.stoppedDoc(&b, "aborted", o.Summary)
 	}
 	r.appendix(&b)
-	o.Markdown = b.String()
+	o.Markdown = r.rt.WithCosts(b.String())
 	if r.cfg.Reports != nil {
 		if path, err := r.cfg.Reports.Outcome(o.Markdown); err != nil {
 			r.rt.Note(engine.NoteError, "could not copy the outcome document to the reports directory: %v", err)

@@ -262,6 +262,14 @@ func (p *Printer) agentFinished(v engine.AgentFinished) {
 	if v.Badge != "" {
 		badge = " · " + v.Badge
 	}
+	if v.Usage != nil {
+		var u engine.Usage
+		u.Add(v.Usage)
+		badge += " · " + u.Tokens()
+		if u.Costed > 0 {
+			badge += " · " + u.Cost()
+		}
+	}
 	p.printf("%s ✓ %s in %s%s\n", p.name(v.Seat), v.Task, v.Duration.D().Round(100*time.Millisecond), badge)
 	if v.Unparseable {
 		p.printf("%s   could not parse the reply: %s\n", p.name(""), v.ParseError)

@@ -152,6 +152,9 @@ func (j Judgement) Display() string {
 		Reasoning    string   `json:"reasoning"`
 		Improvements []string `json:"improvements"`
 	}{j.stated(), j.Scores, j.Reasoning, j.Improvements}
+	if strings.Contains(shown.Reasoning, "\n") {
+		shown.Reasoning = "\n" + shown.Reasoning // a chain reads as a list under its label
+	}
 	out := engine.Show(shown, judgementLayout)
 	out += fmt.Sprintf("\n\nArena: average %.2f → %s (%s)", j.Average, strings.ToUpper(string(j.Verdict)), Why(j.Scores, j.Verdict))
 	if j.Stated != "" {

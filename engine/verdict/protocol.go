@@ -156,13 +156,49 @@ type run struct {
 	calls  int
 	fails  []string
 	cancel bool
+	judges map[Mode]challengers.Agent // as resolved (agy standing in for gemini)
+}
+
+// preflight makes sure every judge that may be asked is installed: a
+// missing CLI is a setup problem to fix, not a question for a human
+// reviewer, so the run aborts before any judge is asked.
+func (r *run) preflight() string {
+	var missing []string
+	for _, m := range r.p.modes() {
+		a, note, ok := challengers.Resolve(r.p.cfg.Judges[m], r.rt.Env)
+		if !ok {
+			missing = append(missing, fmt.Sprintf("the %s judge %s is not installed (%q is not on PATH)", m, a.Name, a.Executable()))
+			continue
+		}
+		if note != "" {
+			r.rt.Note(engine.NoteInfo, "%s", note)
+		}
+		r.judges[m] = a
+	}
+	return strings.Join(missing, "; ")
+}
+
+func (r *run) aborted(why string) engine.Outcome {
+	r.rt.Note(engine.NoteError, "%s", why)
+	r.p.mu.Lock()
+	r.p.result = Result{Reason: why}
+	r.p.mu.Unlock()
+	return engine.Outcome{
+		Result: engine.OutcomeAborted, Stance: engine.StanceDisagree,
+		Summary:  fmt.Sprintf("verdict on %s aborted: %s", r.p.cfg.TaskID, why),
+		Markdown: r.document(Step{Reason: why}, "aborted"),
+		Failures: []string{why},
+	}
 }
 
 // Run asks the judges the rule asks for, until a final decision.
 func (p *Protocol) Run(ctx context.Context, rt *engine.Runtime) engine.Outcome {
-	r := &run{p: p, rt: rt, got: map[Mode]Judged{}, js: map[Mode]Judgement{}}
+	r := &run{p: p, rt: rt, got: map[Mode]Judged{}, js: map[Mode]Judgement{}, judges: map[Mode]challengers.Agent{}}
 	for _, n := range p.cfg.Notes {
 		rt.Note(engine.NoteWarn, "%s", n)
+	}
+	if why := r.preflight(); why != "" {
+		return r.aborted(why)
 	}
 	step := Next(p.cfg.Thorough, r.got)
 	for !step.Done() {
@@ -262,7 +298,7 @@ func (r *run) question(m Mode, ph engine.Phase) engine.Question {
 		data.Prior = []prior{{"Judge A", r.js[Quick]}, {"Judge B", r.js[Deep]}}
 	}
 	return engine.Question{
-		Seat: string(m), Agent: cfg.Judges[m], Role: Role(m), Phase: ph, Round: 1, Task: TaskJudge,
+		Seat: string(m), Agent: r.judges[m], Role: Role(m), Phase: ph, Round: 1, Task: TaskJudge,
 		Shape: shape, Prompt: prompts.Render(tmpl, shape, data), Retries: 1,
 		Parse: func(text string) (engine.Reply, error) { return Parse(text) },
 	}

@@ -223,3 +223,15 @@ func TestReplyInEventIsArenasReading(t *testing.T) {
 		t.Fatalf("%s %v %q", f[0].Reply, err, f[0].Badge)
 	}
 }
+
+func TestMissingJudgeAborts(t *testing.T) {
+	cfg := config(false)
+	missing := enginetest.Agent("claude")
+	missing.Command = []string{"no-such-cli-anywhere"}
+	cfg.Judges[Deep] = missing
+	s := enginetest.NewScript()
+	out, _, res := runIt(t, cfg, s)
+	if out.Result != engine.OutcomeAborted || len(s.Calls()) != 0 || !strings.Contains(res.Reason, "the deep judge claude is not installed") {
+		t.Fatalf("%s %q, %d calls", out.Result, res.Reason, len(s.Calls()))
+	}
+}

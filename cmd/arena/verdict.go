@@ -108,14 +108,14 @@ else the defender and challengers. --author keeps the agent that wrote the
 work out of every seat the config or the defaults would give it.
 
 Every judge's verdict, then the final decision, is appended as one JSON
-line to the verdict log (--log, default verdicts.jsonl in the log
-directory); arena verdict --schema prints the records' JSON Schema.`,
+line to the verdict log (--log, default verdicts/verdicts.jsonl in
+the log directory); arena verdict --schema prints the records' JSON Schema.`,
 		Example: `  arena verdict report.md --task-id issue-18 --task "document the API"
   git diff main... | arena verdict - --task-id "$(git branch --show-current)"
   arena verdict - --task-id issue-18 --thorough --json < change.diff
   arena verdict --install-hook     # judge every git push in this repository
   arena verdict --schema           # the verdict log's JSON Schema
-  arena verdict --stats debate-logs/verdicts.jsonl`,
+  arena verdict --stats debate-logs/verdicts/verdicts.jsonl`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runVerdict(cmd, cf, f, args) },
 	}
@@ -124,7 +124,7 @@ directory); arena verdict --schema prints the records' JSON Schema.`,
 	fl.StringVar(&f.task, "task", "", "what the work had to do, for the judges")
 	fl.BoolVar(&f.thorough, "thorough", false, "ask the quick and deep judges in parallel, and the tiebreaker when they differ")
 	fl.BoolVar(&f.sensitive, "sensitive", false, "security- or compliance-critical work: always escalate to a human")
-	fl.StringVar(&f.logPath, "log", "", "the verdict log to append to (default verdicts.jsonl in the log directory)")
+	fl.StringVar(&f.logPath, "log", "", "the verdict log to append to (default verdicts/verdicts.jsonl in the log directory)")
 	fl.BoolVar(&f.noTUI, "no-tui", false, "print the run as plain text instead of the live screen")
 	fl.BoolVar(&f.json, "json", false, "print only the final record, as one JSON object")
 	for _, m := range []verdict.Mode{verdict.Quick, verdict.Deep, verdict.Tiebreaker} {
@@ -432,7 +432,8 @@ func modelNames(judges map[verdict.Mode]challengers.Agent) map[string]string {
 }
 
 // verdictLogPath is where verdicts are appended ("" for nowhere): --log,
-// else verdicts.jsonl in the debate log directory unless logs are off. It
+// else verdicts/verdicts.jsonl in the debate log directory unless logs
+// are off. It
 // is opened now, so a log that cannot be written is an error before any
 // model is asked.
 func verdictLogPath(s *settings.Settings, flag string) (string, error) {
@@ -441,7 +442,9 @@ func verdictLogPath(s *settings.Settings, flag string) (string, error) {
 		if !s.SaveDebateLogs {
 			return "", nil
 		}
-		path = filepath.Join(s.DebateLogPath, "verdicts.jsonl")
+		// A directory of its own: the debate log directory holds only
+		// debate logs, which arena logs and replay list.
+		path = filepath.Join(s.DebateLogPath, "verdicts", "verdicts.jsonl")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", usagef("cannot create the verdict log's directory: %w", err)

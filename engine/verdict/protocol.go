@@ -369,7 +369,7 @@ func (r *run) interrupted() engine.Outcome {
 	r.p.result = Result{Reason: "interrupted", Calls: r.calls, Judgements: r.js, Failures: r.fails}
 	r.p.mu.Unlock()
 	return engine.Outcome{
-		Result: engine.OutcomeInterrupted, Stance: engine.StanceDisagree, Rounds: r.calls,
+		Result: engine.OutcomeInterrupted, Stance: engine.StanceDisagree, Rounds: 1,
 		Summary:  fmt.Sprintf("verdict on %s interrupted after %d judge%s", r.p.cfg.TaskID, r.calls, plural(r.calls)),
 		Markdown: r.document(Step{Reason: "interrupted before a decision"}, "interrupted"),
 		Failures: r.fails,
@@ -382,7 +382,7 @@ func (r *run) outcome(step Step) engine.Outcome {
 	r.p.mu.Unlock()
 	r.rt.Bus.Emit(engine.PhaseStarted{Phase: engine.PhaseOutcome, Round: 1, Title: "Outcome"})
 	return engine.Outcome{
-		Result: engine.OutcomeKind(step.Final), Stance: Stance(step.Final), Rounds: r.calls,
+		Result: engine.OutcomeKind(step.Final), Stance: Stance(step.Final), Rounds: 1, // one pass of judging; Result().Calls counts the judges
 		Summary:  fmt.Sprintf("%s: %s (%s)", r.p.cfg.TaskID, strings.ToUpper(string(step.Final)), step.Reason),
 		Markdown: r.document(step, string(step.Final)),
 		Failures: r.fails,

@@ -345,13 +345,9 @@ func (a *app) seatJudge(p *seatPicker, s *settings.Settings, f *verdictFlags, m 
 		names = []string{v}
 	} else if cfgNames, at := s.Seats(verdict.Name, string(m)); len(cfgNames) == 1 && cfgNames[0] == author {
 		stand := ""
-		for _, n := range p.pool {
-			if len(p.held[n]) == 0 {
-				stand = n
-				break
-			}
-		}
-		if stand == "" && len(p.pool) > 0 {
+		if ins := p.standIns(); len(ins) > 0 {
+			stand = ins[0].Name
+		} else if len(p.pool) > 0 {
 			stand = p.pool[0]
 		}
 		if stand == "" {

@@ -1,0 +1,556 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/verdict"
+	"github.com/arenadebate/arena/settings"
+)
+
+// arena verdict: the rubric quality gate of engine/verdict, its JSONL
+// verdict log, its schema, its stats and its pre-push hook.
+
+// The verdict's own exit codes. 3 is the only code left between 0 and 4
+// (1, 2 and 4 are shared), so reject and escalate take 5 and 6: a script
+// or hook can tell every decision apart.
+const (
+	exitAccept   = exitOK
+	exitImprove  = 3
+	exitReject   = 5
+	exitEscalate = 6
+)
+
+const verdictExitHelp = `Exit codes:
+  0    accept
+  1    internal error
+  2    usage error (bad flag, config, missing or unreadable work)
+  3    improve: the work needs changes (a judge's scores said so, and it was final)
+  4    aborted (no usable judge)
+  5    reject
+  6    escalate: a human must decide (judges disagree, a judge failed, both said improve, or --sensitive)
+  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+
+func verdictExit(k engine.OutcomeKind) int {
+	switch k {
+	case verdict.OutcomeAccept:
+		return exitAccept
+	case verdict.OutcomeImprove:
+		return exitImprove
+	case verdict.OutcomeReject:
+		return exitReject
+	case verdict.OutcomeEscalate:
+		return exitEscalate
+	}
+	return commonExit(k)
+}
+
+// Default seat timeouts: the quick judge screens, the deep judge reasons.
+var seatTimeouts = map[verdict.Mode]time.Duration{
+	verdict.Quick: 30 * time.Second, verdict.Deep: 60 * time.Second, verdict.Tiebreaker: 45 * time.Second,
+}
+
+type verdictFlags struct {
+	noTUI, json         bool
+	taskID, task        string
+	thorough, sensitive bool
+	logPath             string
+	judges              map[verdict.Mode]*string
+	timeouts            map[verdict.Mode]*string
+	author              string
+	installHook, force  bool
+	schema              bool
+	stats               string
+}
+
+func init() {
+	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command { return a.verdictCmd(cf) })
+}
+
+func (a *app) verdictCmd(cf *commonFlags) *cobra.Command {
+	f := &verdictFlags{judges: map[verdict.Mode]*string{}, timeouts: map[verdict.Mode]*string{}}
+	cmd := &cobra.Command{
+		Use:   "verdict [FILE... | -] --task-id ID",
+		Short: "Judge finished work against a rubric: accept, improve, reject or escalate",
+		Long: `verdict is a quality gate for finished work (files, or a diff on stdin). Judges
+score it 1–5 on three dimensions of the KLS framework: semantic (accurate to
+the domain), pragmatic (enables the intended decision or action) and
+syntactic (consistent and well-structured). Arena, not the model, applies
+the thresholds to the scores: every score ≥ 3 and average ≥ 3.5 → accept;
+any score < 2 → reject; otherwise improve.
+
+The quick judge goes first: accept or reject is final, improve goes to the
+deep judge, whose accept or reject is final and whose improve escalates to
+a human. With --thorough both run in parallel; if they differ, the
+tiebreaker (best a different provider) decides, unless it sides with
+neither. At most three judges are asked. A judge that times out after one
+retry, or whose reply is not valid JSON after one repair request,
+escalates; --sensitive always escalates, with the verdicts still recorded.
+
+Seats come from --quick-judge, --deep-judge and --tiebreaker, else the
+config file (verdict: {quick: gemini, deep: claude, tiebreaker: codex}),
+else the defender and challengers. --author keeps the agent that wrote the
+work out of every seat the config or the defaults would give it.
+
+Every judge's verdict, then the final decision, is appended as one JSON
+line to the verdict log (--log, default verdicts/verdicts.jsonl in
+the log directory); arena verdict --schema prints the records' JSON Schema.`,
+		Example: `  arena verdict report.md --task-id issue-18 --task "document the API"
+  git diff main... | arena verdict - --task-id "$(git branch --show-current)"
+  arena verdict - --task-id issue-18 --thorough --json < change.diff
+  arena verdict --install-hook     # judge every git push in this repository
+  arena verdict --schema           # the verdict log's JSON Schema
+  arena verdict --stats debate-logs/verdicts/verdicts.jsonl`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runVerdict(cmd, cf, f, args) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.taskID, "task-id", "", "what the work is for, as the log records it (an issue, a branch)")
+	fl.StringVar(&f.task, "task", "", "what the work had to do, for the judges")
+	fl.BoolVar(&f.thorough, "thorough", false, "ask the quick and deep judges in parallel, and the tiebreaker when they differ")
+	fl.BoolVar(&f.sensitive, "sensitive", false, "security- or compliance-critical work: always escalate to a human")
+	fl.StringVar(&f.logPath, "log", "", "the verdict log to append to (default verdicts/verdicts.jsonl in the log directory)")
+	fl.BoolVar(&f.noTUI, "no-tui", false, "print the run as plain text instead of the live screen")
+	fl.BoolVar(&f.json, "json", false, "print only the final record, as one JSON object")
+	for _, m := range []verdict.Mode{verdict.Quick, verdict.Deep, verdict.Tiebreaker} {
+		f.judges[m] = fl.String(judgeFlag(m), "", fmt.Sprintf("agent for the %s judge's seat", m))
+		f.timeouts[m] = fl.String(string(m)+"-timeout", "", fmt.Sprintf("the %s judge's timeout per call (default %s)", m, seatTimeouts[m]))
+	}
+	fl.StringVar(&f.author, "author", "", "the agent that wrote the work: kept out of every seat it would hold")
+	fl.BoolVar(&f.installHook, "install-hook", false, "write a git pre-push hook that judges what is pushed")
+	fl.BoolVar(&f.force, "force", false, "with --install-hook: replace a hook arena did not write (it is backed up)")
+	fl.BoolVar(&f.schema, "schema", false, "print the verdict log records' JSON Schema")
+	fl.StringVar(&f.stats, "stats", "", "summarise a verdict log: verdicts per model, quick/deep agreement, escalations")
+	cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + verdictExitHelp + "\n")
+	return cmd
+}
+
+func judgeFlag(m verdict.Mode) string {
+	if m == verdict.Tiebreaker {
+		return "tiebreaker"
+	}
+	return string(m) + "-judge"
+}
+
+func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, args []string) error {
+	if err := f.checkModes(cmd, args); err != nil {
+		return err
+	}
+	switch {
+	case f.schema:
+		_, err := a.stdout.Write(verdict.Schema())
+		return err
+	case f.stats != "":
+		return a.verdictStats(f)
+	case f.installHook:
+		return a.installHook(f.force)
+	}
+	work, err := a.readWork(args)
+	if err != nil {
+		return err
+	}
+	s, err := a.loadSettings(cmd, cf)
+	if err != nil {
+		return err
+	}
+	cfg, err := a.verdictConfig(cmd, s, f, work)
+	if err != nil {
+		return err
+	}
+	vlog, err := verdictLogPath(s, f.logPath)
+	if err != nil {
+		return err
+	}
+	logw, err := a.openLog(s, "verdict "+f.taskID)
+	if err != nil {
+		return err
+	}
+	cfg.ID = runID(logw, f.taskID)
+	p := verdict.New(cfg)
+	sink := &verdictLog{path: vlog, cfg: cfg, p: p, models: modelNames(cfg.Judges)}
+	front, out := a, outputFlags{noTUI: f.noTUI}
+	if f.json {
+		quiet := *a
+		quiet.stdout = io.Discard
+		front, out = &quiet, outputFlags{noTUI: true}
+	}
+	res := front.runProtocol(loggedVerdict{p, sink}, logw, out)
+	if err := sink.Err(); err != nil {
+		a.warn("%v", err)
+	}
+	if f.json {
+		b, _ := json.Marshal(sink.final)
+		fmt.Fprintf(a.stdout, "%s\n", b)
+	}
+	return exitCode(verdictExit(res.Result))
+}
+
+// checkModes refuses flags that do not go together.
+func (f *verdictFlags) checkModes(cmd *cobra.Command, args []string) error {
+	var modes []string
+	for _, n := range []string{"schema", "stats", "install-hook"} {
+		if cmd.Flags().Changed(n) {
+			modes = append(modes, "--"+n)
+		}
+	}
+	if len(modes) > 1 {
+		return usagef("%s cannot be used together", strings.Join(modes, " and "))
+	}
+	if len(modes) == 1 {
+		if len(args) > 0 {
+			return usagef("%s takes no files (got %s)", modes[0], strings.Join(args, " "))
+		}
+		if f.force && !f.installHook {
+			return usagef("--force goes with --install-hook only")
+		}
+		return nil
+	}
+	if f.force {
+		return usagef("--force goes with --install-hook only")
+	}
+	if strings.TrimSpace(f.taskID) == "" {
+		return usagef("--task-id is required: name what the work is for (an issue, a branch), e.g. --task-id issue-18")
+	}
+	return nil
+}
+
+// readWork reads the files to judge, or stdin for "-".
+func (a *app) readWork(args []string) ([]engine.Doc, error) {
+	if len(args) == 0 {
+		return nil, usagef("nothing to judge: name the files, or - to read the work (a diff) from stdin")
+	}
+	var docs []engine.Doc
+	stdin := false
+	for _, p := range args {
+		var b []byte
+		if p == "-" {
+			if stdin {
+				return nil, usagef("- (stdin) is named twice")
+			}
+			stdin = true
+			var err error
+			if b, err = io.ReadAll(io.LimitReader(a.stdin, maxContextBytes+1)); err != nil {
+				return nil, usagef("reading the work from stdin: %w", err)
+			}
+			if strings.TrimSpace(string(b)) == "" {
+				return nil, usagef("nothing to judge: stdin was empty")
+			}
+			p = "stdin"
+		} else {
+			st, err := os.Stat(p)
+			switch {
+			case err != nil:
+				return nil, usagef("work file: %w", err)
+			case st.IsDir():
+				return nil, usagef("work file %s is a directory; name its files", p)
+			case st.Size() > maxContextBytes:
+				return nil, usagef("work file %s is %d MiB; the limit is %d MiB", p, st.Size()>>20, maxContextBytes>>20)
+			}
+			if b, err = os.ReadFile(p); err != nil {
+				return nil, usagef("work file: %w", err)
+			}
+		}
+		if len(b) > maxContextBytes {
+			return nil, usagef("the work on stdin is larger than %d MiB", maxContextBytes>>20)
+		}
+		if !utf8.Valid(b) {
+			return nil, usagef("%s is not UTF-8 text", p)
+		}
+		docs = append(docs, engine.Doc{Name: p, Content: string(b)})
+	}
+	return docs, nil
+}
+
+// verdictConfig seats the judges, keeping the author out.
+func (a *app) verdictConfig(cmd *cobra.Command, s *settings.Settings, f *verdictFlags, work []engine.Doc) (verdict.Config, error) {
+	cfg := verdict.Config{
+		TaskID: strings.TrimSpace(f.taskID), Task: strings.TrimSpace(f.task), Work: work,
+		Judges: map[verdict.Mode]challengers.Agent{}, Thorough: f.thorough, Sensitive: f.sensitive,
+	}
+	author := strings.TrimSpace(f.author)
+	if author != "" {
+		if _, ok := s.Agents[author]; !ok {
+			return cfg, usagef("--author: unknown agent %q (known: %s)", author, strings.Join(agentNames(s), ", "))
+		}
+	}
+	var exclude []string
+	if author != "" {
+		exclude = append(exclude, author)
+	}
+	p := a.seatPicker(s, verdict.Name, exclude...)
+	modes := []verdict.Mode{verdict.Quick, verdict.Deep}
+	if f.thorough {
+		modes = append(modes, verdict.Tiebreaker)
+	} else if cmd.Flags().Changed("tiebreaker") {
+		a.warn("--tiebreaker is used with --thorough only; without it no tiebreaker is asked")
+	}
+	for _, m := range modes {
+		ag, err := a.seatJudge(p, s, f, m, author)
+		if err != nil {
+			return cfg, err
+		}
+		d := seatTimeouts[m]
+		if v := *f.timeouts[m]; v != "" {
+			if d, err = parseSeatTimeout(v); err != nil {
+				return cfg, usagef("--%s-timeout: %w", m, err)
+			}
+		}
+		ag.Timeout = d
+		cfg.Judges[m] = ag
+	}
+	p.warnShared()
+	if f.thorough {
+		tie := providerOf(cfg.Judges[verdict.Tiebreaker])
+		for _, m := range []verdict.Mode{verdict.Quick, verdict.Deep} {
+			if providerOf(cfg.Judges[m]) == tie {
+				msg := fmt.Sprintf("the tiebreaker %s is from the same provider (%s) as the %s judge %s: name one from a different provider with --tiebreaker for an independent view",
+					cfg.Judges[verdict.Tiebreaker].Name, tie, m, cfg.Judges[m].Name)
+				a.warn("%s", msg)
+				cfg.Notes = append(cfg.Notes, msg)
+				break
+			}
+		}
+	}
+	return cfg, nil
+}
+
+// seatJudge picks one seat's agent: the flag's (the user insists, even on
+// the author), else the config's unless it is the author, else the next
+// agent of the pool.
+func (a *app) seatJudge(p *seatPicker, s *settings.Settings, f *verdictFlags, m verdict.Mode, author string) (challengers.Agent, error) {
+	label := string(m) + " judge"
+	var names []string
+	if v := strings.TrimSpace(*f.judges[m]); v != "" {
+		if _, ok := s.Agents[v]; !ok {
+			return challengers.Agent{}, usagef("--%s: unknown agent %q (known: %s)", judgeFlag(m), v, strings.Join(agentNames(s), ", "))
+		}
+		if v == author {
+			a.warn("%s wrote the work and judges it as the %s, because --%s names it", v, label, judgeFlag(m))
+		}
+		names = []string{v}
+	} else if cfgNames, at := s.Seats(verdict.Name, string(m)); len(cfgNames) == 1 && cfgNames[0] == author {
+		stand := ""
+		if ins := p.standIns(); len(ins) > 0 {
+			stand = ins[0].Name
+		} else if len(p.pool) > 0 {
+			stand = p.pool[0]
+		}
+		if stand == "" {
+			return challengers.Agent{}, usagef("%s wrote the work and no other agent can take its seat as the %s (%s): configure another agent, or name it with --%s", author, label, at, judgeFlag(m))
+		}
+		a.warn("%s wrote the work, so %s takes its seat as the %s", author, stand, label)
+		names = []string{stand}
+	}
+	if names == nil && len(p.pool) == 0 {
+		return challengers.Agent{}, usagef("no agent for the %s seat: name one with --%s or in the config's verdict.%s", label, judgeFlag(m), m)
+	}
+	ags, err := p.pick(string(m), label, names, 1)
+	if err != nil {
+		return challengers.Agent{}, err
+	}
+	return ags[0], nil
+}
+
+func agentNames(s *settings.Settings) []string {
+	var out []string
+	for n := range s.Agents {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func parseSeatTimeout(v string) (time.Duration, error) {
+	t := strings.TrimSpace(v)
+	d, err := time.ParseDuration(t)
+	if err != nil {
+		secs, serr := strconv.Atoi(t)
+		if serr != nil {
+			return 0, fmt.Errorf("%q is not a duration (use 30s, 2m, or a number of seconds)", v)
+		}
+		d = time.Duration(secs) * time.Second
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("must be more than 0, got %q", v)
+	}
+	return d, nil
+}
+
+// providerOf is who serves an agent's model, by the CLI it runs: two
+// agents running one CLI are not independent.
+func providerOf(a challengers.Agent) string {
+	exe := filepath.Base(a.Executable())
+	switch exe {
+	case "claude":
+		return "Anthropic"
+	case "gemini", "agy":
+		return "Google"
+	case "codex":
+		return "OpenAI"
+	case "qwen":
+		return "Alibaba"
+	}
+	return exe
+}
+
+// modelNames are the log's "model" for each agent: the agent, and the
+// model its command line chooses where it names one (--model X, -m X).
+func modelNames(judges map[verdict.Mode]challengers.Agent) map[string]string {
+	out := map[string]string{}
+	for _, a := range judges {
+		name := a.Name
+		argv := append(slices.Clone(a.Command), a.Args...)
+		for i, arg := range argv {
+			if v, ok := strings.CutPrefix(arg, "--model="); ok {
+				name = a.Name + "/" + v
+			} else if (arg == "--model" || arg == "-m") && i+1 < len(argv) && !strings.HasPrefix(argv[i+1], "{") {
+				name = a.Name + "/" + argv[i+1]
+			}
+		}
+		out[a.Name] = name
+	}
+	return out
+}
+
+// verdictLogPath is where verdicts are appended ("" for nowhere): --log,
+// else verdicts/verdicts.jsonl in the debate log directory unless logs
+// are off. It
+// is opened now, so a log that cannot be written is an error before any
+// model is asked.
+func verdictLogPath(s *settings.Settings, flag string) (string, error) {
+	path := flag
+	if path == "" {
+		if !s.SaveDebateLogs {
+			return "", nil
+		}
+		// A directory of its own: the debate log directory holds only
+		// debate logs, which arena logs and replay list.
+		path = filepath.Join(s.DebateLogPath, "verdicts", "verdicts.jsonl")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", usagef("cannot create the verdict log's directory: %w", err)
+	}
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return "", usagef("cannot append to the verdict log: %w (choose another with --log PATH)", err)
+	}
+	fh.Close()
+	return path, nil
+}
+
+func runID(logw *engine.LogWriter, taskID string) string {
+	if logw != nil {
+		return strings.TrimSuffix(filepath.Base(logw.Path()), ".jsonl")
+	}
+	return fmt.Sprintf("%s-%d", strings.TrimSuffix(engine.LogName(time.Now(), "verdict "+taskID), ".jsonl"), os.Getpid())
+}
+
+// loggedVerdict is the verdict protocol with the verdict log on its bus.
+type loggedVerdict struct {
+	*verdict.Protocol
+	log *verdictLog
+}
+
+func (l loggedVerdict) Run(ctx context.Context, rt *engine.Runtime) engine.Outcome {
+	rt.Bus.Subscribe(l.log) // before the first judge is asked
+	return l.Protocol.Run(ctx, rt)
+}
+
+// verdictLog appends each judge's verdict, then the final record, to the
+// verdict log as they pass on the bus.
+type verdictLog struct {
+	path   string
+	cfg    verdict.Config
+	p      *verdict.Protocol
+	models map[string]string
+	mu     sync.Mutex
+	err    error
+	final  verdict.Final
+}
+
+func (v *verdictLog) Handle(e engine.Event) {
+	switch p := e.Payload.(type) {
+	case engine.AgentFinished:
+		m := verdict.Mode(p.Seat)
+		if p.Reply == nil || !slices.Contains([]verdict.Mode{verdict.Quick, verdict.Deep, verdict.Tiebreaker}, m) {
+			return
+		}
+		var j verdict.Judgement
+		if err := json.Unmarshal(p.Reply, &j); err != nil {
+			v.fail(fmt.Errorf("verdict log: reading the %s judge's reply: %w", m, err))
+			return
+		}
+		v.append(verdict.NewRecord(v.cfg.TaskID, v.cfg.ID, v.models[p.Agent], m, j, e.Time))
+	case engine.Outcome:
+		res := v.p.Result()
+		reached := res.Reason
+		if reached == "" {
+			reached = p.Summary
+		}
+		fin := verdict.Final{
+			TaskID: v.cfg.TaskID, RunID: v.cfg.ID, Mode: verdict.ModeFinal, Verdict: string(p.Result),
+			Reached: reached, Calls: res.Calls, Sensitive: v.cfg.Sensitive, Failures: p.Failures,
+			DebateLog: p.LogPath, Timestamp: verdict.Timestamp(e.Time),
+		}
+		v.mu.Lock()
+		v.final = fin
+		v.mu.Unlock()
+		v.append(fin)
+	}
+}
+
+func (v *verdictLog) append(rec any) {
+	if v.path == "" {
+		return
+	}
+	if err := verdict.Append(v.path, rec); err != nil {
+		v.fail(err)
+	}
+}
+
+func (v *verdictLog) fail(err error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.err = errors.Join(v.err, err)
+}
+
+// Err is what went wrong writing the log; read it after the run.
+func (v *verdictLog) Err() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.err
+}
+
+func (a *app) verdictStats(f *verdictFlags) error {
+	fh, err := os.Open(f.stats)
+	if err != nil {
+		return usagef("--stats: %w", err)
+	}
+	defer fh.Close()
+	st, err := verdict.ReadStats(fh)
+	if err != nil {
+		return usagef("--stats %s: %w", f.stats, err)
+	}
+	if f.json {
+		b, _ := json.Marshal(st)
+		fmt.Fprintf(a.stdout, "%s\n", b)
+		return nil
+	}
+	fmt.Fprint(a.stdout, st.Text())
+	return nil
+}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/arenadebate/arena/engine"
+)
+
+// arena verdict --install-hook: a git pre-push hook that judges the
+// commits being pushed. The hook carries a signature line, the SHA-256 of
+// the rest of the file; arena replaces a hook only when the signature
+// matches, so a hook someone else wrote, or one they edited since, is
+// never touched without --force (and then kept as a backup).
+
+const hookSignature = "# arena-verdict-hook sha256="
+
+// hookBody is the pre-push hook; %s is the arena that installed it,
+// shell-quoted, tried when arena is not on PATH.
+const hookBody = `#!/bin/sh
+# arena verdict pre-push hook, written by "arena verdict --install-hook".
+# It judges the diff of the commits being pushed (the branch name is the
+# task id) and blocks the push on reject, and on escalate too when
+# ARENA_VERDICT_STRICT=1. Skip it once with git push --no-verify. If you
+# edit this file it becomes yours: arena will not replace it without --force.
+remote="$1"
+installed=%s
+arena="${ARENA_BIN:-}"
+if [ -z "$arena" ]; then
+	if command -v arena >/dev/null 2>&1; then
+		arena=arena
+	elif [ -x "$installed" ]; then
+		arena="$installed"
+	fi
+elif ! command -v "$arena" >/dev/null 2>&1; then
+	arena=""
+fi
+if [ -z "$arena" ]; then
+	echo "arena pre-push hook: arena was not found (not on PATH${ARENA_BIN:+, and ARENA_BIN=$ARENA_BIN is not a program}, nor at $installed)." >&2
+	echo "arena pre-push hook: fix it by installing arena on PATH or setting ARENA_BIN to its path; delete $0 to stop judging pushes." >&2
+	echo "arena pre-push hook: this push goes through UNJUDGED." >&2
+	exit 0
+fi
+tmp=$(mktemp "${TMPDIR:-/tmp}/arena-pre-push.XXXXXX") || exit 1
+trap 'rm -f "$tmp"' EXIT
+blocked=0
+while read -r local_ref local_sha remote_ref remote_sha; do
+	case "$local_sha" in
+	*[!0]*) ;;
+	*)
+		echo "arena pre-push hook: deleting $remote_ref; nothing to judge." >&2
+		continue
+		;;
+	esac
+	if [ "$local_sha" = "$remote_sha" ]; then
+		continue
+	fi
+	base=""
+	case "$remote_sha" in
+	*[!0]*)
+		if git cat-file -e "$remote_sha^{commit}" 2>/dev/null; then
+			base="$remote_sha"
+		fi
+		;;
+	esac
+	if [ -z "$base" ]; then
+		# A new branch: against the remote's default branch, else from
+		# the first commit the remote does not have.
+		def=$(git symbolic-ref -q "refs/remotes/$remote/HEAD" 2>/dev/null)
+		if [ -n "$def" ]; then
+			base=$(git merge-base "$def" "$local_sha" 2>/dev/null)
+		fi
+	fi
+	if [ -z "$base" ]; then
+		first=$(git rev-list --reverse "$local_sha" --not --remotes="$remote" 2>/dev/null | head -n 1)
+		if [ -z "$first" ]; then
+			echo "arena pre-push hook: $local_ref has nothing new for $remote; nothing to judge." >&2
+			continue
+		fi
+		base=$(git rev-parse -q --verify "$first^" 2>/dev/null) || base=$(git hash-object -t tree /dev/null)
+	fi
+	git diff "$base" "$local_sha" >"$tmp" || { echo "arena pre-push hook: git diff failed; this push goes through unjudged." >&2; continue; }
+	if [ ! -s "$tmp" ]; then
+		echo "arena pre-push hook: $local_ref changes nothing; nothing to judge." >&2
+		continue
+	fi
+	branch=${local_ref#refs/heads/}
+	echo "arena pre-push hook: judging $branch ($base..$local_sha)" >&2
+	"$arena" verdict - --task-id "$branch" --no-tui <"$tmp"
+	code=$?
+	case $code in
+	0) echo "arena pre-push hook: $branch: ACCEPT" >&2 ;;
+	3) echo "arena pre-push hook: $branch: IMPROVE (the push goes through; see the improvements above)" >&2 ;;
+	5)
+		echo "arena pre-push hook: $branch: REJECT: push blocked (git push --no-verify skips the hook)" >&2
+		blocked=1
+		;;
+	6)
+		if [ "${ARENA_VERDICT_STRICT:-}" = 1 ]; then
+			echo "arena pre-push hook: $branch: ESCALATE: push blocked (ARENA_VERDICT_STRICT=1); a human must decide" >&2
+			blocked=1
+		else
+			echo "arena pre-push hook: $branch: ESCALATE: a human should review it; the push goes through (ARENA_VERDICT_STRICT=1 blocks it)" >&2
+		fi
+		;;
+	130)
+		echo "arena pre-push hook: interrupted: push blocked" >&2
+		blocked=1
+		;;
+	*)
+		if [ "${ARENA_VERDICT_STRICT:-}" = 1 ]; then
+			echo "arena pre-push hook: arena verdict failed (exit $code): push blocked (ARENA_VERDICT_STRICT=1)" >&2
+			blocked=1
+		else
+			echo "arena pre-push hook: arena verdict failed (exit $code); this push goes through unjudged" >&2
+		fi
+		;;
+	esac
+done
+exit $blocked
+`
+
+// hookScript is the hook for the arena at exe, signed.
+func hookScript(exe string) []byte {
+	body := fmt.Sprintf(hookBody, hookQuote(exe))
+	first, rest, _ := strings.Cut(body, "\n")
+	return []byte(first + "\n" + hookSignature + hookSum(first+"\n"+rest) + "\n" + rest)
+}
+
+func hookSum(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// arenaWrote reports whether a hook is one arena wrote and nobody edited:
+// its signature matches the rest of it.
+func arenaWrote(b []byte) bool {
+	s := string(b)
+	i := strings.Index(s, "\n"+hookSignature)
+	if i < 0 {
+		return false
+	}
+	line := s[i+1:]
+	end := strings.IndexByte(line, '\n')
+	if end < 0 {
+		return false
+	}
+	sum := strings.TrimPrefix(line[:end], hookSignature)
+	return sum == hookSum(s[:i+1]+line[end+1:])
+}
+
+func (a *app) installHook(force bool) error {
+	out, err := exec.Command("git", "rev-parse", "--git-path", "hooks").Output()
+	if err != nil {
+		return usagef("--install-hook: not inside a git repository (git rev-parse failed: %w)", err)
+	}
+	dir := strings.TrimSpace(string(out))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create the hooks directory: %w", err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find arena's own path for the hook: %w", err)
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	path := filepath.Join(dir, "pre-push")
+	script := hookScript(exe)
+	old, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := writeHookNew(path, script); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "arena: installed the pre-push hook %s: every git push is judged; a reject blocks it (ARENA_VERDICT_STRICT=1 blocks an escalate too)\n", path)
+		return nil
+	case err != nil:
+		return usagef("--install-hook: reading the existing hook: %w", err)
+	case bytes.Equal(old, script):
+		fmt.Fprintf(a.stdout, "arena: the pre-push hook %s is already installed and up to date\n", path)
+		return nil
+	case arenaWrote(old):
+		if err := replaceHook(path, script); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "arena: updated arena's pre-push hook %s\n", path)
+		return nil
+	case !force:
+		return usagef("%s already exists and arena did not write it (or it was edited since): arena leaves it alone. Run arena verdict from it yourself, or rerun with --install-hook --force to replace it (it is kept as a backup)", path)
+	}
+	backup, err := engine.WriteNew(path+".arena-backup", old)
+	if err != nil {
+		return fmt.Errorf("back up %s: %w", path, err)
+	}
+	if err := replaceHook(path, script); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "arena: replaced the pre-push hook %s (the old one is in %s)\n", path, backup)
+	return nil
+}
+
+// writeHookNew creates the hook; it never opens an existing file.
+func writeHookNew(path string, script []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
+	if err != nil {
+		return fmt.Errorf("write the hook: %w", err)
+	}
+	_, werr := f.Write(script)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(path)
+		return fmt.Errorf("write the hook: %w", werr)
+	}
+	return nil
+}
+
+// replaceHook swaps in a new hook whole (written beside it, then renamed
+// over it), so a push never runs half a hook.
+func replaceHook(path string, script []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".pre-push.arena-*")
+	if err != nil {
+		return fmt.Errorf("write the hook: %w", err)
+	}
+	_, werr := f.Write(script)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(f.Name(), 0o755)
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write the hook: %w", werr)
+	}
+	return nil
+}
+
+// hookQuote quotes s for sh.
+func hookQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The pre-push hook in real git repositories, pushing to a local bare
+// remote, with the built arena and the fake CLIs.
+
+type hookRepo struct {
+	s      *sandbox
+	t      *testing.T
+	remote string
+	env    []string
+}
+
+func newHookRepo(t *testing.T) *hookRepo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	s := newSandbox(t)
+	s.writeConfig(verdictSeats)
+	h := &hookRepo{s: s, t: t, remote: filepath.Join(filepath.Dir(s.dir), "remote.git")}
+	h.env = s.env("ARENA_BIN="+arenaBinary(t), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_NOSYSTEM=1")
+	h.git(filepath.Dir(s.dir), "init", "-q", "--bare", "-b", "main", h.remote)
+	h.git(s.dir, "init", "-q", "-b", "main")
+	h.git(s.dir, "remote", "add", "origin", h.remote)
+	h.commit("README.md", "# project\n")
+	h.git(s.dir, "push", "-q", "origin", "main") // before the hook
+	return h
+}
+
+func (h *hookRepo) git(dir string, args ...string) string {
+	h.t.Helper()
+	out, code := h.try(dir, nil, args...)
+	if code != 0 {
+		h.t.Fatalf("git %s: exit %d\n%s", strings.Join(args, " "), code, out)
+	}
+	return out
+}
+
+// try runs git and returns its combined output and exit code.
+func (h *hookRepo) try(dir string, extra []string, args ...string) (string, int) {
+	h.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = dir, append(append([]string{}, h.env...), extra...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return out.String(), ee.ExitCode()
+	} else if err != nil {
+		h.t.Fatal(err)
+	}
+	return out.String(), 0
+}
+
+func (h *hookRepo) commit(file, content string) {
+	h.t.Helper()
+	if err := os.WriteFile(filepath.Join(h.s.dir, file), []byte(content), 0o644); err != nil {
+		h.t.Fatal(err)
+	}
+	h.git(h.s.dir, "add", file)
+	h.git(h.s.dir, "commit", "-q", "-m", "change "+file)
+}
+
+func (h *hookRepo) remoteHas(ref string) string {
+	out, code := h.try(h.remote, nil, "rev-parse", "-q", "--verify", ref)
+	if code != 0 {
+		return ""
+	}
+	return strings.TrimSpace(out)
+}
+
+func (h *hookRepo) install(args ...string) result {
+	h.t.Helper()
+	cmd := exec.Command(arenaBinary(h.t), append([]string{"verdict", "--install-hook"}, args...)...)
+	cmd.Dir, cmd.Env = h.s.dir, h.env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	}
+	return r
+}
+
+func (h *hookRepo) hookPath() string { return filepath.Join(h.s.dir, ".git", "hooks", "pre-push") }
+
+func TestHookBlocksARejectAndPassesAnAccept(t *testing.T) {
+	h := newHookRepo(t)
+	if r := h.install(); r.code != 0 || !strings.Contains(r.stdout, "installed the pre-push hook") {
+		t.Fatalf("install: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	st, err := os.Stat(h.hookPath())
+	if err != nil || st.Mode().Perm()&0o100 == 0 {
+		t.Fatalf("hook %v %v", st, err)
+	}
+
+	// Accepted: the push goes through, judged with the branch as task id.
+	h.commit("api.md", "GET /users returns the users.\n")
+	out, code := h.try(h.s.dir, nil, "push", "origin", "main")
+	if code != 0 || !strings.Contains(out, "main: ACCEPT") {
+		t.Fatalf("accepted push: exit %d\n%s", code, out)
+	}
+	local := strings.TrimSpace(h.git(h.s.dir, "rev-parse", "HEAD"))
+	if h.remoteHas("refs/heads/main") != local {
+		t.Fatal("the accepted push did not reach the remote")
+	}
+	calls := h.s.fakes.CallsTo("gemini")
+	if len(calls) != 1 || !strings.Contains(calls[0].Prompt, "+GET /users returns the users.") || strings.Contains(calls[0].Prompt, "+# project") {
+		t.Fatalf("the judge did not get just the pushed diff (%d calls)", len(calls))
+	}
+
+	// Rejected: blocked, the remote keeps what it had.
+	h.commit("api.md", "GET /users deletes the users. VERDICT:REJECT\n")
+	out, code = h.try(h.s.dir, nil, "push", "origin", "main")
+	if code == 0 || !strings.Contains(out, "REJECT: push blocked") {
+		t.Fatalf("rejected push: exit %d\n%s", code, out)
+	}
+	if h.remoteHas("refs/heads/main") != local {
+		t.Fatal("the rejected push reached the remote")
+	}
+
+	// A new branch is judged against the remote's default branch: only
+	// its own commits.
+	h.git(h.s.dir, "reset", "-q", "--hard", "HEAD~1")
+	h.git(h.s.dir, "checkout", "-q", "-b", "feature/docs")
+	h.commit("guide.md", "How to list users.\n")
+	out, code = h.try(h.s.dir, nil, "push", "origin", "feature/docs")
+	if code != 0 || !strings.Contains(out, "feature/docs: ACCEPT") {
+		t.Fatalf("new branch: exit %d\n%s", code, out)
+	}
+	calls = h.s.fakes.CallsTo("gemini")
+	last := calls[len(calls)-1].Prompt
+	if !strings.Contains(last, "+How to list users.") || strings.Contains(last, "GET /users") || !strings.Contains(last, "feature/docs") {
+		t.Fatalf("the new branch's diff is not its own:\n%s", last)
+	}
+
+	// Deleting a branch passes at once, asking no judge.
+	n := len(h.s.fakes.Calls())
+	out, code = h.try(h.s.dir, nil, "push", "origin", "--delete", "feature/docs")
+	if code != 0 || !strings.Contains(out, "nothing to judge") || h.remoteHas("refs/heads/feature/docs") != "" {
+		t.Fatalf("delete: exit %d\n%s", code, out)
+	}
+	if len(h.s.fakes.Calls()) != n {
+		t.Fatal("deleting a branch asked a judge")
+	}
+}
+
+func TestHookEscalateBlocksOnlyWhenStrict(t *testing.T) {
+	h := newHookRepo(t)
+	h.install()
+	h.commit("api.md", "Lists users. VERDICT:IMPROVE\n")
+	out, code := h.try(h.s.dir, []string{"ARENA_VERDICT_STRICT=1"}, "push", "origin", "main")
+	if code == 0 || !strings.Contains(out, "ESCALATE: push blocked") {
+		t.Fatalf("strict: exit %d\n%s", code, out)
+	}
+	out, code = h.try(h.s.dir, nil, "push", "origin", "main")
+	if code != 0 || !strings.Contains(out, "ESCALATE: a human should review it") {
+		t.Fatalf("not strict: exit %d\n%s", code, out)
+	}
+}
+
+func TestHookWithoutArenaLetsThePushThrough(t *testing.T) {
+	h := newHookRepo(t)
+	h.install()
+	// The hook falls back to the arena that installed it; name a missing
+	// one, and take the installed path away by rewriting nothing: ARENA_BIN
+	// set to a program that does not exist is "not found".
+	h.commit("api.md", "VERDICT:REJECT\n")
+	out, code := h.try(h.s.dir, []string{"ARENA_BIN=/nonexistent/arena"}, "push", "origin", "main")
+	if code != 0 || !strings.Contains(out, "arena was not found") || !strings.Contains(out, "goes through UNJUDGED") || !strings.Contains(out, "ARENA_BIN") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+func TestInstallHookNeverReplacesAForeignHook(t *testing.T) {
+	h := newHookRepo(t)
+	foreign := "#!/bin/sh\necho my own checks\n"
+	if err := os.WriteFile(h.hookPath(), []byte(foreign), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := h.install()
+	if r.code != exitUsage || !strings.Contains(r.stderr, "arena did not write it") {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if b, _ := os.ReadFile(h.hookPath()); string(b) != foreign {
+		t.Fatal("the foreign hook was changed")
+	}
+	// --force replaces it, keeping a backup.
+	r = h.install("--force")
+	if r.code != 0 || !strings.Contains(r.stdout, "the old one is in") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(h.hookPath() + ".arena-backup"); string(b) != foreign {
+		t.Fatalf("backup %q", b)
+	}
+	// Arena's own hook is updated in place; once edited, it is foreign.
+	if r := h.install(); r.code != 0 || !strings.Contains(r.stdout, "already installed") {
+		t.Fatalf("reinstall: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	b, _ := os.ReadFile(h.hookPath())
+	edited := strings.Replace(string(b), "blocked=0", "blocked=0\necho extra", 1)
+	os.WriteFile(h.hookPath(), []byte(edited), 0o755)
+	if r := h.install(); r.code != exitUsage {
+		t.Fatalf("an edited hook was replaced: exit %d\n%s", r.code, r.stdout)
+	}
+	if b, _ := os.ReadFile(h.hookPath()); string(b) != edited {
+		t.Fatal("the edited hook was changed")
+	}
+	// A second --force keeps the first backup and adds another.
+	if r := h.install("--force"); r.code != 0 {
+		t.Fatalf("exit %d %s", r.code, r.stderr)
+	}
+	if b, _ := os.ReadFile(h.hookPath() + ".arena-backup"); string(b) != foreign {
+		t.Fatal("the first backup was overwritten")
+	}
+	if b, _ := os.ReadFile(h.hookPath() + "-2.arena-backup"); string(b) != edited {
+		t.Fatalf("second backup %q", b)
+	}
+}
+
+func TestInstallHookOutsideARepository(t *testing.T) {
+	s := newSandbox(t)
+	r := s.runWithEnv([]string{"GIT_CEILING_DIRECTORIES=" + filepath.Dir(s.dir)}, "verdict", "--install-hook")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "not inside a git repository") {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+}

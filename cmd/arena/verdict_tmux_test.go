@@ -1,0 +1,52 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arenadebate/arena/challengers/clitest"
+)
+
+// The live screen of arena verdict: the judges' panes stream, the
+// scorecard and the verdict appear, q leaves with the summary and the
+// decision's exit code.
+func TestVerdictLiveScreenInTmux(t *testing.T) {
+	s := newVerdictSandbox(t)
+	sc := judges(map[string]map[string][]clitest.Step{"gemini": {"verdict.quick": {jImprove}}, "claude": {"verdict.deep": {jReject}}})
+	for _, n := range []string{"gemini", "claude"} {
+		a := sc.Agents[n]
+		a.DelayMS, a.Chunks = 40, 20
+		sc.Agents[n] = a
+	}
+	s.fakes.SetScript(sc)
+	ts := s.startTmux(120, 40, nil, "verdict", "report.md", "--task-id", "issue-18")
+	ts.waitFor("the quick and deep panes", 30*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "quick") && strings.Contains(sc, "deep")
+	})
+	out := ts.waitText("Verdict: REJECT", 60*time.Second)
+	if !strings.Contains(out, "REJECT") {
+		t.Fatalf("outcome view:\n%s", out)
+	}
+	ts.keys("q")
+	if code := ts.exitCode(15 * time.Second); code != "5" {
+		t.Fatalf("exit %s\n%s", code, ts.scrollback())
+	}
+	if back := ts.scrollback(); !strings.Contains(back, "issue-18: REJECT") || !strings.Contains(back, "arena replay") {
+		t.Fatalf("no summary after the screen closed:\n%s", back)
+	}
+}
+
+func TestVerdictDemoPlaysInTmux(t *testing.T) {
+	s := newSandbox(t)
+	ts := s.startTmux(120, 40, nil, "demo", "verdict", "--speed", "50")
+	ts.waitText("REPLAY", 10*time.Second)
+	screen := ts.waitText("Verdict: REJECT", 60*time.Second)
+	if !strings.Contains(screen, "REJECT") {
+		t.Fatalf("%s", screen)
+	}
+	ts.keys("q")
+	if code := ts.exitCode(10 * time.Second); code != "0" {
+		t.Fatalf("exit %s", code)
+	}
+}

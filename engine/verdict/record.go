@@ -1,0 +1,83 @@
+package verdict
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+// ModeFinal is the mode of a log's final record.
+const ModeFinal = "final"
+
+// Record is one judge's verdict as the verdict log keeps it.
+type Record struct {
+	TaskID        string   `json:"task_id"`
+	RunID         string   `json:"run_id"`
+	Model         string   `json:"model"`
+	Mode          Mode     `json:"mode"`
+	Verdict       Verdict  `json:"verdict"`
+	StatedVerdict Verdict  `json:"stated_verdict,omitempty"`
+	Scores        Scores   `json:"scores"`
+	Average       float64  `json:"average"`
+	Reasoning     string   `json:"reasoning"`
+	Improvements  []string `json:"improvements"`
+	Stripped      []string `json:"stripped,omitempty"`
+	Timestamp     string   `json:"timestamp"`
+}
+
+// NewRecord is the record of judgement j, given by model as mode, at t.
+func NewRecord(taskID, runID, model string, m Mode, j Judgement, t time.Time) Record {
+	imp := j.Improvements
+	if imp == nil {
+		imp = []string{}
+	}
+	return Record{
+		TaskID: taskID, RunID: runID, Model: model, Mode: m, Verdict: j.Verdict, StatedVerdict: j.Stated,
+		Scores: j.Scores, Average: j.Average, Reasoning: j.Reasoning, Improvements: imp, Stripped: j.Stripped,
+		Timestamp: Timestamp(t),
+	}
+}
+
+// Final is a run's last record: the decision and how it was reached.
+type Final struct {
+	TaskID    string   `json:"task_id"`
+	RunID     string   `json:"run_id"`
+	Mode      string   `json:"mode"` // always "final"
+	Verdict   string   `json:"verdict"`
+	Reached   string   `json:"reached"`
+	Calls     int      `json:"calls"`
+	Sensitive bool     `json:"sensitive"`
+	Failures  []string `json:"failures,omitempty"`
+	DebateLog string   `json:"debate_log"`
+	Timestamp string   `json:"timestamp"`
+}
+
+// Timestamp is t as the log writes it: RFC 3339, UTC.
+func Timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// Append appends v to the log at path as one JSON line, in one write to a
+// file opened O_APPEND, so that several arena processes can share a log
+// without ever interleaving their lines. A new log is created 0600.
+func Append(path string, v any) error {
+	line, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	line = append(line, '\n')
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("verdict log: %w", err)
+	}
+	n, werr := f.Write(line)
+	if werr == nil && n < len(line) {
+		werr = fmt.Errorf("short write (%d of %d bytes)", n, len(line))
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return fmt.Errorf("verdict log %s: %w", path, werr)
+	}
+	return nil
+}

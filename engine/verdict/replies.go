@@ -1,0 +1,189 @@
+package verdict
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/layout"
+)
+
+// The reply shapes, as prompts name them (package shape). The tiebreaker
+// answers the deep judge's shape, asked with the prior verdicts appended.
+const (
+	ShapeQuick    = "verdict.quick"
+	ShapeDeep     = "verdict.deep"
+	ShapeTiebreak = "verdict.tiebreak"
+)
+
+// Judgement is one judge's reply, validated, with arena's own reading of
+// it: Verdict is what the thresholds make of the scores; Stated is what
+// the model said, kept when the two differ.
+type Judgement struct {
+	Verdict      Verdict  `json:"verdict"`
+	Stated       Verdict  `json:"stated_verdict,omitempty"`
+	Scores       Scores   `json:"scores"`
+	Average      float64  `json:"average"`
+	Reasoning    string   `json:"reasoning"`
+	Improvements []string `json:"improvements"`
+	// Stripped says what arena had to take away around the JSON object
+	// the models are told to return alone ("a ```json fence").
+	Stripped []string `json:"stripped,omitempty"`
+}
+
+var replyKeys = engine.ShapeKeys("verdict", "scores", "reasoning", "improvements")
+
+// Parse reads a judge's reply: lenient about what surrounds the JSON,
+// strict about its fields; the verdict is recomputed from the scores.
+func Parse(text string) (Judgement, error) {
+	j, err := engine.ParseObject(text, replyKeys, validate)
+	if err != nil {
+		return j, err
+	}
+	j.Stripped = stripped(text)
+	return j, nil
+}
+
+func validate(f engine.Fields) (Judgement, error) {
+	var j Judgement
+	var stated string
+	err := engine.Collect(
+		func() (err error) { stated, err = f.Enum("verdict", judgeVerdicts...); return },
+		func() (err error) { j.Scores, err = scores(f); return },
+		func() (err error) { j.Reasoning, err = reasoning(f); return },
+		func() (err error) {
+			if _, ok := f["improvements"]; !ok {
+				j.Improvements = []string{} // a quick judge may leave it out
+				return nil
+			}
+			j.Improvements, err = f.List("improvements")
+			return
+		},
+	)
+	if err != nil {
+		return j, err
+	}
+	j.Verdict, j.Average = Decide(j.Scores), j.Scores.Average()
+	if Verdict(stated) != j.Verdict {
+		j.Stated = Verdict(stated)
+	}
+	return j, nil
+}
+
+func scores(f engine.Fields) (Scores, error) {
+	var s Scores
+	raw, ok := f["scores"]
+	if !ok {
+		return s, engine.FieldError("scores", "is missing")
+	}
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return s, engine.FieldError("scores", "must be an object {\"semantic\": 1-5, \"pragmatic\": 1-5, \"syntactic\": 1-5}")
+	}
+	sf := engine.Fields{}
+	for k, v := range m {
+		sf[engine.NormKey(k)] = v
+	}
+	err := engine.Collect(
+		func() (err error) { s.Semantic, err = sf.Int("semantic", 1, 5); return },
+		func() (err error) { s.Pragmatic, err = sf.Int("pragmatic", 1, 5); return },
+		func() (err error) { s.Syntactic, err = sf.Int("syntactic", 1, 5); return },
+	)
+	if err != nil {
+		return s, fmt.Errorf("scores: %w", err)
+	}
+	return s, nil
+}
+
+// reasoning is a string, or the deep judge's chain as a list of steps.
+func reasoning(f engine.Fields) (string, error) {
+	if _, ok := f["reasoning"].([]any); ok {
+		steps, err := f.List("reasoning")
+		if err != nil {
+			return "", err
+		}
+		if len(steps) == 0 {
+			return "", engine.FieldError("reasoning", "is empty")
+		}
+		for i := range steps {
+			steps[i] = fmt.Sprintf("%d. %s", i+1, steps[i])
+		}
+		return strings.Join(steps, "\n"), nil
+	}
+	return f.Str("reasoning", false)
+}
+
+// stripped says what surrounded the JSON object in a reply.
+func stripped(text string) []string {
+	t := strings.TrimSpace(text)
+	var out []string
+	if strings.Contains(t, "```") {
+		out = append(out, "a code fence")
+	}
+	if i := strings.IndexAny(t, "{`"); i > 0 {
+		out = append(out, "text before the JSON")
+	}
+	if i := strings.LastIndexAny(t, "}`"); i >= 0 && i < len(t)-1 {
+		out = append(out, "text after the JSON")
+	}
+	return out
+}
+
+// layout is how a judgement reads, streaming and done.
+var judgementLayout = layout.Layout{Fields: []layout.Field{
+	{Key: "verdict", Style: layout.Upper},
+	{Key: "scores", Item: &layout.Layout{Fields: []layout.Field{
+		{Key: "semantic", Format: "%s/5"},
+		{Key: "pragmatic", Format: "%s/5"},
+		{Key: "syntactic", Format: "%s/5"},
+	}}},
+	{Key: "reasoning"},
+	{Key: "improvements", Style: layout.Bullets},
+}}
+
+// Layouts are the protocol's reply shapes' layouts, for the start event.
+var Layouts = map[string]layout.Layout{ShapeQuick: judgementLayout, ShapeDeep: judgementLayout, ShapeTiebreak: judgementLayout}
+
+// Display shows the judgement as the model wrote it, then arena's reading.
+func (j Judgement) Display() string {
+	shown := struct {
+		Verdict      Verdict  `json:"verdict"`
+		Scores       Scores   `json:"scores"`
+		Reasoning    string   `json:"reasoning"`
+		Improvements []string `json:"improvements"`
+	}{j.stated(), j.Scores, j.Reasoning, j.Improvements}
+	if strings.Contains(shown.Reasoning, "\n") {
+		shown.Reasoning = "\n" + shown.Reasoning // a chain reads as a list under its label
+	}
+	out := engine.Show(shown, judgementLayout)
+	out += fmt.Sprintf("\n\nArena: average %.2f → %s (%s)", j.Average, strings.ToUpper(string(j.Verdict)), Why(j.Scores, j.Verdict))
+	if j.Stated != "" {
+		out += fmt.Sprintf("; the model said %s, the thresholds win", j.Stated)
+	}
+	return out
+}
+
+func (j Judgement) stated() Verdict {
+	if j.Stated != "" {
+		return j.Stated
+	}
+	return j.Verdict
+}
+
+// Badge is arena's verdict, coloured.
+func (j Judgement) Badge() (string, engine.Stance) {
+	return fmt.Sprintf("%s %.2f", j.Verdict, j.Average), Stance(j.Verdict)
+}
+
+// Stance colours a verdict.
+func Stance(v Verdict) engine.Stance {
+	switch v {
+	case Accept:
+		return engine.StanceAgree
+	case Reject:
+		return engine.StanceDisagree
+	case Improve, Escalate:
+		return engine.StancePartial
+	}
+	return engine.StanceNeutral
+}

@@ -34,7 +34,7 @@ END {
   split("16 B pieces|80 B lines|64 KiB events|1 MiB events", shapeNames, "|")
   R = "BenchmarkPeakRSS"; D = "BenchmarkDoctor"; L = "BenchmarkReplay"
   E = "BenchmarkDebateInProcess"; C = "BenchmarkRunnerCall"; K = "BenchmarkCleanText"
-  I = "BenchmarkReplayInProcess"
+  I = "BenchmarkReplayInProcess"; Q = "BenchmarkQuickComparison"
   S = "BenchmarkStart"
 
   print ""
@@ -44,6 +44,8 @@ END {
   row("1 ... vs critical path (slowest call of each parallel step)", cell(O, "arena-s", "s", "%.3f"), cell(O, "crit-s", "s", "%.3f"), ratio(O, "ratio-crit"), "<= 1.10")
   row("2 challenge phase, 3 challengers x 2 s: vs slowest single", cell(P, "phase-s", "s", "%.3f"), cell(P, "slowest-s", "s", "%.3f"), ratio(P, "ratio"), "<= 1.05")
   row("2 ... vs bash: the 3 fake commands with & and wait", cell(P, "phase-s", "s", "%.3f"), cell(P, "shell-s", "s", "%.3f"), ratio(P, "ratio-shell"), "(<= 1.05)")
+  row("2 compare --quick, 3 seats x 2 s: vs critical path (2 steps)", cell(Q, "wall-s", "s", "%.3f"), cell(Q, "crit-s", "s", "%.3f"), ratio(Q, "ratio"), "~ 1 (2 steps)")
+  row("2 ... vs the 4 calls one after another", cell(Q, "wall-s", "s", "%.3f"), cell(Q, "sum-s", "s", "%.3f"), sprintf("%.2fx", v(Q, "wall-s") / (v(Q, "sum-s") ? v(Q, "sum-s") : 1)), "~ 0.5")
   for (i = 1; i <= nf; i++) {
     for (j = 1; j <= ns; j++) {
       b = S "/" fmts[i] "/" shapes[j]

@@ -17,12 +17,17 @@ type Step struct {
 	Phase engine.Phase
 	Round int
 	Task  engine.Task
+	// Seat is the seat that made the call; one agent may hold several
+	// seats of a step, asked in parallel (the judge's two readings).
+	Seat string
 }
 
 // Steps pairs each recorded call with the AgentStarted event arena logged
 // for it and returns the call's step. An agent runs one call at a time, so
 // its calls in the call log and its AgentStarted events in the debate log
-// are in the same order; the kinds are checked to agree.
+// are in the same order, the kinds checked to agree. (Where one agent holds
+// two seats of a step, its two calls may pair with each other's seat; the
+// step is the same either way.)
 func Steps(lc engine.LogContents, calls []clitest.Call) ([]Step, error) {
 	started := map[string][]engine.AgentStarted{}
 	for _, e := range lc.Events {
@@ -43,7 +48,7 @@ func Steps(lc engine.LogContents, calls []clitest.Call) ([]Step, error) {
 		if string(c.Kind) != s.Shape {
 			return nil, fmt.Errorf("%s's call %d is a %s request, but the log started a %s", c.Agent, k+1, c.Kind, s.Shape)
 		}
-		steps[i] = Step{Phase: s.Phase, Round: s.Round, Task: s.Task}
+		steps[i] = Step{Phase: s.Phase, Round: s.Round, Task: s.Task, Seat: s.Seat}
 	}
 	for agent, list := range started {
 		if next[agent] != len(list) {
@@ -55,20 +60,26 @@ func Steps(lc engine.LogContents, calls []clitest.Call) ([]Step, error) {
 
 // CriticalPath is the least time any orchestrator could take for the
 // calls if it ran every step's calls in parallel and the steps one after
-// another: the sum over steps of the slowest agent's time in that step (an
-// agent's retries within a step add up).
+// another: the sum over steps of the slowest seat's time in that step (a
+// seat's retries within a step add up).
 func CriticalPath(calls []clitest.Call, steps []Step, took []time.Duration) time.Duration {
 	type key struct {
-		step  Step
-		agent string
+		step Step // without its seat
+		seat string
 	}
 	per := map[key]time.Duration{}
 	var order []Step
 	for i, c := range calls {
-		if !slices.Contains(order, steps[i]) {
-			order = append(order, steps[i])
+		group := steps[i]
+		group.Seat = ""
+		if !slices.Contains(order, group) {
+			order = append(order, group)
 		}
-		per[key{steps[i], c.Agent}] += took[i]
+		seat := steps[i].Seat
+		if seat == "" {
+			seat = c.Agent
+		}
+		per[key{group, seat}] += took[i]
 	}
 	var total time.Duration
 	for _, s := range order {

@@ -43,7 +43,7 @@ func fmtSpeed(f float64) string {
 	return "×" + strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", f), "0"), ".")
 }
 
-// humanPhase turns "consensus_check" into "consensus check".
+// humanPhase turns a phase name such as "phase_two" into "phase two".
 func humanPhase(p engine.Phase) string {
 	return strings.ReplaceAll(string(p), "_", " ")
 }

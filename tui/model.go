@@ -82,7 +82,7 @@ type Model struct {
 	lateChunk int   // chunks that came after their call finished
 }
 
-// statusLine is the footer's message: the latest note or verdict.
+// statusLine is the footer's message: the latest note or table.
 type statusLine struct {
 	text  string
 	level string // info | warn | error | table

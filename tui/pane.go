@@ -361,7 +361,7 @@ func (p *pane) fail(e engine.AgentFailed) {
 	p.changed()
 }
 
-// sectionTitle heads a call's section: "round 2 · rebuttal · attempt 2".
+// sectionTitle heads a call's section: "round 2 · opening · attempt 2".
 func sectionTitle(phase engine.Phase, round, attempt int) string {
 	title := humanPhase(phase)
 	if round > 0 {

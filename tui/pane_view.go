@@ -61,10 +61,9 @@ func (p *pane) status(v paneView) (string, ink) {
 	return "waiting", th.faint
 }
 
-// title names the seat: the agent and, when there is room, its role
-// ("claude · defender", "gemini · advocate for Kafka"); short, the agent
-// and the seat's own name where they differ ("gemini · for Kafka"), which
-// also tells apart the seats of one agent.
+// title names the seat: the agent and, when there is room, its role as
+// the start event gives it; short, the agent and the seat's own name where
+// they differ, which also tells apart the seats of one agent.
 func (p *pane) title(full bool) string {
 	switch {
 	case full && p.role != "":

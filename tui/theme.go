@@ -61,7 +61,7 @@ type agentStyle struct {
 	name    ink // the name in the pane's border
 	focus   ink // the border of the focused pane
 	heading ink // headings in its replies
-	section ink // "round 2 · rebuttal" rules
+	section ink // "round 2 · opening" rules
 }
 
 // ink is a colour (and weight) reduced to the escape sequences around

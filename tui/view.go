@@ -349,7 +349,7 @@ func (m *Model) footer() []string {
 }
 
 // statusText is the most important thing to say: that we are stopping,
-// that the debate ended badly, or the latest note or verdict.
+// that the run ended badly, or the latest note or table.
 func (m *Model) statusText() string {
 	th := &m.th
 	switch {

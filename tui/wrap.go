@@ -15,7 +15,7 @@ const (
 	kindHeading                 // a Markdown heading of the reply
 	kindQuote                   // a Markdown quote
 	kindCode                    // a code block or a table row
-	kindSection                 // "round 2 · rebuttal"
+	kindSection                 // "round 2 · opening"
 	kindFail                    // what went wrong
 	kindRetry                   // what went wrong, and it will be retried
 	kindNote                    // a remark of ours ("earlier text trimmed")

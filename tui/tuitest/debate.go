@@ -30,9 +30,8 @@ func Run(protocol string) []engine.Event {
 	return out
 }
 
-// Debate is the recorded adversarial debate: claude defends against
-// gemini, codex and qwen over three rounds, codex times out once, and it
-// ends in a tradeoff.
+// Debate is the recorded adversarial debate: four seats over three
+// rounds, one of whose calls times out.
 func Debate() []engine.Event { return Run("adversarial") }
 
 // Topic is a recorded debate's topic.

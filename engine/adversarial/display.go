@@ -55,31 +55,3 @@ func (f Final) Badge() (string, engine.Stance) { return "final answers", engine.
 func (s Synthesis) Badge() (string, engine.Stance) {
 	return fmt.Sprintf("%d options", len(s.Options)), engine.StanceNeutral
 }
-
-func field(b *strings.Builder, name, value string) {
-	if value != "" {
-		fmt.Fprintf(b, "**%s:** %s\n\n", name, value)
-	}
-}
-
-func bullets(b *strings.Builder, title string, items []string) {
-	if len(items) == 0 {
-		return
-	}
-	fmt.Fprintf(b, "**%s:**\n", title)
-	for _, it := range items {
-		fmt.Fprintf(b, "- %s\n", it)
-	}
-	b.WriteString("\n")
-}
-
-func numbered(b *strings.Builder, title string, items []string) {
-	if len(items) == 0 {
-		return
-	}
-	fmt.Fprintf(b, "**%s:**\n", title)
-	for i, it := range items {
-		fmt.Fprintf(b, "%d. %s\n", i+1, it)
-	}
-	b.WriteString("\n")
-}

@@ -60,7 +60,7 @@ func judgement(favour string) Judgement {
 func firstListed(prompt string) any {
 	i := strings.Index(prompt, "OPTIONS, in the order")
 	rest := prompt[i:]
-	if strings.Index(rest, "1. Kafka") >= 0 && strings.Index(rest, "1. Kafka") < strings.Index(rest, "2. ") {
+	if strings.Contains(rest, "1. Kafka") && strings.Index(rest, "1. Kafka") < strings.Index(rest, "2. ") {
 		return judgement("Kafka")
 	}
 	return judgement("Postgres LISTEN/NOTIFY")
@@ -121,7 +121,7 @@ func TestComparisonToARecommendation(t *testing.T) {
 		}
 	}
 	first := func(p string) bool {
-		return strings.Index(p, "1. Kafka") >= 0 && strings.Index(p, "1. Kafka") < strings.Index(p, "2. Postgres")
+		return strings.Contains(p, "1. Kafka") && strings.Index(p, "1. Kafka") < strings.Index(p, "2. Postgres")
 	}
 	if first(judged[0]) == first(judged[1]) {
 		t.Fatal("both readings listed the options in the same order")

@@ -28,8 +28,7 @@ func TestVerdictLiveScreenInTmux(t *testing.T) {
 	if !strings.Contains(out, "REJECT") {
 		t.Fatalf("outcome view:\n%s", out)
 	}
-	ts.keys("q")
-	if code := ts.exitCode(15 * time.Second); code != "5" {
+	if code := ts.quitDone(30 * time.Second); code != "5" {
 		t.Fatalf("exit %s\n%s", code, ts.scrollback())
 	}
 	if back := ts.scrollback(); !strings.Contains(back, "issue-18: REJECT") || !strings.Contains(back, "arena replay") {

@@ -170,8 +170,8 @@ func (p *Protocol) Start() engine.DebateStarted {
 	}
 	return engine.DebateStarted{
 		ID: cfg.ID, Protocol: Name, Title: Title,
-		Topic:   fmt.Sprintf("Rank %d implementations of %s: %s", len(cfg.Repos), cfg.Spec.Name, strings.Join(labels, ", ")),
-		Seats:   seats, Agents: agents, Timeout: engine.Duration(cfg.Timeout),
+		Topic: fmt.Sprintf("Rank %d implementations of %s: %s", len(cfg.Repos), cfg.Spec.Name, strings.Join(labels, ", ")),
+		Seats: seats, Agents: agents, Timeout: engine.Duration(cfg.Timeout),
 		Context: []engine.ContextFile{{Name: cfg.Spec.Name, Bytes: len(cfg.Spec.Content)}},
 		Phases:  Phases, Layouts: Layouts, Settings: settings,
 	}

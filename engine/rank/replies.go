@@ -87,9 +87,9 @@ type DeadCode struct {
 // Judgement is one dimension judge's scores, keyed by the neutral letters
 // the judge saw.
 type Judgement struct {
-	Dimension string                `json:"dimension"`
+	Dimension string                 `json:"dimension"`
 	Scores    map[string]LetterScore `json:"scores"`
-	Ranking   []string              `json:"ranking"`
+	Ranking   []string               `json:"ranking"`
 }
 
 // LetterScore is one candidate's score on one dimension.
@@ -287,7 +287,7 @@ func ParseJudgement(text string, letters []string) (Judgement, error) {
 		for k := range scores {
 			l := letterOf(k)
 			if !slices.Contains(letters, l) {
-				return j, engine.FieldError("scores", fmt.Sprintf("has %q, which is not one of the candidates %s", k, strings.Join(letters, ", ")))
+				return j, engine.FieldError("scores", fmt.Sprintf("has %q, which is not one of the candidates %s", l, strings.Join(letters, ", ")))
 			}
 			o, err := sub(scores, k)
 			if err != nil {
@@ -330,9 +330,8 @@ func ParseJudgement(text string, letters []string) (Judgement, error) {
 
 // letterOf reads "A", "a", "Candidate A" as "A".
 func letterOf(s string) string {
-	s = strings.TrimSpace(s)
-	s = strings.TrimPrefix(strings.ToLower(s), "candidate")
-	return strings.ToUpper(strings.TrimSpace(s))
+	s = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "candidate")
+	return strings.ToUpper(strings.Trim(s, " _-:"))
 }
 
 // ParseSynthesis parses the verdict; it must name every label that ranks

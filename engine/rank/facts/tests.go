@@ -5,9 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,26 +82,24 @@ func Export(ctx context.Context, dir, rev string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	archive := exec.CommandContext(ctx, "git", "-C", dir, "archive", "--format=tar", rev)
-	archive.Env = append(archive.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	untar := exec.CommandContext(ctx, "tar", "-x", "-C", tmp)
-	pipe, err := archive.StdoutPipe()
-	if err != nil {
+	// Through a file rather than a pipe: simpler to get right, and a tree
+	// of source code is small.
+	tarball := filepath.Join(tmp, ".arena-export.tar")
+	steps := [][]string{
+		{"git", "-C", dir, "archive", "--format=tar", "--output=" + tarball, rev},
+		{"tar", "-x", "-f", tarball, "-C", tmp},
+	}
+	for _, argv := range steps {
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd.Env = append(cmd.Environ(), "GIT_OPTIONAL_LOCKS=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			os.RemoveAll(tmp)
+			return "", fmt.Errorf("export %s: %s: %v %s", rev, argv[0], err, strings.TrimSpace(string(out)))
+		}
+	}
+	if err := os.Remove(tarball); err != nil {
 		os.RemoveAll(tmp)
 		return "", err
-	}
-	untar.Stdin = pipe
-	var errb bytes.Buffer
-	archive.Stderr, untar.Stderr = &errb, &errb
-	if err := untar.Start(); err != nil {
-		os.RemoveAll(tmp)
-		return "", err
-	}
-	aerr := archive.Run()
-	uerr := untar.Wait()
-	if err := errors.Join(aerr, uerr); err != nil {
-		os.RemoveAll(tmp)
-		return "", fmt.Errorf("export %s: %v %s", rev, err, strings.TrimSpace(errb.String()))
 	}
 	return tmp, nil
 }
@@ -325,5 +321,3 @@ func Count(out string) (passed, failed, skipped int, ok bool) {
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
-
-var _ io.Writer = (*capped)(nil)

@@ -10,6 +10,7 @@ package rank
 
 import (
 	"context"
+	"encoding/json"
 	"embed"
 	"fmt"
 	"strings"
@@ -242,8 +243,11 @@ func (s *state) measure(ctx context.Context) bool {
 			return false
 		}
 		for i, tr := range s.tests {
-			if tr.Error != "" {
-				s.rt.Note(engine.NoteWarn, "%s: tests: %s", s.cfg.Repos[i].Label, tr.Error)
+			switch {
+			case tr.Error != "":
+				s.rt.Note(engine.NoteWarn, "%s: tests: %s\n%s", s.cfg.Repos[i].Label, tr.Error, lastLines(tr.Output, 12))
+			case tr.ExitCode != 0:
+				s.rt.Note(engine.NoteInfo, "%s: %s exited %d; its output ends:\n%s", s.cfg.Repos[i].Label, tr.Command, tr.ExitCode, lastLines(tr.Output, 12))
 			}
 		}
 	}
@@ -265,6 +269,29 @@ func (s *state) measure(ctx context.Context) bool {
 	t.Decision = "measured facts replace any figure a model reports differently"
 	s.rt.Bus.Emit(t)
 	return true
+}
+
+// lastLines is the end of a test run's output, for a note: go test -json
+// output is read through its "Output" fields.
+func lastLines(out string, n int) string {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev struct {
+			Action string
+			Output *string
+		}
+		if strings.HasPrefix(l, "{") && json.Unmarshal([]byte(l), &ev) == nil && ev.Action != "" {
+			if ev.Output == nil || strings.TrimSpace(*ev.Output) == "" {
+				continue
+			}
+			l = strings.TrimRight(*ev.Output, "\n")
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
 }
 
 func short(h string) string {

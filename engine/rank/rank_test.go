@@ -132,7 +132,7 @@ func TestScoresFollowTheLettersThroughEachJudgesShuffle(t *testing.T) {
 	if rep.VerdictBy != "arena" || !strings.HasPrefix(rep.Verdict, rep.Ranking[0]+" ranks first") {
 		t.Errorf("verdict %q by %s", rep.Verdict, rep.VerdictBy)
 	}
-	if got := enginetest.Phases(events); !slices.Equal(got, []string{"measure/0", "facts/0", "judging/0", "verdict/0"}) {
+	if got := enginetest.Phases(events); !slices.Equal(got, []string{"measure/0", "facts/0", "judging/0", "verdict/0", "outcome/0"}) {
 		t.Errorf("phases %q", got)
 	}
 	// The invented finding was dropped and said.

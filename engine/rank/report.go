@@ -118,6 +118,7 @@ type JudgeInfo struct {
 // when the run stopped before the verdict.
 func (p *Protocol) finish(s *state, ctx context.Context, places []Place, verdict string) engine.Outcome {
 	cfg := s.cfg
+	s.rt.Bus.Emit(engine.PhaseStarted{Phase: engine.PhaseOutcome, Title: "Outcome"})
 	rep := &Report{
 		Version: ReportVersion, CreatedAt: cfg.Now().UTC().Truncate(time.Second), SpecFile: cfg.Spec.Name,
 		Weights: cfg.Weights, Scores: map[string]RepoScores{}, Judges: map[string]JudgeInfo{},

@@ -10,8 +10,8 @@ package rank
 
 import (
 	"context"
-	"encoding/json"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -122,10 +121,18 @@ func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []
 	if err != nil {
 		return err
 	}
+	logPath := ""
+	if logw != nil {
+		logPath = logw.Path()
+	}
+	cfg.SaveReport = func(data []byte) (string, error) { return saveRankReport(data, f.out, logPath) }
 	p := rank.New(cfg)
 	out := a.runProtocol(p, logw, f.outputFlags)
-	if rep := p.Report(); rep != nil && out.Result != engine.OutcomeInterrupted {
-		a.saveRankReport(rep, f.out, out.LogPath)
+	if f.noTUI || f.json || !a.isTTY() {
+		// The live screen's account lists it already.
+		if rep := p.Report(); rep != nil && rep.SavedTo != "" {
+			fmt.Fprintf(a.stderr, "arena: JSON report: %s\n", rep.SavedTo)
+		}
 	}
 	return exitCode(rankExit(out.Result, p.Report(), f.expect))
 }
@@ -416,28 +423,16 @@ func avoidAuthors(s *settings.Settings, cfg *rank.Config, authors []string) []st
 
 // saveRankReport writes the JSON report: to --out, a new file (checked
 // before the run, created exclusively now), else beside the log under a
-// free name. It never replaces a file.
-func (a *app) saveRankReport(rep *rank.Report, out, logPath string) {
-	data, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		a.warn("the JSON report could not be encoded: %v", err)
-		return
-	}
-	data = append(data, '\n')
-	var path string
+// free name, else rank-report.json (or a free variant) here. It never
+// replaces a file.
+func saveRankReport(data []byte, out, logPath string) (string, error) {
 	switch {
 	case out != "":
-		path, err = out, writeExclusive(out, data)
+		return out, writeExclusive(out, data)
 	case logPath != "":
-		path, err = engine.WriteNew(strings.TrimSuffix(logPath, ".jsonl")+".json", data)
-	default:
-		path, err = engine.WriteNew("rank-report.json", data)
+		return engine.WriteNew(strings.TrimSuffix(logPath, ".jsonl")+".json", data)
 	}
-	if err != nil {
-		a.warn("the JSON report could not be saved: %v", err)
-		return
-	}
-	fmt.Fprintf(a.stderr, "arena: JSON report: %s\n", path)
+	return engine.WriteNew("rank-report.json", data)
 }
 
 // writeExclusive creates path (it must not exist) and writes data; a

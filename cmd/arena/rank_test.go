@@ -134,6 +134,16 @@ func TestRankTwoRepositoriesEndToEnd(t *testing.T) {
 		t.Fatalf("outcome %s %q", o.Result, lc.Problem)
 	}
 	rep, raw := rankReport(t, s)
+	// The log says where the report went.
+	var saved []string
+	for _, e := range lc.Events {
+		if sv, ok := e.Payload.(engine.Saved); ok && sv.What == rank.WhatReport {
+			saved = append(saved, sv.Path)
+		}
+	}
+	if len(saved) != 1 || filepath.Join(s.dir, saved[0]) != strings.TrimSuffix(s.logs()[0], ".jsonl")+".json" {
+		t.Fatalf("saved %q, log %s", saved, s.logs()[0])
+	}
 	// The seed's report fields.
 	for _, k := range []string{"version", "created_at", "spec_file", "repos", "weights", "scores", "ranking", "verdict"} {
 		if _, ok := raw[k]; !ok {
@@ -387,5 +397,4 @@ func TestRankOutWritesANewFileAndAuthorsDoNotJudge(t *testing.T) {
 			t.Errorf("%s judged", c.Agent)
 		}
 	}
-	_ = engine.LogVersion
 }

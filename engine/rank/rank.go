@@ -97,7 +97,14 @@ type Config struct {
 	Lines func(r Repo, path string) (int, bool)
 	// Now stamps the report (nil: time.Now).
 	Now func() time.Time
+	// SaveReport keeps the JSON report and says where (nil: not saved).
+	// Protocols write no files; the command decides where it goes, and
+	// the log records it in a Saved event.
+	SaveReport func(data []byte) (string, error)
 }
+
+// WhatReport is how a Saved event names the JSON report.
+const WhatReport = "JSON report"
 
 // Protocol is a ranking, ready to run (engine.Run).
 type Protocol struct {

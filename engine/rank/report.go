@@ -41,6 +41,8 @@ type Report struct {
 	Facts     map[string]*Facts    `json:"facts"`
 	Notes     []string             `json:"notes,omitempty"`
 	Seed      uint64               `json:"judge_order_seed"`
+	// SavedTo is where the report was saved ("" when it was not).
+	SavedTo string `json:"-"`
 }
 
 // ReportRepo is one repository as measured.
@@ -199,6 +201,19 @@ func (p *Protocol) finish(s *state, ctx context.Context, places []Place, verdict
 	}
 	rep.Result = string(out.Result)
 	out.Markdown = rep.Markdown()
+	if cfg.SaveReport != nil && out.Result != engine.OutcomeInterrupted {
+		data, err := json.MarshalIndent(rep, "", "  ")
+		var path string
+		if err == nil {
+			path, err = cfg.SaveReport(append(data, '\n'))
+		}
+		if err != nil {
+			s.rt.Note(engine.NoteError, "could not save the JSON report: %v", err)
+		} else {
+			rep.SavedTo = path
+			s.rt.Bus.Emit(engine.Saved{What: WhatReport, Path: path})
+		}
+	}
 	p.mu.Lock()
 	p.report = rep
 	p.mu.Unlock()

@@ -22,7 +22,7 @@ import (
 // dependencies (so its tests run offline), with a base commit on main and
 // the implementation on branch "impl", checked out. tests is the test
 // file's body ("" for none).
-func rankRepo(t *testing.T, dir, name, tests string) string {
+func rankRepo(t testing.TB, dir, name, tests string) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
 	if err := os.MkdirAll(path, 0o755); err != nil {

@@ -173,8 +173,7 @@ func (p *Protocol) finish(s *state, ctx context.Context, places []Place, verdict
 		rep.Ranking = append(rep.Ranking, pl.Label)
 		rs := RepoScores{Dims: map[Dimension]DimScore{}, WeightedTotal: pl.Total}
 		for d, res := range s.dims {
-			sc := res.scores[pl.Index]
-			rs.Dims[d] = DimScore{Score: sc.Score, Justification: sc.Justification, Evidence: sc.Evidence}
+			rs.Dims[d] = DimScore(res.scores[pl.Index])
 		}
 		rep.Scores[pl.Label] = rs
 	}

@@ -372,7 +372,7 @@ func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank
 	// No warnShared here: eight or more seats over four agents must share,
 	// and a fact seat and a judge are different tasks. What must not
 	// happen, a judge held by an author's agent, avoidAuthors handles.
-	cfg.Notes = avoidAuthors(s, &cfg, f.authors)
+	cfg.Notes, cfg.Authors = avoidAuthors(s, &cfg, f.authors), f.authors
 	if f.runTests {
 		var command []string
 		if tc, _ := s.ProtocolValue(rank.Name, "test_command"); tc != "" {

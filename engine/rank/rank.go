@@ -89,6 +89,9 @@ type Config struct {
 	// RunTests is nil unless the person asked for the tests to be run.
 	RunTests TestRunner
 	Timeout  time.Duration // timeout_per_cli, for the record
+	// Authors are the agents that wrote each repository ("" or nil: not
+	// said); a judge's view of the facts never names them.
+	Authors []string
 	// Notes are said at the start and kept in the report (seats that
 	// could not avoid an author's agent, ...).
 	Notes []string
@@ -458,7 +461,19 @@ func (s *state) neutralFacts(i int, neutral string) string {
 	}{Facts: s.facts[i]}
 	view.GitInfo.FilesChanged, view.GitInfo.Additions, view.GitInfo.Deletions = r.Git.FilesChanged, r.Git.Additions, r.Git.Deletions
 	text := string(indentJSON(view))
-	return Anonymize(text, neutral, IdentifyingNames(r.Label, r.Path, r.Git.Branch)...)
+	names := IdentifyingNames(r.Label, r.Path, r.Git.Branch)
+	var others []string
+	for k, a := range s.cfg.Authors {
+		switch {
+		case a == "":
+		case k == i:
+			names = append(names, a)
+		default:
+			others = append(others, a)
+		}
+	}
+	// Another repository's author, should a fact seat name it, goes too.
+	return Anonymize(Anonymize(text, neutral, names...), "[an author]", others...)
 }
 
 // judgedDims are the dimensions whose judge answered, in order.

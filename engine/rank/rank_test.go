@@ -19,7 +19,7 @@ import (
 // repository, so a judge's prompt shows which repository a letter is.
 func factsReply(marker string, testCount int) map[string]any {
 	return map[string]any{
-		"functionality":   map[string]any{"spec_requirements": []string{"login", marker}, "implemented": []string{marker}, "missing": []string{"login"}},
+		"functionality":   map[string]any{"spec_requirements": []string{"login", marker, "in the style Mistral and Llama favour"}, "implemented": []string{marker}, "missing": []string{"login"}},
 		"security":        map[string]any{"findings": []any{map[string]any{"file": "main.go", "line": 3, "issue": "hard-coded token"}, map[string]any{"file": "ghost.go", "line": 1, "issue": "invented"}}, "patterns_observed": []string{}},
 		"tests":           map[string]any{"coverage_estimate": "low", "dry_violations": []any{}, "test_count": testCount, "mocking_approach": "none"},
 		"overengineering": map[string]any{"abstractions": []any{}, "defensive_code": []any{}, "config_complexity": "low"},
@@ -81,6 +81,7 @@ func letterOfMarker(t *testing.T, prompt, marker string) string {
 
 func TestScoresFollowTheLettersThroughEachJudgesShuffle(t *testing.T) {
 	cfg := config("alpha", "beta", "gamma")
+	cfg.Authors = []string{"mistral", "", "llama"}
 	s := enginetest.NewScript()
 	s.On("claude", ShapeFacts, enginetest.Step{Reply: factsReply("req-one", 3)})
 	s.On("gemini", ShapeFacts, enginetest.Step{Reply: factsReply("req-two", 3)})
@@ -119,7 +120,7 @@ func TestScoresFollowTheLettersThroughEachJudgesShuffle(t *testing.T) {
 		}
 		orders[order] = true
 		// A judge never sees a label, path, branch or agent.
-		for _, bad := range []string{"alpha-dir", "/repos", "feature-", "claude", "gemini", "qwen"} {
+		for _, bad := range []string{"alpha-dir", "/repos", "feature-", "claude", "gemini", "qwen", "istral", "lama"} {
 			if i := strings.Index(c.Prompt, "CANDIDATE A"); strings.Contains(c.Prompt[i:], bad) {
 				t.Errorf("%s judge's prompt names %q", dim, bad)
 			}

@@ -1,0 +1,351 @@
+package rank
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/rank/facts"
+)
+
+// ReportVersion is the version of the JSON report's shape.
+const ReportVersion = "1.0.0"
+
+// Report is the JSON report, in the seed's shape with what arena adds:
+// who judged, in which order, what was left out and why, and what the
+// fact checks changed.
+type Report struct {
+	Version   string       `json:"version"`
+	CreatedAt time.Time    `json:"created_at"`
+	Result    string       `json:"result"`
+	SpecFile  string       `json:"spec_file"`
+	Repos     []ReportRepo `json:"repos"`
+	Weights   Weights      `json:"weights"`
+	// Scores maps each judged repository's label to its scores per
+	// dimension and "weighted_total".
+	Scores  map[string]RepoScores `json:"scores"`
+	Ranking []string              `json:"ranking"`
+	Places  []Place               `json:"places"`
+	Verdict string                `json:"verdict"`
+	// VerdictBy is the agent that wrote the verdict, or "arena".
+	VerdictBy string               `json:"verdict_by"`
+	Judges    map[string]JudgeInfo `json:"judges"`
+	NotJudged map[string]string    `json:"not_judged,omitempty"`
+	LeftOut   map[string]string    `json:"dimensions_left_out,omitempty"`
+	Checks    map[string][]string  `json:"fact_checks,omitempty"`
+	Facts     map[string]*Facts    `json:"facts"`
+	Notes     []string             `json:"notes,omitempty"`
+	Seed      uint64               `json:"judge_order_seed"`
+	// SavedTo is where the report was saved ("" when it was not).
+	SavedTo string `json:"-"`
+}
+
+// ReportRepo is one repository as measured.
+type ReportRepo struct {
+	Label        string         `json:"label"`
+	Path         string         `json:"path"`
+	Branch       string         `json:"branch"`
+	Base         string         `json:"base"`
+	GitHead      string         `json:"git_head"`
+	FilesChanged int            `json:"files_changed"`
+	Additions    int            `json:"additions"`
+	Deletions    int            `json:"deletions"`
+	TestResults  *facts.TestRun `json:"test_results,omitempty"`
+	Agent        string         `json:"fact_agent"`
+	Judged       bool           `json:"judged"`
+}
+
+// DimScore is one score with its reasons.
+type DimScore struct {
+	Score         int      `json:"score"`
+	Justification string   `json:"justification"`
+	Evidence      []string `json:"evidence,omitempty"`
+}
+
+// RepoScores is a repository's scores by dimension, and its total.
+type RepoScores struct {
+	Dims          map[Dimension]DimScore
+	WeightedTotal float64
+}
+
+// MarshalJSON writes the seed's flat object: each dimension, then
+// "weighted_total".
+func (r RepoScores) MarshalJSON() ([]byte, error) {
+	m := map[string]any{"weighted_total": r.WeightedTotal}
+	for d, s := range r.Dims {
+		m[string(d)] = s
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads it back.
+func (r *RepoScores) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	r.Dims = map[Dimension]DimScore{}
+	for k, v := range m {
+		if k == "weighted_total" {
+			if err := json.Unmarshal(v, &r.WeightedTotal); err != nil {
+				return err
+			}
+			continue
+		}
+		var s DimScore
+		if err := json.Unmarshal(v, &s); err != nil {
+			return err
+		}
+		r.Dims[Dimension(k)] = s
+	}
+	return nil
+}
+
+// JudgeInfo is who judged a dimension and the order it saw.
+type JudgeInfo struct {
+	Agent string `json:"agent"`
+	// Order is the labels in the order the judge saw them, as A, B, ...
+	Order []string `json:"order"`
+	// Ranking is the judge's own ranking (arena ranks by the totals).
+	Ranking []string `json:"ranking,omitempty"`
+	Failed  string   `json:"failed,omitempty"`
+}
+
+// finish builds the report and the outcome. verdict is "text\x00by", ""
+// when the run stopped before the verdict.
+func (p *Protocol) finish(s *state, ctx context.Context, places []Place, verdict string) engine.Outcome {
+	cfg := s.cfg
+	s.rt.Bus.Emit(engine.PhaseStarted{Phase: engine.PhaseOutcome, Title: "Outcome"})
+	rep := &Report{
+		Version: ReportVersion, CreatedAt: cfg.Now().UTC().Truncate(time.Second), SpecFile: cfg.Spec.Name,
+		Weights: cfg.Weights, Scores: map[string]RepoScores{}, Judges: map[string]JudgeInfo{},
+		Facts: map[string]*Facts{}, Seed: cfg.Seed, Notes: cfg.Notes, Ranking: []string{},
+	}
+	for i, r := range cfg.Repos {
+		rep.Repos = append(rep.Repos, ReportRepo{
+			Label: r.Label, Path: r.Path, Branch: r.Git.Branch, Base: r.Git.Base, GitHead: r.Git.Head,
+			FilesChanged: r.Git.FilesChanged, Additions: r.Git.Additions, Deletions: r.Git.Deletions,
+			TestResults: s.tests[i], Agent: r.Agent.Name, Judged: s.facts[i] != nil && places != nil,
+		})
+		if s.facts[i] != nil {
+			rep.Facts[r.Label] = s.facts[i]
+		}
+		if len(s.checks[i]) > 0 {
+			if rep.Checks == nil {
+				rep.Checks = map[string][]string{}
+			}
+			rep.Checks[r.Label] = s.checks[i]
+		}
+		if why, ok := s.notJudge[i]; ok {
+			if rep.NotJudged == nil {
+				rep.NotJudged = map[string]string{}
+			}
+			rep.NotJudged[r.Label] = why
+		}
+	}
+	for _, d := range cfg.Weights.Active() {
+		ji := JudgeInfo{Agent: cfg.Judges[d].Name}
+		if why, ok := s.leftOut[d]; ok {
+			ji.Failed = why
+			if rep.LeftOut == nil {
+				rep.LeftOut = map[string]string{}
+			}
+			rep.LeftOut[string(d)] = why
+		}
+		if res := s.dims[d]; res != nil {
+			for _, i := range res.order {
+				ji.Order = append(ji.Order, cfg.Repos[i].Label)
+			}
+			for _, i := range res.rank {
+				ji.Ranking = append(ji.Ranking, cfg.Repos[i].Label)
+			}
+		}
+		rep.Judges[string(d)] = ji
+	}
+	for _, pl := range places {
+		pl.Total = math.Round(pl.Total*100) / 100
+		rep.Places = append(rep.Places, pl)
+		rep.Ranking = append(rep.Ranking, pl.Label)
+		rs := RepoScores{Dims: map[Dimension]DimScore{}, WeightedTotal: pl.Total}
+		for d, res := range s.dims {
+			rs.Dims[d] = DimScore(res.scores[pl.Index])
+		}
+		rep.Scores[pl.Label] = rs
+	}
+	if text, by, ok := strings.Cut(verdict, "\x00"); ok {
+		rep.Verdict, rep.VerdictBy = text, by
+	}
+	out := engine.Outcome{Failures: s.failures}
+	switch {
+	case ctx.Err() != nil:
+		out.Result, out.Stance = engine.OutcomeInterrupted, engine.StanceDisagree
+		out.Summary = "ranking interrupted before it was complete"
+	case places == nil:
+		out.Result, out.Stance = engine.OutcomeAborted, engine.StanceDisagree
+		out.Summary = "ranking aborted: " + abortWhy(s)
+	default:
+		w := Winners(places)
+		out.Result, out.Stance = OutcomeRanked, engine.StanceAgree
+		if len(w) > 1 {
+			out.Result, out.Stance = OutcomeTie, engine.StancePartial
+		} else if len(s.failures) > 0 {
+			out.Stance = engine.StancePartial
+		}
+		out.Summary = rankingWords(places)
+	}
+	rep.Result = string(out.Result)
+	out.Markdown = rep.Markdown()
+	if cfg.SaveReport != nil && out.Result != engine.OutcomeInterrupted {
+		data, err := json.MarshalIndent(rep, "", "  ")
+		var path string
+		if err == nil {
+			path, err = cfg.SaveReport(append(data, '\n'))
+		}
+		if err != nil {
+			s.rt.Note(engine.NoteError, "could not save the JSON report: %v", err)
+		} else {
+			rep.SavedTo = path
+			s.rt.Bus.Emit(engine.Saved{What: WhatReport, Path: path})
+		}
+	}
+	p.mu.Lock()
+	p.report = rep
+	p.mu.Unlock()
+	return out
+}
+
+func abortWhy(s *state) string {
+	if len(s.judged()) == 0 {
+		return "no repository's facts could be gathered"
+	}
+	return "every dimension judge failed"
+}
+
+// Markdown is the outcome document: the scores table, the ranking, the
+// verdict, and each dimension's justifications.
+func (r *Report) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Ranking: %s\n\n", r.Result)
+	fmt.Fprintf(&b, "**Spec:** %s  \n**Repositories compared:** %s\n\n", r.SpecFile, strings.Join(r.labels(), ", "))
+	b.WriteString("## Measured by arena\n\n| Repository | Branch | Base | HEAD | Files | + | − | Tests |\n|---|---|---|---|---|---|---|---|\n")
+	for _, rr := range r.Repos {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %s |\n", md(rr.Label), md(rr.Branch), md(rr.Base), short(rr.GitHead), rr.FilesChanged, rr.Additions, rr.Deletions, testWords(rr.TestResults))
+	}
+	if len(r.Places) > 0 {
+		b.WriteString("\n## Scores\n\n| Dimension | Weight |")
+		for _, l := range r.Ranking {
+			fmt.Fprintf(&b, " %s |", md(l))
+		}
+		b.WriteString("\n|---|---|" + strings.Repeat("---|", len(r.Ranking)) + "\n")
+		sum := 0
+		for _, d := range r.Weights.Active() {
+			sum += r.Weights[d]
+		}
+		for _, d := range r.Weights.Active() {
+			fmt.Fprintf(&b, "| %s | %d%% |", d.Title(), int(math.Round(float64(r.Weights[d])*100/float64(sum))))
+			for _, l := range r.Ranking {
+				if s, ok := r.Scores[l].Dims[d]; ok {
+					fmt.Fprintf(&b, " %d |", s.Score)
+				} else {
+					b.WriteString(" — |")
+				}
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("| **Weighted total** | |")
+		for _, l := range r.Ranking {
+			fmt.Fprintf(&b, " **%.2f** |", r.Scores[l].WeightedTotal)
+		}
+		b.WriteString("\n\n## Ranking\n\n")
+		for _, p := range r.Places {
+			name := md(p.Label)
+			if p.Place == 1 {
+				name = "**" + name + "**"
+			}
+			tie := ""
+			if p.Tied {
+				tie = " (tie)"
+			}
+			fmt.Fprintf(&b, "%d. %s (%.2f)%s\n", p.Place, name, p.Total, tie)
+		}
+		fmt.Fprintf(&b, "\n## Verdict\n\n%s\n", r.Verdict)
+		if r.VerdictBy == "arena" {
+			b.WriteString("\n*(stated by arena: the verdict writer gave no usable verdict)*\n")
+		}
+	}
+	if len(r.NotJudged) > 0 || len(r.LeftOut) > 0 {
+		b.WriteString("\n## Left out\n\n")
+		for _, l := range sortedKeys(r.NotJudged) {
+			fmt.Fprintf(&b, "- **%s** was not judged: its fact seat %s.\n", md(l), r.NotJudged[l])
+		}
+		for _, d := range r.Weights.Active() {
+			if why, ok := r.LeftOut[string(d)]; ok {
+				fmt.Fprintf(&b, "- **%s** is left out of every total: its judge failed (%s).\n", d.Title(), why)
+			}
+		}
+	}
+	if len(r.Checks) > 0 {
+		b.WriteString("\n## Fact checks\n\nMeasured beats reported: what arena changed in the facts the models gave.\n\n")
+		for _, l := range sortedKeys(r.Checks) {
+			for _, c := range r.Checks[l] {
+				fmt.Fprintf(&b, "- %s: %s\n", md(l), c)
+			}
+		}
+	}
+	if len(r.Notes) > 0 {
+		b.WriteString("\n## Notes\n\n")
+		for _, n := range r.Notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+	}
+	if len(r.Places) > 0 {
+		b.WriteString("\n## Detailed justifications\n")
+		for _, d := range r.Weights.Active() {
+			ji := r.Judges[string(d)]
+			if ji.Failed != "" {
+				continue
+			}
+			fmt.Fprintf(&b, "\n### %s (judged by %s; seen as %s)\n\n", d.Title(), ji.Agent, lettered(ji.Order))
+			for _, l := range r.Ranking {
+				s := r.Scores[l].Dims[d]
+				fmt.Fprintf(&b, "- **%s — %d/5:** %s\n", md(l), s.Score, s.Justification)
+				for _, e := range s.Evidence {
+					fmt.Fprintf(&b, "  - %s\n", e)
+				}
+			}
+		}
+	}
+	return b.String()
+}
+
+func (r *Report) labels() []string {
+	var out []string
+	for _, rr := range r.Repos {
+		out = append(out, rr.Label)
+	}
+	return out
+}
+
+func lettered(order []string) string {
+	var parts []string
+	for i, l := range order {
+		parts = append(parts, fmt.Sprintf("%c = %s", 'A'+i, l))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func md(s string) string { return strings.NewReplacer("|", "\\|", "*", "\\*", "_", "\\_").Replace(s) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

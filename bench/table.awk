@@ -34,7 +34,7 @@ END {
   split("16 B pieces|80 B lines|64 KiB events|1 MiB events", shapeNames, "|")
   R = "BenchmarkPeakRSS"; D = "BenchmarkDoctor"; L = "BenchmarkReplay"
   E = "BenchmarkDebateInProcess"; C = "BenchmarkRunnerCall"; K = "BenchmarkCleanText"
-  I = "BenchmarkReplayInProcess"; Q = "BenchmarkQuickComparison"
+  I = "BenchmarkReplayInProcess"; Q = "BenchmarkQuickComparison"; RK = "BenchmarkRankOverhead"
   S = "BenchmarkStart"
 
   print ""
@@ -45,6 +45,7 @@ END {
   row("2 challenge phase, 3 challengers x 2 s: vs slowest single", cell(P, "phase-s", "s", "%.3f"), cell(P, "slowest-s", "s", "%.3f"), ratio(P, "ratio"), "<= 1.05")
   row("2 ... vs bash: the 3 fake commands with & and wait", cell(P, "phase-s", "s", "%.3f"), cell(P, "shell-s", "s", "%.3f"), ratio(P, "ratio-shell"), "(<= 1.05)")
   row("2 compare --quick, 3 seats x 2 s: vs critical path (2 steps)", cell(Q, "wall-s", "s", "%.3f"), cell(Q, "crit-s", "s", "%.3f"), ratio(Q, "ratio"), "~ 1 (2 steps)")
+  row("2 rank, 2 repos, fakes 1-2 s: vs slowest fact + judge + verdict", cell(RK, "arena-s", "s", "%.3f"), sprintf("%.3f s", v(RK, "crit-s") + v(RK, "verdict-s")), ratio(RK, "ratio-all"), "~ 1")
   row("2 ... vs the 4 calls one after another", cell(Q, "wall-s", "s", "%.3f"), cell(Q, "sum-s", "s", "%.3f"), sprintf("%.2fx", v(Q, "wall-s") / (v(Q, "sum-s") ? v(Q, "sum-s") : 1)), "~ 0.5")
   for (i = 1; i <= nf; i++) {
     for (j = 1; j <= ns; j++) {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/arenadebate/arena/engine/layout"
 )
 
 // Replies are parsed leniently and validated strictly: the JSON object may
@@ -95,26 +97,9 @@ func decodeFields(s string) (Fields, bool) {
 }
 
 // NormKey makes "Objection Strength", "objection-strength" and
-// "objectionStrength" all "objection_strength" (and "VERDICT" "verdict").
-func NormKey(k string) string {
-	var b strings.Builder
-	prevLower := false // the previous rune, as written, was a-z or 0-9
-	for _, r := range strings.TrimSpace(k) {
-		lower := (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9')
-		switch {
-		case r == ' ' || r == '-':
-			r = '_'
-		case r >= 'A' && r <= 'Z':
-			if prevLower {
-				b.WriteByte('_')
-			}
-			r += 'a' - 'A'
-		}
-		b.WriteRune(r)
-		prevLower = lower
-	}
-	return b.String()
-}
+// "objectionStrength" all "objection_strength" (and "VERDICT" "verdict"),
+// as layouts match keys.
+func NormKey(k string) string { return layout.NormKey(k) }
 
 // fencedBlocks returns the contents of ``` fenced blocks.
 func fencedBlocks(text string) []string {

@@ -171,7 +171,7 @@ func compile(l *Layout, seen map[*Layout]*plan) *plan {
 	p := &plan{fields: l.Fields, index: map[string]int{}}
 	seen[l] = p
 	for i, f := range l.Fields {
-		k := normKey(f.Key)
+		k := NormKey(f.Key)
 		p.keys = append(p.keys, k)
 		if _, dup := p.index[k]; !dup {
 			p.index[k] = i
@@ -203,9 +203,10 @@ func compile(l *Layout, seen map[*Layout]*plan) *plan {
 // generic is the plan of the zero Layout.
 var generic = compile(nil, map[*Layout]*plan{})
 
-// normKey makes "Objection Strength", "objection-strength" and
-// "objectionStrength" all "objection_strength" (and "VERDICT" "verdict").
-func normKey(k string) string {
+// NormKey makes "Objection Strength", "objection-strength" and
+// "objectionStrength" all "objection_strength" (and "VERDICT" "verdict"):
+// a key as a layout and the engine's parser match it.
+func NormKey(k string) string {
 	var b strings.Builder
 	prevLower := false
 	for _, r := range strings.TrimSpace(k) {

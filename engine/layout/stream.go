@@ -315,7 +315,7 @@ func (s *Stream) feedJSON(b byte) {
 		var closed bool
 		s.key, closed = s.str.feed(s.key, b)
 		if closed {
-			k := normKey(string(s.key))
+			k := NormKey(string(s.key))
 			m := member{key: k}
 			if _, dup := top.index[k]; dup {
 				m.dup = true

@@ -47,8 +47,22 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 	fl.StringArrayVar(&f.context, "context", nil, "attach a file the debate is about (repeatable)")
 	f.outputFlags.register(root)
 	root.SetUsageTemplate(root.UsageTemplate() + "\n" + debateExitHelp + "\n")
-	root.AddCommand(a.doctorCmd(&f.commonFlags), a.configCmd(&f.commonFlags),
-		a.replayCmd(&f.commonFlags), a.logsCmd(&f.commonFlags), a.demoCmd())
+	// The root's usage ends with the debate's exit codes; every other
+	// command says its own (a protocol command in its file).
+	plain := (&cobra.Command{}).UsageTemplate()
+	for _, c := range []struct {
+		cmd   *cobra.Command
+		codes string
+	}{
+		{a.doctorCmd(&f.commonFlags), "  0    ready to debate\n  1    not ready: no usable defender or challenger\n  2    usage error (bad flag or config file)"},
+		{a.configCmd(&f.commonFlags), "  0    printed\n  2    usage error (bad flag or config file)"},
+		{a.replayCmd(&f.commonFlags), "  0    played to its end (or quit)\n  2    usage error (no such log, not an arena log, a newer format)\n  130  interrupted"},
+		{a.logsCmd(&f.commonFlags), "  0    listed\n  2    usage error (bad flag, config file, or an unreadable log directory)"},
+		{a.demoCmd(), "  0    played to its end (or quit)\n  2    usage error (no demo of that protocol)\n  130  interrupted"},
+	} {
+		c.cmd.SetUsageTemplate(plain + "\nExit codes:\n" + c.codes + "\n")
+		root.AddCommand(c.cmd)
+	}
 	for _, c := range protocolCommands {
 		root.AddCommand(c(a, &f.commonFlags))
 	}

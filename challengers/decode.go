@@ -14,6 +14,9 @@ type Usage struct {
 	// CostUSD is the cost the CLI itself reported (claude's
 	// total_cost_usd); nil when it reported none.
 	CostUSD *float64 `json:"cost_usd,omitempty"`
+	// Model is the model the stream said it ran ("claude-opus-5-5"), from
+	// its init event; "" when it did not say.
+	Model string `json:"model,omitempty"`
 }
 
 // decoder extracts the model's text from one CLI's output format. What it
@@ -201,7 +204,8 @@ func strVal(s string) jval {
 // message, then a `result` event. An API error can come with exit status 0
 // and "is_error": true, so the result decides, not the exit status.
 type messagesStream struct {
-	n       int  // bytes of reply streamed
+	model   string // from the system init event
+	n       int    // bytes of reply streamed
 	deltas  bool // deltas were streamed since the last assistant event
 	result  *string
 	isError bool
@@ -234,6 +238,7 @@ type messagesEvent struct {
 	Error   json.RawMessage `json:"error"`
 	Usage   *Usage          `json:"usage"`
 	Cost    json.RawMessage `json:"total_cost_usd"`
+	Model   string          `json:"model"`
 }
 
 // messagesFields is messagesEvent for decodeFast.
@@ -255,6 +260,7 @@ var messagesFields = []jfield{
 	{name: "error", want: wantRaw, slot: msgError},
 	{name: "usage", want: wantObject, slot: msgUsage, child: usageFields(msgUsageIn, msgUsageOut)},
 	{name: "total_cost_usd", want: wantRaw, slot: msgCost},
+	{name: "model", want: wantString, slot: msgModel},
 }
 
 var contentFields = []jfield{
@@ -288,6 +294,7 @@ const (
 	msgUsageIn
 	msgUsageOut
 	msgCost
+	msgModel
 	msgSlots
 )
 
@@ -303,6 +310,7 @@ type messagesView struct {
 	err                                  json.RawMessage
 	usage                                *Usage
 	cost                                 *float64 // the result's total_cost_usd
+	model                                string   // the system init event's
 }
 
 type contentBlock struct{ typ, text jval }
@@ -319,6 +327,8 @@ func (s *messagesStream) event(out, line []byte) []byte {
 		return s.assistant(out, v)
 	case isStr(v.typ, "result"):
 		s.resultEvent(v)
+	case isStr(v.typ, "system") && v.model != "":
+		s.model = v.model
 	}
 	return out
 }
@@ -338,7 +348,7 @@ func (s *messagesStream) view(line []byte) (messagesView, bool) {
 		event: vals[msgEvent].kind == jObject, delta: vals[msgDelta].kind == jObject, message: vals[msgMessage].kind == jObject,
 		subtype: strOf(vals[msgSubtype]), isError: vals[msgIsError].kind == jTrue,
 		err: rawOf(vals[msgError]), usage: usageOf(vals[msgUsage], vals[msgUsageIn], vals[msgUsageOut]),
-		cost: costOf(rawOf(vals[msgCost])),
+		cost: costOf(rawOf(vals[msgCost])), model: strOf(vals[msgModel]),
 	}
 	if vals[msgResult].kind == jString {
 		r := strOf(vals[msgResult])
@@ -359,7 +369,7 @@ func (s *messagesStream) slowView(line []byte) (messagesView, bool) {
 	if json.Unmarshal(line, &ev) != nil {
 		return messagesView{}, false
 	}
-	v := messagesView{typ: strVal(ev.Type), subtype: ev.Subtype, isError: ev.IsError, result: ev.Result, err: ev.Error, usage: ev.Usage, cost: costOf(ev.Cost)}
+	v := messagesView{typ: strVal(ev.Type), subtype: ev.Subtype, isError: ev.IsError, result: ev.Result, err: ev.Error, usage: ev.Usage, cost: costOf(ev.Cost), model: ev.Model}
 	if ev.Event != nil {
 		v.event, v.eventType = true, strVal(ev.Event.Type)
 		if d := ev.Event.Delta; d != nil {
@@ -427,6 +437,7 @@ func (s *messagesStream) resultEvent(v messagesView) {
 }
 
 func (s *messagesStream) finish(reply string) (string, *Usage, string) {
+	s.usage = withModel(s.usage, s.model)
 	if s.isError {
 		return reply, s.usage, s.errMsg
 	}
@@ -466,6 +477,7 @@ func errorMessage(raw json.RawMessage) string {
 // "success" or "error".
 type geminiStream struct {
 	usage  *Usage
+	model  string // from the init event
 	errMsg string
 	vals   [gemSlots]jval
 }
@@ -477,6 +489,7 @@ type geminiEvent struct {
 	Status  string          `json:"status"`
 	Error   json.RawMessage `json:"error"`
 	Stats   *Usage          `json:"stats"`
+	Model   string          `json:"model"`
 }
 
 var geminiFields = []jfield{
@@ -486,6 +499,7 @@ var geminiFields = []jfield{
 	{name: "status", want: wantString, slot: gemStatus},
 	{name: "error", want: wantRaw, slot: gemError},
 	{name: "stats", want: wantObject, slot: gemStats, child: usageFields(gemStatsIn, gemStatsOut)},
+	{name: "model", want: wantString, slot: gemModel},
 }
 
 const (
@@ -497,6 +511,7 @@ const (
 	gemStats
 	gemStatsIn
 	gemStatsOut
+	gemModel
 	gemSlots
 )
 
@@ -511,7 +526,7 @@ func (s *geminiStream) event(out, line []byte) []byte {
 		if json.Unmarshal(line, &ev) != nil {
 			return out
 		}
-		*vals = [gemSlots]jval{gemType: strVal(ev.Type), gemRole: strVal(ev.Role), gemContent: strVal(ev.Content), gemStatus: strVal(ev.Status)}
+		*vals = [gemSlots]jval{gemType: strVal(ev.Type), gemRole: strVal(ev.Role), gemContent: strVal(ev.Content), gemStatus: strVal(ev.Status), gemModel: strVal(ev.Model)}
 		return s.handle(out, ev.Error, ev.Stats)
 	}
 	return s.handle(out, rawOf(vals[gemError]), usageOf(vals[gemStats], vals[gemStatsIn], vals[gemStatsOut]))
@@ -535,12 +550,22 @@ func (s *geminiStream) handle(out []byte, errRaw json.RawMessage, stats *Usage) 
 		}
 	case isStr(vals[gemType], "error"):
 		s.errMsg = errorMessage(errRaw)
+	case isStr(vals[gemType], "init"):
+		s.model = strOf(vals[gemModel])
 	}
 	return out
 }
 
 func (s *geminiStream) finish(reply string) (string, *Usage, string) {
-	return strings.TrimSpace(reply), s.usage, s.errMsg
+	return strings.TrimSpace(reply), withModel(s.usage, s.model), s.errMsg
+}
+
+// withModel names the model in a usage the stream reported.
+func withModel(u *Usage, model string) *Usage {
+	if u != nil && model != "" {
+		u.Model = model
+	}
+	return u
 }
 
 // codexStream reads `codex exec --json`: the reply comes whole in

@@ -44,7 +44,7 @@ func sameUsage(a, b Usage) bool {
 	if (a.CostUSD == nil) != (b.CostUSD == nil) || a.CostUSD != nil && *a.CostUSD != *b.CostUSD {
 		return false
 	}
-	return a.InputTokens == b.InputTokens && a.OutputTokens == b.OutputTokens
+	return a.InputTokens == b.InputTokens && a.OutputTokens == b.OutputTokens && a.Model == b.Model
 }
 
 func TestDecodeRealSamples(t *testing.T) {
@@ -54,16 +54,16 @@ func TestDecodeRealSamples(t *testing.T) {
 		wantErr   string // substring of the in-stream error, "" for success
 		wantUsage *Usage
 	}{
-		{"claude-stream-json.stdout", FormatClaudeStreamJSON, "", &Usage{InputTokens: 10, OutputTokens: 2, CostUSD: &claudeSampleCost}},
-		{"claude-stream-json-partial.stdout", FormatClaudeStreamJSON, "", &Usage{InputTokens: 10, OutputTokens: 2, CostUSD: &claudeSampleCost}},
+		{"claude-stream-json.stdout", FormatClaudeStreamJSON, "", &Usage{InputTokens: 10, OutputTokens: 2, CostUSD: &claudeSampleCost, Model: "claude-opus-5-5"}},
+		{"claude-stream-json-partial.stdout", FormatClaudeStreamJSON, "", &Usage{InputTokens: 10, OutputTokens: 2, CostUSD: &claudeSampleCost, Model: "claude-opus-5-5"}},
 		{"claude-stream-json-401.stdout", FormatClaudeStreamJSON, "401", nil},
 		{"claude-text.stdout", FormatText, "", nil},
-		{"gemini-stream-json.stdout", FormatGeminiStreamJSON, "", &Usage{InputTokens: 10, OutputTokens: 2}},
+		{"gemini-stream-json.stdout", FormatGeminiStreamJSON, "", &Usage{InputTokens: 10, OutputTokens: 2, Model: "fake-model"}},
 		{"gemini-stream-json-401.stdout", FormatGeminiStreamJSON, "fake failure 401", nil},
 		{"codex-exec-json.stdout", FormatCodexJSON, "", &Usage{InputTokens: 10, OutputTokens: 2}},
 		{"codex-exec-json-401.stdout", FormatCodexJSON, "401 Unauthorized", nil},
-		{"qwen-stream-json.stdout", FormatQwenStreamJSON, "", &Usage{InputTokens: 20, OutputTokens: 4}},
-		{"qwen-stream-json-partial.stdout", FormatQwenStreamJSON, "", &Usage{InputTokens: 20, OutputTokens: 4}},
+		{"qwen-stream-json.stdout", FormatQwenStreamJSON, "", &Usage{InputTokens: 20, OutputTokens: 4, Model: "fake-model"}},
+		{"qwen-stream-json-partial.stdout", FormatQwenStreamJSON, "", &Usage{InputTokens: 20, OutputTokens: 4, Model: "fake-model"}},
 		{"qwen-stream-json-401.stdout", FormatQwenStreamJSON, "API Error: 401", nil},
 	}
 	for _, tc := range cases {

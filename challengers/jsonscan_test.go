@@ -66,6 +66,7 @@ func fastMessages(line []byte) (messagesEvent, jstatus) {
 	ev.Error = rawOf(v[msgError])
 	ev.Usage = usageOf(v[msgUsage], v[msgUsageIn], v[msgUsageOut])
 	ev.Cost = rawOf(v[msgCost])
+	ev.Model = strOf(v[msgModel])
 	return ev, jOK
 }
 
@@ -77,7 +78,7 @@ func fastGemini(line []byte) (geminiEvent, jstatus) {
 	}
 	return geminiEvent{
 		Type: strOf(v[gemType]), Role: strOf(v[gemRole]), Content: strOf(v[gemContent]), Status: strOf(v[gemStatus]),
-		Error: rawOf(v[gemError]), Stats: usageOf(v[gemStats], v[gemStatsIn], v[gemStatsOut]),
+		Error: rawOf(v[gemError]), Stats: usageOf(v[gemStats], v[gemStatsIn], v[gemStatsOut]), Model: strOf(v[gemModel]),
 	}, jOK
 }
 

@@ -495,7 +495,11 @@ func (v *verdictLog) Handle(e engine.Event) {
 			v.fail(fmt.Errorf("verdict log: reading the %s judge's reply: %w", m, err))
 			return
 		}
-		v.append(verdict.NewRecord(v.cfg.TaskID, v.cfg.ID, v.models[p.Agent], m, j, e.Time))
+		model := v.models[p.Agent]
+		if p.Usage != nil && p.Usage.Model != "" { // the stream said which model ran
+			model = p.Agent + "/" + p.Usage.Model
+		}
+		v.append(verdict.NewRecord(v.cfg.TaskID, v.cfg.ID, model, m, j, e.Time))
 	case engine.Outcome:
 		res := v.p.Result()
 		reached := res.Reason

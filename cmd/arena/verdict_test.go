@@ -116,7 +116,8 @@ func TestVerdictQuickAcceptEndToEnd(t *testing.T) {
 	if got := modesOf(lines); got != "quick:accept final:accept" {
 		t.Fatalf("log %s", got)
 	}
-	if lines[0]["model"] != "gemini" || lines[0]["task_id"] != "issue-18" || lines[1]["calls"] != json.Number("1") {
+	// The model is the agent and the model its stream named (the fake gemini says gemini-2.5-pro).
+	if lines[0]["model"] != "gemini/gemini-2.5-pro" || lines[0]["task_id"] != "issue-18" || lines[1]["calls"] != json.Number("1") {
 		t.Fatalf("%v", lines)
 	}
 	lc := s.onlyLog()

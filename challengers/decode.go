@@ -206,7 +206,7 @@ func strVal(s string) jval {
 type messagesStream struct {
 	model   string // from the system init event
 	n       int    // bytes of reply streamed
-	deltas  bool // deltas were streamed since the last assistant event
+	deltas  bool   // deltas were streamed since the last assistant event
 	result  *string
 	isError bool
 	errMsg  string

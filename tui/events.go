@@ -107,12 +107,6 @@ func (m *Model) paneFor(seat, agent string, role engine.Role) *pane {
 	return p
 }
 
-// onTable shows a table's rows, coloured by their stance, and what was
-// decided from them, in the status line.
-func (m *Model) onTable(t engine.Table) {
-	m.status = statusLine{text: t.Decision, level: "table", table: &t}
-}
-
 func (m *Model) onPosition(p engine.PositionUpdated) {
 	if p.Version > 1 && p.Changed {
 		who := p.Seat

@@ -45,6 +45,9 @@ func (m *Model) View() (view string) {
 		lines = append(lines, m.outcomeView(body)...)
 	} else {
 		lines = append(lines, m.panesView(body)...)
+		if th := m.tableHeight(); th > 0 {
+			lines = append(lines, m.tableView(th)...)
+		}
 	}
 	lines = append(lines, m.footer()...)
 	lines = fitLines(lines, m.width, m.height)
@@ -59,9 +62,9 @@ func (m *Model) tooSmall() string {
 	return ansi.Wrap(msg, m.width, "")
 }
 
-// bodyHeight is what the header and footer leave.
+// bodyHeight is what the header, the table and the footer leave.
 func (m *Model) bodyHeight() int {
-	return max(m.height-headerHeight-m.footerHeight(), 0)
+	return max(m.height-headerHeight-m.footerHeight()-m.tableHeight(), 0)
 }
 
 // relayout gives every pane (or the outcome viewport) its size. It runs on
@@ -365,6 +368,9 @@ func (m *Model) statusText() string {
 		return ""
 	}
 	if t := m.status.table; t != nil {
+		if m.tableHeight() > 0 { // drawn above: say only what was decided
+			return th.current.Render("⚖ ") + th.dim.Render(t.Decision)
+		}
 		return m.tableText(t)
 	}
 	icon := map[string]string{"warn": "⚠ ", "error": "✗ "}[m.status.level]

@@ -96,6 +96,9 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	if out.Result == "" {
 		out.Result = OutcomeAborted
 	}
+	if n := rt.ReusedCalls(); n > 0 {
+		out.Summary += " (resumed: " + replies(n) + " reused)"
+	}
 	out.Markdown = rt.WithResume(rt.WithCosts(rt.WithModerator(out.Markdown)))
 	out.LogPath = opts.LogPath
 	bus.Emit(out)

@@ -48,6 +48,10 @@ func NewReplayCache(events []Event) *ReplayCache {
 		case AgentStarted:
 			asked[p.Seat] = p.PromptHash
 		case AgentFinished:
+			if p.Reused { // a copy: the reply itself is earlier in the log
+				delete(asked, p.Seat)
+				continue
+			}
 			k := callKey{p.Seat, p.Phase, p.Round, p.Task, asked[p.Seat]}
 			c.byKey[k] = append(c.byKey[k], p)
 			c.n++
@@ -90,6 +94,18 @@ type Resume struct {
 	Event Resumed
 	// Swap gives a seat another agent: keyed by seat name or agent name.
 	Swap map[string]challengers.Agent
+}
+
+// Words say where a run was resumed, in one line.
+func (r Resumed) Words() string {
+	s := "↻ resumed from " + r.From + ": " + replies(r.Reusable) + " in the log reused, not asked again"
+	for _, st := range r.Settings {
+		s += " · " + st.Name + ": " + st.Value
+	}
+	if r.Problem != "" {
+		s += " · the log's damaged end was dropped (" + r.Problem + ")"
+	}
+	return s
 }
 
 // resumeState is a resumed run's progress.
@@ -174,11 +190,18 @@ func (rt *Runtime) WithResume(md string) string {
 	rt.mu.Unlock()
 	line := "This run was resumed from its log: no reply was reused; every call was asked again."
 	if u.Replies > 0 {
-		line = "This run was resumed from its log: " + plural(u.Replies, "reply") +
+		line = "This run was resumed from its log: " + replies(u.Replies) +
 			" given before the interruption " + were(u.Replies) + " reused, not asked again. They had cost: tokens " +
 			u.Tokens() + ", cost " + u.Cost() + " (counted in the table of what each agent cost)."
 	}
 	return strings.TrimRight(md, "\n") + "\n\n" + resumeHeading + "\n\n" + line + "\n"
+}
+
+func replies(n int) string {
+	if n == 1 {
+		return "1 reply"
+	}
+	return strconv.Itoa(n) + " replies"
 }
 
 func were(n int) string {

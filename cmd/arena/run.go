@@ -45,12 +45,44 @@ func (a *app) runProtocol(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	if rp := a.startReaper(); rp != nil {
 		defer rp.Close()
 	}
+	if rr := a.resume; rr != nil {
+		if rr.err = rr.check(p.Start()); rr.err != nil {
+			a.closeLog(logw)
+			return engine.Outcome{Result: engine.OutcomeAborted, Summary: rr.err.Error()}
+		}
+	} else {
+		p = a.recorded(p)
+	}
 	out, saved := a.protocolRun(p, logw, f)
 	a.closeLog(logw)
 	if !f.json && !f.noTUI && a.isTTY() {
 		a.afterScreen(out, saved)
 	}
 	return out
+}
+
+// invoked is a protocol whose start event records how arena was run, so
+// that arena resume can run it again.
+type invoked struct {
+	engine.Protocol
+	inv engine.Invocation
+}
+
+func (p invoked) Start() engine.DebateStarted {
+	st := p.Protocol.Start()
+	st.Invocation = &p.inv
+	return st
+}
+
+// recorded records in p's start event the command line, the directory
+// and what was read from stdin.
+func (a *app) recorded(p engine.Protocol) engine.Protocol {
+	inv := engine.Invocation{Args: a.args}
+	inv.Dir, _ = os.Getwd()
+	if a.stdinRead != nil {
+		inv.Stdin = string(a.stdinRead.buf)
+	}
+	return invoked{p, inv}
 }
 
 // startReaper starts the watchdog that kills the agents' process groups
@@ -74,6 +106,9 @@ func (a *app) startReaper() *challengers.Reaper {
 // that cannot be written is a clear error up front, not a lost run. name
 // is what the log is named after (the topic, the decision).
 func (a *app) openLog(s *settings.Settings, name string) (*engine.LogWriter, error) {
+	if a.resume != nil {
+		return a.resume.resumeLog() // the run's own log, appended to
+	}
 	if !s.SaveDebateLogs {
 		return nil, nil
 	}
@@ -179,6 +214,12 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	fe := a.frontEnd(f, cancel)
 	bus := engine.NewBus()
 	opts := engine.Options{Env: a.agentEnv}
+	if rr := a.resume; rr != nil {
+		var after int64
+		opts.Resume, after = rr.options()
+		bus.ContinueAfter(after)
+		a.replayBefore(fe, f, rr.lc.Events)
+	}
 	saved := &savedFiles{}
 	if logw != nil {
 		bus.Subscribe(logw)
@@ -202,6 +243,25 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	cancel()
 	out := <-done
 	return out, saved.files
+}
+
+// replayBefore shows a resumed run's earlier part before it goes on: the
+// live screen plays it at once; the printer shows the run's banner again.
+func (a *app) replayBefore(fe frontEnd, f outputFlags, events []engine.Event) {
+	switch {
+	case f.json:
+	case isLive(fe):
+		for _, e := range events {
+			fe.sink().Handle(e)
+		}
+	default:
+		fe.sink().Handle(events[0])
+	}
+}
+
+func isLive(fe frontEnd) bool {
+	_, ok := fe.(liveScreen)
+	return ok
 }
 
 // stopWhenStdoutCloses interrupts the run when whoever reads arena's

@@ -79,6 +79,7 @@ type verdictFlags struct {
 }
 
 func init() {
+	resumers[verdict.Name] = resumeByInvocation
 	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command { return a.verdictCmd(cf) })
 }
 

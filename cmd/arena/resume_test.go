@@ -1,0 +1,282 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
+	"github.com/arenadebate/arena/engine"
+)
+
+// resumeCase is one protocol's run for the resume tests: how to set it
+// up, the script it runs with, and the call where it is interrupted.
+type resumeCase struct {
+	name  string
+	setup func(s *sandbox) []string // writes its files; returns the arguments
+	base  func() *clitest.Script    // nil: canned replies
+	// cutAgent's first call of kind cutKind is where the run is
+	// interrupted (it hangs), or fails every time.
+	cutAgent, cutKind string
+	// finished is how many replies the log holds when the run is cut.
+	finished int
+}
+
+var resumeCases = []resumeCase{
+	{
+		name:  "adversarial",
+		setup: func(*sandbox) []string { return []string{"--no-tui", "should we move sessions from Redis to Postgres?"} },
+		// Round 1: the opening and two critiques are in when qwen's is cut.
+		cutAgent: "qwen", cutKind: "critique", finished: 3,
+	},
+	{
+		name: "compare",
+		setup: func(*sandbox) []string {
+			return append(slicesClone(compareArgs), "--advocates", "gemini,codex", "--judge", "claude")
+		},
+		// Both openings and gemini's rebuttal are in when codex's is cut.
+		cutAgent: "codex", cutKind: "compare.rebuttal", finished: 3,
+	},
+	{
+		name: "judge",
+		setup: func(s *sandbox) []string {
+			sol := s.writeSolution(s.t)
+			return []string{"judge", sol, "--task", "REST API for user management", "--criteria", judgeCriteria, "--reports-dir", "reports", "--no-tui"}
+		},
+		cutAgent: "codex", cutKind: "judge.analysis", finished: 2,
+	},
+	{
+		name: "verdict",
+		setup: func(s *sandbox) []string {
+			s.writeConfig(verdictSeats)
+			if err := os.WriteFile(filepath.Join(s.dir, "report.md"), []byte("# API\n\nGET /users returns the users.\n"), 0o600); err != nil {
+				s.t.Fatal(err)
+			}
+			return []string{"verdict", "--no-tui", "report.md", "--task-id", "issue-18", "--task", "document the API"}
+		},
+		// The quick judge says improve, so the deep judge is asked: cut.
+		base: func() *clitest.Script {
+			return judges(map[string]map[string][]clitest.Step{"gemini": {"verdict.quick": {jImprove}}})
+		},
+		cutAgent: "claude", cutKind: "verdict.deep", finished: 1,
+	},
+}
+
+func slicesClone(s []string) []string { return append([]string(nil), s...) }
+
+func (c resumeCase) script(cut *clitest.Step) *clitest.Script {
+	sc := &clitest.Script{Agents: map[string]clitest.AgentScript{}}
+	if c.base != nil {
+		sc = c.base()
+	}
+	if cut != nil {
+		as := sc.Agents[c.cutAgent]
+		steps := map[string][]clitest.Step{}
+		for k, v := range as.Steps {
+			steps[k] = v
+		}
+		steps[c.cutKind] = []clitest.Step{*cut}
+		as.Steps = steps
+		sc.Agents[c.cutAgent] = as
+	}
+	return sc
+}
+
+// baseline runs the case uninterrupted.
+func (c resumeCase) baseline(t *testing.T) (result, engine.Outcome) {
+	s := newSandbox(t)
+	s.fakes.SetScript(c.script(nil))
+	r := s.run(c.setup(s)...)
+	return r, outcomeOf(t, s.onlyLog())
+}
+
+// secondSet is a report file of a second set: a resumed judging writes
+// its reports beside the first run's, never over them.
+var secondSet = regexp.MustCompile(`-2\.(\d+)\.md`)
+
+// docBody is an outcome document without what differs from run to run
+// (what the agents cost, how the run was resumed, the name of a set of
+// report files).
+func docBody(md string) string {
+	md = secondSet.ReplaceAllString(md, ".$1.md")
+	for _, h := range []string{"## What each agent cost", "## Resumed"} {
+		if i := strings.Index(md, h); i >= 0 {
+			md = md[:i]
+		}
+	}
+	return strings.TrimSpace(md)
+}
+
+// completedHashes are the prompt hashes of the calls of the log's first
+// run that got a reply.
+func completedHashes(lc engine.LogContents) map[string]bool {
+	out := map[string]bool{}
+	asked := map[string]string{}
+	for _, e := range lc.Events {
+		switch p := e.Payload.(type) {
+		case engine.Resumed:
+			return out
+		case engine.AgentStarted:
+			asked[p.Seat] = p.PromptHash
+		case engine.AgentFinished:
+			out[asked[p.Seat]] = true
+		}
+	}
+	return out
+}
+
+// checkResumed checks a resumed run reached the baseline's outcome and
+// asked no completed call twice.
+func checkResumed(t *testing.T, s *sandbox, done map[string]bool, base engine.Outcome, baseCode int, r result) {
+	t.Helper()
+	if r.code != baseCode {
+		t.Fatalf("resume: exit %d, want %d\n%s\n%s", r.code, baseCode, r.stdout, r.stderr)
+	}
+	lc := s.onlyLog()
+	if lc.Problem != "" {
+		t.Fatalf("the resumed log has a problem: %s", lc.Problem)
+	}
+	o := outcomeOf(t, lc)
+	if o.Result != base.Result || o.Rounds != base.Rounds {
+		t.Fatalf("resumed outcome %s in %d rounds, uninterrupted %s in %d", o.Result, o.Rounds, base.Result, base.Rounds)
+	}
+	if got, want := docBody(o.Markdown), docBody(base.Markdown); got != want {
+		t.Fatalf("the resumed outcome document differs from the uninterrupted one:\n--- resumed\n%s\n--- uninterrupted\n%s", got, want)
+	}
+	if !strings.Contains(o.Markdown, "## Resumed") {
+		t.Fatalf("the outcome does not say the run was resumed:\n%s", o.Markdown)
+	}
+	if len(done) == 0 {
+		t.Fatal("the interrupted run completed no call: the test would prove nothing")
+	}
+	asked := map[string]int{}
+	for _, c := range s.fakes.Calls() {
+		if c.Kind != fakeapi.KindVersion {
+			asked[engine.Hash(c.Prompt)]++
+		}
+	}
+	for h := range done {
+		if asked[h] != 1 {
+			t.Errorf("a completed call (prompt %s…) was asked %d times", h[:12], asked[h])
+		}
+	}
+	n := 0
+	for _, e := range lc.Events {
+		if _, ok := e.Payload.(engine.Resumed); ok {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d resumed events", n)
+	}
+	// The whole log replays, its two parts one after the other.
+	rr := s.run("replay", "--no-tui", s.logs()[0])
+	if rr.code != 0 || !strings.Contains(rr.stdout, "↻ resumed from") || strings.Contains(rr.stderr, "ends early") {
+		t.Fatalf("replay of the resumed log: exit %d\n%s\n%s", rr.code, rr.stdout, rr.stderr)
+	}
+}
+
+// waitForCall waits until agent was asked for kind.
+func waitForCall(t *testing.T, s *sandbox, agent, kind string) {
+	t.Helper()
+	waitUntil(t, 60*time.Second, agent+"'s "+kind+" call", func() bool {
+		for _, c := range completeCalls(t, s) {
+			if c.Agent == agent && string(c.Kind) == kind {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// waitForFinished waits until the log holds n replies.
+func waitForFinished(t *testing.T, s *sandbox, n int) {
+	t.Helper()
+	waitUntil(t, 60*time.Second, fmt.Sprintf("%d replies in the log", n), func() bool {
+		logs := s.logs()
+		if len(logs) != 1 {
+			return false
+		}
+		lc, err := engine.ReadLogFile(logs[0])
+		if err != nil {
+			return false
+		}
+		got := 0
+		for _, e := range lc.Events {
+			if e.Kind() == engine.KindAgentFinished {
+				got++
+			}
+		}
+		return got >= n
+	})
+}
+
+func TestResumeAfterAnInterruption(t *testing.T) {
+	for _, c := range resumeCases {
+		for _, how := range []string{"SIGINT", "SIGKILL"} {
+			t.Run(c.name+"/"+how, func(t *testing.T) {
+				t.Parallel()
+				baseRun, base := c.baseline(t)
+				s := newSandbox(t)
+				s.fakes.SetScript(c.script(&clitest.Step{Mode: clitest.ModeHang}))
+				cmd, out := s.start(c.setup(s)...)
+				waitForCall(t, s, c.cutAgent, c.cutKind)
+				waitForFinished(t, s, c.finished)
+				if how == "SIGINT" {
+					cmd.Process.Signal(syscall.SIGINT)
+					if code := exitCodeOf(cmd.Wait()); code != exitInterrupted {
+						t.Fatalf("exit %d after SIGINT\n%s", code, out)
+					}
+				} else {
+					cmd.Process.Kill()
+					cmd.Wait()
+					assertNoSurvivors(t, s)
+				}
+				lc := s.onlyLog()
+				done := completedHashes(lc)
+				s.fakes.SetScript(c.script(nil))
+				r := s.run("resume", "--no-tui", s.logs()[0])
+				checkResumed(t, s, done, base, baseRun.code, r)
+				if !strings.Contains(r.stdout, "↻ resumed from") {
+					t.Fatalf("the resumed run does not say where it resumed:\n%s", r.stdout)
+				}
+			})
+		}
+	}
+}
+
+func TestResumeAfterASeatKeptFailing(t *testing.T) {
+	cases := map[string]resumeCase{
+		// The defender fails every time: the debate is aborted.
+		"adversarial": {name: "adversarial", setup: resumeCases[0].setup, cutAgent: "claude", cutKind: "answer"},
+		// The judge fails every time, its stand-in too: aborted.
+		"compare": {name: "compare", setup: func(*sandbox) []string {
+			return append(slicesClone(compareArgs), "--advocates", "gemini,codex", "--judge", "claude")
+		}, cutAgent: "claude", cutKind: "compare.judge"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			baseRun, base := c.baseline(t)
+			s := newSandbox(t)
+			sc := c.script(&clitest.Step{Mode: clitest.ModeExit})
+			if name == "compare" {
+				sc.Agents["qwen"] = clitest.AgentScript{Mode: clitest.ModeExit}
+			}
+			s.fakes.SetScript(sc)
+			r := s.run(c.setup(s)...)
+			if r.code != exitAborted {
+				t.Fatalf("exit %d with a seat failing every time\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			done := completedHashes(s.onlyLog())
+			s.fakes.SetScript(nil)
+			checkResumed(t, s, done, base, baseRun.code, s.run("resume", "--no-tui", s.logs()[0]))
+		})
+	}
+}

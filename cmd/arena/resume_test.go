@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -30,8 +30,10 @@ type resumeCase struct {
 
 var resumeCases = []resumeCase{
 	{
-		name:  "adversarial",
-		setup: func(*sandbox) []string { return []string{"--no-tui", "should we move sessions from Redis to Postgres?"} },
+		name: "adversarial",
+		setup: func(*sandbox) []string {
+			return []string{"--no-tui", "should we move sessions from Redis to Postgres?"}
+		},
 		// Round 1: the opening and two critiques are in when qwen's is cut.
 		cutAgent: "qwen", cutKind: "critique", finished: 3,
 	},
@@ -278,5 +280,126 @@ func TestResumeAfterASeatKeptFailing(t *testing.T) {
 			s.fakes.SetScript(nil)
 			checkResumed(t, s, done, base, baseRun.code, s.run("resume", "--no-tui", s.logs()[0]))
 		})
+	}
+}
+
+// interruptedDebate leaves an adversarial debate interrupted by SIGINT in
+// round 1 (qwen's critique cut), with a context file attached.
+func interruptedDebate(t *testing.T) (*sandbox, string) {
+	t.Helper()
+	s := newSandbox(t)
+	if err := os.WriteFile(filepath.Join(s.dir, "schema.sql"), []byte("create table sessions (id text);\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := resumeCases[0]
+	s.fakes.SetScript(c.script(&clitest.Step{Mode: clitest.ModeHang}))
+	cmd, out := s.start("--no-tui", "--context", "schema.sql", "should we move sessions?")
+	waitForCall(t, s, c.cutAgent, c.cutKind)
+	waitForFinished(t, s, c.finished)
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := exitCodeOf(cmd.Wait()); code != exitInterrupted {
+		t.Fatalf("exit %d after SIGINT\n%s", code, out)
+	}
+	s.fakes.SetScript(nil)
+	return s, s.logs()[0]
+}
+
+func TestResumeRefusesWhatItCannotResume(t *testing.T) {
+	t.Run("a finished run", func(t *testing.T) {
+		s := newSandbox(t)
+		if r := s.run("--no-tui", "a topic"); r.code != exitConsensus {
+			t.Fatalf("exit %d", r.code)
+		}
+		r := s.run("resume", "--no-tui", s.logs()[0])
+		if r.code != exitUsage || !strings.Contains(r.stderr, "the run is finished (consensus)") || !strings.Contains(r.stderr, "arena replay") {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		if r := s.run("resume", "--no-tui"); r.code != exitUsage || !strings.Contains(r.stderr, "no interrupted or aborted run") {
+			t.Fatalf("resume without a log: exit %d\n%s", r.code, r.stderr)
+		}
+	})
+	t.Run("a newer format", func(t *testing.T) {
+		s := newSandbox(t)
+		path := filepath.Join(s.dir, "newer.jsonl")
+		os.WriteFile(path, []byte(`{"seq":1,"t":"2026-01-01T00:00:00Z","type":"debate_started","data":{"version":99,"protocol":"adversarial"}}`+"\n"), 0o600)
+		r := s.run("resume", path)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "newer arena") {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+	})
+	t.Run("a changed context file", func(t *testing.T) {
+		s, log := interruptedDebate(t)
+		os.WriteFile(filepath.Join(s.dir, "schema.sql"), []byte("create table sessions (id uuid);\n"), 0o600)
+		before, _ := os.ReadFile(log)
+		r := s.run("resume", "--no-tui", log)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "schema.sql changed since the run") || !strings.Contains(r.stderr, "--force") {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		if after, _ := os.ReadFile(log); string(after) != string(before) {
+			t.Fatal("a refused resume changed the log")
+		}
+		r = s.run("resume", "--no-tui", "--force", log)
+		if r.code != exitConsensus {
+			t.Fatalf("--force: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+	})
+}
+
+func TestResumeADamagedLog(t *testing.T) {
+	s, log := interruptedDebate(t)
+	// The interrupted run's last line, cut short as a killed arena leaves it.
+	f, _ := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`{"seq":999,"t":"2026-01-01T00:00:00Z","type":"chunk","da`)
+	f.Close()
+	r := s.run("resume", "--no-tui", log)
+	if r.code != exitConsensus || !strings.Contains(r.stderr, "the log is damaged") || !strings.Contains(r.stderr, "is cut short") {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	lc := s.onlyLog()
+	if lc.Problem != "" || outcomeOf(t, lc).Result != "consensus" {
+		t.Fatalf("problem %q", lc.Problem)
+	}
+}
+
+func TestResumeWithOtherSettings(t *testing.T) {
+	s, log := interruptedDebate(t)
+	critiques := func() (n int) {
+		for _, c := range s.fakes.CallsTo("gemini") {
+			if c.Kind == fakeapi.KindCritique {
+				n++
+			}
+		}
+		return n
+	}
+	before := critiques()
+	if r := s.run("resume", "--seat", "nobody=gemini", log); r.code != exitUsage || !strings.Contains(r.stderr, `no seat or agent "nobody"`) {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if r := s.run("resume", "--seat", "qwen=nobody", log); r.code != exitUsage || !strings.Contains(r.stderr, `unknown agent "nobody"`) {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	r := s.run("resume", "--no-tui", "--timeout", "77s", "--seat", "qwen=gemini", log)
+	if r.code != exitConsensus {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	var res *engine.Resumed
+	for _, e := range s.onlyLog().Events {
+		switch p := e.Payload.(type) {
+		case engine.Resumed:
+			res = &p
+		case engine.AgentStarted:
+			if res != nil && p.Seat == "qwen" && (p.Agent != "gemini" || p.Timeout.D() != 77*time.Second) {
+				t.Fatalf("qwen's seat was asked of %s with a %v timeout", p.Agent, p.Timeout.D())
+			}
+		}
+	}
+	if res == nil || fmt.Sprint(res.Settings) != "[{seat qwen gemini} {timeout 77s}]" || res.Reusable != 3 {
+		t.Fatalf("resumed event %+v", res)
+	}
+	if len(s.fakes.CallsTo("qwen")) != 1 { // the critique that was cut, never again
+		t.Fatalf("qwen was called %d times", len(s.fakes.CallsTo("qwen")))
+	}
+	if critiques() != before+1 {
+		t.Fatal("gemini did not take qwen's seat")
 	}
 }

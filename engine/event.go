@@ -349,6 +349,9 @@ type Resumed struct {
 	// From says where the earlier run stopped, as a person reads it:
 	// "Confrontation (round 4)".
 	From string `json:"from"`
+	// Phase and Round are where the earlier run was when it stopped.
+	Phase Phase `json:"phase,omitempty"`
+	Round int   `json:"round,omitempty"`
 	// Reusable is how many completed replies the log holds.
 	Reusable int `json:"reusable"`
 	// Settings are what changed for the resumed run (--timeout, a seat's

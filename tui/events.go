@@ -152,6 +152,9 @@ func (m *Model) onResumed(r engine.Resumed) {
 		p.cutOff("↻ " + strings.TrimPrefix(words, "↻ "))
 	}
 	m.outcome, m.showOutcome = nil, false
+	if r.Phase != "" {
+		m.phase, m.round, m.phaseTitle = r.Phase, r.Round, r.From
+	}
 	m.status = statusLine{text: words, level: "info"}
 	m.relayout()
 }

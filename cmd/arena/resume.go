@@ -319,14 +319,16 @@ func (rr *resumeRun) check(st engine.DebateStarted) error {
 // number its events continue after.
 func (rr *resumeRun) options() (*engine.Resume, int64) {
 	events := rr.lc.Events
-	from := "the start"
+	ev := engine.Resumed{From: "the start"}
 	for i := len(events) - 1; i >= 0; i-- {
-		if ps, ok := events[i].Payload.(engine.PhaseStarted); ok {
-			from = ps.Title
+		// The phase the run was in; an interrupted run's outcome phase is
+		// only its way out.
+		if ps, ok := events[i].Payload.(engine.PhaseStarted); ok && ps.Phase != engine.PhaseOutcome {
+			ev.From, ev.Phase, ev.Round = ps.Title, ps.Phase, ps.Round
 			break
 		}
 	}
 	last := events[len(events)-1].Seq
-	ev := engine.Resumed{After: last, From: from, Reusable: engine.NewReplayCache(events).Len(), Settings: rr.changed, Problem: rr.problem}
+	ev.After, ev.Reusable, ev.Settings, ev.Problem = last, engine.NewReplayCache(events).Len(), rr.changed, rr.problem
 	return &engine.Resume{Events: events, Event: ev, Swap: rr.swap}, last
 }

@@ -76,6 +76,7 @@ type Runtime struct {
 
 	mu        sync.Mutex
 	resume    *resumeState // nil: not a resumed run
+	notesMu   sync.Mutex   // held from taking the notes to publishing what took them
 	notes     []ModeratorNote
 	lastPhase Phase // of the latest question, to place a moderator's note
 	lastRound int
@@ -142,7 +143,12 @@ func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt 
 		return challengers.Result{Reason: challengers.ReasonOK, Text: f.Text, Usage: f.Usage, Duration: f.Duration.D()}, true
 	}
 	rt.goLive()
+	// A prompt carries exactly the notes published before its
+	// AgentStarted: the log says which prompts a note reached.
+	rt.notesMu.Lock()
+	sent := rt.withNotes(prompt)
 	rt.Bus.Emit(started)
+	rt.notesMu.Unlock()
 	seat := q.seat()
 	run := rt.Run
 	if run == nil {
@@ -150,7 +156,7 @@ func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt 
 	}
 	return run(ctx, challengers.Request{
 		Agent:   q.Agent,
-		Prompt:  rt.withNotes(prompt),
+		Prompt:  sent,
 		Env:     rt.Env,
 		OnChunk: func(text string) { rt.Bus.Emit(Chunk{Seat: seat, Text: text}) },
 	}), false

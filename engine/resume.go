@@ -233,22 +233,24 @@ func (rt *Runtime) AddModeratorNote(text string) {
 	}
 	rt.mu.Lock()
 	n := ModeratorNote{Text: text, Phase: rt.lastPhase, Round: rt.lastRound}
-	rt.notes = append(rt.notes, n)
 	rt.mu.Unlock()
+	rt.notesMu.Lock()
+	defer rt.notesMu.Unlock()
+	rt.notes = append(rt.notes, n)
 	rt.Bus.Emit(n)
 }
 
 // ModeratorNotes are the notes given so far.
 func (rt *Runtime) ModeratorNotes() []ModeratorNote {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
+	rt.notesMu.Lock()
+	defer rt.notesMu.Unlock()
 	return append([]ModeratorNote(nil), rt.notes...)
 }
 
 // withNotes is the prompt as sent: the protocol's, then the moderator's
-// notes so far.
+// notes so far. The caller holds notesMu.
 func (rt *Runtime) withNotes(prompt string) string {
-	notes := rt.ModeratorNotes()
+	notes := rt.notes
 	if len(notes) == 0 {
 		return prompt
 	}

@@ -14,8 +14,10 @@ type keyMap struct {
 	Faster, Slower     key.Binding
 	Help, Quit         key.Binding
 	Yes, No            key.Binding
+	Moderate           key.Binding
 	outcome            bool // the help describes the outcome view
 	replay, canOutcome bool
+	canModerate        bool // a note can be sent to the seats now
 	width              int // of the footer line
 }
 
@@ -43,6 +45,7 @@ func newKeyMap() keyMap {
 		Quit:      b([]string{"q", "ctrl+c"}, "q", "quit"),
 		Yes:       b([]string{"y", "Y", "enter"}, "y", "stop"),
 		No:        b([]string{"n", "N", "esc"}, "n", "keep going"),
+		Moderate:  b([]string{"m"}, "m", "note to the seats"),
 	}
 }
 
@@ -65,6 +68,9 @@ func (k keyMap) ShortHelp() []key.Binding {
 			item{short(k.Up, "↑↓", "scroll"), 3}, item{short(k.Bottom, "G", "follow"), 5})
 		if k.canOutcome {
 			items = append(items, item{k.Outcome, 0})
+		}
+		if k.canModerate {
+			items = append(items, item{short(k.Moderate, "m", "moderate"), 1})
 		}
 	}
 	if k.replay {
@@ -109,6 +115,9 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	nav := []key.Binding{k.Next, k.Prev, k.Zoom, k.Back}
 	if k.canOutcome {
 		nav = append(nav, k.Outcome)
+	}
+	if k.canModerate {
+		nav = append(nav, k.Moderate)
 	}
 	cols := [][]key.Binding{nav, {k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
 	if k.replay {

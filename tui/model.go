@@ -63,6 +63,8 @@ type Model struct {
 	doc         outcomeDoc
 
 	confirming bool // the quit prompt is up
+	typing     bool // the moderator's input line is up
+	draft      []rune
 	stopping   bool // Cancel was called; quitting when the Outcome comes
 	cancelled  bool // Cancel has been called (it is called once)
 

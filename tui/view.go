@@ -325,8 +325,9 @@ func (m *Model) helpView() string {
 	k.outcome = m.showOutcome && m.outcome != nil
 	k.replay = m.replay != nil
 	k.canOutcome = m.outcome != nil
+	k.canModerate = m.canModerate()
 	k.width = m.width - 1
-	key := helpKey{m.width, m.help.ShowAll, k.outcome, k.replay, k.canOutcome}
+	key := helpKey{m.width, m.help.ShowAll, k.outcome, k.replay, k.canOutcome, k.canModerate}
 	if m.helpCache.key != key || m.helpCache.text == "" {
 		m.helpCache.key, m.helpCache.text = key, m.help.View(k)
 	}
@@ -337,10 +338,14 @@ func (m *Model) helpView() string {
 type helpKey struct {
 	width                       int
 	all, outcome, replay, outOK bool
+	moderate                    bool
 }
 
 // footer: the latest news, then the keys.
 func (m *Model) footer() []string {
+	if m.typing {
+		return m.noteLine()
+	}
 	out := []string{fit(" "+m.statusText(), m.width)}
 	for _, l := range strings.Split(m.helpView(), "\n") {
 		out = append(out, fit(" "+l, m.width))

@@ -267,6 +267,10 @@ func (rr *resumeRun) overrides(cmd *cobra.Command, cf *commonFlags, f *resumeFla
 	if cmd.Flags().Changed("config") {
 		out = append(out, "--config", cf.config)
 	}
+	if f.moderate != "" {
+		abs, _ := filepath.Abs(string(f.moderate)) // the run goes on in its own directory
+		out = append(out, "--moderate", abs)
+	}
 	// The front end is this command's, not the first run's.
 	return append(out, fmt.Sprintf("--no-tui=%v", f.noTUI), fmt.Sprintf("--json=%v", f.json))
 }

@@ -28,14 +28,20 @@ import (
 
 // outputFlags choose the front end.
 type outputFlags struct {
-	noTUI bool
-	json  bool
+	noTUI    bool
+	json     bool
+	moderate moderateFile // notes for every seat, a line each (moderate.go)
 }
 
 func (o *outputFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.BoolVar(&o.noTUI, "no-tui", false, "print the run as plain text instead of the live screen")
 	fl.BoolVar(&o.json, "json", false, "print the run's events as JSON Lines")
+	o.registerModerate(cmd)
+}
+
+func (o *outputFlags) registerModerate(cmd *cobra.Command) {
+	cmd.Flags().Var(&o.moderate, "moderate", "read moderator's notes for every seat from FILE (or a fifo), a line each, as they are written")
 }
 
 // runProtocol runs a protocol with the log writer, the outcome document's
@@ -211,9 +217,13 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	ctx, cancel := context.WithCancel(sigCtx)
 	defer cancel()
 	defer a.stopWhenStdoutCloses(cancel)()
-	fe := a.frontEnd(f, cancel)
+	notes := make(chan string, 16)
+	fe := a.frontEnd(f, cancel, notes)
 	bus := engine.NewBus()
-	opts := engine.Options{Env: a.agentEnv}
+	opts := engine.Options{Env: a.agentEnv, Moderator: notes}
+	if f.moderate != "" {
+		go followNotes(ctx, string(f.moderate), notes, a.warn)
+	}
 	if rr := a.resume; rr != nil {
 		var after int64
 		opts.Resume, after = rr.options()
@@ -326,14 +336,22 @@ func (l liveScreen) show(ctx context.Context) error {
 	return l.ui.Run(ctx)
 }
 
-func (a *app) frontEnd(f outputFlags, cancel func()) frontEnd {
+func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string) frontEnd {
 	switch {
 	case f.json:
 		return &headless{Sink: plain.NewJSON(a.stdout), done: make(chan struct{})}
 	case f.noTUI || !a.isTTY():
 		return &headless{Sink: plain.New(a.stdout), done: make(chan struct{})}
 	}
-	return liveScreen{tui.NewLive(tui.Options{Cancel: cancel})}
+	moderate := func(note string) bool {
+		select {
+		case notes <- note:
+			return true
+		default:
+			return false // the engine is not taking notes: the run is over
+		}
+	}
+	return liveScreen{tui.NewLive(tui.Options{Cancel: cancel, Moderate: moderate})}
 }
 
 // afterScreen leaves a short account in the scrollback once the screen,

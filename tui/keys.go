@@ -18,7 +18,7 @@ type keyMap struct {
 	outcome            bool // the help describes the outcome view
 	replay, canOutcome bool
 	canModerate        bool // a note can be sent to the seats now
-	width              int // of the footer line
+	width              int  // of the footer line
 }
 
 func newKeyMap() keyMap {

@@ -556,6 +556,8 @@ func deref(p Payload) Payload {
 		return *v
 	case *ModeratorNote:
 		return *v
+	case *FollowUp:
+		return *v
 	}
 	return p
 }

@@ -49,7 +49,7 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 	root.SetUsageTemplate(root.UsageTemplate() + "\n" + debateExitHelp + "\n")
 	root.AddCommand(a.doctorCmd(&f.commonFlags), a.configCmd(&f.commonFlags),
 		a.replayCmd(&f.commonFlags), a.logsCmd(&f.commonFlags), a.demoCmd(),
-		a.resumeCmd(&f.commonFlags))
+		a.resumeCmd(&f.commonFlags), a.askCmd(&f.commonFlags))
 	for _, c := range protocolCommands {
 		root.AddCommand(c(a, &f.commonFlags))
 	}

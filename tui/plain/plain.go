@@ -101,6 +101,9 @@ func (p *Printer) Handle(e engine.Event) {
 	case engine.Resumed:
 		p.flushAll()
 		p.printf("\n%s\n", v.Words())
+	case engine.FollowUp:
+		p.flushAll()
+		p.printf("\n── Follow-up to %s (%s) %s\n? %s\n", v.Seat, v.Agent, strings.Repeat("─", 30), oneLine(v.Question))
 	case engine.ModeratorNote:
 		p.flushAll()
 		p.printf("✎ moderator: %s\n", oneLine(v.Text))

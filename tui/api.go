@@ -31,6 +31,10 @@ type Options struct {
 	// the engine; it must not block, and reports whether the note was
 	// taken. Nil: no input line.
 	Moderate func(note string) bool
+	// FollowUp asks a follow-up question typed on the live screen after
+	// the outcome (f); it must not block, and reports whether it was
+	// taken. Its events come to the screen's sink. Nil: not offered.
+	FollowUp func(question string) bool
 	// TruncatedNote is shown when a replay's events end without an
 	// Outcome, e.g. "log ends here (cut short at event 812)".
 	TruncatedNote string

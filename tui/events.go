@@ -60,11 +60,18 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 		}
 	case engine.AgentFinished:
 		m.paneFor(p.Seat, p.Agent, p.Role).finish(p)
+		if p.Phase == engine.PhaseFollowUp {
+			m.followUp = false
+			m.status = statusLine{text: p.Seat + " answered the follow-up (o: the outcome)", level: "info"}
+		}
 		if !p.Reused { // a resumed run's copy of a reply counted already
 			m.ledger.Record(p)
 		}
 	case engine.AgentFailed:
 		m.paneFor(p.Seat, p.Agent, p.Role).fail(p)
+		if p.Phase == engine.PhaseFollowUp && !p.WillRetry {
+			m.followUp = false
+		}
 		m.ledger.Record(p)
 	case engine.Table:
 		m.onTable(p)
@@ -78,6 +85,8 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 		m.onResumed(p)
 	case engine.ModeratorNote:
 		m.onModeratorNote(p)
+	case engine.FollowUp:
+		m.onFollowUp(p)
 	case engine.Saved:
 		m.saved = append(m.saved, p)
 		if m.outcome != nil {

@@ -19,7 +19,11 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		return m.noteKey(k)
 	}
 	if matches(k, m.keys.Moderate) && m.canModerate() {
-		m.typing, m.draft = true, nil
+		m.typing, m.asking, m.draft = true, false, nil
+		return nil
+	}
+	if matches(k, m.keys.FollowUp) && m.canFollowUp() {
+		m.typing, m.asking, m.draft = true, true, nil
 		return nil
 	}
 	switch {

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/arenadebate/arena/engine"
 )
 
 // The moderator's input line: m opens it on the live screen while the run
@@ -19,6 +21,22 @@ func (m *Model) canModerate() bool {
 	return m.opts.Moderate != nil && m.replay == nil && m.outcome == nil && !m.engineDone && !m.stopping
 }
 
+// canFollowUp says whether a follow-up can be asked now: live, after the
+// outcome and everything its consumers saved, none in progress.
+func (m *Model) canFollowUp() bool {
+	return m.opts.FollowUp != nil && m.replay == nil && m.outcome != nil && m.engineDone && !m.followUp
+}
+
+// onFollowUp: a follow-up was asked; its answer streams in the seat's
+// pane, which the screen shows.
+func (m *Model) onFollowUp(f engine.FollowUp) {
+	p := m.paneFor(f.Seat, f.Agent, "")
+	p.remark("? follow-up: " + f.Question)
+	m.showOutcome, m.focus = false, m.byName[f.Seat]
+	m.status = statusLine{text: "follow-up to " + f.Seat + ": " + f.Question, level: "info"}
+	m.relayout()
+}
+
 // noteKey edits the note.
 func (m *Model) noteKey(k tea.KeyMsg) tea.Cmd {
 	switch k.Type {
@@ -26,6 +44,15 @@ func (m *Model) noteKey(k tea.KeyMsg) tea.Cmd {
 		note := strings.TrimSpace(string(m.draft))
 		m.typing, m.draft = false, nil
 		if note == "" {
+			return nil
+		}
+		if m.asking {
+			if m.canFollowUp() && m.opts.FollowUp(note) {
+				m.followUp = true
+				m.status = statusLine{text: "asking the follow-up…", level: "info"}
+			} else {
+				m.status = statusLine{text: "the follow-up could not be asked now", level: "warn"}
+			}
 			return nil
 		}
 		if m.canModerate() && m.opts.Moderate(note) {
@@ -57,7 +84,10 @@ func (m *Model) add(r rune) {
 
 // noteLine replaces the footer while a note is typed.
 func (m *Model) noteLine() []string {
-	prompt := " ✎ note to every seat: "
+	prompt, help := " ✎ note to every seat: ", " enter send to every seat · esc cancel"
+	if m.asking {
+		prompt, help = " ? follow-up question: ", " enter ask · esc cancel"
+	}
 	text := string(m.draft) + "▏"
 	// Show the end of a long note: that is where the typing is.
 	room := m.width - textWidth(prompt) - 1
@@ -66,6 +96,6 @@ func (m *Model) noteLine() []string {
 	}
 	return []string{
 		fit(m.th.warn.Render(prompt)+text, m.width),
-		fit(" enter send to every seat · esc cancel", m.width),
+		fit(help, m.width),
 	}
 }

@@ -326,8 +326,9 @@ func (m *Model) helpView() string {
 	k.replay = m.replay != nil
 	k.canOutcome = m.outcome != nil
 	k.canModerate = m.canModerate()
+	k.canFollowUp = m.canFollowUp()
 	k.width = m.width - 1
-	key := helpKey{m.width, m.help.ShowAll, k.outcome, k.replay, k.canOutcome, k.canModerate}
+	key := helpKey{m.width, m.help.ShowAll, k.outcome, k.replay, k.canOutcome, k.canModerate, k.canFollowUp}
 	if m.helpCache.key != key || m.helpCache.text == "" {
 		m.helpCache.key, m.helpCache.text = key, m.help.View(k)
 	}
@@ -338,7 +339,7 @@ func (m *Model) helpView() string {
 type helpKey struct {
 	width                       int
 	all, outcome, replay, outOK bool
-	moderate                    bool
+	moderate, followUp          bool
 }
 
 // footer: the latest news, then the keys.

@@ -107,6 +107,9 @@ type app struct {
 	stdinRead *recorder
 	// resume is set while arena resume runs a logged command again.
 	resume *resumeRun
+	// settings are the latest loaded: a follow-up asked on the screen
+	// finds its seat's agent there.
+	settings *settings.Settings
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -233,5 +236,6 @@ func (a *app) loadSettings(cmd *cobra.Command, f *commonFlags) (*settings.Settin
 	for _, w := range s.Warnings {
 		a.warn("%s", w)
 	}
+	a.settings = s
 	return s, nil
 }

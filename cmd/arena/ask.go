@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -165,3 +167,82 @@ func (a *app) followUp(ctx context.Context, bus *engine.Bus, events []engine.Eve
 	}
 	return ans
 }
+
+// transcript keeps a run's events other than chunks, for a follow-up
+// asked on the screen.
+type transcript struct {
+	mu     sync.Mutex
+	events []engine.Event
+	last   int64
+}
+
+func (t *transcript) Handle(e engine.Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.last = max(t.last, e.Seq)
+	if e.Kind() != engine.KindChunk {
+		t.events = append(t.events, e)
+	}
+}
+
+func (t *transcript) snapshot() ([]engine.Event, int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.events), t.last
+}
+
+// screenFollowUps asks the follow-ups typed on the live screen (f), one
+// at a time, after the outcome: on a bus of their own that feeds the
+// screen, the log and the transcript, continuing the run's numbering.
+type screenFollowUps struct {
+	a      *app
+	ctx    context.Context
+	run    *transcript
+	logw   *engine.LogWriter
+	screen engine.Sink
+	mu     sync.Mutex
+	busy   bool
+	wg     sync.WaitGroup
+}
+
+func (fu *screenFollowUps) ask(question string) bool {
+	fu.mu.Lock()
+	defer fu.mu.Unlock()
+	events, last := fu.run.snapshot()
+	if fu.busy || len(events) == 0 || fu.a.settings == nil {
+		return false
+	}
+	if _, ok := lastOutcome(events); !ok {
+		return false
+	}
+	start, ok := events[0].Payload.(engine.DebateStarted)
+	if !ok {
+		return false
+	}
+	seat, agent, err := followUpSeat(fu.a.settings, start.Seats, "")
+	if err != nil {
+		return false
+	}
+	fu.busy = true
+	fu.wg.Add(1)
+	go func() {
+		defer fu.wg.Done()
+		bus := engine.NewBus(fu.screen, fu.run)
+		var doc string
+		if fu.logw != nil {
+			bus.Subscribe(fu.logw)
+			doc = documentOf(fu.logw.Path(), events)
+		}
+		bus.ContinueAfter(last)
+		fu.a.followUp(fu.ctx, bus, events, seat, agent, question, doc)
+		bus.Close()
+		fu.mu.Lock()
+		fu.busy = false
+		fu.mu.Unlock()
+	}()
+	return true
+}
+
+// wait waits for a follow-up in progress (the run's context ends first,
+// so it is cut short).
+func (fu *screenFollowUps) wait() { fu.wg.Wait() }

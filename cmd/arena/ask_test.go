@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arenadebate/arena/engine"
 )
@@ -87,4 +88,26 @@ func TestAskRefusesARunWithoutAnOutcome(t *testing.T) {
 	if r.code != exitUsage || !strings.Contains(r.stderr, "arena resume") {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
+}
+
+func TestFollowUpOnTheLiveScreenInTmux(t *testing.T) {
+	s := newSandbox(t)
+	ts := s.startTmux(120, 40, nil, "should we move sessions to Postgres?")
+	ts.waitText("Debate outcome: consensus", 60*time.Second)
+	ts.waitText("f follow-up", 20*time.Second) // once the document is saved
+	ts.keys("f")
+	ts.waitText("? follow-up question:", 10*time.Second)
+	ts.keys(followUpQuestion)
+	ts.waitText(followUpQuestion+"▏", 10*time.Second)
+	ts.keys("Enter")
+	// The answer streams in the defender's pane, which the screen shows.
+	ts.waitText("answered the follow-up", 30*time.Second)
+	ts.waitFor("the answer in claude's pane", 10*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "Claude answers the follow-up") && strings.Contains(sc, "? follow-up: "+followUpQuestion)
+	})
+	ts.keys("q")
+	if code := ts.exitCode(10 * time.Second); code != "0" {
+		t.Fatalf("exit %s\n%s", code, ts.scrollback())
+	}
+	checkFollowUp(t, s, "claude", "claude")
 }

@@ -218,8 +218,13 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	defer cancel()
 	defer a.stopWhenStdoutCloses(cancel)()
 	notes := make(chan string, 16)
-	fe := a.frontEnd(f, cancel, notes)
+	run := &transcript{}
+	fu := &screenFollowUps{a: a, ctx: ctx, run: run, logw: logw}
+	fe := a.frontEnd(f, cancel, notes, fu.ask)
+	fu.screen = fe.sink()
+	defer fu.wait() // before the log is closed
 	bus := engine.NewBus()
+	bus.Subscribe(run)
 	opts := engine.Options{Env: a.agentEnv, Moderator: notes}
 	if f.moderate != "" {
 		go followNotes(ctx, string(f.moderate), notes, a.warn)
@@ -336,7 +341,7 @@ func (l liveScreen) show(ctx context.Context) error {
 	return l.ui.Run(ctx)
 }
 
-func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string) frontEnd {
+func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, followUp func(string) bool) frontEnd {
 	switch {
 	case f.json:
 		return &headless{Sink: plain.NewJSON(a.stdout), done: make(chan struct{})}
@@ -351,7 +356,7 @@ func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string) frontE
 			return false // the engine is not taking notes: the run is over
 		}
 	}
-	return liveScreen{tui.NewLive(tui.Options{Cancel: cancel, Moderate: moderate})}
+	return liveScreen{tui.NewLive(tui.Options{Cancel: cancel, Moderate: moderate, FollowUp: followUp})}
 }
 
 // afterScreen leaves a short account in the scrollback once the screen,

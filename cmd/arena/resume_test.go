@@ -177,6 +177,10 @@ func checkResumed(t *testing.T, s *sandbox, done map[string]bool, base engine.Ou
 	if n != 1 {
 		t.Fatalf("%d resumed events", n)
 	}
+	// arena logs lists it once, with its final outcome.
+	if l := s.run("logs"); strings.Count(l.stdout, ".jsonl") != 1 || !strings.Contains(l.stdout, string(base.Result)) {
+		t.Fatalf("arena logs:\n%s", l.stdout)
+	}
 	// The whole log replays, its two parts one after the other.
 	rr := s.run("replay", "--no-tui", s.logs()[0])
 	if rr.code != 0 || !strings.Contains(rr.stdout, "↻ resumed from") || strings.Contains(rr.stderr, "ends early") {

@@ -287,12 +287,14 @@ func TestResumeAfterASeatKeptFailing(t *testing.T) {
 	}
 }
 
+const schemaSQL = "create table sessions (id text);\n"
+
 // interruptedDebate leaves an adversarial debate interrupted by SIGINT in
 // round 1 (qwen's critique cut), with a context file attached.
 func interruptedDebate(t *testing.T) (*sandbox, string) {
 	t.Helper()
 	s := newSandbox(t)
-	if err := os.WriteFile(filepath.Join(s.dir, "schema.sql"), []byte("create table sessions (id text);\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(s.dir, "schema.sql"), []byte(schemaSQL), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	c := resumeCases[0]
@@ -406,4 +408,78 @@ func TestResumeWithOtherSettings(t *testing.T) {
 	if critiques() != before+1 {
 		t.Fatal("gemini did not take qwen's seat")
 	}
+}
+
+// A run interrupted again after it was resumed resumes again: the log's
+// two earlier parts together give every reply, none is asked twice.
+func TestResumeTwice(t *testing.T) {
+	bs := newSandbox(t)
+	os.WriteFile(filepath.Join(bs.dir, "schema.sql"), []byte(schemaSQL), 0o600)
+	baseRun := bs.run("--no-tui", "--context", "schema.sql", "should we move sessions?")
+	base := outcomeOf(t, bs.onlyLog())
+	s, log := interruptedDebate(t)
+	done := completedHashes(s.onlyLog())
+	// The resumed run is cut again, at the defender's answer.
+	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
+		"claude": {Steps: map[string][]clitest.Step{"answer": {{Mode: clitest.ModeHang}}}},
+	}})
+	cmd, out := s.start("resume", "--no-tui", log)
+	waitForCall(t, s, "claude", "answer")
+	waitForFinished(t, s, 4)
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := exitCodeOf(cmd.Wait()); code != exitInterrupted {
+		t.Fatalf("exit %d after SIGINT\n%s", code, out)
+	}
+	for h := range completedHashes2(s.onlyLog()) {
+		done[h] = true
+	}
+	askedNow := func() map[string]int {
+		asked := map[string]int{}
+		for _, c := range s.fakes.Calls() {
+			if c.Kind != fakeapi.KindVersion {
+				asked[engine.Hash(c.Prompt)]++
+			}
+		}
+		return asked
+	}
+	before := askedNow()
+	s.fakes.SetScript(nil)
+	r := s.run("resume", "--no-tui", log)
+	if r.code != baseRun.code {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	lc := s.onlyLog()
+	if o := outcomeOf(t, lc); o.Result != base.Result || docBody(o.Markdown) != docBody(base.Markdown) {
+		t.Fatalf("outcome %s, want %s:\n%s\n---\n%s", o.Result, base.Result, docBody(o.Markdown), docBody(base.Markdown))
+	}
+	after := askedNow()
+	if len(done) < 4 { // the opening and three critiques
+		t.Fatalf("only %d replies before the last resume: the test would prove little", len(done))
+	}
+	for h := range done {
+		if after[h] != before[h] {
+			t.Errorf("a call answered in an earlier part was asked again")
+		}
+	}
+}
+
+// completedHashes2 are the prompt hashes of the replies given live in a
+// log's second part (after its first resumed event, before its second).
+func completedHashes2(lc engine.LogContents) map[string]bool {
+	out := map[string]bool{}
+	asked := map[string]string{}
+	part := 0
+	for _, e := range lc.Events {
+		switch p := e.Payload.(type) {
+		case engine.Resumed:
+			part++
+		case engine.AgentStarted:
+			asked[p.Seat] = p.PromptHash
+		case engine.AgentFinished:
+			if part == 1 && !p.Reused {
+				out[asked[p.Seat]] = true
+			}
+		}
+	}
+	return out
 }

@@ -73,6 +73,13 @@ type Runtime struct {
 	Env []string // for the agents (nil: this process's)
 	// Ledger counts every call it reports (nil: not counted).
 	Ledger *Ledger
+
+	mu        sync.Mutex
+	resume    *resumeState // nil: not a resumed run
+	notesMu   sync.Mutex   // held from taking the notes to publishing what took them
+	notes     []ModeratorNote
+	lastPhase Phase // of the latest question, to place a moderator's note
+	lastRound int
 }
 
 // emit publishes a call's end and counts it.
@@ -86,13 +93,17 @@ func (rt *Runtime) emit(p Payload) {
 // Ask asks one question: one call, a retry after a failure if allowed, a
 // repair request if the reply does not parse.
 func (rt *Runtime) Ask(ctx context.Context, q Question) Answer {
+	q = rt.swapped(q)
+	rt.mu.Lock()
+	rt.lastPhase, rt.lastRound = q.Phase, q.Round
+	rt.mu.Unlock()
 	prompt, repaired, attempt := q.Prompt, false, 0
 	for {
 		attempt++
 		if ctx.Err() != nil {
 			return Answer{Cancelled: true}
 		}
-		res := rt.call(ctx, q, prompt, attempt)
+		res, reused := rt.call(ctx, q, prompt, attempt)
 		if res.Reason == challengers.ReasonCancelled || ctx.Err() != nil {
 			return Answer{Cancelled: true, Failed: &res}
 		}
@@ -107,10 +118,10 @@ func (rt *Runtime) Ask(ctx context.Context, q Question) Answer {
 		}
 		r, err := q.Parse(res.Text)
 		if err == nil {
-			rt.finished(q, res, attempt, r, nil)
+			rt.finished(q, res, attempt, r, nil, reused)
 			return Answer{Reply: r, Text: res.Text}
 		}
-		rt.finished(q, res, attempt, nil, err)
+		rt.finished(q, res, attempt, nil, err, reused)
 		if repaired {
 			return Answer{Text: res.Text, Unparseable: true}
 		}
@@ -119,12 +130,25 @@ func (rt *Runtime) Ask(ctx context.Context, q Question) Answer {
 	}
 }
 
-func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt int) challengers.Result {
+// call runs one call, or, in a resumed run, takes its reply from the
+// log when the log has it (reused).
+func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt int) (res challengers.Result, reused bool) {
 	sh := q.Shape
 	if sh == "" {
 		sh = shape.Of(q.Prompt) // the tag the prompt carries
 	}
-	rt.Bus.Emit(AgentStarted{CallInfo: q.info(attempt), Shape: sh, Timeout: Duration(q.Agent.Timeout)})
+	started := AgentStarted{CallInfo: q.info(attempt), Shape: sh, Timeout: Duration(q.Agent.Timeout), PromptHash: Hash(prompt)}
+	if f, ok := rt.reuse(q, prompt); ok {
+		rt.Bus.Emit(started)
+		return challengers.Result{Reason: challengers.ReasonOK, Text: f.Text, Usage: f.Usage, Duration: f.Duration.D()}, true
+	}
+	rt.goLive()
+	// A prompt carries exactly the notes published before its
+	// AgentStarted: the log says which prompts a note reached.
+	rt.notesMu.Lock()
+	sent := rt.withNotes(prompt)
+	rt.Bus.Emit(started)
+	rt.notesMu.Unlock()
 	seat := q.seat()
 	run := rt.Run
 	if run == nil {
@@ -132,10 +156,10 @@ func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt 
 	}
 	return run(ctx, challengers.Request{
 		Agent:   q.Agent,
-		Prompt:  prompt,
+		Prompt:  sent,
 		Env:     rt.Env,
 		OnChunk: func(text string) { rt.Bus.Emit(Chunk{Seat: seat, Text: text}) },
-	})
+	}), false
 }
 
 func (rt *Runtime) failed(q Question, res challengers.Result, attempt int, retry bool) {
@@ -146,10 +170,10 @@ func (rt *Runtime) failed(q Question, res challengers.Result, attempt int, retry
 	})
 }
 
-func (rt *Runtime) finished(q Question, res challengers.Result, attempt int, r Reply, perr error) {
+func (rt *Runtime) finished(q Question, res challengers.Result, attempt int, r Reply, perr error, reused bool) {
 	ev := AgentFinished{
 		CallInfo: q.info(attempt), Text: res.Text, Usage: res.Usage,
-		Duration: Duration(res.Duration),
+		Duration: Duration(res.Duration), Reused: reused,
 	}
 	if r != nil {
 		ev.Reply = CompactJSON(r)

@@ -35,6 +35,9 @@ type Bus struct {
 	pending int // events queued or being handled, over all sinks
 	closed  bool
 	now     func() time.Time
+	// drop, when set, says an event is not to be published at all (a
+	// resumed run walking again the part of its path the log holds).
+	drop func(Payload) bool
 }
 
 type subscriber struct {
@@ -67,6 +70,9 @@ func (b *Bus) Subscribe(s Sink) {
 func (b *Bus) Emit(p Payload) Event {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.drop != nil && b.drop(p) {
+		return Event{Seq: b.seq, Time: b.now(), Payload: p}
+	}
 	b.seq++
 	e := Event{Seq: b.seq, Time: b.now(), Payload: p}
 	if b.closed {
@@ -78,6 +84,23 @@ func (b *Bus) Emit(p Payload) Event {
 		s.ready.Signal()
 	}
 	return e
+}
+
+// ContinueAfter makes the next event's sequence number seq+1: a resumed
+// run appends to its log after the event numbered seq. Call it before the
+// first Emit.
+func (b *Bus) ContinueAfter(seq int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.seq = seq
+}
+
+// setDrop sets the filter of events not to publish (nil: none). drop is
+// called with the bus's lock held and must not emit.
+func (b *Bus) setDrop(drop func(Payload) bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.drop = drop
 }
 
 // deliver hands a subscriber its events in order until the bus closes.

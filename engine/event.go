@@ -6,6 +6,8 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -41,6 +43,9 @@ const (
 	KindNote            Kind = "note"
 	KindOutcome         Kind = "outcome"
 	KindSaved           Kind = "saved"
+	// Added without a version bump: older readers skip unknown kinds.
+	KindResumed       Kind = "resumed"
+	KindModeratorNote Kind = "moderator_note"
 )
 
 // Payload is the typed body of an event.
@@ -143,6 +148,29 @@ type Seat struct {
 type ContextFile struct {
 	Name  string `json:"name"`
 	Bytes int    `json:"bytes"`
+	// SHA256 is the content's hash (hex), so a resumed run can tell that
+	// the file changed since; absent in older logs.
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+// ContextOf describes a document attached to a run, its hash included.
+func ContextOf(name, content string) ContextFile {
+	return ContextFile{Name: name, Bytes: len(content), SHA256: Hash(content)}
+}
+
+// Hash is the hex SHA-256 of s.
+func Hash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// Invocation is how the run was started: the arguments after "arena", the
+// working directory, and what was read from stdin (a topic or a diff
+// given as "-"). arena resume starts the same command again from it.
+type Invocation struct {
+	Args  []string `json:"args"`
+	Dir   string   `json:"dir"`
+	Stdin string   `json:"stdin,omitempty"`
 }
 
 // Setting is one of a protocol's own parameters, for the record and for a
@@ -173,6 +201,9 @@ type DebateStarted struct {
 	// Layouts say how each reply shape reads (by shape name), so a front
 	// end can show a reply as readable text while it streams.
 	Layouts map[string]layout.Layout `json:"layouts,omitempty"`
+	// Invocation is how the run was started, for arena resume (absent
+	// when the run was not started from the command line).
+	Invocation *Invocation `json:"invocation,omitempty"`
 }
 
 // PhaseStarted marks the start of a phase (of a round, where rounds apply).
@@ -202,6 +233,10 @@ type AgentStarted struct {
 	// Shape is the reply shape the prompt asks for (package shape).
 	Shape   string   `json:"shape,omitempty"`
 	Timeout Duration `json:"timeout"`
+	// PromptHash is the SHA-256 of the prompt the protocol asked (before
+	// the moderator's notes were added), so a resumed run reuses a reply
+	// only for the very same question.
+	PromptHash string `json:"prompt_sha256,omitempty"`
 }
 
 // Chunk is text a seat's agent streamed. A seat runs one call at a time,
@@ -226,6 +261,9 @@ type AgentFinished struct {
 	Stance      Stance             `json:"stance,omitempty"`
 	Usage       *challengers.Usage `json:"usage,omitempty"`
 	Duration    Duration           `json:"duration"`
+	// Reused: the reply was not asked again but taken from the run this
+	// one resumed (arena resume).
+	Reused bool `json:"reused,omitempty"`
 }
 
 // AgentFailed: a call failed (timeout, crash, error in the stream...).
@@ -300,7 +338,41 @@ type Saved struct {
 	Path string `json:"path"`
 }
 
+// Resumed marks where a run was taken up again (arena resume) in the
+// same log: what follows it is the resumed run. The protocol walks its
+// path again from the start; the replies the log holds are reused, so the
+// events it would repeat are not written twice.
+type Resumed struct {
+	// After is the sequence number of the last event of the earlier run
+	// that the resumed one builds on.
+	After int64 `json:"after"`
+	// From says where the earlier run stopped, as a person reads it:
+	// "Confrontation (round 4)".
+	From string `json:"from"`
+	// Phase and Round are where the earlier run was when it stopped.
+	Phase Phase `json:"phase,omitempty"`
+	Round int   `json:"round,omitempty"`
+	// Reusable is how many completed replies the log holds.
+	Reusable int `json:"reusable"`
+	// Settings are what changed for the resumed run (--timeout, a seat's
+	// agent), as a person reads them.
+	Settings []Setting `json:"settings,omitempty"`
+	// Problem says what was wrong with the log's end, if anything ("line
+	// 41 is cut short"): the run resumes after its last complete event.
+	Problem string `json:"problem,omitempty"`
+}
+
+// ModeratorNote is what the person running arena told the seats. Every
+// prompt sent after it carries it, marked as from the moderator.
+type ModeratorNote struct {
+	Text  string `json:"text"`
+	Phase Phase  `json:"phase,omitempty"`
+	Round int    `json:"round,omitempty"`
+}
+
 func (DebateStarted) Kind() Kind   { return KindDebateStarted }
+func (Resumed) Kind() Kind         { return KindResumed }
+func (ModeratorNote) Kind() Kind   { return KindModeratorNote }
 func (PhaseStarted) Kind() Kind    { return KindPhaseStarted }
 func (AgentStarted) Kind() Kind    { return KindAgentStarted }
 func (Chunk) Kind() Kind           { return KindChunk }
@@ -348,6 +420,8 @@ var payloadTypes = map[Kind]func() Payload{
 	KindNote:            func() Payload { return &Note{} },
 	KindOutcome:         func() Payload { return &Outcome{} },
 	KindSaved:           func() Payload { return &Saved{} },
+	KindResumed:         func() Payload { return &Resumed{} },
+	KindModeratorNote:   func() Payload { return &ModeratorNote{} },
 }
 
 type wireEvent struct {
@@ -477,6 +551,12 @@ func deref(p Payload) Payload {
 	case *Outcome:
 		return *v
 	case *Saved:
+		return *v
+	case *Resumed:
+		return *v
+	case *ModeratorNote:
+		return *v
+	case *FollowUp:
 		return *v
 	}
 	return p

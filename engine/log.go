@@ -370,3 +370,45 @@ func readLine(br *bufio.Reader) (line []byte, complete bool, err error) {
 		}
 	}
 }
+
+// AppendLog opens an existing log to append a resumed run to it. When
+// keep >= 0 the file is first cut to its first keep bytes: a log whose
+// last line was cut short (a killed arena) would otherwise hold a broken
+// line in its middle, and readers stop at the first one.
+func AppendLog(path string, keep int64) (*LogWriter, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open log: %w", err)
+	}
+	if keep >= 0 {
+		if err := f.Truncate(keep); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("cut the log's damaged end: %w", err)
+		}
+	}
+	return &LogWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path, lastFlush: time.Now()}, nil
+}
+
+// CompleteBytes is how many bytes of a log hold its first n lines, each
+// with its newline: where to cut a log whose line n+1 is damaged.
+func CompleteBytes(path string, n int) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 256<<10)
+	var off int64
+	for i := 0; i < n; i++ {
+		line, err := br.ReadSlice('\n')
+		for errors.Is(err, bufio.ErrBufferFull) {
+			off += int64(len(line))
+			line, err = br.ReadSlice('\n')
+		}
+		if err != nil {
+			return 0, fmt.Errorf("line %d: %w", i+1, err)
+		}
+		off += int64(len(line))
+	}
+	return off, nil
+}

@@ -60,7 +60,9 @@ func Summarize(path string) LogSummary {
 		case DebateStarted:
 			s.Started, s.Protocol, s.Topic, s.Seats = e.Time, p.Protocol, p.Topic, p.Seats
 		case AgentFinished:
-			s.Usage.Add(p.Usage)
+			if !p.Reused { // a resumed run's copy of a reply counted already
+				s.Usage.Add(p.Usage)
+			}
 		case PhaseStarted:
 			s.Rounds = max(s.Rounds, p.Round)
 		case Outcome:

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"strings"
+	"sync"
 )
 
 // costHeading heads the section WithCosts adds.
@@ -41,6 +42,13 @@ type Options struct {
 	Run     RunFunc  // nil: challengers.Run
 	Env     []string // for the agents (nil: this process's)
 	LogPath string   // where the caller writes the log, for the outcome ("" when not saved)
+	// Resume, when set, resumes an earlier run whose log the caller
+	// appends to: the Resumed event is emitted instead of the start, and
+	// the earlier run's replies are reused (resume.go).
+	Resume *Resume
+	// Moderator delivers the moderator's notes as they are given (nil:
+	// none); every prompt sent after a note carries it.
+	Moderator <-chan string
 }
 
 // Run runs a protocol, emitting its start, every step and its outcome on
@@ -48,15 +56,50 @@ type Options struct {
 // its outcome, on abort, or when ctx is cancelled (the outcome then says
 // interrupted).
 func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
-	st := p.Start()
-	st.Version = LogVersion
-	bus.Emit(st)
 	rt := &Runtime{Bus: bus, Run: opts.Run, Env: opts.Env, Ledger: &Ledger{}}
+	if r := opts.Resume; r != nil {
+		rt.resume = &resumeState{cache: NewReplayCache(r.Events), swap: r.Swap}
+		for _, e := range r.Events {
+			if n, ok := e.Payload.(ModeratorNote); ok {
+				rt.notes = append(rt.notes, n) // still said to every seat
+			}
+		}
+		bus.setDrop(func(p Payload) bool { return !rt.published(p) })
+		bus.Emit(r.Event)
+	} else {
+		st := p.Start()
+		st.Version = LogVersion
+		bus.Emit(st)
+	}
+	stop := make(chan struct{})
+	var listening sync.WaitGroup
+	if opts.Moderator != nil {
+		listening.Add(1)
+		go func() {
+			defer listening.Done()
+			for {
+				select {
+				case text, ok := <-opts.Moderator:
+					if !ok {
+						return
+					}
+					rt.AddModeratorNote(text)
+				case <-stop:
+					return
+				}
+			}
+		}()
+	}
 	out := p.Run(ctx, rt)
+	close(stop)
+	listening.Wait() // no note after the outcome
 	if out.Result == "" {
 		out.Result = OutcomeAborted
 	}
-	out.Markdown = rt.WithCosts(out.Markdown)
+	if n := rt.ReusedCalls(); n > 0 {
+		out.Summary += " (resumed: " + replies(n) + " reused)"
+	}
+	out.Markdown = rt.WithResume(rt.WithCosts(rt.WithModerator(out.Markdown)))
 	out.LogPath = opts.LogPath
 	bus.Emit(out)
 	return out

@@ -27,6 +27,14 @@ type Options struct {
 	// Cancel cancels the running debate (live). It must not block; the
 	// engine then emits an Outcome with Result interrupted.
 	Cancel func()
+	// Moderate sends a moderator's note typed on the live screen (m) to
+	// the engine; it must not block, and reports whether the note was
+	// taken. Nil: no input line.
+	Moderate func(note string) bool
+	// FollowUp asks a follow-up question typed on the live screen after
+	// the outcome (f); it must not block, and reports whether it was
+	// taken. Its events come to the screen's sink. Nil: not offered.
+	FollowUp func(question string) bool
 	// TruncatedNote is shown when a replay's events end without an
 	// Outcome, e.g. "log ends here (cut short at event 812)".
 	TruncatedNote string

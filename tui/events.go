@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -59,9 +60,18 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 		}
 	case engine.AgentFinished:
 		m.paneFor(p.Seat, p.Agent, p.Role).finish(p)
-		m.ledger.Record(p)
+		if p.Phase == engine.PhaseFollowUp {
+			m.followUp = false
+			m.status = statusLine{text: p.Seat + " answered the follow-up (o: the outcome)", level: "info"}
+		}
+		if !p.Reused { // a resumed run's copy of a reply counted already
+			m.ledger.Record(p)
+		}
 	case engine.AgentFailed:
 		m.paneFor(p.Seat, p.Agent, p.Role).fail(p)
+		if p.Phase == engine.PhaseFollowUp && !p.WillRetry {
+			m.followUp = false
+		}
 		m.ledger.Record(p)
 	case engine.Table:
 		m.onTable(p)
@@ -71,6 +81,12 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 		m.status = statusLine{text: p.Message, level: p.Level}
 	case engine.Outcome:
 		return m.onOutcome(p)
+	case engine.Resumed:
+		m.onResumed(p)
+	case engine.ModeratorNote:
+		m.onModeratorNote(p)
+	case engine.FollowUp:
+		m.onFollowUp(p)
 	case engine.Saved:
 		m.saved = append(m.saved, p)
 		if m.outcome != nil {
@@ -129,6 +145,30 @@ func (m *Model) onOutcome(o engine.Outcome) tea.Cmd {
 	m.doc.reset()
 	m.relayout()
 	return m.renderOutcome()
+}
+
+// onResumed: the run goes on after an interruption. Calls it cut off are
+// asked again, and the earlier outcome no longer stands.
+func (m *Model) onResumed(r engine.Resumed) {
+	words := r.Words()
+	for _, p := range m.panes {
+		p.cutOff("↻ " + strings.TrimPrefix(words, "↻ "))
+	}
+	m.outcome, m.showOutcome = nil, false
+	if r.Phase != "" {
+		m.phase, m.round, m.phaseTitle = r.Phase, r.Round, r.From
+	}
+	m.status = statusLine{text: words, level: "info"}
+	m.relayout()
+}
+
+// onModeratorNote shows the moderator's note in every pane and the
+// status line.
+func (m *Model) onModeratorNote(n engine.ModeratorNote) {
+	for _, p := range m.panes {
+		p.remark("✎ moderator: " + n.Text)
+	}
+	m.status = statusLine{text: "✎ moderator: " + n.Text, level: "info"}
 }
 
 // onEngineDone: the engine returned. A debate that ended without an

@@ -15,6 +15,17 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 	if m.confirming {
 		return m.confirmKey(k)
 	}
+	if m.typing {
+		return m.noteKey(k)
+	}
+	if matches(k, m.keys.Moderate) && m.canModerate() {
+		m.typing, m.asking, m.draft = true, false, nil
+		return nil
+	}
+	if matches(k, m.keys.FollowUp) && m.canFollowUp() {
+		m.typing, m.asking, m.draft = true, true, nil
+		return nil
+	}
 	switch {
 	case matches(k, m.keys.Quit):
 		return m.requestQuit()

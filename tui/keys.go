@@ -14,9 +14,12 @@ type keyMap struct {
 	Faster, Slower     key.Binding
 	Help, Quit         key.Binding
 	Yes, No            key.Binding
+	Moderate, FollowUp key.Binding
 	outcome            bool // the help describes the outcome view
 	replay, canOutcome bool
-	width              int // of the footer line
+	canModerate        bool // a note can be sent to the seats now
+	canFollowUp        bool // a follow-up question can be asked now
+	width              int  // of the footer line
 }
 
 func newKeyMap() keyMap {
@@ -31,7 +34,7 @@ func newKeyMap() keyMap {
 		Up:        b([]string{"up", "k"}, "↑/k", "scroll up"),
 		Down:      b([]string{"down", "j"}, "↓/j", "scroll down"),
 		PageUp:    b([]string{"pgup", "b", "ctrl+u"}, "pgup", "page up"),
-		PageDown:  b([]string{"pgdown", "f", "ctrl+d"}, "pgdn", "page down"),
+		PageDown:  b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"), // f asks a follow-up
 		Top:       b([]string{"g", "home"}, "g", "top"),
 		Bottom:    b([]string{"G", "end"}, "G", "follow the tail"),
 		Outcome:   b([]string{"o"}, "o", "outcome"),
@@ -43,6 +46,8 @@ func newKeyMap() keyMap {
 		Quit:      b([]string{"q", "ctrl+c"}, "q", "quit"),
 		Yes:       b([]string{"y", "Y", "enter"}, "y", "stop"),
 		No:        b([]string{"n", "N", "esc"}, "n", "keep going"),
+		Moderate:  b([]string{"m"}, "m", "note to the seats"),
+		FollowUp:  b([]string{"f"}, "f", "ask a follow-up"),
 	}
 }
 
@@ -58,6 +63,9 @@ func (k keyMap) ShortHelp() []key.Binding {
 		rank int // lower is kept longer
 	}
 	var items []item
+	if k.canFollowUp {
+		items = append(items, item{short(k.FollowUp, "f", "follow-up"), 1})
+	}
 	if k.outcome {
 		items = append(items, item{short(k.Up, "↑↓", "scroll"), 2}, item{k.tabBack(), 0})
 	} else {
@@ -65,6 +73,9 @@ func (k keyMap) ShortHelp() []key.Binding {
 			item{short(k.Up, "↑↓", "scroll"), 3}, item{short(k.Bottom, "G", "follow"), 5})
 		if k.canOutcome {
 			items = append(items, item{k.Outcome, 0})
+		}
+		if k.canModerate {
+			items = append(items, item{short(k.Moderate, "m", "moderate"), 1})
 		}
 	}
 	if k.replay {
@@ -109,6 +120,9 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	nav := []key.Binding{k.Next, k.Prev, k.Zoom, k.Back}
 	if k.canOutcome {
 		nav = append(nav, k.Outcome)
+	}
+	if k.canModerate {
+		nav = append(nav, k.Moderate)
 	}
 	cols := [][]key.Binding{nav, {k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
 	if k.replay {

@@ -64,6 +64,10 @@ type Model struct {
 	doc         outcomeDoc
 
 	confirming bool // the quit prompt is up
+	typing     bool // the input line is up: the moderator's note, or
+	asking     bool // a follow-up question
+	followUp   bool // a follow-up is in progress
+	draft      []rune
 	stopping   bool // Cancel was called; quitting when the Outcome comes
 	cancelled  bool // Cancel has been called (it is called once)
 

@@ -46,6 +46,10 @@ type call struct {
 	live  *layout.Stream
 	dirty bool
 	n     int // bytes streamed
+	// marker: not a call but a line for the person (the moderator's
+	// note, where a run was resumed); the call in progress goes on
+	// past it.
+	marker bool
 }
 
 // Bounds on rendering a reply as it streams: a reply that has not begun a
@@ -265,10 +269,39 @@ func (p *pane) needsWrap() bool {
 
 // open returns the call in progress, or nil.
 func (p *pane) open() *call {
-	if n := len(p.calls); n > 0 && p.calls[n-1].state == stateWorking {
-		return p.calls[n-1]
+	for i := len(p.calls) - 1; i >= 0; i-- {
+		if c := p.calls[i]; !c.marker {
+			if c.state == stateWorking {
+				return c
+			}
+			return nil
+		}
 	}
 	return nil
+}
+
+// remark adds a line for the person to the pane: a marker section.
+func (p *pane) remark(text string) {
+	c := &call{title: text, state: stateDone, marker: true}
+	c.rewrap(p.contentWidth())
+	p.calls = append(p.calls, c)
+	p.bytes += c.size()
+	p.bound()
+	p.changed()
+}
+
+// cutOff ends the call in progress as cut off (the run was resumed: it
+// is asked again) and marks the place.
+func (p *pane) cutOff(text string) {
+	if c := p.open(); c != nil {
+		c.state, c.live = stateFailed, nil
+		c.note, c.noteAs = "✗ cut off: asked again", kindFail
+		c.rewrap(p.contentWidth())
+	}
+	if p.state == stateWorking {
+		p.state = stateWaiting
+	}
+	p.remark(text)
 }
 
 // begin starts a section for a new call; l is how its reply shape reads

@@ -328,8 +328,10 @@ func (m *Model) helpView() string {
 	k.outcome = m.showOutcome && m.outcome != nil
 	k.replay = m.replay != nil
 	k.canOutcome = m.outcome != nil
+	k.canModerate = m.canModerate()
+	k.canFollowUp = m.canFollowUp()
 	k.width = m.width - 1
-	key := helpKey{m.width, m.help.ShowAll, k.outcome, k.replay, k.canOutcome}
+	key := helpKey{m.width, m.help.ShowAll, k.outcome, k.replay, k.canOutcome, k.canModerate, k.canFollowUp}
 	if m.helpCache.key != key || m.helpCache.text == "" {
 		m.helpCache.key, m.helpCache.text = key, m.help.View(k)
 	}
@@ -340,10 +342,14 @@ func (m *Model) helpView() string {
 type helpKey struct {
 	width                       int
 	all, outcome, replay, outOK bool
+	moderate, followUp          bool
 }
 
 // footer: the latest news, then the keys.
 func (m *Model) footer() []string {
+	if m.typing {
+		return m.noteLine()
+	}
 	out := []string{fit(" "+m.statusText(), m.width)}
 	for _, l := range strings.Split(m.helpView(), "\n") {
 		out = append(out, fit(" "+l, m.width))

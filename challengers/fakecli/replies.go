@@ -114,10 +114,16 @@ var (
 // from init.
 var protocolReplies = map[fakeapi.Kind]func(v voice, prompt string) obj{}
 
+// proseReplies are the canned replies of shapes answered in prose.
+var proseReplies = map[fakeapi.Kind]func(v voice, prompt string) string{}
+
 // canned is the default reply for a kind: valid JSON of the shape arena
 // asks for, so a whole debate can run on fakes alone.
 func canned(agent string, kind fakeapi.Kind, prompt string) string {
 	v := voiceOf(agent)
+	if f, ok := proseReplies[kind]; ok {
+		return f(v, prompt)
+	}
 	if f, ok := protocolReplies[kind]; ok {
 		return indent(encode(f(v, prompt)))
 	}

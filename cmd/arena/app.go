@@ -100,6 +100,16 @@ type app struct {
 	env            settings.Env
 	agentEnv       []string // environment for agents; nil: this process's
 	isTTY          func() bool
+	// args are the arguments arena was run with, and stdinRead what the
+	// command read from stdin: a run's log records both, so that arena
+	// resume can start the same command again.
+	args      []string
+	stdinRead *recorder
+	// resume is set while arena resume runs a logged command again.
+	resume *resumeRun
+	// settings are the latest loaded: a follow-up asked on the screen
+	// finds its seat's agent there.
+	settings *settings.Settings
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -116,6 +126,11 @@ func isTerminal(x any) bool {
 }
 
 func (a *app) execute(args []string) int {
+	a.args = args
+	if a.stdinRead == nil && a.stdin != nil {
+		a.stdinRead = &recorder{r: a.stdin, max: maxContextBytes + 1}
+		a.stdin = a.stdinRead
+	}
 	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
@@ -136,6 +151,21 @@ func (a *app) execute(args []string) int {
 		return exitUsage
 	}
 	return exitError
+}
+
+// recorder keeps what is read through it, up to max bytes.
+type recorder struct {
+	r   io.Reader
+	max int
+	buf []byte
+}
+
+func (r *recorder) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if room := r.max - len(r.buf); room > 0 {
+		r.buf = append(r.buf, p[:min(n, room)]...)
+	}
+	return n, err
 }
 
 // isCobraUsage recognises cobra's own flag and argument errors.
@@ -206,5 +236,6 @@ func (a *app) loadSettings(cmd *cobra.Command, f *commonFlags) (*settings.Settin
 	for _, w := range s.Warnings {
 		a.warn("%s", w)
 	}
+	a.settings = s
 	return s, nil
 }

@@ -48,6 +48,7 @@ type compareFlags struct {
 
 func init() {
 	protocolCommands = append(protocolCommands, (*app).compareCmd)
+	resumers[compare.Name] = resumeByInvocation
 }
 
 func (a *app) compareCmd(cf *commonFlags) *cobra.Command {

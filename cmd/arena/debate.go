@@ -18,6 +18,8 @@ import (
 // every prompt.
 const maxContextBytes = 4 << 20
 
+func init() { resumers[adversarial.Name] = resumeByInvocation }
+
 func (a *app) runDebate(cmd *cobra.Command, f *debateFlags, args []string) error {
 	if err := mistypedCommand(cmd, args); err != nil {
 		return err

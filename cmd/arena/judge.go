@@ -46,6 +46,7 @@ type judgeFlags struct {
 }
 
 func init() {
+	resumers[judge.Name] = resumeByInvocation
 	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
 		var f judgeFlags
 		cmd := &cobra.Command{

@@ -49,6 +49,7 @@ type rankFlags struct {
 }
 
 func init() {
+	resumers[rank.Name] = resumeRank
 	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
 		var f rankFlags
 		cmd := &cobra.Command{
@@ -326,6 +327,22 @@ func unsafeFlag(ag challengers.Agent) string {
 		}
 	}
 	return ""
+}
+
+// resumeRank starts a ranking again as it was started, with the seed of
+// its judges' orders: a random seed drawn again would shuffle the judges'
+// prompts differently, and none of their replies could be reused.
+func resumeRank(st engine.DebateStarted) ([]string, error) {
+	args, err := resumeByInvocation(st)
+	if err != nil {
+		return nil, err
+	}
+	for _, set := range st.Settings {
+		if set.Name == "judge order seed" && !slices.Contains(args, "--seed") && !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--seed=") }) {
+			args = withFlags(args, "--seed", set.Value)
+		}
+	}
+	return args, nil
 }
 
 func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank.Config, error) {

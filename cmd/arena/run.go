@@ -28,14 +28,20 @@ import (
 
 // outputFlags choose the front end.
 type outputFlags struct {
-	noTUI bool
-	json  bool
+	noTUI    bool
+	json     bool
+	moderate moderateFile // notes for every seat, a line each (moderate.go)
 }
 
 func (o *outputFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.BoolVar(&o.noTUI, "no-tui", false, "print the run as plain text instead of the live screen")
 	fl.BoolVar(&o.json, "json", false, "print the run's events as JSON Lines")
+	o.registerModerate(cmd)
+}
+
+func (o *outputFlags) registerModerate(cmd *cobra.Command) {
+	cmd.Flags().Var(&o.moderate, "moderate", "read moderator's notes for every seat from FILE (or a fifo), a line each, as they are written")
 }
 
 // runProtocol runs a protocol with the log writer, the outcome document's
@@ -45,12 +51,44 @@ func (a *app) runProtocol(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	if rp := a.startReaper(); rp != nil {
 		defer rp.Close()
 	}
+	if rr := a.resume; rr != nil {
+		if rr.err = rr.check(p.Start()); rr.err != nil {
+			a.closeLog(logw)
+			return engine.Outcome{Result: engine.OutcomeAborted, Summary: rr.err.Error()}
+		}
+	} else {
+		p = a.recorded(p)
+	}
 	out, saved := a.protocolRun(p, logw, f)
 	a.closeLog(logw)
 	if !f.json && !f.noTUI && a.isTTY() {
 		a.afterScreen(out, saved)
 	}
 	return out
+}
+
+// invoked is a protocol whose start event records how arena was run, so
+// that arena resume can run it again.
+type invoked struct {
+	engine.Protocol
+	inv engine.Invocation
+}
+
+func (p invoked) Start() engine.DebateStarted {
+	st := p.Protocol.Start()
+	st.Invocation = &p.inv
+	return st
+}
+
+// recorded records in p's start event the command line, the directory
+// and what was read from stdin.
+func (a *app) recorded(p engine.Protocol) engine.Protocol {
+	inv := engine.Invocation{Args: a.args}
+	inv.Dir, _ = os.Getwd()
+	if a.stdinRead != nil {
+		inv.Stdin = string(a.stdinRead.buf)
+	}
+	return invoked{p, inv}
 }
 
 // startReaper starts the watchdog that kills the agents' process groups
@@ -74,6 +112,9 @@ func (a *app) startReaper() *challengers.Reaper {
 // that cannot be written is a clear error up front, not a lost run. name
 // is what the log is named after (the topic, the decision).
 func (a *app) openLog(s *settings.Settings, name string) (*engine.LogWriter, error) {
+	if a.resume != nil {
+		return a.resume.resumeLog() // the run's own log, appended to
+	}
 	if !s.SaveDebateLogs {
 		return nil, nil
 	}
@@ -176,9 +217,24 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	ctx, cancel := context.WithCancel(sigCtx)
 	defer cancel()
 	defer a.stopWhenStdoutCloses(cancel)()
-	fe := a.frontEnd(f, cancel)
+	notes := make(chan string, 16)
+	run := &transcript{}
+	fu := &screenFollowUps{a: a, ctx: ctx, run: run, logw: logw}
+	fe := a.frontEnd(f, cancel, notes, fu.ask)
+	fu.screen = fe.sink()
+	defer fu.wait() // before the log is closed
 	bus := engine.NewBus()
-	opts := engine.Options{Env: a.agentEnv}
+	bus.Subscribe(run)
+	opts := engine.Options{Env: a.agentEnv, Moderator: notes}
+	if f.moderate != "" {
+		go followNotes(ctx, string(f.moderate), notes, a.warn)
+	}
+	if rr := a.resume; rr != nil {
+		var after int64
+		opts.Resume, after = rr.options()
+		bus.ContinueAfter(after)
+		a.replayBefore(fe, f, rr.lc.Events)
+	}
 	saved := &savedFiles{}
 	if logw != nil {
 		bus.Subscribe(logw)
@@ -202,6 +258,25 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	cancel()
 	out := <-done
 	return out, saved.files
+}
+
+// replayBefore shows a resumed run's earlier part before it goes on: the
+// live screen plays it at once; the printer shows the run's banner again.
+func (a *app) replayBefore(fe frontEnd, f outputFlags, events []engine.Event) {
+	switch {
+	case f.json:
+	case isLive(fe):
+		for _, e := range events {
+			fe.sink().Handle(e)
+		}
+	default:
+		fe.sink().Handle(events[0])
+	}
+}
+
+func isLive(fe frontEnd) bool {
+	_, ok := fe.(liveScreen)
+	return ok
 }
 
 // stopWhenStdoutCloses interrupts the run when whoever reads arena's
@@ -266,14 +341,22 @@ func (l liveScreen) show(ctx context.Context) error {
 	return l.ui.Run(ctx)
 }
 
-func (a *app) frontEnd(f outputFlags, cancel func()) frontEnd {
+func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, followUp func(string) bool) frontEnd {
 	switch {
 	case f.json:
 		return &headless{Sink: plain.NewJSON(a.stdout), done: make(chan struct{})}
 	case f.noTUI || !a.isTTY():
 		return &headless{Sink: plain.New(a.stdout), done: make(chan struct{})}
 	}
-	return liveScreen{tui.NewLive(tui.Options{Cancel: cancel})}
+	moderate := func(note string) bool {
+		select {
+		case notes <- note:
+			return true
+		default:
+			return false // the engine is not taking notes: the run is over
+		}
+	}
+	return liveScreen{tui.NewLive(tui.Options{Cancel: cancel, Moderate: moderate, FollowUp: followUp})}
 }
 
 // afterScreen leaves a short account in the scrollback once the screen,

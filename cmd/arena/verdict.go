@@ -67,6 +67,7 @@ var seatTimeouts = map[verdict.Mode]time.Duration{
 
 type verdictFlags struct {
 	noTUI, json         bool
+	moderate            moderateFile
 	taskID, task        string
 	thorough, sensitive bool
 	logPath             string
@@ -79,6 +80,7 @@ type verdictFlags struct {
 }
 
 func init() {
+	resumers[verdict.Name] = resumeByInvocation
 	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command { return a.verdictCmd(cf) })
 }
 
@@ -127,6 +129,7 @@ the log directory); arena verdict --schema prints the records' JSON Schema.`,
 	fl.StringVar(&f.logPath, "log", "", "the verdict log to append to (default verdicts/verdicts.jsonl in the log directory)")
 	fl.BoolVar(&f.noTUI, "no-tui", false, "print the run as plain text instead of the live screen")
 	fl.BoolVar(&f.json, "json", false, "print only the final record, as one JSON object")
+	fl.Var(&f.moderate, "moderate", "read moderator's notes for every seat from FILE (or a fifo), a line each, as they are written")
 	for _, m := range []verdict.Mode{verdict.Quick, verdict.Deep, verdict.Tiebreaker} {
 		f.judges[m] = fl.String(judgeFlag(m), "", fmt.Sprintf("agent for the %s judge's seat", m))
 		f.timeouts[m] = fl.String(string(m)+"-timeout", "", fmt.Sprintf("the %s judge's timeout per call (default %s)", m, seatTimeouts[m]))
@@ -183,11 +186,11 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 	cfg.ID = runID(logw, f.taskID)
 	p := verdict.New(cfg)
 	sink := &verdictLog{path: vlog, cfg: cfg, p: p, models: modelNames(cfg.Judges)}
-	front, out := a, outputFlags{noTUI: f.noTUI}
+	front, out := a, outputFlags{noTUI: f.noTUI, moderate: f.moderate}
 	if f.json {
 		quiet := *a
 		quiet.stdout = io.Discard
-		front, out = &quiet, outputFlags{noTUI: true}
+		front, out = &quiet, outputFlags{noTUI: true, moderate: f.moderate}
 	}
 	res := front.runProtocol(loggedVerdict{p, sink}, logw, out)
 	if err := sink.Err(); err != nil {

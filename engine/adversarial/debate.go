@@ -157,7 +157,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 	}
 	var ctxFiles []engine.ContextFile
 	for _, doc := range cfg.Context {
-		ctxFiles = append(ctxFiles, engine.ContextFile{Name: doc.Name, Bytes: len(doc.Content)})
+		ctxFiles = append(ctxFiles, engine.ContextOf(doc.Name, doc.Content))
 	}
 	return engine.DebateStarted{
 		ID: cfg.ID, Protocol: Name, Title: Title, Topic: cfg.Topic,

@@ -134,7 +134,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 	addAgent(cfg.Judge)
 	var ctxFiles []engine.ContextFile
 	for _, d := range cfg.Context {
-		ctxFiles = append(ctxFiles, engine.ContextFile{Name: d.Name, Bytes: len(d.Content)})
+		ctxFiles = append(ctxFiles, engine.ContextOf(d.Name, d.Content))
 	}
 	settings := []engine.Setting{{Name: "options", Value: strings.Join(cfg.Options, " · ")}}
 	if cfg.Criteria != nil {

@@ -134,7 +134,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		}
 	}
 	for _, f := range cfg.Solution.Files {
-		st.Context = append(st.Context, engine.ContextFile{Name: f.Name, Bytes: len(f.Content)})
+		st.Context = append(st.Context, engine.ContextOf(f.Name, f.Content))
 	}
 	crit := make([]string, len(cfg.Criteria))
 	for i, c := range cfg.Criteria {

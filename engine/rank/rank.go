@@ -183,7 +183,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		ID: cfg.ID, Protocol: Name, Title: Title,
 		Topic: fmt.Sprintf("Rank %d implementations of %s: %s", len(cfg.Repos), cfg.Spec.Name, strings.Join(labels, ", ")),
 		Seats: seats, Agents: agents, Timeout: engine.Duration(cfg.Timeout),
-		Context: []engine.ContextFile{{Name: cfg.Spec.Name, Bytes: len(cfg.Spec.Content)}},
+		Context: []engine.ContextFile{engine.ContextOf(cfg.Spec.Name, cfg.Spec.Content)},
 		Phases:  Phases, Layouts: Layouts, Settings: settings,
 	}
 }

@@ -126,7 +126,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 	}
 	var files []engine.ContextFile
 	for _, d := range cfg.Work {
-		files = append(files, engine.ContextFile{Name: d.Name, Bytes: len(d.Content)})
+		files = append(files, engine.ContextOf(d.Name, d.Content))
 	}
 	return engine.DebateStarted{
 		ID: cfg.ID, Protocol: Name, Title: Title, Topic: topic(cfg),

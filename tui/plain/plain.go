@@ -98,6 +98,15 @@ func (p *Printer) Handle(e engine.Event) {
 		p.outcome(v)
 	case engine.Saved:
 		p.printf("%s: %s\n", capitalize(v.What), v.Path)
+	case engine.Resumed:
+		p.flushAll()
+		p.printf("\n%s\n", v.Words())
+	case engine.FollowUp:
+		p.flushAll()
+		p.printf("\n── Follow-up to %s (%s) %s\n? %s\n", v.Seat, v.Agent, strings.Repeat("─", 30), oneLine(v.Question))
+	case engine.ModeratorNote:
+		p.flushAll()
+		p.printf("✎ moderator: %s\n", oneLine(v.Text))
 	}
 }
 
@@ -269,6 +278,9 @@ func (p *Printer) agentFinished(v engine.AgentFinished) {
 		if u.Costed > 0 {
 			badge += " · " + u.Cost()
 		}
+	}
+	if v.Reused {
+		badge += " · reused from the log"
 	}
 	p.printf("%s ✓ %s in %s%s\n", p.name(v.Seat), v.Task, v.Duration.D().Round(100*time.Millisecond), badge)
 	if v.Unparseable {

@@ -73,18 +73,35 @@ func Outcome(tb testing.TB, lc engine.LogContents) engine.Outcome {
 		tb.Fatal("arenatest: empty log")
 	}
 	// What consumers of the outcome add after it (the document writer's
-	// Saved, or its Note when the save failed) follows it.
+	// Saved, or its Note when the save failed) follows it, and so do
+	// follow-up questions and their calls.
 	for i := len(lc.Events) - 1; i >= 0; i-- {
 		switch p := lc.Events[i].Payload.(type) {
 		case engine.Outcome:
 			return p
-		case engine.Saved, engine.Note:
+		case engine.Saved, engine.Note, engine.FollowUp, engine.Chunk:
 			continue
+		case engine.AgentStarted, engine.AgentFinished, engine.AgentFailed:
+			if phaseOf(p) == engine.PhaseFollowUp {
+				continue
+			}
 		}
 		tb.Fatalf("arenatest: the log ends with %s, not an outcome (%s)", lc.Events[i].Kind(), lc.Problem)
 	}
 	tb.Fatalf("arenatest: the log has no outcome (%s)", lc.Problem)
 	return engine.Outcome{}
+}
+
+func phaseOf(p engine.Payload) engine.Phase {
+	switch v := p.(type) {
+	case engine.AgentStarted:
+		return v.Phase
+	case engine.AgentFinished:
+		return v.Phase
+	case engine.AgentFailed:
+		return v.Phase
+	}
+	return ""
 }
 
 // Document is the path of the outcome document the log says was saved,

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui/plain"
+)
+
+const askExitHelp = `Exit codes:
+  0    the seat answered
+  1    internal error
+  2    usage error (no such log, a run without an outcome, an unknown seat)
+  4    the seat's agent failed
+  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+
+type askFlags struct {
+	seat string
+	json bool
+}
+
+func (a *app) askCmd(cf *commonFlags) *cobra.Command {
+	var f askFlags
+	cmd := &cobra.Command{
+		Use:   `ask LOG "question"`,
+		Short: "Ask one seat of a finished run a follow-up question",
+		Long: `ask puts a follow-up question to one seat of a finished run, with the whole
+run as its context: every reply, the moderator's notes and the outcome
+document. The seat is the defender or the first judge unless --seat names
+another. The answer streams here, and is appended to the run's log (after
+its outcome) and to its outcome document.`,
+		Example: `  arena ask debate-logs/20261121-153000.042-should-we-move.jsonl "what would change your mind?"
+  arena ask LOG "why did you score security 2?" --seat "judge 2"`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runAsk(cmd, cf, &f, args[0], args[1])
+		},
+	}
+	cmd.Flags().StringVar(&f.seat, "seat", "", "the seat to ask (default: the defender or the first judge)")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print the events as JSON Lines")
+	cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + askExitHelp + "\n")
+	return cmd
+}
+
+func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, question string) error {
+	if strings.TrimSpace(question) == "" {
+		return usagef("the question is empty")
+	}
+	s, err := a.loadSettings(cmd, cf)
+	if err != nil {
+		return err
+	}
+	lc, err := engine.ReadLogFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usageCause(err, "ask: %s: no such file", path)
+	case err != nil:
+		return usagef("ask %s: %w", path, err)
+	case lc.Problem != "":
+		return usagef("ask %s: the log is damaged (%s); resume the run first (arena resume %s)", path, lc.Problem, path)
+	}
+	if o, ok := lastOutcome(lc.Events); !ok || o.Result == engine.OutcomeInterrupted {
+		return usagef("ask %s: the run has no outcome to follow up yet; resume it first (arena resume %s)", path, path)
+	}
+	start := lc.Events[0].Payload.(engine.DebateStarted)
+	seat, agent, err := followUpSeat(s, start.Seats, f.seat)
+	if err != nil {
+		return err
+	}
+	logw, err := engine.AppendLog(path, -1)
+	if err != nil {
+		return usageCause(err, "ask %s: %v", path, err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	var printer engine.Sink = plain.New(a.stdout)
+	if f.json {
+		printer = plain.NewJSON(a.stdout)
+	}
+	bus := engine.NewBus(logw, printer)
+	bus.ContinueAfter(lc.Events[len(lc.Events)-1].Seq)
+	ans := a.followUp(ctx, bus, lc.Events, seat, agent, question, documentOf(path, lc.Events))
+	bus.Close()
+	a.closeLog(logw)
+	if !f.json && ans.OK() {
+		fmt.Fprintf(a.stdout, "\n%s\n", strings.TrimSpace(ans.Text))
+	}
+	switch {
+	case ans.Cancelled:
+		return exitCode(exitInterrupted)
+	case !ans.OK():
+		return exitCode(exitAborted)
+	}
+	return nil
+}
+
+// followUpSeat is the seat named (by seat or agent name), or the default
+// one, with the agent the settings define for it.
+func followUpSeat(s *settings.Settings, seats []engine.Seat, name string) (engine.Seat, challengers.Agent, error) {
+	var seat engine.Seat
+	found := false
+	if name == "" {
+		seat, found = engine.FollowUpSeat(seats)
+	} else {
+		for _, st := range seats {
+			if st.Name == name || st.Agent == name {
+				seat, found = st, true
+				break
+			}
+		}
+	}
+	if !found {
+		var names []string
+		for _, st := range seats {
+			names = append(names, st.Name)
+		}
+		return seat, challengers.Agent{}, usagef("--seat %q: the run has no such seat (its seats: %s)", name, strings.Join(names, ", "))
+	}
+	agent, ok := s.Agents[seat.Agent]
+	if !ok {
+		return seat, agent, usagef("the %s seat's agent %q is not defined in the settings now", seat.Name, seat.Agent)
+	}
+	return seat, agent, nil
+}
+
+// documentOf is the outcome document saved beside a log ("" when none
+// was): the latest one, in the log's directory.
+func documentOf(logPath string, events []engine.Event) string {
+	var doc string
+	for _, e := range events {
+		if s, ok := e.Payload.(engine.Saved); ok && s.What == engine.WhatOutcomeDocument {
+			doc = filepath.Join(filepath.Dir(logPath), filepath.Base(s.Path))
+		}
+	}
+	return doc
+}
+
+// followUp asks the follow-up, emitting it on bus, and appends the
+// answer to the outcome document (arena wrote it, so appending to it is
+// ours to do).
+func (a *app) followUp(ctx context.Context, bus *engine.Bus, events []engine.Event, seat engine.Seat, agent challengers.Agent, question, doc string) engine.Answer {
+	ans := engine.AskFollowUp(ctx, bus, engine.Options{Env: a.agentEnv}, events, seat, agent, question)
+	if doc == "" {
+		return ans
+	}
+	f, err := os.OpenFile(doc, os.O_WRONLY|os.O_APPEND, 0)
+	if err == nil {
+		_, err = f.WriteString(engine.FollowUpMarkdown(seat, agent.Name, question, ans))
+		err = errors.Join(err, f.Close())
+	}
+	if err != nil {
+		bus.Emit(engine.Note{Level: engine.NoteWarn, Message: "could not add the follow-up to the outcome document: " + err.Error()})
+	}
+	return ans
+}
+
+// transcript keeps a run's events other than chunks, for a follow-up
+// asked on the screen.
+type transcript struct {
+	mu     sync.Mutex
+	events []engine.Event
+	last   int64
+}
+
+func (t *transcript) Handle(e engine.Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.last = max(t.last, e.Seq)
+	if e.Kind() != engine.KindChunk {
+		t.events = append(t.events, e)
+	}
+}
+
+func (t *transcript) snapshot() ([]engine.Event, int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.events), t.last
+}
+
+// screenFollowUps asks the follow-ups typed on the live screen (f), one
+// at a time, after the outcome: on a bus of their own that feeds the
+// screen, the log and the transcript, continuing the run's numbering.
+type screenFollowUps struct {
+	a      *app
+	ctx    context.Context
+	run    *transcript
+	logw   *engine.LogWriter
+	screen engine.Sink
+	mu     sync.Mutex
+	busy   bool
+	wg     sync.WaitGroup
+}
+
+func (fu *screenFollowUps) ask(question string) bool {
+	fu.mu.Lock()
+	defer fu.mu.Unlock()
+	events, last := fu.run.snapshot()
+	if fu.busy || len(events) == 0 || fu.a.settings == nil {
+		return false
+	}
+	if _, ok := lastOutcome(events); !ok {
+		return false
+	}
+	start, ok := events[0].Payload.(engine.DebateStarted)
+	if !ok {
+		return false
+	}
+	seat, agent, err := followUpSeat(fu.a.settings, start.Seats, "")
+	if err != nil {
+		return false
+	}
+	fu.busy = true
+	fu.wg.Add(1)
+	go func() {
+		defer fu.wg.Done()
+		bus := engine.NewBus(fu.screen, fu.run)
+		var doc string
+		if fu.logw != nil {
+			bus.Subscribe(fu.logw)
+			doc = documentOf(fu.logw.Path(), events)
+		}
+		bus.ContinueAfter(last)
+		fu.a.followUp(fu.ctx, bus, events, seat, agent, question, doc)
+		bus.Close()
+		fu.mu.Lock()
+		fu.busy = false
+		fu.mu.Unlock()
+	}()
+	return true
+}
+
+// wait waits for a follow-up in progress (the run's context ends first,
+// so it is cut short).
+func (fu *screenFollowUps) wait() { fu.wg.Wait() }

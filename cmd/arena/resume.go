@@ -1,0 +1,338 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/settings"
+)
+
+// arena resume takes an interrupted run up again. Every run's log records
+// how it was started (engine.Invocation: its arguments, directory and
+// what it read from stdin), so resuming is starting the same command
+// again, in the same directory, with the earlier run's replies at hand:
+// the protocol is rebuilt by the code that built it the first time, the
+// engine answers every question the log holds an answer to from the log
+// (engine/resume.go), and the command appends to the same log.
+
+// resumers says how each protocol's run is started again from its log's
+// start event: the arguments to run arena with. Each protocol's command
+// registers its own; a protocol not listed cannot be resumed.
+var resumers = map[string]func(engine.DebateStarted) ([]string, error){}
+
+// resumeByInvocation starts a run again with the arguments it was started
+// with. Every command that builds its protocol from its arguments alone
+// (and the files and stdin they name) registers it.
+func resumeByInvocation(st engine.DebateStarted) ([]string, error) {
+	if st.Invocation == nil || len(st.Invocation.Args) == 0 {
+		return nil, errors.New("the log does not record how the run was started (it was written by an older arena); start it again")
+	}
+	return slices.Clone(st.Invocation.Args), nil
+}
+
+// resumeRun is a resumed run in progress: what the log held, and what the
+// command's run must do differently (openLog, runProtocol).
+type resumeRun struct {
+	path    string
+	lc      engine.LogContents
+	start   engine.DebateStarted
+	keep    int64 // bytes of the log to keep (-1: all of it)
+	force   bool
+	swap    map[string]challengers.Agent
+	changed []engine.Setting // what the resumed run does differently
+	problem string
+	// err is a refusal found once the command rebuilt its protocol (a
+	// context file that changed).
+	err error
+}
+
+type resumeFlags struct {
+	outputFlags
+	seats []string
+	force bool
+}
+
+func (a *app) resumeCmd(cf *commonFlags) *cobra.Command {
+	var f resumeFlags
+	cmd := &cobra.Command{
+		Use:   "resume [LOG]",
+		Short: "Carry on an interrupted or aborted run from its log",
+		Long: `resume takes a run that was interrupted (Ctrl+C, a killed arena, a closed
+laptop) or aborted (a seat that kept failing) up again from its log. Every
+reply the log holds is reused, never asked again; calls that were cut off or
+failed are asked again from their start. The run goes on with the same
+settings, in the directory it was started in, unless flags change them:
+--timeout, --max-rounds, and --seat SEAT=AGENT to give a seat (or every seat
+of an agent) another agent. It appends to the same log, after a "resumed"
+event, so arena replay shows the whole run and arena logs lists it once.
+
+Without LOG it offers the latest interrupted or aborted run of the log
+directory. A finished run is not resumed (watch it with arena replay). A log
+whose end is damaged resumes after its last complete event. A context file
+that changed since the run is named, and the run is not resumed unless
+--force is given.
+
+Exit codes: those of the resumed run's command; 2 when the log cannot be
+resumed (finished, newer format, not a log, a changed context file).`,
+		Example: `  arena resume                      # the latest interrupted run
+  arena resume debate-logs/20261121-153000.042-should-we-move.jsonl --timeout 5m
+  arena resume LOG --seat codex=qwen  # codex kept failing: qwen takes its seats`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runResume(cmd, cf, &f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.seats, "seat", nil, "SEAT=AGENT: give a seat (or every seat an agent holds) another agent (repeatable)")
+	fl.BoolVar(&f.force, "force", false, "resume even if a context file changed since the run")
+	f.outputFlags.register(cmd)
+	return cmd
+}
+
+func (a *app) runResume(cmd *cobra.Command, cf *commonFlags, f *resumeFlags, args []string) error {
+	s, err := a.loadSettings(cmd, cf)
+	if err != nil {
+		return err
+	}
+	path, err := a.resumePath(s, args)
+	if err != nil {
+		return err
+	}
+	rr, err := a.readResumable(path)
+	if err != nil {
+		return err
+	}
+	rr.force = f.force
+	if err := rr.swapSeats(s, f.seats); err != nil {
+		return err
+	}
+	run, err := resumers[rr.start.Protocol](rr.start)
+	if err != nil {
+		return usageCause(err, "cannot resume %s: %v", path, err)
+	}
+	run = withFlags(run, rr.overrides(cmd, cf, f)...)
+	if rr.problem != "" {
+		a.warn("the log is damaged: %s; resuming after its last complete event (event %d)", rr.problem, len(rr.lc.Events))
+	}
+	if dir := rr.start.Invocation.Dir; dir != "" {
+		if err := os.Chdir(dir); err != nil {
+			return usageCause(err, "cannot resume %s: the run was started in %s, which cannot be entered now (%v)", path, dir, err)
+		}
+	}
+	a.resume = rr
+	a.stdin = strings.NewReader(rr.start.Invocation.Stdin)
+	code := a.execute(run)
+	if rr.err != nil {
+		return rr.err
+	}
+	return exitCode(code)
+}
+
+// resumePath is the log named, or the latest interrupted or aborted one,
+// confirmed when a person is at the terminal. The path is made absolute:
+// the run goes on in the directory it was started in.
+func (a *app) resumePath(s *settings.Settings, args []string) (string, error) {
+	if len(args) == 1 {
+		return filepath.Abs(args[0])
+	}
+	logs, err := engine.ListLogs(s.DebateLogPath)
+	if err != nil {
+		return "", usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
+	}
+	var latest *engine.LogSummary
+	for i, l := range logs {
+		if l.Started.IsZero() {
+			continue // unreadable
+		}
+		if l.Result == "" || l.Result == engine.OutcomeInterrupted || l.Result == engine.OutcomeAborted {
+			latest = &logs[i]
+			break
+		}
+	}
+	if latest == nil {
+		return "", usagef("no interrupted or aborted run in %s to resume (give a log file: arena resume LOG)", s.DebateLogPath)
+	}
+	if a.isTTY() {
+		fmt.Fprintf(a.stderr, "Resume the latest unfinished run, %q (%s, %s)? [Y/n] ",
+			oneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), resultWords(*latest))
+		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "" && a != "y" && a != "yes" {
+			return "", exitCode(exitOK)
+		}
+	}
+	return filepath.Abs(latest.Path)
+}
+
+// readResumable reads a log and says why it cannot be resumed, if it
+// cannot.
+func (a *app) readResumable(path string) (*resumeRun, error) {
+	lc, err := engine.ReadLogFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, usageCause(err, "resume: %s: no such file", path)
+	case errors.Is(err, engine.ErrNewerLog):
+		return nil, usageCause(err, "cannot resume %s: %v", path, err)
+	case err != nil:
+		return nil, usagef("cannot resume %s: %w", path, err)
+	case len(lc.Events) == 0:
+		return nil, usagef("cannot resume %s: %w: the file is empty", path, engine.ErrNotALog)
+	}
+	rr := &resumeRun{path: path, lc: lc, start: lc.Events[0].Payload.(engine.DebateStarted), keep: -1}
+	if o, ok := lastOutcome(lc.Events); ok && o.Result != engine.OutcomeInterrupted && o.Result != engine.OutcomeAborted {
+		return nil, usagef("cannot resume %s: the run is finished (%s): %s; watch it again with arena replay %s", path, o.Result, o.Summary, path)
+	}
+	if _, ok := resumers[rr.start.Protocol]; !ok {
+		return nil, usagef("cannot resume %s: this arena cannot resume a %s run", path, rr.start.Protocol)
+	}
+	if rr.start.Invocation == nil {
+		return nil, usagef("cannot resume %s: the log does not record how the run was started (it was written by an older arena); start it again", path)
+	}
+	if lc.Problem != "" {
+		rr.problem = lc.Problem
+		if strings.HasPrefix(lc.Problem, "line ") {
+			if rr.keep, err = engine.CompleteBytes(path, lc.Lines-1); err != nil {
+				return nil, usagef("cannot resume %s: %w", path, err)
+			}
+		}
+	}
+	return rr, nil
+}
+
+// lastOutcome is the outcome of the log's latest run (the part after its
+// last resumed event), if it reached one.
+func lastOutcome(events []engine.Event) (engine.Outcome, bool) {
+	for i := len(events) - 1; i >= 0; i-- {
+		switch p := events[i].Payload.(type) {
+		case engine.Outcome:
+			return p, true
+		case engine.Resumed:
+			return engine.Outcome{}, false
+		}
+	}
+	return engine.Outcome{}, false
+}
+
+// swapSeats reads --seat SEAT=AGENT: SEAT names a seat of the run, or an
+// agent holding seats; AGENT one the settings define.
+func (rr *resumeRun) swapSeats(s *settings.Settings, specs []string) error {
+	for _, spec := range specs {
+		seat, agent, ok := strings.Cut(spec, "=")
+		seat, agent = strings.TrimSpace(seat), strings.TrimSpace(agent)
+		if !ok || seat == "" || agent == "" {
+			return usagef("--seat %q: want SEAT=AGENT, e.g. --seat codex=qwen", spec)
+		}
+		known := slices.ContainsFunc(rr.start.Seats, func(st engine.Seat) bool { return st.Name == seat || st.Agent == seat })
+		if !known {
+			var names []string
+			for _, st := range rr.start.Seats {
+				names = append(names, st.Name)
+			}
+			return usagef("--seat %q: the run has no seat or agent %q (its seats: %s)", spec, seat, strings.Join(names, ", "))
+		}
+		ag, ok := s.Agents[agent]
+		if !ok {
+			return usagef("--seat %q: unknown agent %q", spec, agent)
+		}
+		if rr.swap == nil {
+			rr.swap = map[string]challengers.Agent{}
+		}
+		rr.swap[seat] = ag
+		rr.changed = append(rr.changed, engine.Setting{Name: "seat " + seat, Value: agent})
+	}
+	return nil
+}
+
+// overrides are the flags the resumed command runs with on top of its
+// own: the settings the person changed, and the front end.
+func (rr *resumeRun) overrides(cmd *cobra.Command, cf *commonFlags, f *resumeFlags) []string {
+	var out []string
+	if cmd.Flags().Changed("timeout") {
+		out = append(out, "--timeout", cf.timeout)
+		rr.changed = append(rr.changed, engine.Setting{Name: "timeout", Value: cf.timeout})
+	}
+	if cmd.Flags().Changed("max-rounds") {
+		out = append(out, "--max-rounds", fmt.Sprint(cf.maxRounds))
+		rr.changed = append(rr.changed, engine.Setting{Name: "max rounds", Value: fmt.Sprint(cf.maxRounds)})
+	}
+	if cmd.Flags().Changed("config") {
+		out = append(out, "--config", cf.config)
+	}
+	if f.moderate != "" {
+		abs, _ := filepath.Abs(string(f.moderate)) // the run goes on in its own directory
+		out = append(out, "--moderate", abs)
+	}
+	// The front end is this command's, not the first run's.
+	return append(out, fmt.Sprintf("--no-tui=%v", f.noTUI), fmt.Sprintf("--json=%v", f.json))
+}
+
+// withFlags adds flags to a command line, before a "--" that ends its
+// flags.
+func withFlags(args []string, flags ...string) []string {
+	i := slices.Index(args, "--")
+	if i < 0 {
+		return append(args, flags...)
+	}
+	return slices.Concat(args[:i], flags, args[i:])
+}
+
+// resumeLog opens the log a resumed run appends to.
+func (rr *resumeRun) resumeLog() (*engine.LogWriter, error) {
+	w, err := engine.AppendLog(rr.path, rr.keep)
+	if err != nil {
+		return nil, usageCause(err, "cannot resume %s: %v", rr.path, err)
+	}
+	return w, nil
+}
+
+// check compares the rebuilt protocol's start with the log's: a context
+// file that changed since, or is gone, stops the resume unless forced.
+func (rr *resumeRun) check(st engine.DebateStarted) error {
+	if st.Protocol != rr.start.Protocol {
+		return usagef("cannot resume %s: it is a %s run, and its command now starts a %s run", rr.path, rr.start.Protocol, st.Protocol)
+	}
+	var changed []string
+	for _, old := range rr.start.Context {
+		i := slices.IndexFunc(st.Context, func(c engine.ContextFile) bool { return c.Name == old.Name })
+		switch {
+		case i < 0:
+			changed = append(changed, old.Name+" is no longer attached")
+		case old.SHA256 != "" && st.Context[i].SHA256 != old.SHA256:
+			changed = append(changed, old.Name+" changed since the run")
+		}
+	}
+	if st.Topic != rr.start.Topic {
+		changed = append(changed, "the topic is not the same")
+	}
+	if len(changed) == 0 || rr.force {
+		return nil
+	}
+	return usagef("cannot resume %s: %s; the replies in the log answered the earlier version (resume with --force to go on anyway)", rr.path, strings.Join(changed, "; "))
+}
+
+// options are the engine's options for the resumed run, and the sequence
+// number its events continue after.
+func (rr *resumeRun) options() (*engine.Resume, int64) {
+	events := rr.lc.Events
+	ev := engine.Resumed{From: "the start"}
+	for i := len(events) - 1; i >= 0; i-- {
+		// The phase the run was in; an interrupted run's outcome phase is
+		// only its way out.
+		if ps, ok := events[i].Payload.(engine.PhaseStarted); ok && ps.Phase != engine.PhaseOutcome {
+			ev.From, ev.Phase, ev.Round = ps.Title, ps.Phase, ps.Round
+			break
+		}
+	}
+	last := events[len(events)-1].Seq
+	ev.After, ev.Reusable, ev.Settings, ev.Problem = last, engine.NewReplayCache(events).Len(), rr.changed, rr.problem
+	return &engine.Resume{Events: events, Event: ev, Swap: rr.swap}, last
+}

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// The live screen of a resumed run first shows the earlier part at once,
+// marked where it resumed, then goes on live; the log then replays whole.
+func TestResumeOnTheLiveScreenInTmux(t *testing.T) {
+	s, log := interruptedDebate(t)
+	s.fakes.SetScript(streamingScript())
+	ts := s.startTmux(120, 40, nil, "resume", log)
+	screen := ts.waitFor("the resumed marker while the run goes on", 30*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "↻ resumed from Parallel challenge (round 1)") && strings.Contains(sc, "left")
+	})
+	// The earlier replies are on screen at once: gemini's critique.
+	if !strings.Contains(screen, "Gemini") {
+		t.Fatalf("the earlier part is not on screen:\n%s", screen)
+	}
+	ts.waitText("Debate outcome: consensus", 60*time.Second)
+	ts.keys("q")
+	if code := ts.exitCode(10 * time.Second); code != "0" {
+		t.Fatalf("exit %s\n%s", code, ts.scrollback())
+	}
+	if back := ts.scrollback(); !strings.Contains(back, "(resumed: 3 replies reused)") {
+		t.Fatalf("the account left behind does not say what was reused:\n%s", back)
+	}
+
+	// The whole log replays, start to end: the first run, the gap, the rest.
+	rp := s.startTmux(120, 40, nil, "replay", "--instant", log)
+	rp.waitText("Debate outcome: consensus", 30*time.Second)
+	rp.keys("q")
+	if code := rp.exitCode(10 * time.Second); code != "0" {
+		t.Fatalf("replay exit %s\n%s", code, rp.scrollback())
+	}
+}

@@ -307,5 +307,12 @@ func (r *reportFiles) Outcome(md string) (string, error) {
 	if err := r.reserve(); err != nil {
 		return "", err
 	}
+	// A judge dropped before it wrote leaves its reserved file empty:
+	// arena made it, and removes it rather than leave a blank report.
+	for _, p := range r.paths {
+		if st, err := os.Stat(p); err == nil && st.Size() == 0 {
+			os.Remove(p)
+		}
+	}
 	return engine.WriteNew(r.stem+".md", []byte(md))
 }

@@ -328,3 +328,31 @@ func TestJudgeLiveScreenInTmux(t *testing.T) {
 		t.Fatalf("no summary after the screen closed:\n%s", back)
 	}
 }
+
+// A judge that fails its analysis writes no report: the file arena
+// reserved for it is removed, not left empty beside the others.
+func TestJudgeDroppedBeforeItsReportLeavesNoEmptyFile(t *testing.T) {
+	s := newSandbox(t)
+	sol := s.writeSolution(t)
+	s.fakes.SetScript(judgeScriptAgents(map[string]map[string][]clitest.Step{
+		"gemini": {"judge.analysis": {judgeAnalysis(4, 4)}},
+		"codex":  {"judge.analysis": {{Mode: clitest.ModeExit, ExitCode: 2}}},
+		"qwen":   {"judge.analysis": {judgeAnalysis(4, 4)}},
+	}))
+	r := s.run("judge", sol, "--task", "REST API for user management", "--criteria", judgeCriteria, "--reports-dir", "reports", "--no-tui")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(s.dir, "reports", "*.md"))
+	if len(files) != 3 { // judges 1 and 3, and the outcome's copy
+		t.Fatalf("reports %q", files)
+	}
+	for _, f := range files {
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Fatalf("%s is empty (%v)", f, err)
+		}
+		if strings.HasSuffix(f, ".2.md") {
+			t.Fatalf("the dropped judge has a report: %s", f)
+		}
+	}
+}

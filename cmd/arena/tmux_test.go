@@ -118,11 +118,13 @@ func (ts *tmuxSession) waitText(text string, d time.Duration) string {
 
 var exitRE = regexp.MustCompile(`EXIT=(\d+)`)
 
-// quitDone presses q on a screen whose run is over and returns arena's
-// exit code, pressing again every few seconds until it exits: a q typed in
-// the first instants after the outcome appears is sometimes not read (seen
-// under the race detector with arena verdict, whose whole run takes a
-// second).
+// quitDone presses q once the run is over and returns arena's exit code,
+// pressing again every few seconds until it exits. A q that reaches the
+// screen before the outcome does asks "Stop the debate?", and the outcome
+// arriving next clears the question (the run ended on its own): that q is
+// spent. A test that sees a reply's words in a pane cannot tell the two
+// moments apart (arena verdict's panes and outcome both read "Verdict:
+// REJECT"; found by logging the screen's messages).
 func (ts *tmuxSession) quitDone(d time.Duration) string {
 	ts.t.Helper()
 	deadline := time.Now().Add(d)

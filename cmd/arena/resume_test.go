@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -497,4 +498,46 @@ func completedHashes2(lc engine.LogContents) map[string]bool {
 		}
 	}
 	return out
+}
+
+// A resumed run prints its events as JSON Lines with --json, as any run
+// does, and takes moderator's notes from --moderate: the note reaches the
+// prompts asked after it and the outcome document.
+func TestResumeWithJSONAndAModerator(t *testing.T) {
+	s, log := interruptedDebate(t)
+	notes := filepath.Join(s.dir, "notes.txt")
+	if err := os.WriteFile(notes, []byte("assume we have no Postgres DBA\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := s.run("resume", "--json", "--moderate", notes, log)
+	if r.code != exitConsensus && r.code != exitTradeoff {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	var kinds []string
+	sawNote := false
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var e engine.Event
+		if err := e.UnmarshalJSON([]byte(line)); err != nil {
+			t.Fatalf("stdout holds a line that is not an event: %q (%v)", line, err)
+		}
+		kinds = append(kinds, string(e.Kind()))
+		if n, ok := e.Payload.(engine.ModeratorNote); ok && strings.Contains(n.Text, "no Postgres DBA") {
+			sawNote = true
+		}
+	}
+	if !sawNote || !slices.Contains(kinds, string(engine.KindOutcome)) {
+		t.Fatalf("events %v: moderator's note %v", kinds, sawNote)
+	}
+	carried := 0
+	for _, c := range s.fakes.Calls() {
+		if strings.Contains(c.Prompt, "no Postgres DBA") {
+			carried++
+		}
+	}
+	if carried == 0 {
+		t.Fatal("no prompt after the note carried it")
+	}
+	if o := outcomeOf(t, s.onlyLog()); !strings.Contains(o.Markdown, "no Postgres DBA") {
+		t.Fatalf("the outcome document does not list the note:\n%s", o.Markdown)
+	}
 }

@@ -541,3 +541,25 @@ func TestResumeWithJSONAndAModerator(t *testing.T) {
 		t.Fatalf("the outcome document does not list the note:\n%s", o.Markdown)
 	}
 }
+
+// --max-rounds on resume reaches the resumed run and the resumed event
+// records it.
+func TestResumeWithFewerRounds(t *testing.T) {
+	s, log := interruptedDebate(t)
+	r := s.run("resume", "--no-tui", "--max-rounds", "1", log)
+	if r.code != exitConsensus {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	var res *engine.Resumed
+	for _, e := range s.onlyLog().Events {
+		if p, ok := e.Payload.(engine.Resumed); ok {
+			res = &p
+		}
+	}
+	if res == nil || !slices.Contains(res.Settings, engine.Setting{Name: "max rounds", Value: "1"}) {
+		t.Fatalf("resumed event %+v", res)
+	}
+	if o := outcomeOf(t, s.onlyLog()); o.Rounds > 1 {
+		t.Fatalf("the resumed run went %d rounds past --max-rounds 1", o.Rounds)
+	}
+}

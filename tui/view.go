@@ -162,9 +162,9 @@ func (m *Model) header() []string {
 	}
 	if t := m.ledger.Total(); t.Usage.Reported > 0 {
 		right = append(right, th.dim.Render(t.Usage.Tokens()))
-	}
-	if t := m.ledger.Total(); t.Usage.Costed > 0 {
-		right = append(right, th.dim.Render(fmt.Sprintf("$%.4f", t.Usage.CostUSD)))
+		if t.Usage.Costed > 0 {
+			right = append(right, th.dim.Render(fmt.Sprintf("$%.4f", t.Usage.CostUSD)))
+		}
 	}
 	if !m.started.IsZero() {
 		right = append(right, th.dim.Render(fmtClock(m.elapsed())))

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +163,8 @@ func TestCompareUsageErrors(t *testing.T) {
 		{[]string{"compare", "q?", "--option", "a", "--option", "b", "--context", "missing.md"}, "missing.md"},
 		{[]string{"compare", "q?", "--option", "a", "--option", "b", "--quick", "--single"}, "--quick and --single do not go together"},
 		{[]string{"compare", "--option", "a", "--option", "b"}, "no topic given"},
+		{[]string{"compare", "q?", "--option", "a", "--option", "b", "--judge", "gpt5"}, `--judge: unknown agent "gpt5" for the judge seat (known: claude, codex, gemini, qwen)`},
+		{[]string{"compare", "q?", "--option", "a", "--option", "b", "--advocates", "gemini"}, "the advocate seat needs 2 agents, --advocates names 1 (gemini)"},
 	} {
 		r := s.run(tc.args...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
@@ -199,5 +202,35 @@ func TestCompareLiveScreenInTmux(t *testing.T) {
 	}
 	if sb := ts.scrollback(); !strings.Contains(sb, "arena: Recommendation: Kafka") || !strings.Contains(sb, "outcome document:") {
 		t.Fatalf("the scrollback lacks the account:\n%s", sb)
+	}
+}
+
+// arena logs lists each run with its protocol, outcome, duration and the
+// tokens its agents reported.
+func TestLogsShowProtocolsAndTokens(t *testing.T) {
+	s := newSandbox(t)
+	if r := s.run("--no-tui", "a topic"); r.code != exitConsensus {
+		t.Fatalf("debate: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := s.run(append(compareArgs, "--quick")...); r.code != exitOK {
+		t.Fatalf("compare: exit %d\n%s", r.code, r.stderr)
+	}
+	r := s.run("logs")
+	if r.code != exitOK {
+		t.Fatalf("logs: exit %d\n%s", r.code, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], "PROTOCOL") || !strings.Contains(lines[0], "TOKENS") {
+		t.Fatalf("logs:\n%s", r.stdout)
+	}
+	tokens := regexp.MustCompile(`\d[\d.]*k? in · \d[\d.]*k? out`)
+	for i, want := range []string{"compare", "adversarial"} { // newest first
+		l := lines[i+1]
+		if !strings.Contains(l, want) || !tokens.MatchString(l) {
+			t.Errorf("row %d lacks %s or its tokens: %q", i+1, want, l)
+		}
+	}
+	if !strings.Contains(lines[1], "recommendation") || !strings.Contains(lines[2], "consensus") {
+		t.Errorf("outcomes missing:\n%s", r.stdout)
 	}
 }

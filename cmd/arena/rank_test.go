@@ -307,7 +307,9 @@ func TestRankAHangingFactSeatLeavesItsRepositoryNotJudged(t *testing.T) {
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {Steps: map[string][]clitest.Step{
 		"rank.facts": {{Mode: clitest.ModeHang}},
 	}}}})
-	r := s.run("rank", spec, repos[0], repos[1], repos[2], "--no-tui", "--timeout", "3s")
+	// Only gemini, whose fact call hangs, gets a short timeout.
+	s.writeConfig("agents:\n  gemini: {timeout: 3s}\n")
+	r := s.run("rank", spec, repos[0], repos[1], repos[2], "--no-tui")
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}

@@ -24,21 +24,10 @@ func TestRankLiveScreenInTmux(t *testing.T) {
 		return strings.Contains(sc, "functionality judge") && strings.Contains(sc, "security judge")
 	})
 	out := ts.waitText("Ranking: ranked", 90*time.Second)
-	if !strings.Contains(out, "Weighted total") && !strings.Contains(out, "Measured by arena") {
-		t.Logf("outcome view:\n%s", out)
+	if !strings.Contains(out, "Scores") {
+		t.Fatalf("the outcome view shows no scores:\n%s", out)
 	}
-	// q again until arena exits: under a loaded machine's full suite a
-	// key sent in the instant the outcome view takes over was seen lost
-	// (the verdict screen's test, once in a full run).
-	ts.waitFor("q to quit", 30*time.Second, func(string) bool {
-		if exitRE.MatchString(ts.scrollback()) {
-			return true
-		}
-		ts.keys("q")
-		time.Sleep(time.Second)
-		return exitRE.MatchString(ts.scrollback())
-	})
-	if code := ts.exitCode(15 * time.Second); code != "0" {
+	if code := ts.quitDone(30 * time.Second); code != "0" {
 		t.Fatalf("exit %s\n%s", code, ts.scrollback())
 	}
 	back := ts.scrollback()

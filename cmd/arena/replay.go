@@ -154,13 +154,6 @@ func resultWords(s engine.LogSummary) string {
 	return string(s.Result)
 }
 
-func dash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
 func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > n {
@@ -211,7 +204,7 @@ func (a *app) listLogs(s *settings.Settings) error {
 		if l.Took > 0 {
 			took = l.Took.Round(time.Second).String()
 		}
-		t.Row(date, dash(l.Protocol), result, fmt.Sprint(l.Rounds), took, l.Usage.Tokens(), strings.Join(l.Agents(), ","), oneLine(l.Topic, 50), l.Path)
+		t.Row(date, orDash(l.Protocol), result, fmt.Sprint(l.Rounds), took, l.Usage.Tokens(), strings.Join(l.Agents(), ","), oneLine(l.Topic, 50), l.Path)
 	}
 	fmt.Fprintln(a.stdout, t.Render())
 	return nil

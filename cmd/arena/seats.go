@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -42,7 +43,9 @@ func (p *seatPicker) pick(key, label string, flag []string, n int) ([]challenger
 	}
 	if names == nil {
 		if len(p.pool) == 0 {
-			return nil, usagef("no agent for the %s seat: name one with %s or in the config's %s.%s", label, "--"+key, p.protocol, key)
+			// Only when --author (or --authors) excluded every agent of
+			// the pool, since the pool always holds the defender.
+			return nil, usagef("no agent is left for the %s seat: the defender and every challenger are excluded; add an agent to the config, or name one under %s: in it (%s: AGENT)", label, p.protocol, key)
 		}
 		if n < 0 {
 			n = 1
@@ -60,7 +63,7 @@ func (p *seatPicker) pick(key, label string, flag []string, n int) ([]challenger
 	for _, name := range names {
 		ag, ok := p.s.Agents[name]
 		if !ok {
-			return nil, usagef("%s: unknown agent %q for the %s seat", from, name, label)
+			return nil, usagef("%s: unknown agent %q for the %s seat (known: %s)", from, name, label, strings.Join(slices.Sorted(maps.Keys(p.s.Agents)), ", "))
 		}
 		if len(p.held[name]) == 0 {
 			p.order = append(p.order, name)

@@ -27,7 +27,7 @@ func report(s *state, cfg Config, kind engine.OutcomeKind, summary string) strin
 
 func header(b *strings.Builder, title string, cfg Config) {
 	fmt.Fprintf(b, "# Debate outcome: %s\n\n", title)
-	fmt.Fprintf(b, "**Topic:** %s\n\n", oneLine(cfg.Topic, 300))
+	fmt.Fprintf(b, "**Topic:** %s\n\n", engine.OneLine(cfg.Topic, 300))
 }
 
 func consensusReport(b *strings.Builder, s *state, cfg Config) {
@@ -120,7 +120,7 @@ func assumptionsTable(b *strings.Builder, s *state) {
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %s's position is correct |\n", p, cell(orDash(f.MyAssumption)), p)
+		fmt.Fprintf(b, "| %s | %s | %s's position is correct |\n", p, engine.Cell(engine.OrDash(f.MyAssumption)), p)
 	}
 	b.WriteString("\n**The real question is:** which assumption matches *your* reality?\n\n")
 	b.WriteString("### Why they still disagree\n\n")
@@ -129,7 +129,7 @@ func assumptionsTable(b *strings.Builder, s *state) {
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(b, "- **%s:** %s", p, orDash(f.WhyDisagree))
+		fmt.Fprintf(b, "- **%s:** %s", p, engine.OrDash(f.WhyDisagree))
 		if f.WhatWouldMakeOtherRight != "" {
 			fmt.Fprintf(b, " *The other side would be right if:* %s", f.WhatWouldMakeOtherRight)
 		}
@@ -198,21 +198,4 @@ func auditTrail(b *strings.Builder, s *state) {
 		fmt.Fprintf(b, "**%s — %s**\n\n%s\n\n", e.Agent, what, e.Body)
 	}
 	b.WriteString("</details>\n")
-}
-
-func oneLine(s string, n int) string {
-	return engine.Truncate(strings.Join(strings.Fields(s), " "), n)
-}
-
-// cell makes text safe inside a Markdown table cell.
-func cell(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.ReplaceAll(s, "|", `\|`)
-}
-
-func orDash(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "—"
-	}
-	return s
 }

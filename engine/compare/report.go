@@ -78,7 +78,7 @@ func phaseTitle(p engine.Phase) string {
 // analysis, open questions, failures and the audit trail.
 func (r *run) document(o engine.Outcome, v Verdict) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Comparison: %s\n\n", oneLine(r.cfg.Decision))
+	fmt.Fprintf(&b, "# Comparison: %s\n\n", engine.OneLine(r.cfg.Decision, 300))
 	fmt.Fprintf(&b, "**Options:** %s\n\n", strings.Join(r.cfg.Options, " · "))
 	switch o.Result {
 	case OutcomeRecommendation:
@@ -117,7 +117,7 @@ func (r *run) criteriaSection(b *strings.Builder) {
 	}
 	b.WriteString("## Criteria\n\n| Criterion | Weight | Why |\n|---|---|---|\n")
 	for _, c := range r.criteria {
-		fmt.Fprintf(b, "| %s | %s (%d) | %s |\n", cell(c.Name), c.Weight, WeightOf(c.Weight), cell(orDash(c.Why)))
+		fmt.Fprintf(b, "| %s | %s (%d) | %s |\n", engine.Cell(c.Name), c.Weight, WeightOf(c.Weight), engine.Cell(engine.OrDash(c.Why)))
 	}
 	b.WriteString("\n")
 }
@@ -130,17 +130,17 @@ func (r *run) scoresSection(b *strings.Builder) {
 	sep := "|---|"
 	for _, o := range r.cfg.Options {
 		for i := range r.readings {
-			head += fmt.Sprintf(" %s (%s) |", cell(o), readingName(i, len(r.readings)))
+			head += fmt.Sprintf(" %s (%s) |", engine.Cell(o), readingName(i, len(r.readings)))
 			sep += "---|"
 		}
 		if len(r.readings) > 1 {
-			head += fmt.Sprintf(" %s (average) |", cell(o))
+			head += fmt.Sprintf(" %s (average) |", engine.Cell(o))
 			sep += "---|"
 		}
 	}
 	b.WriteString(head + "\n" + sep + "\n")
 	for _, c := range r.criteria {
-		row := "| " + cell(c.Name) + " |"
+		row := "| " + engine.Cell(c.Name) + " |"
 		for _, o := range r.cfg.Options {
 			sum := 0
 			for _, rd := range r.readings {
@@ -162,7 +162,7 @@ func (r *run) scoresSection(b *strings.Builder) {
 			if s.MoreConvinced != "" {
 				more = "; more convincing: " + s.MoreConvinced
 			}
-			fmt.Fprintf(b, "- %s, %s: %d/5 — %s%s\n", s.Option, s.Criterion, s.Score, orDash(s.Justification), more)
+			fmt.Fprintf(b, "- %s, %s: %d/5 — %s%s\n", s.Option, s.Criterion, s.Score, engine.OrDash(s.Justification), more)
 		}
 		b.WriteString("\n")
 	}
@@ -179,7 +179,7 @@ func (r *run) scorecardSection(b *strings.Builder, v Verdict) {
 	sep += "---|"
 	b.WriteString(head + "\n" + sep + "\n")
 	for _, o := range r.cfg.Options {
-		row := "| " + cell(o) + " |"
+		row := "| " + engine.Cell(o) + " |"
 		for _, rd := range r.readings {
 			row += " " + Math(rd.card, o, r.criteria) + " |"
 		}
@@ -236,7 +236,7 @@ func (r *run) auditSection(b *strings.Builder) {
 	n := 0
 	for i, rd := range r.readings {
 		for _, a := range rd.j.Audit {
-			fmt.Fprintf(b, "- **%s** (the advocate for %s, found by the judge, %s): %q — %s\n", orDash(a.Kind), orDash(a.Option), readingName(i, len(r.readings)), a.Claim, orDash(a.Detail))
+			fmt.Fprintf(b, "- **%s** (the advocate for %s, found by the judge, %s): %q — %s\n", engine.OrDash(a.Kind), engine.OrDash(a.Option), readingName(i, len(r.readings)), a.Claim, engine.OrDash(a.Detail))
 			n++
 		}
 	}
@@ -257,7 +257,7 @@ func (r *run) rebuttalSection(b *strings.Builder) {
 	b.WriteString("## Rebuttal analysis\n\n")
 	for i, rd := range r.readings {
 		for _, rs := range rd.j.Rebuttals {
-			fmt.Fprintf(b, "- **The rebuttal for %s** (%s): effectiveness %d/5", orDash(rs.Option), readingName(i, len(r.readings)), rs.Effectiveness)
+			fmt.Fprintf(b, "- **The rebuttal for %s** (%s): effectiveness %d/5", engine.OrDash(rs.Option), readingName(i, len(r.readings)), rs.Effectiveness)
 			if len(rs.Survived) > 0 {
 				fmt.Fprintf(b, "; survived: %s", strings.Join(rs.Survived, "; "))
 			}
@@ -297,21 +297,4 @@ func (r *run) trailSection(b *strings.Builder) {
 	for _, t := range r.trail {
 		fmt.Fprintf(b, "### %s · %s (%s)\n\n%s\n\n", phaseTitle(t.phase), t.seat, t.agent, strings.TrimSpace(t.body))
 	}
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 300 {
-		return string(r[:299]) + "…"
-	}
-	return s
-}
-
-func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", "\\|") }
-
-func orDash(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "—"
-	}
-	return s
 }

@@ -251,7 +251,7 @@ func (r *run) passMark() float64 {
 
 func (r *run) head(b *strings.Builder, title string) {
 	fmt.Fprintf(b, "# Judging outcome: %s\n\n", title)
-	fmt.Fprintf(b, "**Task:** %s\n\n", oneLine(r.cfg.Task))
+	fmt.Fprintf(b, "**Task:** %s\n\n", engine.OneLine(r.cfg.Task, 300))
 	sol := r.cfg.Solution
 	var files []string
 	for _, f := range sol.Files {
@@ -285,11 +285,6 @@ func (r *run) head(b *strings.Builder, title string) {
 		fmt.Fprintf(b, " (%s)", n)
 	}
 	b.WriteString("\n\n")
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return engine.Truncate(s, 300)
 }
 
 // finalTable: each live judge and the final average per criterion.

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"io"
 	"math/bits"
 	"unicode/utf8"
 )
@@ -329,4 +330,21 @@ func Text(s string) string {
 	out := append([]byte(nil), c.Write([]byte(s))...)
 	out = append(out, c.Flush()...)
 	return string(out)
+}
+
+// Writer cleans everything written through it with Text: for streams
+// that must never carry an escape sequence (arena's stderr, a printer's
+// output). Each Write is cleaned on its own; a sequence split across two
+// writes loses its ESC, and what follows it is then harmless text.
+type Writer struct{ W io.Writer }
+
+func (w Writer) Write(p []byte) (int, error) {
+	clean := p
+	if !isClean(p) {
+		clean = []byte(Text(string(p)))
+	}
+	if _, err := w.W.Write(clean); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

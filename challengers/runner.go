@@ -208,8 +208,19 @@ func (p *process) run(ctx context.Context) Result {
 	pgid := p.cmd.Process.Pid // Setsid: the leader's pid is the group id
 	defer track(pgid)()
 
+	// A panic while reading (a decoder's bug, or the OnChunk consumer's)
+	// stops the agent and is raised again in the caller once the agent is
+	// gone: the caller's goroutine is where arena turns it into an outcome.
 	outDone := make(chan streamOutcome, 1)
-	go func() { outDone <- p.readStdout(pgid) }()
+	var readPanic *Panic
+	go func() {
+		var out streamOutcome
+		if pn := Catch(func() { out = p.readStdout(pgid) }); pn != nil {
+			readPanic = pn
+			killGroup(pgid)
+		}
+		outDone <- out
+	}()
 	errDone := make(chan struct{})
 	go func() { p.readStderr(); close(errDone) }()
 	if p.stdin != nil {
@@ -232,6 +243,9 @@ func (p *process) run(ctx context.Context) Result {
 		killGroup(pgid)
 	}
 	out := p.drain(outDone, errDone)
+	if readPanic != nil {
+		panic(readPanic)
+	}
 	return p.result(waitErr, out)
 }
 

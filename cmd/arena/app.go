@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
 	"github.com/arenadebate/arena/settings"
@@ -110,6 +111,9 @@ type app struct {
 	// settings are the latest loaded: a follow-up asked on the screen
 	// finds its seat's agent there.
 	settings *settings.Settings
+	// internalError is set when a run ended on a bug of arena's (a
+	// panic): whatever the protocol's own exit codes say, arena exits 1.
+	internalError bool
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -136,7 +140,14 @@ func (a *app) execute(args []string) int {
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	err := root.Execute()
+	var err error
+	if pn := challengers.Catch(func() { err = root.Execute() }); pn != nil {
+		fmt.Fprintf(a.stderr, "arena: internal error: %v\n%s\n", pn.Value, pn.Stack)
+		return exitError
+	}
+	if a.internalError {
+		return exitError
+	}
 	var code exitCode
 	switch {
 	case err == nil:

@@ -397,11 +397,17 @@ func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank
 		}
 		timeout := f.testTimeout
 		cfg.RunTests = func(ctx context.Context, r rank.Repo) facts.TestRun {
+			if injectTestsPanic != nil {
+				injectTestsPanic()
+			}
 			return facts.Run(ctx, r.Path, r.Git.Head, command, timeout)
 		}
 	}
 	return cfg, nil
 }
+
+// injectTestsPanic is set only in a test build (testpanic.go).
+var injectTestsPanic func()
 
 // avoidAuthors moves a judge seat (and the verdict) held by the agent that
 // wrote one of the repositories to a usable agent that wrote none, and

@@ -409,12 +409,16 @@ func TestLogDirWithLogsOff(t *testing.T) {
 
 func TestSaveChallengerCache(t *testing.T) {
 	e := newTestEnv(t)
-	if err := SaveChallengerCache(e.Env, []string{"qwen", "gemini"}); err != nil {
+	if err := SaveChallengerCache(e.Env, []CacheEntry{{Name: "qwen", In: true, Why: "answered"}, {Name: "codex", Why: "not found on PATH"}, {Name: "gemini", In: true, Why: "kept: answered before;\nslow"}}); err != nil {
 		t.Fatal(err)
 	}
 	s := e.load(Flags{})
 	if !slices.Equal(s.Challengers, []string{"qwen", "gemini"}) {
 		t.Errorf("challengers = %q", s.Challengers)
+	}
+	saved, found, err := ReadChallengerCache(e.Env)
+	if err != nil || !found || len(saved) != 3 || saved[2] != (CacheEntry{Name: "codex", Why: "not found on PATH"}) || saved[1].Why != "kept: answered before; slow" {
+		t.Errorf("read back %+v (%v, %v)", saved, found, err)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(e.cachePath()))
 	if len(entries) != 1 {

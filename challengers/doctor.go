@@ -44,11 +44,11 @@ type Check struct {
 	VersionTimedOut bool `json:"version_timed_out,omitempty"`
 	// VersionTimeout is how long --version was given.
 	VersionTimeout time.Duration `json:"version_timeout"`
-	Credentials []Credential  `json:"credentials"`
-	Probe       *Probe        `json:"probe,omitempty"`
-	Usable      bool          `json:"usable"`
-	Problem     string        `json:"problem,omitempty"`
-	Install     string        `json:"install,omitempty"`
+	Credentials    []Credential  `json:"credentials"`
+	Probe          *Probe        `json:"probe,omitempty"`
+	Usable         bool          `json:"usable"`
+	Problem        string        `json:"problem,omitempty"`
+	Install        string        `json:"install,omitempty"`
 }
 
 // CredentialsConfigured reports whether any credential source exists.

@@ -183,3 +183,49 @@ func TestCommandOverrideRunsForStdinPrompts(t *testing.T) {
 		})
 	}
 }
+
+// TestResumedVerdictWritesOneFinalPerRunID (item 8): a verdict run
+// interrupted (its final record says so) and then resumed writes the
+// resumed part's records, final included, under a run id of its own.
+func TestResumedVerdictWritesOneFinalPerRunID(t *testing.T) {
+	t.Parallel()
+	c := resumeCases[3]
+	if c.name != "verdict" {
+		t.Fatalf("resumeCases[3] is %s", c.name)
+	}
+	s := newSandbox(t)
+	s.fakes.SetScript(c.script(&clitest.Step{Mode: clitest.ModeHang}))
+	cmd, out := s.start(c.setup(s)...)
+	waitForCall(t, s, c.cutAgent, c.cutKind)
+	waitForFinished(t, s, c.finished)
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := exitCodeOf(cmd.Wait()); code != exitInterrupted {
+		t.Fatalf("exit %d after SIGINT\n%s", code, out)
+	}
+	s.fakes.SetScript(c.script(nil))
+	if r := s.run("resume", "--no-tui", s.logs()[0]); r.code == exitInterrupted || r.code == exitError {
+		t.Fatalf("resume: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	finals := map[string][]string{}
+	for _, l := range verdictLines(t, s, defaultVerdictLog(s)) {
+		if l["mode"] == "final" {
+			id := l["run_id"].(string)
+			finals[id] = append(finals[id], l["verdict"].(string)+": "+l["reached"].(string))
+		}
+	}
+	resumed := 0
+	for id, fs := range finals {
+		if len(fs) != 1 {
+			t.Errorf("run %s has %d final records: %q", id, len(fs), fs)
+		}
+		if strings.HasSuffix(id, "-resumed") {
+			resumed++
+			if !strings.Contains(fs[0], "(resumed from run ") {
+				t.Errorf("the resumed final does not name the run it resumes: %q", fs[0])
+			}
+		}
+	}
+	if len(finals) != 2 || resumed != 1 {
+		t.Fatalf("finals %q", finals)
+	}
+}

@@ -47,7 +47,7 @@ type Settings struct {
 	// doctor, …"). It is not among the Warnings: only a command that
 	// needs challengers (a debate) says it.
 	NoChallengers string
-	Files    []string // files whose settings were applied, in order
+	Files         []string // files whose settings were applied, in order
 
 	src       map[string]origin
 	agents    map[string]*agentMeta

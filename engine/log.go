@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 	"unicode"
+
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // The log is JSON Lines, one event a line, written as events happen. A
@@ -88,7 +90,7 @@ func (l *LogWriter) Handle(e Event) {
 		return
 	}
 	l.pending = append(l.pending, e)
-	line, err := json.Marshal(e)
+	line, err := trust.JSON(e)
 	if err != nil {
 		l.fail(fmt.Errorf("encode event %d: %w", e.Seq, err))
 		return

@@ -17,6 +17,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui/plain"
 )
@@ -97,7 +98,7 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 	bus.Close()
 	a.closeLog(logw)
 	if !f.json && ans.OK() {
-		fmt.Fprintf(a.stdout, "\n%s\n", strings.TrimSpace(ans.Text))
+		fmt.Fprintf(trust.Writer{W: a.stdout}, "\n%s\n", strings.TrimSpace(ans.Text))
 	}
 	switch {
 	case ans.Cancelled:

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // arena verdict --install-hook: a git pre-push hook that judges the
@@ -197,7 +197,7 @@ func (a *app) installHook(force bool) error {
 	case !force:
 		return usagef("%s already exists and arena did not write it (or it was edited since): arena leaves it alone. Run arena verdict from it yourself, or rerun with --install-hook --force to replace it (it is kept as a backup)", path)
 	}
-	backup, err := engine.WriteNew(path+".arena-backup", old)
+	backup, err := trust.WriteNew(path+".arena-backup", old)
 	if err != nil {
 		return fmt.Errorf("back up %s: %w", path, err)
 	}

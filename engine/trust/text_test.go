@@ -1,7 +1,6 @@
 package trust
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"

@@ -269,3 +269,101 @@ func tamperLog(t *testing.T, path string) []byte {
 	}
 	return out.Bytes()
 }
+
+// A repository can commit links where arena writes by default; a log
+// names the file follow-ups are appended to. No write goes through a link,
+// and whatever arena makes is private.
+func TestWritesGoOnlyWhereArenaMeansThem(t *testing.T) {
+	s := newSandbox(t)
+	s.writeConfig(verdictSeats)
+	victim := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(victim, []byte("# mine\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	unchanged := func(what string) {
+		t.Helper()
+		if b, _ := os.ReadFile(victim); string(b) != "# mine\n" {
+			t.Fatalf("%s: the file a link points at changed: %q", what, b)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(s.dir, "report.md"), []byte("# API\n\nGET /users returns the users.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// The default verdict log, committed as a link.
+	vdir := filepath.Join(s.dir, "debate-logs", "verdicts")
+	if err := os.MkdirAll(vdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(vdir, "verdicts.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	r := s.run("verdict", "--no-tui", "report.md", "--task-id", "t")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "symbolic link") || len(s.fakes.Calls()) != 0 {
+		t.Fatalf("verdict log through a link: exit %d, %d calls\n%s", r.code, len(s.fakes.Calls()), r.stderr)
+	}
+	unchanged("the verdict log")
+	os.RemoveAll(filepath.Join(s.dir, "debate-logs"))
+
+	// The log directory itself, a link.
+	if err := os.Symlink(filepath.Dir(victim), filepath.Join(s.dir, "debate-logs")); err != nil {
+		t.Fatal(err)
+	}
+	r = s.run("--no-tui", "topic?")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "symbolic link") || len(s.fakes.Calls()) != 0 {
+		t.Fatalf("log directory through a link: exit %d\n%s", r.code, r.stderr)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(victim)); len(entries) != 1 {
+		t.Fatalf("written through the linked log directory: %v", entries)
+	}
+	os.Remove(filepath.Join(s.dir, "debate-logs"))
+
+	// A follow-up appends to the run's own outcome document only: not to a
+	// link put in its place, nor to another file under its name.
+	if r := s.run("--no-tui", "should we move sessions to Postgres?"); r.code != exitConsensus {
+		t.Fatalf("debate: exit %d\n%s", r.code, r.stderr)
+	}
+	lc := s.onlyLog()
+	doc := filepath.Join(s.dir, arenatestDocument(lc))
+	if err := os.Remove(doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, doc); err != nil {
+		t.Fatal(err)
+	}
+	r = s.run("ask", s.logs()[0], "what would change your mind?")
+	if !strings.Contains(r.stderr+r.stdout, "could not add the follow-up to the outcome document") {
+		t.Errorf("ask through a link: exit %d, no warning\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	unchanged("the outcome document")
+	os.Remove(doc)
+	if err := os.WriteFile(doc, []byte("someone else's notes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = s.run("ask", s.logs()[0], "what would change your mind?")
+	if !strings.Contains(r.stderr+r.stdout, "is not the outcome document arena saved for this run") {
+		t.Errorf("ask into another file: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(doc); string(b) != "someone else's notes\n" {
+		t.Errorf("another file under the document's name was appended to: %q", b)
+	}
+
+	// Reports are private: 0600 files in a 0700 directory.
+	solution := s.writeSolution(t)
+	if r := s.run("judge", "--no-tui", solution, "--task", "create users", "--criteria", judgeCriteria, "--reports-dir", "reports"); r.code == exitUsage || r.code == exitError {
+		t.Fatalf("judge: exit %d\n%s", r.code, r.stderr)
+	}
+	st, err := os.Stat(filepath.Join(s.dir, "reports"))
+	if err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("reports directory: %v %v", st.Mode(), err)
+	}
+	reports, _ := filepath.Glob(filepath.Join(s.dir, "reports", "*.md"))
+	if len(reports) == 0 {
+		t.Fatal("no reports")
+	}
+	for _, p := range reports {
+		if st, err := os.Stat(p); err != nil || st.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v %v", p, st.Mode(), err)
+		}
+	}
+}

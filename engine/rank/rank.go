@@ -77,10 +77,10 @@ type Repo struct {
 	LeftOut   []string
 	CopyFiles int
 	CopyBytes int64
-	Git     facts.Git
-	Diff    string   // against the merge base, within the budget
-	DiffCut []string // files the budget left out of Diff
-	Agent   challengers.Agent
+	Git       facts.Git
+	Diff      string   // against the merge base, within the budget
+	DiffCut   []string // files the budget left out of Diff
+	Agent     challengers.Agent
 }
 
 // TestRunner runs a repository's own tests (facts.Run in production).

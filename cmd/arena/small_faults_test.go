@@ -34,8 +34,8 @@ func TestJudgeRefusesBadNumbersBeforeAskingAnyone(t *testing.T) {
 	}{
 		{[]string{"--min-score", "NaN"}, "--min-score must be from 1 to 5, got NaN"},
 		{[]string{"--criteria", "a:1e308,b:1"}, `the weight "1e308" must be a number above 0 and at most 1000`},
-		{[]string{"--reports-dir", file}, "--reports-dir " + file + " cannot hold the reports: not a directory"},
-		{[]string{"--reports-dir", filepath.Join(file, "sub")}, "cannot hold the reports: not a directory"},
+		{[]string{"--reports-dir", file}, "--reports-dir " + file + " cannot hold the reports: " + file + ": cannot be written: not a directory"},
+		{[]string{"--reports-dir", filepath.Join(file, "sub")}, "cannot hold the reports: " + file + ": cannot be written: not a directory"},
 	} {
 		r := s.run(append([]string{"judge", sol, "--task", "user API", "--no-tui"}, c.args...)...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, c.want) {

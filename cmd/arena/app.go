@@ -115,6 +115,8 @@ type app struct {
 	// internalError is set when a run ended on a bug of arena's (a
 	// panic): whatever the protocol's own exit codes say, arena exits 1.
 	internalError bool
+	// reaper watches over what the command starts and makes (run.go).
+	reaper *challengers.Reaper
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -144,6 +146,7 @@ func (a *app) execute(args []string) int {
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	var err error
+	defer a.stopReaper()
 	if pn := challengers.Catch(func() { err = root.Execute() }); pn != nil {
 		fmt.Fprintf(a.stderr, "arena: internal error: %v\n%s\n", pn.Value, pn.Stack)
 		return exitError

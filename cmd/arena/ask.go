@@ -89,9 +89,7 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if rp := a.startReaper(); rp != nil { // a SIGKILL leaves nothing behind
-		defer rp.Close()
-	}
+	a.startReaper() // a SIGKILL leaves nothing behind
 	var printer engine.Sink = plain.New(a.stdout)
 	if f.json {
 		printer = plain.NewJSON(a.stdout)

@@ -81,9 +81,7 @@ func (a *app) doctor(ctx context.Context, s *settings.Settings, f doctorFlags) e
 	}
 	agents := doctorAgents(s)
 	if f.probe {
-		if rp := a.startReaper(); rp != nil {
-			defer rp.Close()
-		}
+		a.startReaper()
 	}
 	before, _, _ := settings.ReadChallengerCache(a.env) // an unreadable list is no list
 	checks := challengers.Diagnose(ctx, agents, challengers.DoctorOptions{

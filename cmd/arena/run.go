@@ -55,9 +55,7 @@ func (o *outputFlags) registerModerate(cmd *cobra.Command) {
 // writer and a front end on its bus, and returns its outcome once every
 // consumer has seen every event and the log is closed.
 func (a *app) runProtocol(p engine.Protocol, logw *engine.LogWriter, f outputFlags) engine.Outcome {
-	if rp := a.startReaper(); rp != nil {
-		defer rp.Close()
-	}
+	a.startReaper()
 	if rr := a.resume; rr != nil {
 		if rr.err = rr.check(p.Start()); rr.err != nil {
 			a.closeLog(logw)
@@ -104,21 +102,36 @@ func (a *app) recorded(p engine.Protocol) engine.Protocol {
 	return invoked{p, inv}
 }
 
-// startReaper starts the watchdog that kills the agents' process groups
-// if arena is killed outright. Without it the run still works; only a
-// SIGKILL of arena could then leave an agent's own children behind.
-func (a *app) startReaper() *challengers.Reaper {
+// startReaper starts, once, the watchdog that kills what arena started
+// (the agents' and test commands' process groups) and removes what it
+// made (every challengers.TempDir) if arena is killed outright; execute
+// stops it when the command is done. Call it before making a temporary
+// directory or starting a process. Without it the run still works; only a
+// SIGKILL of arena could then leave something behind.
+func (a *app) startReaper() {
+	if a.reaper != nil {
+		return
+	}
 	self, err := os.Executable()
 	if err != nil {
 		a.warn("cannot find arena's own binary to watch over the agents: %v", err)
-		return nil
+		return
 	}
 	rp, err := challengers.StartReaper([]string{self, reaperCommand})
 	if err != nil {
 		a.warn("%v", err)
-		return nil
+		return
 	}
-	return rp
+	a.reaper = rp
+}
+
+// stopReaper tells the reaper arena is done (everything it watched is
+// gone by then) and waits for it.
+func (a *app) stopReaper() {
+	if a.reaper != nil {
+		_ = a.reaper.Close()
+		a.reaper = nil
+	}
 }
 
 // openLog creates the run's log before anything runs, so a log directory

@@ -110,14 +110,26 @@ func Resolve(a Agent, env []string) (Agent, string, bool) {
 func Diagnose(ctx context.Context, agents []Agent, opts DoctorOptions) []Check {
 	checks := make([]Check, len(agents))
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first *Panic
 	for i, a := range agents {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			checks[i] = diagnoseOne(ctx, a, opts)
+			if p := Catch(func() { checks[i] = diagnoseOne(ctx, a, opts) }); p != nil {
+				mu.Lock()
+				if first == nil {
+					p.Where = "checking " + a.Name
+					first = p
+				}
+				mu.Unlock()
+			}
 		}()
 	}
 	wg.Wait()
+	if first != nil {
+		panic(first) // raised again where arena reports it (exit 1)
+	}
 	return checks
 }
 

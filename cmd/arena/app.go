@@ -148,7 +148,7 @@ func (a *app) execute(args []string) int {
 	var err error
 	defer a.stopReaper()
 	if pn := challengers.Catch(func() { err = root.Execute() }); pn != nil {
-		fmt.Fprintf(a.stderr, "arena: internal error: %v\n%s\n", pn.Value, pn.Stack)
+		fmt.Fprintf(a.stderr, "arena: internal error: %s\n%s\n", pn.Error(), pn.Stack)
 		return exitError
 	}
 	if a.internalError {

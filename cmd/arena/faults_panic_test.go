@@ -111,7 +111,10 @@ func TestAPanicOnTheLiveScreenRestoresTheTerminal(t *testing.T) {
 			defer tty.Close()
 			var out bytes.Buffer
 			read := make(chan struct{})
-			go func() { io.Copy(&out, tty); close(read) }() // ends with EIO once arena is gone
+			// A terminal answers the screen's queries (the cursor
+			// position, after the background colour): without an answer
+			// each waits 5 s.
+			go func() { io.Copy(&terminal{out: &out, tty: tty}, tty); close(read) }() // ends with EIO once arena is gone
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			select {
@@ -143,4 +146,27 @@ func TestAPanicOnTheLiveScreenRestoresTheTerminal(t *testing.T) {
 			assertNothingLeft(t, s, 10*time.Second)
 		})
 	}
+}
+
+// terminal keeps what arena writes to its pseudo-terminal and answers a
+// cursor position query (ESC [ 6 n) as a terminal does.
+type terminal struct {
+	out  *bytes.Buffer
+	tty  io.Writer
+	seen int // bytes of out already searched
+}
+
+func (t *terminal) Write(p []byte) (int, error) {
+	t.out.Write(p)
+	b := t.out.Bytes()
+	for {
+		i := bytes.Index(b[t.seen:], []byte("\x1b[6n"))
+		if i < 0 {
+			break
+		}
+		t.seen += i + 4
+		t.tty.Write([]byte("\x1b[1;1R"))
+	}
+	t.seen = max(t.seen, len(b)-3) // a query cut by the end of a read is found next time
+	return len(p), nil
 }

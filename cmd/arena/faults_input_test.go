@@ -114,7 +114,7 @@ func TestReplayHostileLogs(t *testing.T) {
 		{name: "huge-first-line", content: joinLines([]string{huge}, lines), code: exitUsage, want: "not an arena debate log: line 1 is longer than 64 MiB"},
 		{name: "huge-last-line-without-newline", content: append(joinLines(lines[:5]), bytes.Repeat([]byte("y"), 70<<20)...), code: 0, want: "line 6 is longer than 64 MiB"},
 		{name: "escape-sequences-in-text", content: joinLines(hostile), code: 0, outcome: true},
-		{name: "a-directory", path: dir, code: exitUsage, want: "not an arena debate log"},
+		{name: "a-directory", path: dir, code: exitUsage, want: "is a directory, not a regular file"},
 		{name: "missing", path: filepath.Join(dir, "nope.jsonl"), code: exitUsage, want: "no such file"},
 	}
 	for _, tc := range cases {

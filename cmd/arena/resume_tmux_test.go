@@ -12,6 +12,12 @@ func TestResumeOnTheLiveScreenInTmux(t *testing.T) {
 	s, log := interruptedDebate(t)
 	s.fakes.SetScript(streamingScript())
 	ts := s.startTmux(120, 40, nil, "resume", log)
+	// What it will run is shown first, and the person says yes.
+	prompt := ts.waitText("Resume it? [Y/n]", 30*time.Second)
+	if !strings.Contains(prompt, "seats:") || !strings.Contains(prompt, "schema.sql") || !strings.Contains(prompt, "written by arena on this machine") {
+		t.Fatalf("the plan before the prompt:\n%s", prompt)
+	}
+	ts.keys("Enter")
 	screen := ts.waitFor("the resumed marker while the run goes on", 30*time.Second, func(sc string) bool {
 		return strings.Contains(sc, "↻ resumed from Parallel challenge (round 1)") && strings.Contains(sc, "left")
 	})

@@ -274,5 +274,3 @@ func (a *app) confirmResume(rr *resumeRun, p *resumePlan, yes bool) error {
 	}
 	return usagef("cannot resume %s: the log was not written by arena on this machine (its command line carries no valid signature of this user's), so nothing was run; here is what resuming it would do:\n%sresume it with --yes if that is what you want", rr.path, p.show(rr))
 }
-
-

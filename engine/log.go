@@ -151,7 +151,7 @@ func (l *LogWriter) Handle(e Event) {
 		return
 	}
 	l.pending = append(l.pending, e)
-	line, err := json.Marshal(e)
+	line, err := trust.JSON(e)
 	if err != nil {
 		l.fail(fmt.Errorf("encode event %d: %w", e.Seq, err))
 		return

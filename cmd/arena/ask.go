@@ -96,7 +96,7 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 	bus.Close()
 	a.closeLog(logw)
 	if !f.json && ans.OK() {
-		fmt.Fprintf(a.stdout, "\n%s\n", strings.TrimSpace(ans.Text))
+		fmt.Fprintf(trust.Writer{W: a.stdout}, "\n%s\n", strings.TrimSpace(ans.Text))
 	}
 	switch {
 	case ans.Cancelled:

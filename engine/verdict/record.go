@@ -1,10 +1,11 @@
 package verdict
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // ModeFinal is the mode of a log's final record.
@@ -60,7 +61,7 @@ func Timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 // file opened O_APPEND, so that several arena processes can share a log
 // without ever interleaving their lines. A new log is created 0600.
 func Append(path string, v any) error {
-	line, err := json.Marshal(v)
+	line, err := trust.JSON(v)
 	if err != nil {
 		return err
 	}

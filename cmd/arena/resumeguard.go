@@ -208,7 +208,13 @@ func (p *resumePlan) show(rr *resumeRun) string {
 	fmt.Fprintf(&b, "  in:         %s\n", trust.Text(p.dir))
 	var seats []string
 	for _, s := range rr.start.Seats {
-		seats = append(seats, s.Name+" ("+s.Agent+")")
+		agent := s.Agent
+		if a, ok := rr.swap[s.Name]; ok {
+			agent = a.Name + ", was " + s.Agent
+		} else if a, ok := rr.swap[s.Agent]; ok {
+			agent = a.Name + ", was " + s.Agent
+		}
+		seats = append(seats, s.Name+" ("+agent+")")
 	}
 	fmt.Fprintf(&b, "  seats:      %s\n", trust.Text(strings.Join(seats, ", ")))
 	if len(p.reads) > 0 {

@@ -46,7 +46,10 @@ func TestLogKeySignsAndIsPrivate(t *testing.T) {
 		t.Fatal("arena's own signature does not hold")
 	}
 	for name, bad := range map[string]func(engine.Invocation) (string, engine.Invocation){
-		"args":     func(i engine.Invocation) (string, engine.Invocation) { i.Args = []string{"--context", "/etc/passwd", "topic"}; return "adversarial", i },
+		"args": func(i engine.Invocation) (string, engine.Invocation) {
+			i.Args = []string{"--context", "/etc/passwd", "topic"}
+			return "adversarial", i
+		},
 		"dir":      func(i engine.Invocation) (string, engine.Invocation) { i.Dir = "/elsewhere"; return "adversarial", i },
 		"stdin":    func(i engine.Invocation) (string, engine.Invocation) { i.Stdin = "x"; return "adversarial", i },
 		"protocol": func(i engine.Invocation) (string, engine.Invocation) { return "verdict", i },

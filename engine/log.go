@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,11 +50,6 @@ type LogWriter struct {
 	pending []Event
 }
 
-// maxLogNameTries bounds the names CreateLog tries: name, then name-2 up
-// to name-100. Names carry the millisecond, so even a hundred runs of one
-// topic started together rarely need more than a few.
-const maxLogNameTries = 100
-
 // ErrLogLocked says a log is being written by another arena.
 var ErrLogLocked = errors.New("the log is being written by another arena")
 
@@ -79,49 +72,38 @@ func (e *LockedError) Error() string {
 
 func (e *LockedError) Unwrap() error { return ErrLogLocked }
 
-// CreateLog creates a new log file in dir (made 0700 if missing, never
-// reached through a symbolic link below the current directory); the file
+// CreateLog creates a new log file in dir (made 0700 if missing); the file
 // is readable only by the user. It never opens an existing file: when
 // name is taken (two debates of one topic started in the same
 // millisecond) it takes the first free of name-2, name-3, ... (before the
 // extension). Path says which it got. The file is opened to append and
 // locked before anything is written.
 func CreateLog(dir, name string) (*LogWriter, error) {
+	// The directory is often inside a repository: no link in it is
+	// followed (trust.OpenDir), and what is made of it is 0700.
 	d, err := trust.OpenDir(dir, true)
 	if err != nil {
 		return nil, fmt.Errorf("create log directory: %w", err)
 	}
 	defer d.Close()
-	ext := filepath.Ext(name)
-	stem := strings.TrimSuffix(name, ext)
-	for i := 1; ; i++ {
-		n := name
-		if i > 1 {
-			n = stem + "-" + strconv.Itoa(i) + ext
-		}
-		// O_EXCL makes taking a name atomic: of several processes trying
-		// one name at once, exactly one gets it and the others move on.
-		f, err := d.Create(n, 0o600)
-		if (errors.Is(err, fs.ErrExist) || errors.Is(err, trust.ErrSymlink)) && i < maxLogNameTries {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("create log: %w", err)
-		}
-		path := filepath.Join(dir, n)
-		if err := appendOnly(f); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("create log: %s: %w", path, err)
-		}
-		if err := lockFile(f); err != nil {
-			f.Close()
-			if errors.Is(err, errLockHeld) {
-				return nil, fmt.Errorf("create log: %w", &LockedError{Path: path})
-			}
-			return nil, fmt.Errorf("create log: lock %s: %w", path, err)
-		}
-		return newLogWriter(f, path, false), nil
+	// O_EXCL makes taking a name atomic: of several processes trying one
+	// name at once, exactly one gets it and the others move on.
+	f, path, err := d.CreateNew(name)
+	if err != nil {
+		return nil, fmt.Errorf("create log: %w", err)
 	}
+	if err := appendOnly(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("create log: %s: %w", path, err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		if errors.Is(err, errLockHeld) {
+			return nil, fmt.Errorf("create log: %w", &LockedError{Path: path})
+		}
+		return nil, fmt.Errorf("create log: lock %s: %w", path, err)
+	}
+	return newLogWriter(f, path, false), nil
 }
 
 // appendOnly makes every write to f land at its end (O_APPEND), whatever

@@ -247,3 +247,30 @@ func withEscapes(reply string) string {
 	b.WriteString(reply[end+1:])
 	return b.String()
 }
+
+// fenced is the content of the first block of material in prompt whose
+// name starts with prefix, as arena fences it (trust.Fence): between
+// "<<<ARENA-INPUT id name>>>" and "<<<END ARENA-INPUT id>>>".
+func fenced(prompt, prefix string) (string, bool) {
+	const open, closing = "<<<ARENA-INPUT ", "<<<END ARENA-INPUT "
+	for rest := prompt; ; {
+		i := strings.Index(rest, open)
+		if i < 0 {
+			return "", false
+		}
+		rest = rest[i+len(open):]
+		head, body, ok := strings.Cut(rest, ">>>\n")
+		if !ok {
+			return "", false
+		}
+		id, name, _ := strings.Cut(head, " ")
+		end := strings.Index(body, "\n"+closing+id+">>>")
+		if end < 0 {
+			return "", false
+		}
+		if strings.HasPrefix(name, prefix) {
+			return body[:end], true
+		}
+		rest = body[end:]
+	}
+}

@@ -401,12 +401,9 @@ func verdictLogPath(s *settings.Settings, flag string) (string, error) {
 		// debate logs, which arena logs and replay list.
 		path = filepath.Join(s.DebateLogPath, "verdicts", "verdicts.jsonl")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", usagef("cannot create the verdict log's directory: %w", err)
-	}
-	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	fh, err := trust.OpenAppend(path, true)
 	if err != nil {
-		return "", usagef("cannot append to the verdict log: %w (choose another with --log PATH)", err)
+		return "", usageCause(err, "cannot append to the verdict log %v (choose another with --log PATH)", err)
 	}
 	fh.Close()
 	return path, nil

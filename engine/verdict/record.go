@@ -2,7 +2,6 @@ package verdict
 
 import (
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/arenadebate/arena/engine/trust"
@@ -59,14 +58,17 @@ func Timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // Append appends v to the log at path as one JSON line, in one write to a
 // file opened O_APPEND, so that several arena processes can share a log
-// without ever interleaving their lines. A new log is created 0600.
+// without ever interleaving their lines. A new log is created 0600; an
+// existing one must be a regular file of this user's, never a link
+// (trust.OpenAppend): a repository can commit a link where the default
+// verdict log goes.
 func Append(path string, v any) error {
 	line, err := trust.JSON(v)
 	if err != nil {
 		return err
 	}
 	line = append(line, '\n')
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := trust.OpenAppend(path, true)
 	if err != nil {
 		return fmt.Errorf("verdict log: %w", err)
 	}

@@ -3,8 +3,10 @@ package engine
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -127,18 +129,19 @@ func TestOneWriterPerLog(t *testing.T) {
 	}
 	_, err = AppendLog(path)
 	var le *LockedError
-	if !errors.As(err, &le) || !errors.Is(err, ErrLogLocked) || le.PID != os.Getpid() {
+	if !errors.As(err, &le) || !errors.Is(err, ErrLogLocked) {
 		t.Fatalf("second writer: %v", err)
 	}
-	if !strings.Contains(err.Error(), "process ") {
-		t.Fatalf("the refusal does not name the process: %v", err)
+	named := runtime.GOOS == "linux" // flock elsewhere does not say who holds it
+	if named && (le.PID != os.Getpid() || !strings.Contains(err.Error(), fmt.Sprintf("process %d", os.Getpid()))) {
+		t.Fatalf("the refusal does not name this process: %v", err)
 	}
 	// Another open and close of the file in this process keeps the lock.
 	if f, err := os.Open(path); err == nil {
 		f.Close()
 	}
 	lc, err := ReadLogFile(path)
-	if err != nil || !lc.Writing || lc.WriterPID != os.Getpid() {
+	if err != nil || !lc.Writing || named && lc.WriterPID != os.Getpid() {
 		t.Fatalf("reader: writing %v pid %d err %v", lc.Writing, lc.WriterPID, err)
 	}
 	if _, err := AppendLog(path); !errors.Is(err, ErrLogLocked) {

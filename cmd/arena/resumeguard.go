@@ -98,7 +98,7 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resumePlan, error) {
 		return nil, rr.refusal([]string{fmt.Sprintf("it is not a command of arena's (%v)", err)})
 	}
 	if cmd != root && cmd.Parent() != root || cmd != root && cmd.Name() != rule.command || cmd == root && rule.command != "" {
-		return nil, rr.refusal([]string{fmt.Sprintf("it runs %q, and a %s run is started by %s only", trust.Text(cmd.CommandPath()), st.Protocol, want)})
+		return nil, rr.refusal([]string{fmt.Sprintf("it runs %q, and the run this log records (%s) is started by %q only", trust.Text(cmd.CommandPath()), st.Protocol, want)})
 	}
 	if err := cmd.ParseFlags(rest); err != nil {
 		return nil, rr.refusal([]string{"its flags do not parse: " + trust.Text(err.Error())})

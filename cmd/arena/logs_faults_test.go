@@ -331,3 +331,22 @@ func TestResumeRefusesAHostileInvocation(t *testing.T) {
 func keyPath(s *sandbox) string { return filepath.Join(s.home, ".ssh", "id_ed25519") }
 
 var _ = engine.LogVersion
+
+// arena resume --dry-run shows what the resumed run's seats would receive
+// and calls no model; the log is left as it was.
+func TestResumeDryRun(t *testing.T) {
+	t.Parallel()
+	s, log := interruptedDebate(t)
+	before, _ := os.ReadFile(log)
+	calls := len(s.fakes.Calls())
+	r := s.run("resume", "--dry-run", "--no-tui", log)
+	if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "schema.sql") {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if after, _ := os.ReadFile(log); !bytes.Equal(after, before) {
+		t.Fatal("a dry run changed the log")
+	}
+	if len(s.fakes.Calls()) != calls {
+		t.Fatal("a dry run asked a model")
+	}
+}

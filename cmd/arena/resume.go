@@ -290,6 +290,12 @@ func (rr *resumeRun) overrides(cmd *cobra.Command, cf *commonFlags, f *resumeFla
 		abs, _ := filepath.Abs(string(f.moderate)) // the run goes on in its own directory
 		out = append(out, "--moderate", abs)
 	}
+	if f.includeSecrets {
+		out = append(out, "--include-secrets") // the person's own say, never the log's
+	}
+	if f.dryRun {
+		out = append(out, "--dry-run")
+	}
 	// The front end is this command's, not the first run's.
 	return append(out, fmt.Sprintf("--no-tui=%v", f.noTUI), fmt.Sprintf("--json=%v", f.json))
 }

@@ -193,8 +193,10 @@ func refusedFlagWhy(name string) string {
 	switch name {
 	case "install-hook", "force":
 		return "a resume never installs a hook"
-	case "help", "version", "schema", "stats":
+	case "help", "version", "schema", "stats", "dry-run":
 		return "it does not start a run"
+	case "include-secrets":
+		return "a log cannot ask for secrets to be sent; give --include-secrets to arena resume yourself"
 	}
 	return "a log cannot add it"
 }

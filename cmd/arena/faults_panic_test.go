@@ -61,7 +61,7 @@ func TestAPanicAnywhereIsAnAbortedOutcome(t *testing.T) {
 		{"ask", "asking gemini panicked", nil},
 		{"chunk", "asking gemini panicked", nil},
 		{"sink", "the event consumer engine.SinkFunc panicked", nil},
-		{"tests", "running alpha's tests panicked", func(t *testing.T, s *sandbox) []string {
+		{"tests", "'s tests panicked", func(t *testing.T, s *sandbox) []string {
 			spec, repos := rankSetup(t, s, "alpha", "beta")
 			return []string{"rank", "--no-tui", "--run-tests", spec, repos[0], repos[1]}
 		}},

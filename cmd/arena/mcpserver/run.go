@@ -126,8 +126,8 @@ func (m *Manager) startRun(tool string, args []string, stdin string, notes []str
 		}
 		r.changedLocked()
 		r.mu.Unlock()
-		signal()
 		close(r.done)
+		signal()
 	}()
 	<-r.announce
 	return r, nil

@@ -171,7 +171,7 @@ func (m *Manager) launch(tool string, args []string, stdin string, notes []strin
 	began := r.hasLog || r.start != nil || !r.exited
 	logPath, stderr, code := r.logPath, strings.TrimSpace(r.stderr.String()), r.code
 	r.mu.Unlock()
-	if !began && r.finished() {
+	if !began { // it refused its input: nothing ran, nothing to follow
 		if stderr == "" {
 			stderr = fmt.Sprintf("arena exited with code %d before the run began", code)
 		}

@@ -52,11 +52,11 @@ type Seat struct {
 
 // Outcome is how a run ended, for an agent to act on.
 type Outcome struct {
-	Result      string `json:"result" jsonschema:"the protocol's result: consensus, tradeoff, recommendation, accept, improve, reject, escalate, ranked, interrupted, aborted..."`
-	ExitCode    int    `json:"exit_code" jsonschema:"the exit code the command line gives this outcome"`
-	ExitMeaning string `json:"exit_meaning,omitempty" jsonschema:"what that exit code means"`
-	Summary     string `json:"summary"`
-	Rounds      int    `json:"rounds,omitempty"`
+	Result      string   `json:"result" jsonschema:"the protocol's result: consensus, tradeoff, recommendation, accept, improve, reject, escalate, ranked, interrupted, aborted..."`
+	ExitCode    int      `json:"exit_code" jsonschema:"the exit code the command line gives this outcome"`
+	ExitMeaning string   `json:"exit_meaning,omitempty" jsonschema:"what that exit code means"`
+	Summary     string   `json:"summary"`
+	Rounds      int      `json:"rounds,omitempty"`
 	Failures    []string `json:"failures,omitempty"`
 	// Document is the outcome document's path; its text is the tool
 	// result's text.
@@ -90,7 +90,7 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 	st := RunStatus{
 		RunID: r.id, Tool: r.tool, State: "running", LogPath: r.logPath,
 		Elapsed: time.Since(r.started).Round(time.Second).String(),
-		Phase: r.phase, Calls: r.calls, CallsFailed: r.failed,
+		Phase:   r.phase, Calls: r.calls, CallsFailed: r.failed,
 		Failures: r.failures, Notes: append(append([]string(nil), r.notes...), r.runNotes...),
 	}
 	if r.logPath != "" {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine/layout"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // LogVersion is the version of the event log format. A reader refuses logs
@@ -496,7 +497,7 @@ func scrubStrings(v reflect.Value) {
 		}
 	case reflect.String:
 		if s := v.String(); v.CanSet() && needsScrub(s) {
-			v.SetString(challengers.CleanText(s))
+			v.SetString(trust.Text(s))
 		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {

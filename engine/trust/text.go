@@ -1,11 +1,12 @@
-package challengers
+package trust
 
 import (
+	"io"
 	"math/bits"
 	"unicode/utf8"
 )
 
-// cleaner turns the raw bytes a CLI writes to a terminal into plain text:
+// Cleaner turns the raw bytes a CLI writes to a terminal into plain text:
 // escape sequences (CSI, OSC, DCS and friends) are removed, CRLF becomes LF,
 // a lone CR becomes LF, other control characters except tab are dropped,
 // invalid UTF-8 becomes U+FFFD and C1 control code points are dropped.
@@ -15,7 +16,7 @@ import (
 // next read. Model text is untrusted: a reply that embeds escape sequences
 // must not be able to drive the user's terminal, so the decoded text of
 // every format goes through a cleaner too.
-type cleaner struct {
+type Cleaner struct {
 	state   escState
 	strLen  int  // bytes inside the current OSC/DCS string
 	pendCR  bool // a CR was seen; LF or not decides what it becomes
@@ -42,7 +43,7 @@ const maxStrLen = 4096
 // Write cleans p and returns the text that is complete so far. The result
 // is p itself when there is nothing to clean, or aliases an internal buffer
 // valid until the next call.
-func (c *cleaner) Write(p []byte) []byte {
+func (c *Cleaner) Write(p []byte) []byte {
 	if c.state == stGround && !c.pendCR && len(c.carry) == 0 && isClean(p) {
 		// The usual case, for a model's text and for every JSON stream:
 		// nothing to remove, so nothing to copy. (Copying every read
@@ -79,7 +80,7 @@ func isPlain(b byte) bool {
 }
 
 // Flush returns whatever is held back at the end of the stream.
-func (c *cleaner) Flush() []byte {
+func (c *Cleaner) Flush() []byte {
 	out := c.scratch[:0]
 	if c.pendCR {
 		out = append(out, '\n')
@@ -89,7 +90,7 @@ func (c *cleaner) Flush() []byte {
 	return c.utf8(out, true)
 }
 
-func (c *cleaner) step(out []byte, b byte) []byte {
+func (c *Cleaner) step(out []byte, b byte) []byte {
 	switch c.state {
 	case stEsc:
 		return c.afterEsc(out, b)
@@ -119,7 +120,7 @@ func (c *cleaner) step(out []byte, b byte) []byte {
 	return c.ground(out, b)
 }
 
-func (c *cleaner) ground(out []byte, b byte) []byte {
+func (c *Cleaner) ground(out []byte, b byte) []byte {
 	if c.pendCR {
 		if b == '\r' {
 			return out // CR CR LF is what a pty makes of CRLF
@@ -145,7 +146,7 @@ func (c *cleaner) ground(out []byte, b byte) []byte {
 	return out
 }
 
-func (c *cleaner) afterEsc(out []byte, b byte) []byte {
+func (c *Cleaner) afterEsc(out []byte, b byte) []byte {
 	switch {
 	case b == '[':
 		c.state = stCSI
@@ -162,7 +163,7 @@ func (c *cleaner) afterEsc(out []byte, b byte) []byte {
 	return out
 }
 
-func (c *cleaner) inString(out []byte, b byte) []byte {
+func (c *Cleaner) inString(out []byte, b byte) []byte {
 	switch b {
 	case 0x07:
 		c.state = stGround
@@ -179,7 +180,7 @@ func (c *cleaner) inString(out []byte, b byte) []byte {
 
 // utf8 validates out (prefixed by bytes carried from the last call),
 // holding back an incomplete trailing sequence unless final is set.
-func (c *cleaner) utf8(out []byte, final bool) []byte {
+func (c *Cleaner) utf8(out []byte, final bool) []byte {
 	if len(c.carry) > 0 {
 		out = append(c.carry, out...)
 		c.carry = nil
@@ -315,14 +316,35 @@ func isCleanASCII(p []byte) bool {
 	return true
 }
 
-// CleanText strips escape sequences and control characters from a complete
-// piece of text in one go. Clean text is returned as it is, not copied.
-func CleanText(s string) string {
+// Text makes a complete piece of text safe to show on a terminal or save
+// in a document: escape sequences and control characters other than
+// newline and tab are removed, CR and CRLF become LF, invalid UTF-8
+// becomes U+FFFD. Clean text is returned as it is, not copied. It is the
+// one cleaner of text that came from outside: a model's reply, a log, a
+// file or its name, an argument.
+func Text(s string) string {
 	if isCleanString(s) {
 		return s
 	}
-	var c cleaner
+	var c Cleaner
 	out := append([]byte(nil), c.Write([]byte(s))...)
 	out = append(out, c.Flush()...)
 	return string(out)
+}
+
+// Writer cleans everything written through it with Text: for streams
+// that must never carry an escape sequence (arena's stderr, a printer's
+// output). Each Write is cleaned on its own; a sequence split across two
+// writes loses its ESC, and what follows it is then harmless text.
+type Writer struct{ W io.Writer }
+
+func (w Writer) Write(p []byte) (int, error) {
+	clean := p
+	if !isClean(p) {
+		clean = []byte(Text(string(p)))
+	}
+	if _, err := w.W.Write(clean); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

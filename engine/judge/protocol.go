@@ -285,7 +285,7 @@ func (r *run) setupNotes() {
 	}
 	sol := r.cfg.Solution
 	if len(sol.Skipped) > 0 {
-		r.rt.Note(engine.NoteWarn, "binary files skipped: %s", strings.Join(sol.Skipped, ", "))
+		r.rt.Note(engine.NoteWarn, "files not sent to the judges: %s", strings.Join(sol.Skipped, ", "))
 	}
 	if len(sol.Cut) > 0 {
 		r.rt.Note(engine.NoteWarn, "the solution is larger than the prompt budget; cut: %s", strings.Join(sol.Cut, "; "))

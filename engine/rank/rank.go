@@ -65,8 +65,15 @@ var prompts = engine.NewPrompts(promptFS, "prompts/*.tmpl")
 
 // Repo is one implementation under review.
 type Repo struct {
-	Label   string
-	Path    string // the root of its work tree
+	Label string
+	Path  string // the root of its work tree
+	// WorkDir is where its fact seat runs: a private copy of the branch's
+	// tree without the configuration a model CLI would obey
+	// (trust.ExportTree), never the repository itself ("": a scratch
+	// directory).
+	WorkDir string
+	// LeftOut names what the copy left out, and why.
+	LeftOut []string
 	Git     facts.Git
 	Diff    string   // against the merge base, within the budget
 	DiffCut []string // files the budget left out of Diff
@@ -116,11 +123,16 @@ type Protocol struct {
 	report *Report
 }
 
-// New returns the ranking of cfg. Each fact seat runs in its repository.
+// New returns the ranking of cfg. Each fact seat runs in its
+// repository's private copy (Repo.WorkDir).
 func New(cfg Config) *Protocol {
 	for i := range cfg.Repos {
-		cfg.Repos[i].Agent = cfg.Repos[i].Agent.Clone()
-		cfg.Repos[i].Agent.Dir = cfg.Repos[i].Path
+		r := &cfg.Repos[i]
+		r.Agent = r.Agent.Clone()
+		r.Agent.Dir = r.WorkDir
+		if len(r.LeftOut) > 0 {
+			cfg.Notes = append(cfg.Notes, fmt.Sprintf("%s: the fact seat's copy of the repository leaves out %s", r.Label, listLeftOut(r.LeftOut)))
+		}
 	}
 	if cfg.Lines == nil {
 		cfg.Lines = func(r Repo, path string) (int, bool) { return facts.Lines(r.Path, r.Git.Head, path) }
@@ -129,6 +141,15 @@ func New(cfg Config) *Protocol {
 		cfg.Now = time.Now
 	}
 	return &Protocol{cfg: cfg}
+}
+
+// listLeftOut names what an export left out, the first few in full.
+func listLeftOut(items []string) string {
+	const shown = 5
+	if len(items) <= shown {
+		return strings.Join(items, "; ")
+	}
+	return strings.Join(items[:shown], "; ") + fmt.Sprintf("; and %d more", len(items)-shown)
 }
 
 // Report is the JSON report of the run, once Run has returned (nil

@@ -160,11 +160,15 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	}
 	seats.warnShared()
 	cfg.StandIns = seats.standIns()
+	p := compare.New(cfg)
+	if f.dryRun {
+		return a.showManifest(p, f.json)
+	}
 	logw, err := a.openLog(s, decision)
 	if err != nil {
 		return err
 	}
-	out := a.runProtocol(compare.New(cfg), logw, f.outputFlags)
+	out := a.runProtocol(p, logw, f.outputFlags)
 	return exitCode(compareExit(out.Result))
 }
 

@@ -33,11 +33,15 @@ func (a *app) runDebate(cmd *cobra.Command, f *debateFlags, args []string) error
 	if err != nil {
 		return err
 	}
+	p := adversarial.New(cfg)
+	if f.dryRun {
+		return a.showManifest(p, f.json)
+	}
 	logw, err := a.openLog(s, topic)
 	if err != nil {
 		return err
 	}
-	out := a.runProtocol(adversarial.New(cfg), logw, f.outputFlags)
+	out := a.runProtocol(p, logw, f.outputFlags)
 	return exitCode(debateExit(out.Result))
 }
 

@@ -120,11 +120,15 @@ func (a *app) runJudge(cmd *cobra.Command, cf *commonFlags, f *judgeFlags, args 
 	if f.reportsDir != "" {
 		cfg.Reports = &reportFiles{dir: f.reportsDir, base: cfg.Solution.Name + "-" + time.Now().Format("2006-01-02"), n: len(cfg.Judges)}
 	}
+	p := judge.New(cfg)
+	if f.dryRun {
+		return a.showManifest(p, f.json)
+	}
 	logw, err := a.openLog(s, "judge "+cfg.Solution.Name)
 	if err != nil {
 		return err
 	}
-	out := a.runProtocol(judge.New(cfg), logw, f.outputFlags)
+	out := a.runProtocol(p, logw, f.outputFlags)
 	return exitCode(judgeExit(out.Result))
 }
 

@@ -122,6 +122,9 @@ func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []
 	if err != nil {
 		return err
 	}
+	if f.dryRun {
+		return a.showManifest(rank.New(cfg), f.json)
+	}
 	logw, err := a.openLog(s, "rank "+strings.Join(in.labels, " vs "))
 	if err != nil {
 		return err
@@ -246,7 +249,7 @@ func exportRepos(cfg *rank.Config) (cleanup func(), err error) {
 		if err != nil {
 			return cleanup, fmt.Errorf("a copy of repository %s for its fact seat: %w", r.Label, err)
 		}
-		r.WorkDir, r.LeftOut = dir, ex.LeftOut
+		r.WorkDir, r.LeftOut, r.CopyFiles, r.CopyBytes = dir, ex.LeftOut, ex.Files, ex.Bytes
 	}
 	return cleanup, nil
 }

@@ -34,6 +34,8 @@ type outputFlags struct {
 	moderate moderateFile // notes for every seat, a line each (moderate.go)
 	// includeSecrets sends input files that look like secrets (input.go)
 	includeSecrets bool
+	// dryRun shows what each seat would receive and calls none (dryrun.go)
+	dryRun bool
 }
 
 func (o *outputFlags) register(cmd *cobra.Command) {
@@ -41,6 +43,7 @@ func (o *outputFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&o.noTUI, "no-tui", false, "print the run as plain text instead of the live screen")
 	fl.BoolVar(&o.json, "json", false, "print the run's events as JSON Lines")
 	fl.BoolVar(&o.includeSecrets, "include-secrets", false, "send input files that look like secrets (.env, keys, tokens) to the models anyway")
+	fl.BoolVar(&o.dryRun, "dry-run", false, "show what each seat would receive (files and bytes), and call no model")
 	o.registerModerate(cmd)
 }
 

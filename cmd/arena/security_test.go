@@ -14,6 +14,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
+	"github.com/arenadebate/arena/engine"
 )
 
 // Tests of the trust boundary (issue 18): what a model, a log, a file or
@@ -550,5 +551,53 @@ func TestMaterialIsFencedInEveryProtocolsPrompt(t *testing.T) {
 		if !kinds[want] {
 			t.Errorf("no %s prompt carried the material (kinds seen: %v)", want, kinds)
 		}
+	}
+}
+
+// --dry-run shows, for every protocol, what each seat would receive, by
+// name and size, and calls no model and writes no log; --json gives the
+// same to a script.
+func TestDryRunShowsWhatEachSeatWouldReceive(t *testing.T) {
+	s := newSandbox(t)
+	s.writeConfig(verdictSeats)
+	if err := os.WriteFile(filepath.Join(s.dir, "context.md"), []byte("twelve bytes"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	solution := s.writeSolution(t)
+	if err := os.WriteFile(filepath.Join(s.dir, "src", "api", ".env"), []byte("KEY=1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	spec, repos := rankSetup(t, s, "alpha", "beta")
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--context", "context.md", "should we?"}, []string{"context.md (12 bytes)", "claude", "gemini"}},
+		{[]string{"compare", "which?", "--option", "A", "--option", "B", "--context", "context.md"}, []string{"for A", "context.md (12 bytes)"}},
+		{[]string{"judge", filepath.Dir(solution), "--task", "create users"}, []string{"Judge 1", "users.go (175 bytes)", "Not sent:", ".env (looks like a secret"}},
+		{[]string{"verdict", "context.md", "--task-id", "t"}, []string{"quick", "context.md (12 bytes)"}},
+		{[]string{"rank", spec, repos[0], repos[1]}, []string{"facts: alpha", "a copy of alpha's files at impl (its working directory) (", "functionality judge"}},
+	}
+	for _, c := range cases {
+		r := s.run(append(c.args, "--dry-run")...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d\n%s", c.args, r.code, r.stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(r.stdout, w) {
+				t.Errorf("%v --dry-run lacks %q:\n%s", c.args, w, r.stdout)
+			}
+		}
+		j := s.run(append(c.args, "--dry-run", "--json")...)
+		var m engine.Manifest
+		if err := json.Unmarshal([]byte(j.stdout), &m); err != nil || len(m.Seats) == 0 {
+			t.Errorf("%v --dry-run --json: %v\n%s", c.args, err, j.stdout)
+		}
+	}
+	if n := len(s.fakes.Calls()); n != 0 {
+		t.Errorf("a dry run called %d models", n)
+	}
+	if logs := s.logs(); len(logs) != 0 {
+		t.Errorf("a dry run wrote logs: %v", logs)
 	}
 }

@@ -78,6 +78,7 @@ type verdictFlags struct {
 	schema              bool
 	stats               string
 	includeSecrets      bool
+	dryRun              bool
 }
 
 func init() {
@@ -132,6 +133,7 @@ the log directory); arena verdict --schema prints the records' JSON Schema.`,
 	fl.BoolVar(&f.json, "json", false, "print only the final record, as one JSON object")
 	fl.Var(&f.moderate, "moderate", "read moderator's notes for every seat from FILE (or a fifo), a line each, as they are written")
 	fl.BoolVar(&f.includeSecrets, "include-secrets", false, "send work files that look like secrets (.env, keys, tokens) to the judges anyway")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "show what each judge would receive, and call none")
 	for _, m := range []verdict.Mode{verdict.Quick, verdict.Deep, verdict.Tiebreaker} {
 		f.judges[m] = fl.String(judgeFlag(m), "", fmt.Sprintf("agent for the %s judge's seat", m))
 		f.timeouts[m] = fl.String(string(m)+"-timeout", "", fmt.Sprintf("the %s judge's timeout per call (default %s)", m, seatTimeouts[m]))
@@ -177,6 +179,9 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 	cfg, err := a.verdictConfig(cmd, s, f, work)
 	if err != nil {
 		return err
+	}
+	if f.dryRun {
+		return a.showManifest(verdict.New(cfg), f.json)
 	}
 	vlog, err := verdictLogPath(s, f.logPath)
 	if err != nil {

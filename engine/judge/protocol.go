@@ -654,3 +654,14 @@ func (r *run) synthesise(ctx context.Context) {
 	syn := ans.Reply.(Synthesis)
 	r.synthesis = &syn
 }
+
+// Manifest is what the judges receive: the task and the solution's files
+// as they go into prompts, and what was not sent.
+func (p *Protocol) Manifest() engine.Manifest {
+	m := engine.StartManifest(p.Start())
+	for i := range m.Seats {
+		m.Seats[i].Inputs[0].Name = "the task"
+	}
+	m.LeftOut = append(append(m.LeftOut, p.cfg.Solution.Skipped...), p.cfg.Solution.Cut...)
+	return m
+}

@@ -111,6 +111,7 @@ func (s *sandbox) gate(repo string, extra ...string) gateResult {
 }
 
 func TestCIGateVerdictOnAPullRequest(t *testing.T) {
+	t.Parallel()
 	s := newVerdictSandbox(t)
 	repo := prRepo(t, false)
 	r := s.gate(repo, "GATE_TASK=list the users")
@@ -141,6 +142,7 @@ func TestCIGateVerdictOnAPullRequest(t *testing.T) {
 }
 
 func TestCIGateJudge(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	r := s.gate(prRepo(t, false), "GATE_PROTOCOL=judge", "GATE_TASK=return the users", "GATE_ARGS=--criteria correctness:60,design:40")
 	if r.code != 0 || r.outputs["decision"] != "consensus" || !strings.Contains(r.summary, "# Judging outcome: consensus") {
@@ -153,6 +155,7 @@ func TestCIGateJudge(t *testing.T) {
 
 // Reading the pull request's diff runs nothing the repository names.
 func TestCIGateRunsNothingTheRepositoryPlants(t *testing.T) {
+	t.Parallel()
 	s := newVerdictSandbox(t)
 	repo := prRepo(t, true)
 	r := s.gate(repo)
@@ -170,6 +173,7 @@ func TestCIGateRunsNothingTheRepositoryPlants(t *testing.T) {
 }
 
 func TestCIGateNothingToJudgeOrNoBase(t *testing.T) {
+	t.Parallel()
 	s := newVerdictSandbox(t)
 	repo := prRepo(t, false)
 	r := s.gate(repo, "GATE_BASE=feature")
@@ -189,6 +193,7 @@ func TestCIGateNothingToJudgeOrNoBase(t *testing.T) {
 // action.yml runs the script, gives it every input it reads, and uploads
 // the log whatever the verdict.
 func TestActionYAML(t *testing.T) {
+	t.Parallel()
 	root, err := clitest.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)

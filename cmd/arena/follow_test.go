@@ -36,6 +36,7 @@ func startSlowDebate(t *testing.T, s *sandbox, agents clitest.AgentScript) *exec
 }
 
 func TestReplayFollowsALiveLog(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	run := startSlowDebate(t, s, clitest.AgentScript{Mode: clitest.ModeSlow, DelayMS: 300, Chunks: 3})
 	r := s.run("replay", "--follow", "--json", s.logs()[0])
@@ -68,6 +69,7 @@ func TestReplayFollowsALiveLog(t *testing.T) {
 }
 
 func TestReplayFollowStopsWatchingNotTheRun(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	run := startSlowDebate(t, s, clitest.AgentScript{Mode: clitest.ModeSlow, DelayMS: 2000, Chunks: 5})
 	follow := exec.Command(arenaBinary(t), "replay", "--follow", "--no-tui", s.logs()[0])
@@ -90,6 +92,7 @@ func TestReplayFollowStopsWatchingNotTheRun(t *testing.T) {
 }
 
 func TestReplayFollowOfAFinishedLogOrNone(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	if r := s.run("--no-tui", "should we move sessions from Redis to Postgres?"); r.code != 0 {
 		t.Fatal(r.stderr)
@@ -106,6 +109,7 @@ func TestReplayFollowOfAFinishedLogOrNone(t *testing.T) {
 }
 
 func TestReplayFollowOnTheScreen(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	run := startSlowDebate(t, s, clitest.AgentScript{Mode: clitest.ModeSlow, DelayMS: 300, Chunks: 3})
 	ts := s.startTmux(120, 40, nil, "replay", "--follow", s.logs()[0])

@@ -40,6 +40,7 @@ func readFile(t *testing.T, p string) string {
 const claudeConfig = "{\n\t\"numStartups\": 12,\n\t\"theme\": \"dark — ünïcode\",\n\t\"mcpServers\": {\n\t\t\"github\": {\"type\": \"stdio\", \"command\": \"gh-mcp\", \"args\": []}\n\t},\n\t\"projects\": {\"/src/x\": {\"allowedTools\": []}}\n}\n"
 
 func TestInstallClaudeKeepsEverythingElse(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	cfg := s.writeHome(".claude.json", claudeConfig)
 	mine := s.writeHome(".claude/commands/debate.md", "my own /debate\n")
@@ -84,6 +85,7 @@ func TestInstallClaudeKeepsEverythingElse(t *testing.T) {
 }
 
 func TestInstallUpdatesOnlyWhatItWrote(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	old := "{\n  \"mcpServers\": {\n    \"arena\": {\"command\": \"/old/arena\", \"args\": [\"mcp\"], \"env\": {\"ARENA_MCP_HOST\": \"gemini\"}},\n    \"z\": {\"command\": \"z\"}\n  }\n}\n"
 	cfg := s.writeHome(".gemini/settings.json", old)
@@ -122,6 +124,7 @@ func TestInstallUpdatesOnlyWhatItWrote(t *testing.T) {
 }
 
 func TestInstallRefusesWhatItCannotEditSafely(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	jsonc := "{\n  // my servers\n  \"mcpServers\": {}\n}\n"
 	cfg := s.writeHome(".gemini/settings.json", jsonc)
@@ -169,6 +172,7 @@ args = ["--port", "0"]
 `
 
 func TestInstallCodexTOML(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	codexHome := filepath.Join(s.home, "elsewhere")
 	os.MkdirAll(codexHome, 0o700)
@@ -205,6 +209,7 @@ func TestInstallCodexTOML(t *testing.T) {
 
 // The dry run writes nothing at all.
 func TestInstallDryRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	for _, cli := range []string{"claude", "codex", "gemini"} {
 		r := s.run("install", cli, "--dry-run")
@@ -222,6 +227,7 @@ func TestInstallDryRunWritesNothing(t *testing.T) {
 // reads the entry arena wrote, and Claude Code and Gemini CLI connect to
 // arena mcp through it.
 func TestInstallReadByTheRealCLIs(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv("ARENA_AGENT_CLIS")
 	if dir == "" {
 		t.Skip("the real agent CLIs are not installed: scripts/agent-clis installs them from npm, and ARENA_AGENT_CLIS names the directory (scripts/test does both)")

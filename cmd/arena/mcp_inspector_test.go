@@ -65,6 +65,7 @@ func (s *sandbox) inspect(tools string, args ...string) (map[string]any, string,
 }
 
 func TestInspectorListsEveryTool(t *testing.T) {
+	t.Parallel()
 	tools := inspectorTools(t)
 	s := newSandbox(t)
 	v, stderr, err := s.inspect(tools, "--method", "tools/list", "--strict")
@@ -87,6 +88,7 @@ func TestInspectorListsEveryTool(t *testing.T) {
 }
 
 func TestInspectorRunsEveryProtocol(t *testing.T) {
+	t.Parallel()
 	tools := inspectorTools(t)
 	for _, p := range mcpProtocols {
 		t.Run(p.tool, func(t *testing.T) {

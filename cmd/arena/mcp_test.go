@@ -127,6 +127,7 @@ var mcpProtocols = []struct {
 }
 
 func TestMCPEveryProtocolRunsToItsOutcome(t *testing.T) {
+	t.Parallel()
 	for _, p := range mcpProtocols {
 		t.Run(p.tool, func(t *testing.T) {
 			t.Parallel()
@@ -179,6 +180,7 @@ func TestMCPEveryProtocolRunsToItsOutcome(t *testing.T) {
 }
 
 func TestMCPListsEveryToolWithPortableSchemas(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	ms := s.mcp("arena-test")
 	res, err := ms.ListTools(bg(t), nil)
@@ -207,6 +209,7 @@ func TestMCPListsEveryToolWithPortableSchemas(t *testing.T) {
 // A run longer than a call: the start returns its id, run_status follows
 // it across calls, each saying only what happened since the last.
 func TestMCPFollowsALongRunAcrossCalls(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	slow := clitest.AgentScript{Mode: clitest.ModeSlow, DelayMS: 400, Chunks: 3}
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"claude": slow, "gemini": slow, "codex": slow, "qwen": slow}})
@@ -251,6 +254,7 @@ func TestMCPFollowsALongRunAcrossCalls(t *testing.T) {
 // A client that cancels the call following a run stops the run, and the
 // log is left resumable: arena resume carries it on to its outcome.
 func TestMCPCancelledCallStopsTheRunResumably(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"qwen": {Mode: clitest.ModeHang}}})
 	ms := s.mcp("arena-test")
@@ -288,6 +292,7 @@ func TestMCPCancelledCallStopsTheRunResumably(t *testing.T) {
 }
 
 func TestMCPCancelRun(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"codex": {Mode: clitest.ModeHang}}})
 	ms := s.mcp("arena-test")
@@ -308,6 +313,7 @@ func TestMCPCancelRun(t *testing.T) {
 
 // A run tool refuses what the command refuses, in its words.
 func TestMCPRefusesAsTheCommandLineDoes(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	ms := s.mcp("arena-test")
 	for _, c := range []struct {
@@ -339,6 +345,7 @@ func TestMCPRefusesAsTheCommandLineDoes(t *testing.T) {
 
 // The calling agent is kept out of the judging seats, and told so.
 func TestMCPKeepsTheCallerOutOfJudgingSeats(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, client, env, tool, agent string
 		args                           func(s *sandbox) map[string]any
@@ -382,6 +389,7 @@ func TestMCPKeepsTheCallerOutOfJudgingSeats(t *testing.T) {
 // A client that goes away stops the runs it started: nobody would see
 // them end, and their logs stay resumable.
 func TestMCPServerGoneStopsItsRuns(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {Mode: clitest.ModeHang}}})
 	ms := s.mcp("arena-test")
@@ -401,6 +409,7 @@ func TestMCPServerGoneStopsItsRuns(t *testing.T) {
 }
 
 func TestMCPListAndReadOutcome(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	ms := s.mcp("arena-test")
 	_, run := ms.call(bg(t), "debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "wait_seconds": 50})
@@ -436,6 +445,7 @@ func TestMCPListAndReadOutcome(t *testing.T) {
 }
 
 func TestMCPOverHTTP(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	cmd := exec.Command(arenaBinary(t), "mcp", "--http", "127.0.0.1:0")
 	cmd.Dir, cmd.Env = s.dir, s.env()

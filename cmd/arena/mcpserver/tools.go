@@ -28,7 +28,8 @@ type DebateIn struct {
 	Follow
 }
 
-func (in DebateIn) args() ([]string, string) {
+// Args is the command line of a debate with this input, and its stdin.
+func (in DebateIn) Args() ([]string, string) {
 	var a []string
 	a = flag(a, "defender", in.Defender)
 	a = list(a, "challengers", in.Challengers)
@@ -54,7 +55,8 @@ type CompareIn struct {
 	Follow
 }
 
-func (in CompareIn) args() ([]string, string) {
+// Args is the command line of a comparison with this input, and its stdin.
+func (in CompareIn) Args() ([]string, string) {
 	a := []string{"compare"}
 	a = each(a, "option", in.Options)
 	a = flag(a, "criteria", in.Criteria)
@@ -86,7 +88,8 @@ type JudgeIn struct {
 	Follow
 }
 
-func (in JudgeIn) args() ([]string, string) {
+// Args is the command line of a judging with this input, and its stdin.
+func (in JudgeIn) Args() ([]string, string) {
 	a := []string{"judge"}
 	a = flag(a, "task", in.Task)
 	a = flag(a, "criteria", in.Criteria)
@@ -128,7 +131,8 @@ type VerdictIn struct {
 	Follow
 }
 
-func (in VerdictIn) args() ([]string, string) {
+// Args is the command line of a verdict with this input, and its stdin.
+func (in VerdictIn) Args() ([]string, string) {
 	a := []string{"verdict"}
 	a = flag(a, "task-id", in.TaskID)
 	a = flag(a, "task", in.Task)
@@ -167,7 +171,8 @@ type RankIn struct {
 	Follow
 }
 
-func (in RankIn) args() ([]string, string) {
+// Args is the command line of a ranking with this input, and its stdin.
+func (in RankIn) Args() ([]string, string) {
 	a := []string{"rank"}
 	if len(in.Labels) > 0 {
 		a = append(a, "--labels="+strings.Join(in.Labels, ","))

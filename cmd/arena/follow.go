@@ -2,18 +2,20 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/tui"
 	"github.com/arenadebate/arena/tui/plain"
 )
@@ -32,25 +34,29 @@ const (
 )
 
 func (a *app) follow(path string, f replayFlags) error {
-	lc, err := engine.ReadLogFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	fh, err := trust.Open(path) // a regular file only: a FIFO is refused, not waited on
+	if errors.Is(err, fs.ErrNotExist) {
 		return usageCause(err, "replay: %s: no such file", path)
+	} else if err != nil {
+		return usagef("replay %s: %w", path, err)
+	}
+	data, err := io.ReadAll(fh)
+	fh.Close()
+	if err != nil {
+		return usagef("replay %s: %w", path, err)
+	}
+	// The lines written whole so far; a last line still being written is
+	// read again, whole, by the tail.
+	whole := data[:bytes.LastIndexByte(data, '\n')+1]
+	offset := int64(len(whole))
+	lc, err := engine.ReadLog(bytes.NewReader(whole))
+	switch {
 	case err != nil:
 		return usagef("replay %s: %w", path, err)
 	case len(lc.Events) == 0:
-		return usagef("replay %s: %w: the file is empty (a run writes its first event as it starts)", path, engine.ErrNotALog)
+		return usagef("replay %s: %w: it holds no complete event yet (a run writes its first event as it starts)", path, engine.ErrNotALog)
 	case !lc.Complete && lc.Version != engine.LogVersion:
 		return usagef("replay --follow %s: the log is in format version %d, which no running arena writes; replay it without --follow", path, lc.Version)
-	}
-	// The lines read whole; a last line still being written is read again.
-	lines := lc.Lines
-	if lc.Problem != "" {
-		lines--
-	}
-	offset, err := engine.CompleteBytes(path, lines)
-	if err != nil {
-		return usagef("replay --follow %s: %w", path, err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -62,7 +68,7 @@ func (a *app) follow(path string, f replayFlags) error {
 		if done {
 			return true, nil
 		}
-		return tailLog(ctx, path, offset, sink)
+		return tailLog(ctx, path, offset, sink, func(msg string) { a.warn("%s", msg) })
 	}
 	switch {
 	case f.json || f.noTUI || !a.isTTY():
@@ -75,15 +81,15 @@ func (a *app) follow(path string, f replayFlags) error {
 		} else {
 			sink = plain.New(a.stdout)
 		}
-		ended, err := tail(ctx, sink)
+		_, err := tail(ctx, sink)
 		if err == nil {
 			err = sink.Err()
 		}
 		if err != nil {
 			return err
 		}
-		if !ended {
-			return exitCode(exitInterrupted)
+		if ctx.Err() != nil {
+			return exitCode(exitInterrupted) // the watching, not the run
 		}
 		return nil
 	}
@@ -106,8 +112,8 @@ func (a *app) follow(path string, f replayFlags) error {
 // tailLog hands sink every event written to the log after offset, until
 // the outcome (and what follows it within followDrain) or ctx's end.
 // ended says the outcome came.
-func tailLog(ctx context.Context, path string, offset int64, sink engine.Sink) (ended bool, err error) {
-	fh, err := os.Open(path)
+func tailLog(ctx context.Context, path string, offset int64, sink engine.Sink, note func(string)) (ended bool, err error) {
+	fh, err := trust.Open(path)
 	if err != nil {
 		return false, err
 	}
@@ -119,6 +125,7 @@ func tailLog(ctx context.Context, path string, offset int64, sink engine.Sink) (
 	var partial []byte
 	lineNo := 0
 	var quietSince time.Time
+	gone := false
 	for {
 		chunk, rerr := br.ReadSlice('\n')
 		if len(partial)+len(chunk) > engine.MaxLogLine {
@@ -151,7 +158,20 @@ func tailLog(ctx context.Context, path string, offset int64, sink engine.Sink) (
 		case !errors.Is(rerr, io.EOF):
 			return ended, rerr
 		}
-		// At the end of what is written so far: wait for more.
+		// At the end of what is written so far. The run's arena holds the
+		// log's writer lock until it has written its last event: once it
+		// lets go, what the file holds is all there will be (one more read
+		// takes what came just before).
+		if gone {
+			if !ended {
+				note("the run writing the log stopped without an outcome: it was cut short (arena resume " + path + " carries it on)")
+			}
+			return ended, nil
+		}
+		if writerGone(path) {
+			gone = true
+			continue
+		}
 		if ended {
 			if quietSince.IsZero() {
 				quietSince = time.Now()
@@ -165,4 +185,11 @@ func tailLog(ctx context.Context, path string, offset int64, sink engine.Sink) (
 		case <-time.After(followPoll):
 		}
 	}
+}
+
+// writerGone says no arena holds the log's writer lock any more. The lock
+// names its holder on Linux only; elsewhere the follow ends at the outcome
+// (or Ctrl+C).
+func writerGone(path string) bool {
+	return runtime.GOOS == "linux" && engine.LogWriterPID(path) == 0
 }

@@ -137,3 +137,32 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// A run killed outright leaves a log without an outcome, and no writer:
+// the follow plays what is there, says so, and ends.
+func TestReplayFollowEndsWhenTheWriterIsGone(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t)
+	run := startSlowDebate(t, s, clitest.AgentScript{Mode: clitest.ModeHang})
+	follow := exec.Command(arenaBinary(t), "replay", "--follow", "--json", s.logs()[0])
+	follow.Dir, follow.Env = s.dir, s.env()
+	out := &lockedBuffer{}
+	follow.Stdout, follow.Stderr = out, out
+	if err := follow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, 60*time.Second, "the follow to print the start", func() bool { return strings.Contains(out.String(), `"debate_started"`) })
+	run.Process.Kill()
+	run.Wait()
+	done := make(chan error, 1)
+	go func() { done <- follow.Wait() }()
+	select {
+	case err := <-done:
+		if code := exitCodeOf(err); code != 0 || !strings.Contains(out.String(), "cut short") {
+			t.Fatalf("exit %d\n%s", code, out)
+		}
+	case <-time.After(2 * time.Minute):
+		follow.Process.Kill()
+		t.Fatalf("the follow went on after its writer died:\n%s", out)
+	}
+}

@@ -278,6 +278,7 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 		p = injectPanic(p, bus, &opts)
 	}
 	saved := &savedFiles{}
+	streamEvents(bus, logw) // to arena mcp, when it started this run (mcp_events.go)
 	if logw != nil {
 		bus.Subscribe(logw)
 		opts.LogPath = logw.Path()

@@ -67,6 +67,9 @@ type Agent struct {
 	// StdinCommand is used instead of Command when an argv prompt is too
 	// large for one argument (Linux caps one at 128 KiB): the prompt then
 	// goes on stdin. Empty means Command without its "{prompt}" element.
+	// It belongs to Command: a config that sets command without it clears
+	// it (settings), so an overridden built-in never runs its old stdin
+	// command.
 	StdinCommand []string `json:"stdin_command,omitempty"`
 	// Args are appended to the command (before an appended prompt): the
 	// easy way to add a flag such as a model choice to a built-in.

@@ -2,6 +2,7 @@ package challengers
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,11 +36,19 @@ type Check struct {
 	Version     string        `json:"version,omitempty"`
 	VersionErr  string        `json:"version_error,omitempty"`
 	VersionTook time.Duration `json:"version_took"`
-	Credentials []Credential  `json:"credentials"`
-	Probe       *Probe        `json:"probe,omitempty"`
-	Usable      bool          `json:"usable"`
-	Problem     string        `json:"problem,omitempty"`
-	Install     string        `json:"install,omitempty"`
+	// VersionSlow: --version answered, but took SlowVersion or more (a
+	// loaded machine, a CLI that starts slowly): usable all the same.
+	VersionSlow bool `json:"version_slow,omitempty"`
+	// VersionTimedOut: --version gave no answer before the timeout. Slow
+	// is all that is known: not broken.
+	VersionTimedOut bool `json:"version_timed_out,omitempty"`
+	// VersionTimeout is how long --version was given.
+	VersionTimeout time.Duration `json:"version_timeout"`
+	Credentials    []Credential  `json:"credentials"`
+	Probe          *Probe        `json:"probe,omitempty"`
+	Usable         bool          `json:"usable"`
+	Problem        string        `json:"problem,omitempty"`
+	Install        string        `json:"install,omitempty"`
 }
 
 // CredentialsConfigured reports whether any credential source exists.
@@ -55,11 +64,20 @@ func (c Check) CredentialsConfigured() bool {
 // DoctorOptions tunes Diagnose.
 type DoctorOptions struct {
 	Probe          bool
-	VersionTimeout time.Duration // default 5s
+	VersionTimeout time.Duration // default DefaultVersionTimeout
 	ProbeTimeout   time.Duration // default: the agent's own timeout, else 60s
 	Env            []string      // nil: this process's
 	Home           string        // for "~/" in credential files; "": os.UserHomeDir
 }
+
+// DefaultVersionTimeout is how long doctor waits for a CLI's --version.
+// Generous: on a loaded 2-core machine gemini's takes 9 s, and a CLI that
+// is merely slow must not be called broken.
+const DefaultVersionTimeout = 30 * time.Second
+
+// SlowVersion is how long a --version may take before doctor says the
+// CLI is slow (it is still usable).
+const SlowVersion = 3 * time.Second
 
 // ProbePrompt is the one-line prompt of `doctor --probe`.
 const ProbePrompt = "Reply with the single word OK."
@@ -92,14 +110,26 @@ func Resolve(a Agent, env []string) (Agent, string, bool) {
 func Diagnose(ctx context.Context, agents []Agent, opts DoctorOptions) []Check {
 	checks := make([]Check, len(agents))
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first *Panic
 	for i, a := range agents {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			checks[i] = diagnoseOne(ctx, a, opts)
+			if p := Catch(func() { checks[i] = diagnoseOne(ctx, a, opts) }); p != nil {
+				mu.Lock()
+				if first == nil {
+					p.Where = "checking " + a.Name
+					first = p
+				}
+				mu.Unlock()
+			}
 		}()
 	}
 	wg.Wait()
+	if first != nil {
+		panic(first) // raised again where arena reports it (exit 1)
+	}
 	return checks
 }
 
@@ -115,7 +145,11 @@ func diagnoseOne(ctx context.Context, a Agent, opts DoctorOptions) Check {
 	c.Executable = run.Executable()
 	c.Path, _ = LookPath(run.Executable(), opts.Env)
 	c.version(ctx, run, opts)
-	if c.VersionErr != "" {
+	switch {
+	case c.VersionTimedOut:
+		c.Problem = fmt.Sprintf("its --version gave no answer in %s: slow, not known to be broken (a loaded machine? raise --version-timeout)", c.VersionTimeout)
+		return c
+	case c.VersionErr != "":
 		c.Problem = "version check failed: " + c.VersionErr
 		return c
 	}
@@ -133,7 +167,7 @@ func diagnoseOne(ctx context.Context, a Agent, opts DoctorOptions) Check {
 func (c *Check) version(ctx context.Context, a Agent, opts DoctorOptions) {
 	timeout := opts.VersionTimeout
 	if timeout <= 0 {
-		timeout = 5 * time.Second
+		timeout = DefaultVersionTimeout
 	}
 	args := a.VersionArgs
 	if len(args) == 0 {
@@ -145,13 +179,16 @@ func (c *Check) version(ctx context.Context, a Agent, opts DoctorOptions) {
 		Prompt:  PromptStdin, Format: FormatText,
 		Env: a.Env, Timeout: timeout, OutputCap: 1 << 20,
 	}
+	c.VersionTimeout = timeout
 	res := Run(ctx, Request{Agent: v, Env: opts.Env})
 	c.VersionTook = res.Duration
 	if !res.OK() {
 		c.VersionErr = res.Describe()
+		c.VersionTimedOut = res.Reason == ReasonTimeout
 		return
 	}
 	c.Version = firstLine(res.Text)
+	c.VersionSlow = res.Duration >= SlowVersion
 }
 
 func probe(ctx context.Context, a Agent, opts DoctorOptions) *Probe {

@@ -68,7 +68,7 @@ func (inv *invocation) setDir(a Agent) error {
 		inv.dir = a.Dir
 		return nil
 	}
-	dir, err := os.MkdirTemp("", "arena-"+safeName(a.Name)+"-")
+	dir, _, err := TempDir("arena-" + safeName(a.Name) + "-")
 	if err != nil {
 		return fmt.Errorf("scratch directory: %w", err)
 	}
@@ -99,7 +99,7 @@ func (inv *invocation) argvPrompt(a Agent, prompt string) {
 }
 
 func (inv *invocation) promptFile(a Agent, prompt string) error {
-	f, err := os.CreateTemp("", "arena-prompt-*.txt") // 0600
+	f, err := os.CreateTemp(tempParent(), "arena-prompt-*.txt") // 0600; see TempDir
 	if err != nil {
 		return fmt.Errorf("prompt file: %w", err)
 	}

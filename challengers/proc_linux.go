@@ -76,3 +76,10 @@ func livingMember(statPath string, pgid []byte) bool {
 	}
 	return f[0][0] != 'Z' && f[0][0] != 'X'
 }
+
+// groupAttr makes a child the leader of a process group of its own, so
+// that a timeout or the reaper can kill it with all it started, and asks
+// the kernel to kill it if arena dies without a chance to clean up.
+func groupAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}

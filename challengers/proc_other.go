@@ -18,3 +18,8 @@ func rawOutput(*os.File) {}
 func groupAlive(pgid int) bool {
 	return pgid > 0 && syscall.Kill(-pgid, 0) == nil
 }
+
+// groupAttr: see proc_linux.go.
+func groupAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}

@@ -11,48 +11,71 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // A Reaper is a small watchdog process that outlives arena. arena tells it
-// the process group of every agent it starts; if arena dies without the
-// chance to clean up (SIGKILL, an OOM kill), the pipe between them closes
-// and the reaper kills every group still registered.
+// the process group of everything it starts (the agents, a repository's
+// test command) and the directory its temporary files live in; if arena
+// dies without the chance to clean up (SIGKILL, an OOM kill), the pipe
+// between them closes, and the reaper kills every group still registered,
+// then removes every directory still registered.
 //
-// The parent-death signal (Pdeathsig) already stops each agent's first
+// The parent-death signal (Pdeathsig) already stops each child's first
 // process when arena dies, but not what that process started: a CLI's
-// helper or a shell it spawned would be left running, reparented to init.
+// helper, a shell it spawned or a test's sleeper would be left running,
+// reparented to init. And nothing but the reaper can remove a directory
+// after arena is gone.
+//
+// The lines arena writes to it are "+PGID" and "-PGID" (a process group to
+// kill, or no longer), and "D" or "d" followed by a Go-quoted path (a
+// directory to remove, or no longer).
 type Reaper struct {
-	mu  sync.Mutex
-	w   *os.File
-	cmd *exec.Cmd
+	mu     sync.Mutex
+	w      *os.File
+	cmd    *exec.Cmd
+	runDir string // every TempDir is made in here
 }
 
 var activeReaper atomic.Pointer[Reaper]
 
 // StartReaper starts argv (arena's own binary with its hidden reaper
 // command) in a session of its own, so that the terminal's SIGINT and
-// SIGHUP, meant for arena, do not reach it; from then on every agent the
-// runner starts is registered with it.
+// SIGHUP, meant for arena, do not reach it; from then on every process
+// group the runner and StartGroup start is registered with it, and every
+// TempDir is made inside a directory of this run that it removes.
 func StartReaper(argv []string) (*Reaper, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
+	rp := &Reaper{w: w}
+	// The run's directory is registered before the reaper starts (the
+	// pipe holds the line until it reads it): there is no moment at which
+	// it exists and the reaper would not remove it.
+	if dir, err := os.MkdirTemp("", "arena-run-"); err == nil {
+		rp.runDir = dir
+		rp.sendDir('D', dir)
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		w.Close()
+		if rp.runDir != "" {
+			os.RemoveAll(rp.runDir)
+		}
 		return nil, fmt.Errorf("start reaper: %w", err)
 	}
-	rp := &Reaper{w: w, cmd: cmd}
+	rp.cmd = cmd
 	activeReaper.Store(rp)
 	return rp, nil
 }
 
-// Close tells the reaper arena is done (after the agents are gone, so it
-// kills nothing) and waits for it.
+// Close tells the reaper arena is done and waits for it: it kills what is
+// still registered (nothing, when every caller cleaned up after itself)
+// and removes the run's directory.
 func (rp *Reaper) Close() error {
 	activeReaper.CompareAndSwap(rp, nil)
 	rp.mu.Lock()
@@ -67,9 +90,15 @@ func (rp *Reaper) Close() error {
 func (rp *Reaper) send(op byte, pgid int) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
-	// A failed write means the reaper is gone; the agents still have
+	// A failed write means the reaper is gone; the children still have
 	// their parent-death signal.
 	_, _ = fmt.Fprintf(rp.w, "%c%d\n", op, pgid)
+}
+
+func (rp *Reaper) sendDir(op byte, dir string) {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	_, _ = fmt.Fprintf(rp.w, "%c%s\n", op, strconv.Quote(dir))
 }
 
 // track registers a process group with the active reaper, if any, and
@@ -83,14 +112,98 @@ func track(pgid int) func() {
 	return func() { rp.send('-', pgid) }
 }
 
-// ServeReaper is the reaper process: it reads "+PGID" and "-PGID" lines
-// until its input closes, then kills every group still registered.
+// TempDir makes a private directory (0700) for arena's own use, named
+// from pattern as os.MkdirTemp names it ("arena-rank-export-" gives
+// arena-rank-export-123456), and returns it with the function that removes
+// it. While a reaper watches over arena (every protocol's run, doctor
+// --probe) the directory is made inside the run's own directory, which
+// the reaper removes if arena is killed before remove is called: nothing
+// arena made stays in TMPDIR. Without a reaper it is made in TMPDIR.
+//
+// Every temporary directory arena makes goes through TempDir.
+func TempDir(pattern string) (dir string, remove func(), err error) {
+	parent := tempParent()
+	dir, err = os.MkdirTemp(parent, pattern)
+	if err != nil && parent != "" {
+		// The run's directory went away (someone cleaned TMPDIR): TMPDIR
+		// itself is better than no directory.
+		dir, err = os.MkdirTemp("", pattern)
+	}
+	if err != nil {
+		return "", func() {}, err
+	}
+	return dir, func() { _ = os.RemoveAll(dir) }, nil
+}
+
+// tempParent is where arena's temporary files go: the run's directory
+// while a reaper watches, else "" (TMPDIR).
+func tempParent() string {
+	if rp := activeReaper.Load(); rp != nil {
+		return rp.runDir
+	}
+	return ""
+}
+
+// StartGroup starts cmd as the leader of a process group of its own that
+// the reaper kills if arena dies, and that dies with arena's thread even
+// without a reaper (Pdeathsig, where the system has it). Call the returned
+// function once cmd has been waited for: it kills whatever the command
+// left behind in its group (a sleeper it forked) and unregisters the
+// group. cmd.SysProcAttr is replaced.
+func StartGroup(cmd *exec.Cmd) (finish func(), err error) {
+	cmd.SysProcAttr = groupAttr()
+	if err := cmd.Start(); err != nil {
+		return func() {}, err
+	}
+	pgid := cmd.Process.Pid
+	untrack := track(pgid)
+	return func() {
+		if groupAlive(pgid) {
+			_ = signalGroup(pgid, syscall.SIGKILL)
+			waitGroupGone(pgid, 2*time.Second)
+		}
+		untrack()
+	}, nil
+}
+
+// KillGroup sends SIGKILL to the process group cmd leads (started by
+// StartGroup): the way to stop it at a timeout, for exec.Cmd.Cancel.
+func KillGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	return signalGroup(cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// reapWait bounds how long the reaper waits for the groups it killed to
+// be gone before it removes the directories: a process still dying can
+// still write into one.
+const reapWait = 3 * time.Second
+
+// ServeReaper is the reaper process: it reads its lines until its input
+// closes, then kills every group still registered and removes every
+// directory still registered.
 func ServeReaper(in io.Reader) {
 	groups := map[int]bool{}
+	dirs := map[string]bool{}
 	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 4096), 1<<20)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if len(line) < 2 {
+			continue
+		}
+		switch line[0] {
+		case 'D', 'd':
+			dir, err := strconv.Unquote(line[1:])
+			if err != nil || !strings.HasPrefix(dir, "/") || len(dir) < 2 {
+				continue
+			}
+			if line[0] == 'D' {
+				dirs[dir] = true
+			} else {
+				delete(dirs, dir)
+			}
 			continue
 		}
 		pgid, err := strconv.Atoi(line[1:])
@@ -106,5 +219,18 @@ func ServeReaper(in io.Reader) {
 	}
 	for pgid := range groups {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	deadline := time.Now().Add(reapWait)
+	for pgid := range groups {
+		for groupAlive(pgid) && time.Now().Before(deadline) {
+			time.Sleep(groupPoll)
+		}
+	}
+	for dir := range dirs {
+		// A second try for a file a dying process made meanwhile.
+		if os.RemoveAll(dir) != nil {
+			time.Sleep(100 * time.Millisecond)
+			_ = os.RemoveAll(dir)
+		}
 	}
 }

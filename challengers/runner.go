@@ -195,6 +195,8 @@ type process struct {
 	stdout *os.File // pty master or pipe read end
 	stderr *os.File
 	stdin  *os.File // write end when the prompt goes on stdin
+	// stdinSent is how much of the prompt was written before the start.
+	stdinSent int
 
 	mu       sync.Mutex
 	capHit   bool
@@ -208,8 +210,19 @@ func (p *process) run(ctx context.Context) Result {
 	pgid := p.cmd.Process.Pid // Setsid: the leader's pid is the group id
 	defer track(pgid)()
 
+	// A panic while reading (a decoder's bug, or the OnChunk consumer's)
+	// stops the agent and is raised again in the caller once the agent is
+	// gone: the caller's goroutine is where arena turns it into an outcome.
 	outDone := make(chan streamOutcome, 1)
-	go func() { outDone <- p.readStdout(pgid) }()
+	var readPanic *Panic
+	go func() {
+		var out streamOutcome
+		if pn := Catch(func() { out = p.readStdout(pgid) }); pn != nil {
+			readPanic = pn
+			killGroup(pgid)
+		}
+		outDone <- out
+	}()
 	errDone := make(chan struct{})
 	go func() { p.readStderr(); close(errDone) }()
 	if p.stdin != nil {
@@ -232,6 +245,9 @@ func (p *process) run(ctx context.Context) Result {
 		killGroup(pgid)
 	}
 	out := p.drain(outDone, errDone)
+	if readPanic != nil {
+		panic(readPanic)
+	}
 	return p.result(waitErr, out)
 }
 
@@ -257,7 +273,7 @@ func (p *process) start() error {
 
 	outW, err := p.openStdout()
 	if err != nil {
-		errR.Close()
+		p.closeAll() // stderr's read end, and stdin's write end
 		return err
 	}
 	defer outW.Close()
@@ -290,9 +306,24 @@ func (p *process) openStdin() (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.stdin = w
+	// The start of the prompt is in the pipe before the agent starts:
+	// gemini and qwen go on without piped input when none has arrived
+	// within half a second of their start, and on a loaded machine the
+	// goroutine that feeds the rest may not have run by then. A pipe
+	// holds at least a page, so this write never blocks.
+	n := min(len(p.req.Prompt), stdinHead)
+	if _, err := io.WriteString(w, p.req.Prompt[:n]); err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	p.stdin, p.stdinSent = w, n
 	return r, nil
 }
+
+// stdinHead is how much of a prompt on stdin is written before the agent
+// starts: one page, what every pipe holds.
+const stdinHead = 4096
 
 // openStdout returns the child's end of stdout: a pseudo-terminal slave
 // (CLIs that check isatty stream and flush as they would for a person) or
@@ -320,7 +351,7 @@ func (p *process) openStdout() (*os.File, error) {
 }
 
 func (p *process) feedStdin() {
-	_, _ = io.WriteString(p.stdin, p.req.Prompt)
+	_, _ = io.WriteString(p.stdin, p.req.Prompt[p.stdinSent:])
 	_ = p.stdin.Close()
 }
 

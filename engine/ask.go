@@ -191,18 +191,58 @@ func (rt *Runtime) finished(q Question, res challengers.Result, attempt int, r R
 // AskAll asks every question at once and returns the answers in order.
 // Each call has its own timeout, so the slowest agent, not the sum, sets
 // the pace.
+//
+// A panic in one of them cancels the others and is raised again here,
+// once they have returned, for engine.Run to turn into an outcome.
 func (rt *Runtime) AskAll(ctx context.Context, qs []Question) []Answer {
 	out := make([]Answer, len(qs))
-	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var g Group
 	for i, q := range qs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i] = rt.Ask(ctx, q)
-		}()
+		g.Go("asking "+q.seat(), cancel, func() { out[i] = rt.Ask(ctx, q) })
 	}
-	wg.Wait()
+	g.Wait()
 	return out
+}
+
+// Group runs goroutines whose panics are not lost: Wait raises the first
+// one again in the waiting goroutine, once every one has returned.
+type Group struct {
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	first *challengers.Panic
+}
+
+// Go runs f in a goroutine; if f panics, the panic is said to have
+// happened in where ("asking gemini"), unless it says better, and onPanic
+// (nil: nothing) is called, to stop the others.
+func (g *Group) Go(where string, onPanic func(), f func()) {
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		if p := challengers.Catch(f); p != nil {
+			if p.Where == "" {
+				p.Where = where
+			}
+			g.mu.Lock()
+			if g.first == nil {
+				g.first = p
+			}
+			g.mu.Unlock()
+			if onPanic != nil {
+				onPanic()
+			}
+		}
+	}()
+}
+
+// Wait waits for every goroutine, then raises the first panic again.
+func (g *Group) Wait() {
+	g.wg.Wait()
+	if g.first != nil {
+		panic(g.first)
+	}
 }
 
 // Note emits a message for the person watching.

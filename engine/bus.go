@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"fmt"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/arenadebate/arena/challengers"
 )
 
 // Sink consumes events. Handle is called with events in order, one at a
@@ -38,17 +42,21 @@ type Bus struct {
 	// drop, when set, says an event is not to be published at all (a
 	// resumed run walking again the part of its path the log holds).
 	drop func(Payload) bool
+	// failed is the first panic of a sink; broken is closed then.
+	failed *challengers.Panic
+	broken chan struct{}
 }
 
 type subscriber struct {
-	sink  Sink
-	queue []Event
-	ready *sync.Cond
+	sink   Sink
+	queue  []Event
+	ready  *sync.Cond
+	broken bool // it panicked: it gets nothing more
 }
 
 // NewBus returns a bus delivering to sinks.
 func NewBus(sinks ...Sink) *Bus {
-	b := &Bus{now: time.Now}
+	b := &Bus{now: time.Now, broken: make(chan struct{})}
 	b.idle = sync.NewCond(&b.mu)
 	for _, s := range sinks {
 		b.Subscribe(s)
@@ -79,6 +87,9 @@ func (b *Bus) Emit(p Payload) Event {
 		return e
 	}
 	for _, s := range b.subs {
+		if s.broken {
+			continue
+		}
 		s.queue = append(s.queue, e)
 		b.pending++
 		s.ready.Signal()
@@ -117,17 +128,66 @@ func (b *Bus) deliver(s *subscriber) {
 		batch := s.queue
 		s.queue = nil
 		b.mu.Unlock()
-		for i := range batch {
-			s.sink.Handle(batch[i])
-			batch[i] = Event{} // let handled chunks go
-		}
+		p := challengers.Catch(func() {
+			for i := range batch {
+				s.sink.Handle(batch[i])
+				batch[i] = Event{} // let handled chunks go
+			}
+		})
 		b.mu.Lock()
 		b.pending -= len(batch)
+		if p != nil {
+			b.sinkFailed(s, p)
+		}
 		if b.pending == 0 {
 			b.idle.Broadcast()
 		}
 	}
 }
+
+// sinkFailed drops a sink that panicked (the others go on: the log still
+// gets the outcome when the screen fails) and records the first such
+// failure for the run to abort with. Called with b.mu held.
+func (b *Bus) sinkFailed(s *subscriber, p *challengers.Panic) {
+	s.broken = true
+	b.pending -= len(s.queue)
+	s.queue = nil
+	if b.failed == nil {
+		p.Where = sinkName(s.sink)
+		b.failed = p
+		close(b.broken)
+	}
+}
+
+// sinkName is how an outcome names a sink: its type, as "the log writer"
+// reads better than "*engine.LogWriter", when the sink says so.
+func sinkName(s Sink) string {
+	if n, ok := s.(interface{ SinkName() string }); ok {
+		return n.SinkName()
+	}
+	return "the event consumer " + strings.TrimPrefix(fmt.Sprintf("%T", s), "*")
+}
+
+// Fail records a failure of a consumer outside the bus (the live screen
+// crashed): the run ends with an outcome saying so, as when a sink panics.
+func (b *Bus) Fail(p *challengers.Panic) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.failed == nil {
+		b.failed = p
+		close(b.broken)
+	}
+}
+
+// Failure is the first panic of a sink, or nil.
+func (b *Bus) Failure() *challengers.Panic {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.failed
+}
+
+// Broken is closed when a sink panics.
+func (b *Bus) Broken() <-chan struct{} { return b.broken }
 
 // Flush waits until every sink has handled every event emitted so far.
 func (b *Bus) Flush() {

@@ -335,6 +335,9 @@ type Outcome struct {
 	Failures []string `json:"failures,omitempty"`
 	// LogPath is where the log is saved ("" when not saved).
 	LogPath string `json:"log_path,omitempty"`
+	// InternalError says what panicked when a bug in arena ended the run
+	// (the result is then aborted, and arena exits 1).
+	InternalError string `json:"internal_error,omitempty"`
 }
 
 // Saved: a consumer of the stream wrote a file (the outcome document).

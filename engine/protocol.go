@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/arenadebate/arena/challengers"
 )
 
 // costHeading heads the section WithCosts adds.
@@ -83,14 +86,16 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 					if !ok {
 						return
 					}
-					rt.AddModeratorNote(text)
+					if p := challengers.Catch(func() { rt.AddModeratorNote(text) }); p != nil {
+						rt.Bus.Emit(Note{Level: NoteWarn, Message: "a moderator's note was lost: " + p.Error()})
+					}
 				case <-stop:
 					return
 				}
 			}
 		}()
 	}
-	out := p.Run(ctx, rt)
+	out := runGuarded(ctx, p, rt, bus)
 	close(stop)
 	listening.Wait() // no note after the outcome
 	if out.Result == "" {
@@ -103,4 +108,49 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	out.LogPath = opts.LogPath
 	bus.Emit(out)
 	return out
+}
+
+// runGuarded runs the protocol; a panic in it (or raised again from a
+// goroutine it started: AskAll, the runner), or in a sink of the bus,
+// ends the run with an aborted outcome that says what failed, instead of
+// killing arena with the terminal raw and the log without an outcome. A
+// sink that panics cancels the protocol: the run cannot be shown or
+// recorded whole any more.
+func runGuarded(ctx context.Context, p Protocol, rt *Runtime, bus *Bus) (out Outcome) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-bus.Broken():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	if pn := challengers.Catch(func() { out = p.Run(ctx, rt) }); pn != nil {
+		if pn.Where == "" {
+			name := "the protocol"
+			challengers.Catch(func() { name = "the " + p.Start().Protocol + " protocol" })
+			pn.Where = name
+		}
+		return InternalError(pn)
+	}
+	if pn := bus.Failure(); pn != nil {
+		return InternalError(pn)
+	}
+	return out
+}
+
+// InternalError is the outcome of a run that a panic ended: aborted,
+// naming what failed, with the stack in the document for a bug report.
+func InternalError(p *challengers.Panic) Outcome {
+	what := p.Error()
+	md := fmt.Sprintf("# Run aborted: internal error\n\narena stopped the run: %s. This is a bug in arena; "+
+		"the log holds everything up to it. Please report it with the stack below.\n\n```\n%s\n```\n", what, strings.TrimSpace(p.Stack))
+	return Outcome{
+		Result: OutcomeAborted, Stance: StanceDisagree,
+		Summary:       "Aborted: internal error: " + what,
+		Markdown:      md,
+		Failures:      []string{what},
+		InternalError: what,
+	}
 }

@@ -97,6 +97,17 @@ func (l *loader) agentEntry(d *document, e pair) error {
 	if err != nil {
 		return err
 	}
+	if set["command"] {
+		// A command of one's own wins everywhere: the stdin command and
+		// the stand-ins (agy for gemini) were the old command's, so a
+		// prompt on stdin (prompt: stdin, or one over 100 KiB) runs this
+		// command too, without its {prompt}, unless stdin_command is set
+		// with it.
+		if !set["stdin_command"] {
+			a.StdinCommand = nil
+		}
+		a.Alternatives = nil
+	}
 	if !builtin && !set["command"] {
 		msg := "a new agent needs a command, e.g. command: [ollama, run, llama3.2]"
 		if s := closest(name, l.s.agentNames()); s != "" {

@@ -19,10 +19,21 @@ func ChallengerCachePath(env Env) (string, error) {
 	return filepath.Join(env.CacheDir, "arena", "challengers"), nil
 }
 
-// SaveChallengerCache records the usable challengers for later runs. It
-// writes a temporary file and renames it, so a concurrent run never reads
-// half a list.
-func SaveChallengerCache(env Env, names []string) error {
+// A CacheEntry is one agent of doctor's saved list: whether it is in
+// (arena uses it as a challenger by default) and why, in doctor's words
+// ("answered --version in 8.1s (slow)", "not found on PATH").
+type CacheEntry struct {
+	Name string
+	In   bool
+	Why  string
+}
+
+// SaveChallengerCache records doctor's verdict for later runs: the
+// usable challengers one a line, each with why it is in after a "#", and
+// after them, as comments, the agents left out and why. It writes a
+// temporary file and renames it, so a concurrent run never reads half a
+// list.
+func SaveChallengerCache(env Env, entries []CacheEntry) error {
 	path, err := ChallengerCachePath(env)
 	if err != nil {
 		return err
@@ -30,12 +41,23 @@ func SaveChallengerCache(env Env, names []string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("saving usable challengers: %w", err)
 	}
-	text := "# Usable challengers found by arena doctor, one a line.\n" + strings.Join(names, "\n") + "\n"
+	var b strings.Builder
+	b.WriteString("# Usable challengers found by arena doctor, one a line, each with why it is in.\n")
+	for _, e := range entries {
+		if e.In {
+			fmt.Fprintf(&b, "%s\t# %s\n", e.Name, oneLine(e.Why))
+		}
+	}
+	for _, e := range entries {
+		if !e.In {
+			fmt.Fprintf(&b, "# out: %s: %s\n", e.Name, oneLine(e.Why))
+		}
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".challengers-*")
 	if err != nil {
 		return fmt.Errorf("saving usable challengers: %w", err)
 	}
-	_, werr := tmp.WriteString(text)
+	_, werr := tmp.WriteString(b.String())
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(tmp.Name())
@@ -46,6 +68,44 @@ func SaveChallengerCache(env Env, names []string) error {
 		return fmt.Errorf("saving usable challengers: %w", err)
 	}
 	return nil
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// ReadChallengerCache reads doctor's saved list (found is false when
+// there is none): the agents in it, and those it names as left out.
+func ReadChallengerCache(env Env) (entries []CacheEntry, found bool, err error) {
+	path, err := ChallengerCachePath(env)
+	if err != nil {
+		return nil, false, nil
+	}
+	data, found, err := readFile(path)
+	if err != nil || !found {
+		return nil, found, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if e, ok := parseCacheLine(line); ok {
+			entries = append(entries, e)
+		}
+	}
+	return entries, true, nil
+}
+
+// parseCacheLine reads one line of the saved list: "name", "name # why",
+// "# out: name: why", or another comment (not an entry).
+func parseCacheLine(line string) (CacheEntry, bool) {
+	line = strings.TrimSpace(line)
+	if rest, ok := strings.CutPrefix(line, "# out: "); ok {
+		name, why, _ := strings.Cut(rest, ": ")
+		return CacheEntry{Name: strings.TrimSpace(name), Why: strings.TrimSpace(why)}, name != ""
+	}
+	if line == "" || strings.HasPrefix(line, "#") {
+		return CacheEntry{}, false
+	}
+	name, why, _ := strings.Cut(line, "#")
+	return CacheEntry{Name: strings.TrimSpace(name), In: true, Why: strings.TrimSpace(why)}, true
 }
 
 // discoverChallengers returns doctor's list if there is one, otherwise the
@@ -86,9 +146,8 @@ func (l *loader) cachedChallengers() ([]string, []origin, bool) {
 	var names []string
 	var srcs []origin
 	for i, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if line != "" && !strings.HasPrefix(line, "#") {
-			names = append(names, line)
+		if e, ok := parseCacheLine(line); ok && e.In {
+			names = append(names, e.Name)
 			srcs = append(srcs, origin{file: path, line: i + 1})
 		}
 	}

@@ -102,6 +102,6 @@ func (l *loader) noChallengers(explicit bool) error {
 	if explicit {
 		return o.errorf(keyChallengers, "no challenger left once the defender %q is left out", l.s.Defender)
 	}
-	l.warn(origin{}, keyChallengers, "none usable ("+o.String()+"); run arena doctor, or name some with --challengers")
+	l.s.NoChallengers = origin{}.warning(keyChallengers, "none usable ("+o.String()+"); run arena doctor, or name some with --challengers")
 	return nil
 }

@@ -42,7 +42,12 @@ type Settings struct {
 	Agents map[string]challengers.Agent
 
 	Warnings []string // non-fatal problems, each naming its file and line
-	Files    []string // files whose settings were applied, in order
+	// NoChallengers, when no challenger was named and none was found,
+	// says so ("challengers: none usable (found on PATH); run arena
+	// doctor, …"). It is not among the Warnings: only a command that
+	// needs challengers (a debate) says it.
+	NoChallengers string
+	Files         []string // files whose settings were applied, in order
 
 	src       map[string]origin
 	agents    map[string]*agentMeta

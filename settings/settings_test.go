@@ -354,7 +354,13 @@ func TestChallengers(t *testing.T) {
 			if got, want := s.Source("challengers"), expand(tt.wantSource); got != want {
 				t.Errorf("source = %q, want %q", got, want)
 			}
-			if tt.warning != "" && !hasWarning(s, expand(tt.warning)) {
+			// "none usable" is said by the debate alone (NoChallengers),
+			// not among the warnings every command prints.
+			if w := expand(tt.warning); strings.Contains(w, "none usable") {
+				if !strings.Contains(s.NoChallengers, w) || len(s.Warnings) > 0 {
+					t.Errorf("NoChallengers %q, warnings %q, want %q alone", s.NoChallengers, s.Warnings, w)
+				}
+			} else if tt.warning != "" && !hasWarning(s, w) {
 				t.Errorf("warnings %q, want %q", s.Warnings, expand(tt.warning))
 			}
 			if tt.warning == "" && len(s.Warnings) > 0 {
@@ -409,12 +415,16 @@ func TestLogDirWithLogsOff(t *testing.T) {
 
 func TestSaveChallengerCache(t *testing.T) {
 	e := newTestEnv(t)
-	if err := SaveChallengerCache(e.Env, []string{"qwen", "gemini"}); err != nil {
+	if err := SaveChallengerCache(e.Env, []CacheEntry{{Name: "qwen", In: true, Why: "answered"}, {Name: "codex", Why: "not found on PATH"}, {Name: "gemini", In: true, Why: "kept: answered before;\nslow"}}); err != nil {
 		t.Fatal(err)
 	}
 	s := e.load(Flags{})
 	if !slices.Equal(s.Challengers, []string{"qwen", "gemini"}) {
 		t.Errorf("challengers = %q", s.Challengers)
+	}
+	saved, found, err := ReadChallengerCache(e.Env)
+	if err != nil || !found || len(saved) != 3 || saved[2] != (CacheEntry{Name: "codex", Why: "not found on PATH"}) || saved[1].Why != "kept: answered before; slow" {
+		t.Errorf("read back %+v (%v, %v)", saved, found, err)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(e.cachePath()))
 	if len(entries) != 1 {

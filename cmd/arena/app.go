@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
 	"github.com/arenadebate/arena/engine/trust"
@@ -111,6 +112,11 @@ type app struct {
 	// settings are the latest loaded: a follow-up asked on the screen
 	// finds its seat's agent there.
 	settings *settings.Settings
+	// internalError is set when a run ended on a bug of arena's (a
+	// panic): whatever the protocol's own exit codes say, arena exits 1.
+	internalError bool
+	// reaper watches over what the command starts and makes (run.go).
+	reaper *challengers.Reaper
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -139,7 +145,15 @@ func (a *app) execute(args []string) int {
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	err := root.Execute()
+	var err error
+	defer a.stopReaper()
+	if pn := challengers.Catch(func() { err = root.Execute() }); pn != nil {
+		fmt.Fprintf(a.stderr, "arena: internal error: %s\n%s\n", pn.Error(), pn.Stack)
+		return exitError
+	}
+	if a.internalError {
+		return exitError
+	}
 	var code exitCode
 	switch {
 	case err == nil:

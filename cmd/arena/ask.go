@@ -87,6 +87,7 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	a.startReaper() // a SIGKILL leaves nothing behind
 	var printer engine.Sink = plain.New(a.stdout)
 	if f.json {
 		printer = plain.NewJSON(a.stdout)
@@ -303,7 +304,12 @@ func (fu *screenFollowUps) ask(question string) bool {
 			doc = documentOf(fu.logw.Path(), events)
 		}
 		bus.ContinueAfter(last)
-		fu.a.followUp(fu.ctx, bus, events, seat, agent, question, doc)
+		if pn := challengers.Catch(func() { fu.a.followUp(fu.ctx, bus, events, seat, agent, question, doc) }); pn != nil {
+			// After the outcome: the follow-up's failure is said where
+			// the follow-up was, and arena exits 1.
+			bus.Emit(engine.Note{Level: engine.NoteWarn, Message: "the follow-up stopped on an internal error: " + pn.Error()})
+			fu.a.internalError = true
+		}
 		bus.Close()
 		fu.mu.Lock()
 		fu.busy = false

@@ -108,7 +108,7 @@ func TestDoctor(t *testing.T) {
 		}
 	}
 	cache, err := os.ReadFile(filepath.Join(s.home, ".cache", "arena", "challengers"))
-	if err != nil || !strings.Contains(string(cache), "\ngemini\n") {
+	if err != nil || !strings.Contains(string(cache), "\ngemini\t# answered --version in ") || !strings.Contains(string(cache), "\n# out: codex: not found on PATH\n") {
 		t.Fatalf("cache: %q %v", cache, err)
 	}
 	// The cache picks the default challengers.

@@ -29,6 +29,9 @@ func (a *app) runDebate(cmd *cobra.Command, f *debateFlags, args []string) error
 	if err != nil {
 		return err
 	}
+	if s.NoChallengers != "" {
+		a.warn("%s", s.NoChallengers) // a debate needs them; other commands do not
+	}
 	cfg, err := a.adversarialConfig(s, topic, docs)
 	if err != nil {
 		return err

@@ -17,7 +17,7 @@ import (
 
 func (a *app) doctorCmd(cf *commonFlags) *cobra.Command {
 	var probe, asJSON bool
-	var probeTimeout time.Duration
+	var probeTimeout, versionTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check which agents are installed, configured and working",
@@ -27,75 +27,122 @@ its CLI is on PATH, its version, and whether credentials look configured
 --probe it sends each a real one-line prompt and reports the latency or the
 exact failure.
 
-It records the usable challengers for arena to use by default, and exits 0
-when the defender and at least one challenger are usable.`,
+A CLI whose --version takes a while is "slow", not broken (the timeout is
+--version-timeout, 30s by default); one that gives no answer at all in that
+time is kept in the saved list if it answered on an earlier check.
+
+It records the usable challengers for arena to use by default, each with why
+it is in (and, as comments, those left out and why), and exits 0 when the
+defender and at least one challenger are usable.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := a.loadSettings(cmd, cf)
 			if err != nil {
 				return err
 			}
-			return a.doctor(cmd.Context(), s, probe, probeTimeout, asJSON)
+			if versionTimeout <= 0 {
+				return usagef("--version-timeout must be positive, not %s", versionTimeout)
+			}
+			return a.doctor(cmd.Context(), s, doctorFlags{probe, probeTimeout, versionTimeout, asJSON})
 		},
 	}
 	cmd.Flags().BoolVar(&probe, "probe", false, "send each agent a real one-line prompt")
 	cmd.Flags().DurationVar(&probeTimeout, "probe-timeout", 60*time.Second, "timeout of each probe")
+	cmd.Flags().DurationVar(&versionTimeout, "version-timeout", challengers.DefaultVersionTimeout, "how long each CLI's --version may take")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the results as JSON")
 	return cmd
 }
 
+// doctorFlags are doctor's own flags.
+type doctorFlags struct {
+	probe                        bool
+	probeTimeout, versionTimeout time.Duration
+	json                         bool
+}
+
 // doctorReport is doctor's verdict over all agents.
 type doctorReport struct {
-	Defender   string              `json:"defender"`
-	Ready      bool                `json:"ready"`
-	Usable     []string            `json:"usable_challengers"`
-	CachePath  string              `json:"cache_path,omitempty"`
-	CacheError string              `json:"cache_error,omitempty"`
-	Checks     []challengers.Check `json:"checks"`
+	Defender string   `json:"defender"`
+	Ready    bool     `json:"ready"`
+	Usable   []string `json:"usable_challengers"`
+	// Kept are challengers whose --version gave no answer this time but
+	// that answered on an earlier check: kept in the list, with why.
+	Kept       map[string]string     `json:"kept,omitempty"`
+	Saved      []settings.CacheEntry `json:"saved,omitempty"`
+	CachePath  string                `json:"cache_path,omitempty"`
+	CacheError string                `json:"cache_error,omitempty"`
+	Checks     []challengers.Check   `json:"checks"`
 	roles      map[string]string
 }
 
-func (a *app) doctor(ctx context.Context, s *settings.Settings, probe bool, probeTimeout time.Duration, asJSON bool) error {
+func (a *app) doctor(ctx context.Context, s *settings.Settings, f doctorFlags) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	agents := doctorAgents(s)
-	if probe {
-		if rp := a.startReaper(); rp != nil {
-			defer rp.Close()
-		}
+	if f.probe {
+		a.startReaper()
 	}
+	before, _, _ := settings.ReadChallengerCache(a.env) // an unreadable list is no list
 	checks := challengers.Diagnose(ctx, agents, challengers.DoctorOptions{
-		Probe: probe, ProbeTimeout: probeTimeout, Env: a.agentEnv, Home: a.env.Home,
+		Probe: f.probe, ProbeTimeout: f.probeTimeout, VersionTimeout: f.versionTimeout, Env: a.agentEnv, Home: a.env.Home,
 	})
-	r := doctorReport{Defender: s.Defender, Checks: checks, roles: roles(s)}
+	r := doctorReport{Defender: s.Defender, Checks: checks, roles: roles(s), Kept: map[string]string{}}
+	wasIn := map[string]bool{}
+	for _, e := range before {
+		wasIn[e.Name] = e.In
+	}
 	for _, c := range checks {
-		switch {
-		case c.Agent == s.Defender:
+		if c.Agent == s.Defender {
 			r.Ready = c.Usable
-		case c.Usable:
+			continue
+		}
+		in, why := c.Usable, savedWhy(c)
+		if !c.Usable && c.VersionTimedOut && wasIn[c.Agent] {
+			// A CLI that answered once is not dropped by a timeout.
+			in = true
+			why = fmt.Sprintf("kept: it was in the list before; this time its --version gave no answer in %s", c.VersionTimeout)
+			r.Kept[c.Agent] = why
+		}
+		if in {
 			r.Usable = append(r.Usable, c.Agent)
 		}
+		r.Saved = append(r.Saved, settings.CacheEntry{Name: c.Agent, In: in, Why: why})
 	}
 	r.Ready = r.Ready && len(r.Usable) > 0
-	if err := settings.SaveChallengerCache(a.env, r.Usable); err != nil {
+	if err := settings.SaveChallengerCache(a.env, r.Saved); err != nil {
 		r.CacheError = err.Error()
 	} else {
 		r.CachePath, _ = settings.ChallengerCachePath(a.env)
 	}
-	if asJSON {
+	if f.json {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(r); err != nil {
 			return err
 		}
 	} else {
-		a.printDoctor(r, probe)
+		a.printDoctor(r, f.probe)
 	}
 	if !r.Ready {
 		return exitCode(exitError)
 	}
 	return nil
+}
+
+// savedWhy is why a check puts an agent in the saved list or leaves it
+// out, in a few words.
+func savedWhy(c challengers.Check) string {
+	took := c.VersionTook.Round(100 * time.Millisecond)
+	switch {
+	case c.Usable && c.Probe != nil:
+		return fmt.Sprintf("answered --version in %s and the probe in %s", took, c.Probe.Latency.Round(100*time.Millisecond))
+	case c.Usable && c.VersionSlow:
+		return fmt.Sprintf("answered --version in %s (slow)", took)
+	case c.Usable:
+		return fmt.Sprintf("answered --version in %s", took)
+	}
+	return c.Problem
 }
 
 // doctorAgents is the defender first, then the configured challengers, then
@@ -158,7 +205,7 @@ func (a *app) printDoctor(r doctorReport, probe bool) {
 		if role == "" {
 			role = "available"
 		}
-		row := []string{c.Agent, role, status(c, st), orDash(c.Version), creds(c, st)}
+		row := []string{c.Agent, role, status(c, r.Kept[c.Agent] != "", st), orDash(c.Version), creds(c, st)}
 		if probe {
 			row = append(row, probeCell(c, st))
 		}
@@ -167,6 +214,9 @@ func (a *app) printDoctor(r doctorReport, probe bool) {
 	fmt.Fprintln(a.stdout, t.Render())
 	for _, c := range r.Checks {
 		a.printProblem(c, st)
+		if r.Kept[c.Agent] != "" {
+			fmt.Fprintf(a.stdout, "      kept in the saved list: it answered on an earlier check\n")
+		}
 	}
 	if r.CacheError != "" {
 		a.warn("could not record the usable challengers: %s", r.CacheError)
@@ -178,12 +228,19 @@ func (a *app) printDoctor(r doctorReport, probe bool) {
 	}
 }
 
-func status(c challengers.Check, st doctorStyles) string {
+func status(c challengers.Check, kept bool, st doctorStyles) string {
+	took := c.VersionTook.Round(100 * time.Millisecond)
 	switch {
+	case c.Usable && c.VersionSlow:
+		return st.warn.Render(fmt.Sprintf("✓ slow (%s)", took))
 	case c.Usable:
 		return st.ok.Render("✓ ready")
 	case !c.Found:
 		return st.bad.Render("✗ not installed")
+	case kept:
+		return st.warn.Render(fmt.Sprintf("? slow (no answer in %s; kept)", c.VersionTimeout))
+	case c.VersionTimedOut:
+		return st.warn.Render(fmt.Sprintf("? slow (no answer in %s)", c.VersionTimeout))
 	}
 	return st.bad.Render("✗ broken")
 }
@@ -228,7 +285,11 @@ func (a *app) printProblem(c challengers.Check, st doctorStyles) {
 			st.warn.Render("!"), c.Agent, credNames(c))
 		return
 	}
-	fmt.Fprintf(w, "  %s %s: %s\n", st.bad.Render("✗"), c.Agent, c.Problem)
+	mark := st.bad.Render("✗")
+	if c.VersionTimedOut {
+		mark = st.warn.Render("?")
+	}
+	fmt.Fprintf(w, "  %s %s: %s\n", mark, c.Agent, c.Problem)
 	if !c.Found && c.Install != "" {
 		fmt.Fprintf(w, "      install: %s\n", c.Install)
 	}

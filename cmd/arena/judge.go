@@ -102,6 +102,16 @@ func (a *app) runJudge(cmd *cobra.Command, cf *commonFlags, f *judgeFlags, args 
 	if err != nil {
 		return err
 	}
+	if f.reportsDir != "" {
+		// Checked before anything else: a reports directory that cannot
+		// hold the reports would fail every one of them after the judges'
+		// work was paid for.
+		d, err := trust.OpenDir(f.reportsDir, true)
+		if err != nil {
+			return usageCause(err, "--reports-dir %s cannot hold the reports: %v", f.reportsDir, err)
+		}
+		d.Close()
+	}
 	s, err := a.loadSettings(cmd, cf)
 	if err != nil {
 		return err
@@ -160,7 +170,7 @@ func judgeInput(cmd *cobra.Command, f *judgeFlags, args []string, a *app) (judge
 		}
 		cfg.Criteria, cfg.Preset = cs, name
 	}
-	if cmd.Flags().Changed("min-score") && (f.minScore < 1 || f.minScore > 5) {
+	if cmd.Flags().Changed("min-score") && !(f.minScore >= 1 && f.minScore <= 5) { // NaN too
 		return cfg, usagef("--min-score must be from 1 to 5, got %s", strconv.FormatFloat(f.minScore, 'g', -1, 64))
 	}
 	if f.maxBytes < 1024 {

@@ -117,6 +117,7 @@ func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []
 	if err != nil {
 		return err
 	}
+	a.startReaper() // the copies are the reaper's to remove after a SIGKILL
 	cleanup, err := exportRepos(&cfg)
 	defer cleanup()
 	if err != nil {
@@ -240,7 +241,7 @@ func exportRepos(cfg *rank.Config) (cleanup func(), err error) {
 	defer cancel()
 	for i := range cfg.Repos {
 		r := &cfg.Repos[i]
-		dir, err := os.MkdirTemp("", "arena-rank-"+engine.Slug(r.Label, 20)+"-")
+		dir, _, err := challengers.TempDir("arena-rank-" + engine.Slug(r.Label, 20) + "-")
 		if err != nil {
 			return cleanup, fmt.Errorf("a copy of repository %s for its fact seat: %w", r.Label, err)
 		}
@@ -412,11 +413,17 @@ func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank
 		}
 		timeout := f.testTimeout
 		cfg.RunTests = func(ctx context.Context, r rank.Repo) facts.TestRun {
+			if injectTestsPanic != nil {
+				injectTestsPanic()
+			}
 			return facts.Run(ctx, r.Path, r.Git.Head, command, timeout)
 		}
 	}
 	return cfg, nil
 }
+
+// injectTestsPanic is set only in a test build (testpanic.go).
+var injectTestsPanic func()
 
 // avoidAuthors moves a judge seat (and the verdict) held by the agent that
 // wrote one of the repositories to a usable agent that wrote none, and

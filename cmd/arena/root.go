@@ -68,7 +68,26 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 	for _, c := range protocolCommands {
 		root.AddCommand(c(a, &f.commonFlags))
 	}
+	argsAreUsage(root)
 	return root
+}
+
+// argsAreUsage makes a wrong number of arguments (arena replay a b, arena
+// doctor extra) a usage error, exit 2, like a wrong flag: cobra's own
+// argument checks return plain errors, which would exit 1, the code of an
+// internal error.
+func argsAreUsage(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return usageError{err: err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		argsAreUsage(sub)
+	}
 }
 
 // protocolCommands are the commands of the protocols other than the

@@ -55,9 +55,7 @@ func (o *outputFlags) registerModerate(cmd *cobra.Command) {
 // writer and a front end on its bus, and returns its outcome once every
 // consumer has seen every event and the log is closed.
 func (a *app) runProtocol(p engine.Protocol, logw *engine.LogWriter, f outputFlags) engine.Outcome {
-	if rp := a.startReaper(); rp != nil {
-		defer rp.Close()
-	}
+	a.startReaper()
 	if rr := a.resume; rr != nil {
 		if rr.err = rr.check(p.Start()); rr.err != nil {
 			a.closeLog(logw)
@@ -68,6 +66,12 @@ func (a *app) runProtocol(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	}
 	out, saved := a.protocolRun(p, logw, f)
 	a.closeLog(logw)
+	if out.InternalError != "" {
+		a.internalError = true
+		if f.json || f.noTUI || !a.isTTY() {
+			fmt.Fprintf(a.stderr, "arena: internal error: %s (the stack is in the outcome document and the log)\n", out.InternalError)
+		}
+	}
 	if !f.json && !f.noTUI && a.isTTY() {
 		a.afterScreen(out, saved)
 	}
@@ -107,21 +111,36 @@ func (a *app) recorded(p engine.Protocol) engine.Protocol {
 	return invoked{p, inv, key}
 }
 
-// startReaper starts the watchdog that kills the agents' process groups
-// if arena is killed outright. Without it the run still works; only a
-// SIGKILL of arena could then leave an agent's own children behind.
-func (a *app) startReaper() *challengers.Reaper {
+// startReaper starts, once, the watchdog that kills what arena started
+// (the agents' and test commands' process groups) and removes what it
+// made (every challengers.TempDir) if arena is killed outright; execute
+// stops it when the command is done. Call it before making a temporary
+// directory or starting a process. Without it the run still works; only a
+// SIGKILL of arena could then leave something behind.
+func (a *app) startReaper() {
+	if a.reaper != nil {
+		return
+	}
 	self, err := os.Executable()
 	if err != nil {
 		a.warn("cannot find arena's own binary to watch over the agents: %v", err)
-		return nil
+		return
 	}
 	rp, err := challengers.StartReaper([]string{self, reaperCommand})
 	if err != nil {
 		a.warn("%v", err)
-		return nil
+		return
 	}
-	return rp
+	a.reaper = rp
+}
+
+// stopReaper tells the reaper arena is done (everything it watched is
+// gone by then) and waits for it.
+func (a *app) stopReaper() {
+	if a.reaper != nil {
+		_ = a.reaper.Close()
+		a.reaper = nil
+	}
 }
 
 // openLog creates the run's log before anything runs, so a log directory
@@ -243,13 +262,20 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	bus.Subscribe(run)
 	opts := engine.Options{Env: a.agentEnv, Moderator: notes}
 	if f.moderate != "" {
-		go followNotes(ctx, string(f.moderate), notes, a.warn)
+		go func() {
+			if pn := challengers.Catch(func() { followNotes(ctx, string(f.moderate), notes, a.warn) }); pn != nil {
+				bus.Fail(&challengers.Panic{Value: pn.Value, Stack: pn.Stack, Where: "reading the moderator's notes"})
+			}
+		}()
 	}
 	if rr := a.resume; rr != nil {
 		var after int64
 		opts.Resume, after = rr.options()
 		bus.ContinueAfter(after)
 		a.replayBefore(fe, f, rr.lc.Events)
+	}
+	if injectPanic != nil {
+		p = injectPanic(p, bus, &opts)
 	}
 	saved := &savedFiles{}
 	streamEvents(bus, logw) // to arena mcp, when it started this run (mcp_events.go)
@@ -261,21 +287,42 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	bus.Subscribe(saved)
 	bus.Subscribe(fe.sink())
 	done := make(chan engine.Outcome, 1)
+	// The screen watches sigCtx, not ctx: after the person asks to quit it
+	// must live on to see the interrupted outcome. It stops by itself
+	// after an internal error, so the terminal is back at once.
+	showCtx, stopShow := context.WithCancel(sigCtx)
+	defer stopShow()
 	go func() {
-		out := engine.Run(ctx, p, bus, opts)
-		bus.Close() // every consumer has handled every event
+		// engine.Run turns a panic into an outcome; one here (in a
+		// consumer's Close) must still not take the terminal down raw.
+		var out engine.Outcome
+		if pn := challengers.Catch(func() {
+			out = engine.Run(ctx, p, bus, opts)
+			bus.Close() // every consumer has handled every event
+		}); pn != nil {
+			out = engine.InternalError(pn)
+		}
 		fe.engineDone()
+		if out.InternalError != "" {
+			stopShow()
+		}
 		done <- out
 	}()
-	// The screen watches sigCtx, not ctx: after the person asks to quit it
-	// must live on to see the interrupted outcome.
-	if err := fe.show(sigCtx); err != nil && sigCtx.Err() == nil {
+	if err := fe.show(showCtx); err != nil && showCtx.Err() == nil {
+		// The screen failed (it crashed, or could not start): the run
+		// ends with an outcome saying so, not as if interrupted.
+		bus.Fail(&challengers.Panic{Value: err, Where: "the live screen"})
 		a.warn("%v", err)
 	}
 	cancel()
 	out := <-done
 	return out, saved.files
 }
+
+// injectPanic is set only in a test build (go build -tags arenapanic,
+// testpanic.go): it makes the run panic where ARENA_TEST_PANIC says, to
+// test that a panic anywhere ends as an aborted outcome.
+var injectPanic func(p engine.Protocol, bus *engine.Bus, opts *engine.Options) engine.Protocol
 
 // replayBefore shows a resumed run's earlier part before it goes on: the
 // live screen plays it at once; the printer shows the run's banner again.

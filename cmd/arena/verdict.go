@@ -194,6 +194,13 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 	cfg.ID = runID(logw, f.taskID)
 	p := verdict.New(cfg)
 	sink := &verdictLog{path: vlog, cfg: cfg, p: p, models: modelNames(cfg.Judges)}
+	if rr := a.resume; rr != nil {
+		// The earlier part's records, its final one among them when it
+		// was interrupted or aborted, are in the verdict log under the
+		// run's id: the resumed part writes its own under an id of its
+		// own, so that no run id has two final records.
+		sink.cfg.ID, sink.resumes = resumedRunID(cfg.ID, rr.lc.Events), cfg.ID
+	}
 	front, out := a, outputFlags{noTUI: f.noTUI, moderate: f.moderate}
 	if f.json {
 		quiet := *a
@@ -442,6 +449,23 @@ type verdictLog struct {
 	mu     sync.Mutex
 	err    error
 	final  verdict.Final
+	// resumes is the run id of the run this one resumes ("": none).
+	resumes string
+}
+
+// resumedRunID is the run id of a resumed run's own records: the earlier
+// run's, followed by "-resumed", and its number from the second resume on.
+func resumedRunID(id string, earlier []engine.Event) string {
+	n := 1
+	for _, e := range earlier {
+		if e.Kind() == engine.KindResumed {
+			n++
+		}
+	}
+	if n == 1 {
+		return id + "-resumed"
+	}
+	return fmt.Sprintf("%s-resumed-%d", id, n)
 }
 
 func (v *verdictLog) Handle(e engine.Event) {
@@ -466,6 +490,9 @@ func (v *verdictLog) Handle(e engine.Event) {
 		reached := res.Reason
 		if reached == "" {
 			reached = p.Summary
+		}
+		if v.resumes != "" {
+			reached += " (resumed from run " + v.resumes + ")"
 		}
 		fin := verdict.Final{
 			TaskID: v.cfg.TaskID, RunID: v.cfg.ID, Mode: verdict.ModeFinal, Verdict: string(p.Result),

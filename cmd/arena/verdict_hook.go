@@ -47,7 +47,11 @@ fi
 if [ -z "$arena" ]; then
 	echo "arena pre-push hook: arena was not found (not on PATH${ARENA_BIN:+, and ARENA_BIN=$ARENA_BIN is not a program}, nor at $installed)." >&2
 	echo "arena pre-push hook: fix it by installing arena on PATH or setting ARENA_BIN to its path; delete $0 to stop judging pushes." >&2
-	echo "arena pre-push hook: this push goes through UNJUDGED." >&2
+	if [ "${ARENA_VERDICT_STRICT:-}" = 1 ]; then
+		echo "arena pre-push hook: push blocked: nothing can judge it (ARENA_VERDICT_STRICT=1; git push --no-verify skips the hook)." >&2
+		exit 1
+	fi
+	echo "arena pre-push hook: this push goes through UNJUDGED (ARENA_VERDICT_STRICT=1 blocks it)." >&2
 	exit 0
 fi
 tmp=$(mktemp "${TMPDIR:-/tmp}/arena-pre-push.XXXXXX") || exit 1
@@ -90,7 +94,15 @@ while read -r local_ref local_sha remote_ref remote_sha; do
 	fi
 	# The patch itself, whatever the configuration: no external diff tool
 	# (difftastic), no textconv driver, no colour codes.
-	git -c core.fsmonitor=false --no-pager diff --no-ext-diff --no-textconv --no-color "$base" "$local_sha" >"$tmp" || { echo "arena pre-push hook: git diff failed; this push goes through unjudged." >&2; continue; }
+	if ! git -c core.fsmonitor=false --no-pager diff --no-ext-diff --no-textconv --no-color "$base" "$local_sha" >"$tmp"; then
+		if [ "${ARENA_VERDICT_STRICT:-}" = 1 ]; then
+			echo "arena pre-push hook: git diff failed: push blocked (ARENA_VERDICT_STRICT=1)" >&2
+			blocked=1
+		else
+			echo "arena pre-push hook: git diff failed; this push goes through unjudged." >&2
+		fi
+		continue
+	fi
 	if [ ! -s "$tmp" ]; then
 		echo "arena pre-push hook: $local_ref changes nothing; nothing to judge." >&2
 		continue

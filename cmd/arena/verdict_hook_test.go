@@ -181,6 +181,13 @@ func TestHookWithoutArenaLetsThePushThrough(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "arena was not found") || !strings.Contains(out, "goes through UNJUDGED") || !strings.Contains(out, "ARENA_BIN") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
+	// ARENA_VERDICT_STRICT=1 lets nothing through unjudged (issue 19
+	// item 8).
+	h.commit("api2.md", "VERDICT:REJECT\n")
+	out, code = h.try(h.s.dir, []string{"ARENA_BIN=/nonexistent/arena", "ARENA_VERDICT_STRICT=1"}, "push", "origin", "main")
+	if code == 0 || !strings.Contains(out, "arena was not found") || !strings.Contains(out, "push blocked") {
+		t.Fatalf("strict: exit %d\n%s", code, out)
+	}
 }
 
 func TestInstallHookNeverReplacesAForeignHook(t *testing.T) {

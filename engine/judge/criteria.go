@@ -35,6 +35,9 @@ func PresetNames() []string {
 	return out
 }
 
+// maxWeight is the largest weight of a criterion.
+const maxWeight = 1000
+
 // ParseCriteria reads "correctness:30,design:25,security:20". A name
 // without a weight ("clarity") weighs 1 like every other unweighted one;
 // mixing weighted and unweighted names is an error, since what a bare name
@@ -56,8 +59,11 @@ func ParseCriteria(s string) ([]Criterion, error) {
 		weight := 1.0
 		if hasW {
 			v, err := strconv.ParseFloat(strings.TrimSpace(w), 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-				return nil, fmt.Errorf("criterion %q: the weight %q must be a number above 0", name, strings.TrimSpace(w))
+			// At most maxWeight: a weight of 1e308 makes every weighted
+			// score infinite, and the run would abort after asking every
+			// judge.
+			if err != nil || !(v > 0 && v <= maxWeight) {
+				return nil, fmt.Errorf("criterion %q: the weight %q must be a number above 0 and at most %d", name, strings.TrimSpace(w), maxWeight)
 			}
 			weight = v
 			weighted++

@@ -257,7 +257,12 @@ func (r *run) stopped(ctx context.Context) (engine.OutcomeKind, bool) {
 		return engine.OutcomeInterrupted, true
 	}
 	if n := len(r.live()); n < 2 {
-		r.abort = fmt.Sprintf("%d judge%s left, and one judge cannot reach a consensus", n, plural(n))
+		switch n {
+		case 0:
+			r.abort = "no judge left: a consensus needs at least two"
+		default:
+			r.abort = "one judge left, and one judge cannot reach a consensus"
+		}
 		if len(r.failures) > 0 {
 			r.abort += " (" + strings.Join(r.failures, "; ") + ")"
 		}

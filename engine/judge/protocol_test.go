@@ -237,7 +237,7 @@ func TestOneJudgeLeftAborts(t *testing.T) {
 		On("qwen", ShapeAnalysis, enginetest.Step{Reply: "not json at all"})
 	rep := &memReports{}
 	out, _ := enginetest.Run(t, context.Background(), newJudging(rep, 3, "gemini", "codex", "qwen"), s)
-	if out.Result != engine.OutcomeAborted || !strings.Contains(out.Summary, "1 judge left") {
+	if out.Result != engine.OutcomeAborted || !strings.Contains(out.Summary, "one judge left") {
 		t.Fatalf("outcome %s: %s", out.Result, out.Summary)
 	}
 	if len(out.Failures) != 2 || !strings.Contains(out.Failures[1], "Judge 3 (qwen) returned an unparseable reply") {

@@ -290,16 +290,16 @@ func (p *Protocol) Run(ctx context.Context, rt *engine.Runtime) engine.Outcome {
 // measure emits arena's own figures, running the tests first if asked.
 func (s *state) measure(ctx context.Context) bool {
 	if s.cfg.RunTests != nil {
-		var wg sync.WaitGroup
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		var g engine.Group // a panic is raised again here, for engine.Run
 		for i, r := range s.cfg.Repos {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			g.Go("running "+r.Label+"'s tests", cancel, func() {
 				tr := s.cfg.RunTests(ctx, r)
 				s.tests[i] = &tr
-			}()
+			})
 		}
-		wg.Wait()
+		g.Wait()
 		if ctx.Err() != nil {
 			return false
 		}

@@ -272,6 +272,59 @@ func TestRunWithoutASuite(t *testing.T) {
 	}
 }
 
+// TestRunLeavesNothingRunningNorOnDisk: a test command that forks
+// sleepers into the background (out of reach of the pipe: their output
+// goes to /dev/null) and exits leaves none of them running, and the
+// export it ran in is gone.
+func TestRunLeavesNothingRunningNorOnDisk(t *testing.T) {
+	r := newRepo(t, "main")
+	r.write("a.txt", "a\n")
+	r.commit("a")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	pids := filepath.Join(t.TempDir(), "pids")
+	cmd := "for i in 1 2 3; do sleep 300 >/dev/null 2>&1 & echo $! >>" + pids + "; done; echo '1 passing'"
+	tr := Run(context.Background(), r.dir, "main", []string{cmd}, time.Minute)
+	if !tr.Ran || tr.Passed != 1 {
+		t.Fatalf("%+v\n%s", tr, tr.Output)
+	}
+	b, err := os.ReadFile(pids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range strings.Fields(string(b)) {
+		stat, err := os.ReadFile("/proc/" + p + "/stat")
+		if err == nil && !strings.Contains(string(stat), ") Z ") {
+			t.Errorf("the sleeper %s is still running", p)
+			exec.Command("kill", "-9", p).Run()
+		}
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Fatalf("left in TMPDIR: %v", left)
+	}
+}
+
+// TestRunExportsWithoutTheRepositorysFilters: a filter driver in the
+// repository's config and attributes never runs; the tests see the files
+// as git stores them.
+func TestRunExportsWithoutTheRepositorysFilters(t *testing.T) {
+	r := newRepo(t, "main")
+	marker := filepath.Join(t.TempDir(), "ran")
+	r.git("config", "filter.evil.smudge", "touch "+marker+"; cat")
+	r.git("config", "filter.evil.clean", "cat")
+	r.write(".gitattributes", "*.txt filter=evil\n")
+	r.write("a.txt", "stored\n")
+	r.commit("a")
+	os.Remove(marker)
+	tr := Run(context.Background(), r.dir, "main", []string{"cat a.txt; echo '1 passing'"}, time.Minute)
+	if !tr.Ran || !strings.Contains(tr.Output, "stored") {
+		t.Fatalf("%+v\n%s", tr, tr.Output)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the repository's filter driver ran")
+	}
+}
+
 // repoState is what a repository looks like from outside: its status, its
 // stashes, its refs. Two equal states mean a run changed nothing.
 func repoState(t *testing.T, dir string) string {

@@ -12,8 +12,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // TestRun is the result of running a repository's own tests.
@@ -29,7 +31,10 @@ type TestRun struct {
 	// (false: arena could not find them, and they are 0).
 	Counted bool   `json:"counted"`
 	Error   string `json:"error,omitempty"`
-	Output  string `json:"-"` // the tail of the output, for the person
+	// LeftOut names what the export of the tree left out ("path: why"):
+	// symbolic links, submodules, the model CLIs' configuration.
+	LeftOut []string `json:"left_out,omitempty"`
+	Output  string   `json:"-"` // the tail of the output, for the person
 }
 
 // Total is every test counted.
@@ -72,36 +77,26 @@ func hasPy(dir string) bool {
 	return len(m) > 0
 }
 
-// Export writes the tree of rev into a new temporary directory and
-// returns it. arena runs tests there, not in the repository: a checkout
-// made with `git archive` leaves the repository's .git untouched (no
-// worktree entry, no lock left behind if arena is killed), and the tests
-// cannot write into the person's work tree.
-func Export(ctx context.Context, dir, rev string) (string, error) {
-	tmp, err := os.MkdirTemp("", "arena-rank-tests-")
+// Export writes the tree of rev into a new private temporary directory
+// and returns it with the function that removes it. arena runs tests
+// there, not in the repository: the export leaves the repository
+// untouched (no worktree entry, no lock left behind if arena is killed),
+// the tests cannot write into the person's work tree, and the export
+// applies none of the repository's own configuration (trust.ExportTree:
+// no filter driver runs, symbolic links, submodules and the model CLIs'
+// configuration are left out and named). The directory is the reaper's
+// (challengers.TempDir): a SIGKILL of arena does not leave it behind.
+func Export(ctx context.Context, dir, rev string) (trust.Export, func(), error) {
+	tmp, remove, err := challengers.TempDir("arena-rank-tests-")
 	if err != nil {
-		return "", err
+		return trust.Export{}, remove, err
 	}
-	// Through a file rather than a pipe: simpler to get right, and a tree
-	// of source code is small.
-	tarball := filepath.Join(tmp, ".arena-export.tar")
-	steps := [][]string{
-		{"git", "-C", dir, "archive", "--format=tar", "--output=" + tarball, rev},
-		{"tar", "-x", "-f", tarball, "-C", tmp},
+	ex, err := trust.ExportTree(ctx, dir, rev, tmp)
+	if err != nil {
+		remove()
+		return ex, func() {}, fmt.Errorf("export %s: %w", rev, err)
 	}
-	for _, argv := range steps {
-		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		cmd.Env = append(cmd.Environ(), "GIT_OPTIONAL_LOCKS=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			os.RemoveAll(tmp)
-			return "", fmt.Errorf("export %s: %s: %v %s", rev, argv[0], err, strings.TrimSpace(string(out)))
-		}
-	}
-	if err := os.Remove(tarball); err != nil {
-		os.RemoveAll(tmp)
-		return "", err
-	}
-	return tmp, nil
+	return ex, remove, nil
 }
 
 // maxOutput bounds the test output kept in memory to count from.
@@ -113,12 +108,14 @@ const maxOutput = 16 << 20
 // spaces (the config's rank.test_command).
 func Run(ctx context.Context, dir, rev string, command []string, timeout time.Duration) TestRun {
 	tr := TestRun{Command: strings.Join(command, " ")}
-	tree, err := Export(ctx, dir, rev)
+	ex, remove, err := Export(ctx, dir, rev)
 	if err != nil {
 		tr.Error = err.Error()
 		return tr
 	}
-	defer os.RemoveAll(tree)
+	defer remove()
+	tree := ex.Dir
+	tr.LeftOut = ex.LeftOut
 	if command == nil {
 		command = Detect(tree)
 		tr.Command = strings.Join(command, " ")
@@ -140,15 +137,25 @@ func runIn(ctx context.Context, tree string, command []string, timeout time.Dura
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = tree
 	cmd.Env = append(os.Environ(), "CI=true", "NO_COLOR=1")
-	// Its own process group, so the timeout kills what the tests started
-	// too; WaitDelay stops a grandchild holding the pipe from hanging us.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// Its own process group, registered with the reaper: the timeout
+	// kills what the tests started too, so does a SIGKILL of arena, and
+	// what they leave running when they exit is killed then.
+	// WaitDelay stops a grandchild holding the pipe from hanging us.
+	cmd.Cancel = func() error { return challengers.KillGroup(cmd) }
 	cmd.WaitDelay = 5 * time.Second
 	var out bytes.Buffer
 	w := &capped{b: &out, n: maxOutput}
 	cmd.Stdout, cmd.Stderr = w, w
-	err := cmd.Run()
+	finish, err := challengers.StartGroup(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
+	finish()
+	if cmd.ProcessState == nil {
+		tr.Error = err.Error()
+		tr.ExitCode = -1
+		return tr
+	}
 	tr.Ran = true
 	tr.ExitCode = cmd.ProcessState.ExitCode()
 	if ctx.Err() == context.DeadlineExceeded {

@@ -209,7 +209,7 @@ type cut struct {
 // paragraph (where the cut shows as an early line break until the reply
 // is rendered whole) or a long code block. A piece being written is
 // rendered every frame; this bounds what that costs.
-const maxPiece = 1 << 10
+const maxPiece = 512
 
 // cuts finds where md can be cut into pieces rendered apart: before a
 // paragraph that follows a blank line, before an item of a list, and

@@ -16,6 +16,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/tui/plain"
 )
 
@@ -353,7 +354,7 @@ func BenchmarkCleanText(b *testing.B) {
 	var clean, clone []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		if challengers.CleanText(text) != text {
+		if trust.Text(text) != text {
 			b.Fatal("CleanText changed clean text")
 		}
 		clean = append(clean, time.Since(start))

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // Reason says how a call ended.
@@ -392,7 +394,7 @@ func (p *process) readStdout(pgid int) streamOutcome {
 	p.emit(s.flush())
 	final, usage, streamErr := s.dec.Finish(s.reply.String())
 	if !s.plain {
-		final = CleanText(final) // a result field is model text that no cleaner saw
+		final = trust.Text(final) // a result field is model text that no cleaner saw
 	}
 	return streamOutcome{text: final, usage: usage, streamErr: streamErr, bytes: total}
 }
@@ -420,7 +422,7 @@ func (p *process) readStdout(pgid int) streamOutcome {
 // consumer that keeps the strings it is given keeps that part of the reply
 // alive: no more than the reply itself.)
 type textStream struct {
-	raw, text cleaner
+	raw, text trust.Cleaner
 	dec       decoder
 	plain     bool
 	decoded   []byte          // the text decoded from the current piece
@@ -583,7 +585,7 @@ func (p *process) closeAll() {
 func (p *process) result(waitErr error, out streamOutcome) Result {
 	p.mu.Lock()
 	capHit := p.capHit
-	stderr := CleanText(p.stderrBT.String())
+	stderr := trust.Text(p.stderrBT.String())
 	p.mu.Unlock()
 	res := Result{
 		Text:     out.text,

@@ -16,6 +16,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine/layout"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // LogVersion is the version of the event log format. A reader refuses logs
@@ -496,7 +497,7 @@ func scrubStrings(v reflect.Value) {
 		}
 	case reflect.String:
 		if s := v.String(); v.CanSet() && needsScrub(s) {
-			v.SetString(challengers.CleanText(s))
+			v.SetString(trust.Text(s))
 		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
@@ -506,7 +507,13 @@ func scrubStrings(v reflect.Value) {
 		}
 	case reflect.Slice, reflect.Array:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return // raw JSON (a reply), never shown as it is
+			// Raw JSON (a reply): its strings are cleaned in place.
+			if v.Kind() == reflect.Slice && v.CanSet() {
+				if b := v.Bytes(); len(b) > 0 {
+					v.SetBytes(trust.CleanJSON(b))
+				}
+			}
+			return
 		}
 		for i := 0; i < v.Len(); i++ {
 			scrubStrings(v.Index(i))

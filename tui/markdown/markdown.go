@@ -26,7 +26,7 @@ import (
 	"github.com/mattn/go-runewidth"
 	"github.com/muesli/termenv"
 
-	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // Glamour measures text with go-runewidth, whose default follows the
@@ -194,14 +194,15 @@ func (r *Renderer) Render(md string, width int) []string {
 	return tidy(r.parser, out, width)
 }
 
-// Clean makes text from a model safe to render: escape sequences and
+// Clean makes text from a model safe to render (the one cleaner,
+// engine/trust, then what glamour needs): escape sequences and
 // control characters go (glamour passes text through as it is, and must
 // never pass an ESC a model wrote), tabs become spaces to the next
 // multiple of four columns (glamour would pass a tab to the terminal,
 // whose width no one knows), line ends become "\n", and invalid UTF-8
 // becomes U+FFFD. Clean text is returned as it is.
 func Clean(s string) string {
-	s = challengers.CleanText(s)
+	s = trust.Text(s)
 	if !strings.ContainsAny(s, "\t\r") {
 		return s
 	}

@@ -130,12 +130,18 @@ func fenceOf(t string) string {
 	return ""
 }
 
-// document is the outcome's document as this printer prints it: the
-// audit trail folded, drawn for the terminal when there is one.
-func (p *Printer) document(md string) string {
+// printDocument prints the outcome's document: the audit trail folded,
+// as Markdown through the cleaner, or drawn for the terminal straight to
+// it (markdown.Render cleaned its text first; what it adds is SGR).
+func (p *Printer) printDocument(md string) {
 	md = strings.TrimRight(foldTrail(md), "\n")
 	if p.style == nil {
-		return md
+		p.printf("\n%s\n", md)
+		return
 	}
-	return strings.Join(markdown.New(p.style.Markdown).Render(md, p.style.Width), "\n")
+	if p.err != nil {
+		return
+	}
+	lines := markdown.New(p.style.Markdown).Render(md, p.style.Width)
+	_, p.err = io.WriteString(p.raw, "\n"+strings.Join(lines, "\n")+"\n")
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/layout"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // wrapAt is where a streamed line without a newline is broken, so that a
@@ -36,7 +37,8 @@ type Printer struct {
 	layouts map[string]layout.Layout
 	live    map[string]*liveReply // by seat
 
-	style *Style // how the outcome is drawn; nil: as Markdown
+	style *Style    // how the outcome is drawn; nil: as Markdown
+	raw   io.Writer // w without the cleaner, for the drawn document
 }
 
 // liveReply is a reply being rendered as it streams.
@@ -60,7 +62,12 @@ func New(w io.Writer) *Printer {
 // NewStyled returns a Printer writing to w that draws the outcome
 // document as s says (nil: as Markdown).
 func NewStyled(w io.Writer, s *Style) *Printer {
-	return &Printer{w: w, partial: map[string]*strings.Builder{}, nameW: 6, live: map[string]*liveReply{}, style: s}
+	// Everything the printer writes holds text from outside (replies,
+	// names, a log's fields): it is written through the one cleaner. The
+	// drawn document alone goes straight to w: its text was cleaned
+	// before glamour drew it, and its escape sequences are glamour's
+	// styles, which the cleaner would strip.
+	return &Printer{w: trust.Writer{W: w}, raw: w, partial: map[string]*strings.Builder{}, nameW: 6, live: map[string]*liveReply{}, style: s}
 }
 
 // Err is the first write error.
@@ -358,7 +365,7 @@ func (p *Printer) table(v engine.Table) {
 
 func (p *Printer) outcome(v engine.Outcome) {
 	p.flushAll()
-	p.printf("\n%s\n", p.document(v.Markdown))
+	p.printDocument(v.Markdown)
 	p.printf("\n%s\n", strings.Repeat("═", 66))
 	p.printf("%s\n", v.Summary)
 	if v.LogPath != "" {
@@ -410,7 +417,7 @@ type JSON struct {
 
 // NewJSON returns a JSON Lines printer writing to w.
 func NewJSON(w io.Writer) *JSON {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(trust.JSONWriter{W: w})
 	enc.SetEscapeHTML(false)
 	return &JSON{enc: enc}
 }

@@ -1,4 +1,4 @@
-package challengers
+package trust
 
 import (
 	"math/rand/v2"
@@ -28,8 +28,8 @@ func TestCleanText(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := CleanText(tc.in); got != tc.want {
-				t.Errorf("CleanText(%q) = %q, want %q", tc.in, got, tc.want)
+			if got := Text(tc.in); got != tc.want {
+				t.Errorf("Text(%q) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
 	}
@@ -40,10 +40,10 @@ func TestCleanText(t *testing.T) {
 // pairs and multi-byte characters.
 func TestCleanerSplitAnywhere(t *testing.T) {
 	in := "x\x1b[38;5;196mé\r\n\x1b]0;t\x1b\\世\r界\xff🎉\x1b[0m!"
-	want := CleanText(in)
+	want := Text(in)
 	for i := 0; i <= len(in); i++ {
 		for j := i; j <= len(in); j++ {
-			var c cleaner
+			var c Cleaner
 			var got []byte
 			got = append(got, c.Write([]byte(in[:i]))...)
 			got = append(got, c.Write([]byte(in[i:j]))...)
@@ -58,7 +58,7 @@ func TestCleanerSplitAnywhere(t *testing.T) {
 
 func TestCleanerUnterminatedStringGivesUp(t *testing.T) {
 	in := "\x1b]0;" + strings.Repeat("x", maxStrLen+10) + "\nvisible"
-	got := CleanText(in)
+	got := Text(in)
 	if !strings.HasSuffix(got, "\nvisible") {
 		t.Fatalf("text after a runaway OSC string was swallowed: %q", got[len(got)-20:])
 	}
@@ -69,16 +69,16 @@ func FuzzCleaner(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := CleanText(s)
+		out := Text(s)
 		// A byte at a time, the cleaner rarely takes its path for clean
 		// text: the two must agree.
-		var c cleaner
+		var c Cleaner
 		var slow []byte
 		for i := range len(s) {
 			slow = append(slow, c.Write([]byte{s[i]})...)
 		}
 		if slow = append(slow, c.Flush()...); string(slow) != out {
-			t.Fatalf("CleanText(%q) = %q, a byte at a time %q", s, out, slow)
+			t.Fatalf("Text(%q) = %q, a byte at a time %q", s, out, slow)
 		}
 		if !utf8.ValidString(out) {
 			t.Fatalf("invalid UTF-8 out of %q: %q", s, out)
@@ -89,17 +89,6 @@ func FuzzCleaner(f *testing.F) {
 			}
 		}
 	})
-}
-
-// A stream's flush returns what the decoder still held plus what the
-// cleaner held back, both intact.
-func TestTextStreamFlushKeepsBothHalves(t *testing.T) {
-	s := newTextStream(FormatGeminiStreamJSON, DefaultOutputCap)
-	got := string(s.feed([]byte(`{"type":"message","role":"assistant","content":"abc\r","delta":true}`)))
-	got += string(s.flush())
-	if got != "abc\n" {
-		t.Fatalf("got %q", got)
-	}
 }
 
 // eachSpanInput calls fn with inputs for the word-at-a-time scans: every
@@ -160,7 +149,7 @@ func TestPlainSpanMatchesBytewiseLoop(t *testing.T) {
 // Clean text passes through the cleaner without being copied.
 func TestCleanTextIsNotCopied(t *testing.T) {
 	in := []byte("plain text, tabs\tand newlines\n, and UTF-8: héllo — 世界 🎉\n")
-	var c cleaner
+	var c Cleaner
 	if out := c.Write(in); len(out) != len(in) || &out[0] != &in[0] {
 		t.Fatalf("clean text was copied: %q", out)
 	}
@@ -168,5 +157,32 @@ func TestCleanTextIsNotCopied(t *testing.T) {
 	c.Write([]byte("a\r"))
 	if out := c.Write(in); string(out) != "\n"+string(in) {
 		t.Fatalf("after a CR: %q", out)
+	}
+}
+
+func TestJSONCleansStrings(t *testing.T) {
+	in := map[string]string{"k": "a\u009b31mb\x1b[2Jc"}
+	b, err := JSON(in)
+	if err != nil || string(b) != `{"k":"a31mbc"}` {
+		t.Fatalf("%s %v", b, err)
+	}
+}
+
+func TestCleanJSON(t *testing.T) {
+	cases := map[string]string{
+		`{"b":"x\u001b]0;T\u0007y","a":[1,"\u009b2J"]}`: `{"b":"xy","a":[1,"2J"]}`,
+		`{"text":"a literal \\u001b stays"}`:            `{"text":"a literal \\u001b stays"}`,
+		`{"k":"tab\tand \n newline"}`:                   `{"k":"tab\tand \n newline"}`,
+		`{"z": 1, "y":"\u00e9"}`:                        `{"z": 1, "y":"\u00e9"}`,
+		"{\"c1\":\"a\u009bb\"}":                         `{"c1":"ab"}`,
+	}
+	for in, want := range cases {
+		if got := string(CleanJSON([]byte(in))); got != want {
+			t.Errorf("CleanJSON(%s) = %s, want %s", in, got, want)
+		}
+	}
+	clean := []byte(`{"a":"b"}`)
+	if got := CleanJSON(clean); &got[0] != &clean[0] {
+		t.Error("clean JSON was copied")
 	}
 }

@@ -1,11 +1,13 @@
-package challengers
+package trust
 
 import (
+	"encoding/json"
+	"io"
 	"math/bits"
 	"unicode/utf8"
 )
 
-// cleaner turns the raw bytes a CLI writes to a terminal into plain text:
+// Cleaner turns the raw bytes a CLI writes to a terminal into plain text:
 // escape sequences (CSI, OSC, DCS and friends) are removed, CRLF becomes LF,
 // a lone CR becomes LF, other control characters except tab are dropped,
 // invalid UTF-8 becomes U+FFFD and C1 control code points are dropped.
@@ -15,7 +17,7 @@ import (
 // next read. Model text is untrusted: a reply that embeds escape sequences
 // must not be able to drive the user's terminal, so the decoded text of
 // every format goes through a cleaner too.
-type cleaner struct {
+type Cleaner struct {
 	state   escState
 	strLen  int  // bytes inside the current OSC/DCS string
 	pendCR  bool // a CR was seen; LF or not decides what it becomes
@@ -42,7 +44,7 @@ const maxStrLen = 4096
 // Write cleans p and returns the text that is complete so far. The result
 // is p itself when there is nothing to clean, or aliases an internal buffer
 // valid until the next call.
-func (c *cleaner) Write(p []byte) []byte {
+func (c *Cleaner) Write(p []byte) []byte {
 	if c.state == stGround && !c.pendCR && len(c.carry) == 0 && isClean(p) {
 		// The usual case, for a model's text and for every JSON stream:
 		// nothing to remove, so nothing to copy. (Copying every read
@@ -79,7 +81,7 @@ func isPlain(b byte) bool {
 }
 
 // Flush returns whatever is held back at the end of the stream.
-func (c *cleaner) Flush() []byte {
+func (c *Cleaner) Flush() []byte {
 	out := c.scratch[:0]
 	if c.pendCR {
 		out = append(out, '\n')
@@ -89,7 +91,7 @@ func (c *cleaner) Flush() []byte {
 	return c.utf8(out, true)
 }
 
-func (c *cleaner) step(out []byte, b byte) []byte {
+func (c *Cleaner) step(out []byte, b byte) []byte {
 	switch c.state {
 	case stEsc:
 		return c.afterEsc(out, b)
@@ -119,7 +121,7 @@ func (c *cleaner) step(out []byte, b byte) []byte {
 	return c.ground(out, b)
 }
 
-func (c *cleaner) ground(out []byte, b byte) []byte {
+func (c *Cleaner) ground(out []byte, b byte) []byte {
 	if c.pendCR {
 		if b == '\r' {
 			return out // CR CR LF is what a pty makes of CRLF
@@ -145,7 +147,7 @@ func (c *cleaner) ground(out []byte, b byte) []byte {
 	return out
 }
 
-func (c *cleaner) afterEsc(out []byte, b byte) []byte {
+func (c *Cleaner) afterEsc(out []byte, b byte) []byte {
 	switch {
 	case b == '[':
 		c.state = stCSI
@@ -162,7 +164,7 @@ func (c *cleaner) afterEsc(out []byte, b byte) []byte {
 	return out
 }
 
-func (c *cleaner) inString(out []byte, b byte) []byte {
+func (c *Cleaner) inString(out []byte, b byte) []byte {
 	switch b {
 	case 0x07:
 		c.state = stGround
@@ -179,7 +181,7 @@ func (c *cleaner) inString(out []byte, b byte) []byte {
 
 // utf8 validates out (prefixed by bytes carried from the last call),
 // holding back an incomplete trailing sequence unless final is set.
-func (c *cleaner) utf8(out []byte, final bool) []byte {
+func (c *Cleaner) utf8(out []byte, final bool) []byte {
 	if len(c.carry) > 0 {
 		out = append(c.carry, out...)
 		c.carry = nil
@@ -315,14 +317,141 @@ func isCleanASCII(p []byte) bool {
 	return true
 }
 
-// CleanText strips escape sequences and control characters from a complete
-// piece of text in one go. Clean text is returned as it is, not copied.
-func CleanText(s string) string {
+// Text makes a complete piece of text safe to show on a terminal or save
+// in a document: escape sequences and control characters other than
+// newline and tab are removed, CR and CRLF become LF, invalid UTF-8
+// becomes U+FFFD. Clean text is returned as it is, not copied. It is the
+// one cleaner of text that came from outside: a model's reply, a log, a
+// file or its name, an argument.
+func Text(s string) string {
 	if isCleanString(s) {
 		return s
 	}
-	var c cleaner
+	var c Cleaner
 	out := append([]byte(nil), c.Write([]byte(s))...)
 	out = append(out, c.Flush()...)
 	return string(out)
+}
+
+// Writer cleans everything written through it with Text: for streams
+// that must never carry an escape sequence (arena's stderr, a printer's
+// output). Each Write is cleaned on its own; a sequence split across two
+// writes loses its ESC, and what follows it is then harmless text.
+type Writer struct{ W io.Writer }
+
+func (w Writer) Write(p []byte) (int, error) {
+	clean := p
+	if !isClean(p) {
+		clean = []byte(Text(string(p)))
+	}
+	if _, err := w.W.Write(clean); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// JSON is json.Marshal for JSON that arena writes to a file or a terminal
+// (a log, a printer's lines, a report), cleaned by CleanJSON: no string in
+// it holds an escape sequence, and no C1 control is written raw
+// (encoding/json writes U+0080–U+009F, among them the 8-bit CSI, as they
+// are, and a terminal showing the file may take one for the start of an
+// escape sequence).
+func JSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return CleanJSON(b), nil
+}
+
+// EscapeC1 writes the C1 controls in encoded JSON as \u escapes (in JSON
+// they can only be inside strings, where the escape means the same).
+func EscapeC1(b []byte) []byte {
+	if !hasC1(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0xC2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9F {
+			out = append(out, `\u00`...)
+			out = append(out, "0123456789abcdef"[b[i+1]>>4], "0123456789abcdef"[b[i+1]&15])
+			i++
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return out
+}
+
+// JSONWriter applies CleanJSON to encoded JSON on its way to W (the
+// writer of a json.Encoder, which writes one whole value a call).
+type JSONWriter struct{ W io.Writer }
+
+func (w JSONWriter) Write(p []byte) (int, error) {
+	if _, err := w.W.Write(CleanJSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// CleanJSON cleans every string in encoded JSON with Text, keeping
+// everything else (the order of keys, numbers, spacing) as it is, and
+// writes C1 controls as \u escapes. A JSON string can carry an escape
+// sequence as "\u001b[2J"; whoever decodes arena's JSON (a log, the
+// --json stream, a script) and prints a field must not print one.
+// Invalid JSON comes back with only its raw controls removed.
+func CleanJSON(b []byte) []byte {
+	if !jsonNeedsCleaning(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '"' {
+			out = append(out, b[i])
+			continue
+		}
+		j := i + 1
+		for j < len(b) && b[j] != '"' {
+			if b[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(b) {
+			return []byte(Text(string(b)))
+		}
+		lit := b[i : j+1]
+		var s string
+		if err := json.Unmarshal(lit, &s); err != nil {
+			return []byte(Text(string(b)))
+		}
+		if c := Text(s); c != s {
+			enc, _ := json.Marshal(c)
+			lit = enc
+		}
+		out = append(out, lit...)
+		i = j
+	}
+	return EscapeC1(out)
+}
+
+// jsonNeedsCleaning: a \u escape of a control character (C0, DEL or C1)
+// or a raw byte that is one.
+func jsonNeedsCleaning(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c < 0x20 && c != '\n' && c != '\t' && c != '\r', c == 0x7f:
+			return true
+		case c == 0xC2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9F:
+			return true
+		case c == '\\' && i+5 < len(b) && b[i+1] == 'u' && b[i+2] == '0' && b[i+3] == '0':
+			if h := b[i+4]; h == '0' || h == '1' || h == '8' || h == '9' || (h == '7' && (b[i+5] == 'f' || b[i+5] == 'F')) {
+				return true
+			}
+			i++ // past the escaped backslash's partner, whatever it is
+		case c == '\\':
+			i++
+		}
+	}
+	return false
 }

@@ -1,0 +1,21 @@
+// Package trust is arena's trust boundary: everything that comes from
+// outside arena — a model's reply, a log, a file or a directory, a
+// repository, an argument — crosses into arena, or back out to a
+// terminal, a file or a model, through this package, and through nothing
+// else:
+//
+//   - Text and Writer: the one terminal-safe cleaner, applied wherever
+//     outside text is shown or saved (text.go);
+//   - Open, ReadText, ReadHead, ReadAll: the one bounded reader: regular
+//     files only, never more than a limit whatever Stat says (read.go);
+//   - Git, GitCommand: the one git runner, under which a repository's
+//     configuration runs nothing (git.go); ExportTree, a commit's tree for
+//     a model CLI to work in, without the CLIs' configuration (export.go);
+//     WorkFiles, git's own choice of a directory's files (select.go);
+//   - LooksSecret: what must not leave the machine unasked (secrets.go);
+//   - Fence: material under evaluation, fenced in a prompt (fence.go);
+//   - Dir, CreateNew, WriteNew, OpenAppend: writes that refuse symbolic
+//     links and foreign files, 0600 in 0700 (write.go).
+//
+// It depends on nothing else of arena's, so every package can use it.
+package trust

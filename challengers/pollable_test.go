@@ -63,3 +63,43 @@ func TestPTYMasterIsPollable(t *testing.T) {
 		t.Fatalf("read %q, %v", buf[:n], err)
 	}
 }
+
+// Past a read deadline, Read fails even with bytes waiting; readBuffered
+// still reads them, and says EOF once none is left, without waiting.
+func TestReadBufferedAfterTheDeadline(t *testing.T) {
+	master, slave, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer slave.Close()
+	rawOutput(slave)
+	m, err := pollable(master)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if _, err := slave.Write([]byte("the last event\n")); err != nil {
+		t.Fatal(err)
+	}
+	// Wait (generously) for the line discipline to hand it over.
+	rc, _ := m.SyscallConn()
+	rc.Control(func(fd uintptr) {
+		_, _ = unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 30_000)
+	})
+	m.SetReadDeadline(time.Now().Add(-time.Second))
+	buf := make([]byte, 64)
+	if n, err := m.Read(buf); n != 0 || err == nil {
+		t.Fatalf("Read past the deadline: %d, %v", n, err)
+	}
+	var got []byte
+	for {
+		n, err := readBuffered(m, buf)
+		got = append(got, buf[:n]...)
+		if err != nil {
+			break
+		}
+	}
+	if string(got) != "the last event\n" {
+		t.Fatalf("read %q", got)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 
 	"github.com/arenadebate/arena/engine/trust"
 )
@@ -374,8 +375,27 @@ func (p *process) readStdout(pgid int) streamOutcome {
 	buf := readBufs.Get().(*[readBufSize]byte)
 	defer readBufs.Put(buf)
 	var total int64
+	read := p.stdout.Read
 	for {
-		n, err := p.stdout.Read(buf[:])
+		n, err := read(buf[:])
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// drain's grace is over, but what the agent wrote before
+			// its group ended may still sit in the terminal's buffer,
+			// not read yet because decoding a long event took a while:
+			// it is read, without waiting for more.
+			// At most a buffer's worth or so: a process that escaped the
+			// group and keeps writing must not hold the caller.
+			left := maxAfterGrace
+			read = func(b []byte) (int, error) {
+				if left <= 0 {
+					return 0, io.EOF
+				}
+				n, err := readBuffered(p.stdout, b[:min(len(b), left)])
+				left -= n
+				return n, err
+			}
+			n, err = read(buf[:])
+		}
 		if n > 0 {
 			total += int64(n)
 			if total > limit {
@@ -397,6 +417,34 @@ func (p *process) readStdout(pgid int) streamOutcome {
 		final = trust.Text(final) // a result field is model text that no cleaner saw
 	}
 	return streamOutcome{text: final, usage: usage, streamErr: streamErr, bytes: total}
+}
+
+// maxAfterGrace bounds what is read after drain's grace: more than a
+// pipe's or a terminal's buffer holds.
+const maxAfterGrace = 256 << 10
+
+// readBuffered reads what f already holds, without waiting: once a read
+// deadline has passed, Read fails at once, even with bytes to read, so
+// the descriptor is read directly (it is non-blocking: a pipe, or a
+// terminal made pollable). It returns io.EOF when nothing is left.
+func readBuffered(f *os.File, buf []byte) (int, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	if err := rc.Control(func(fd uintptr) {
+		if fl, err := unix.FcntlInt(fd, unix.F_GETFL, 0); err != nil || fl&unix.O_NONBLOCK == 0 {
+			return // a blocking read could wait for ever
+		}
+		n, _ = syscall.Read(int(fd), buf)
+	}); err != nil {
+		return 0, err
+	}
+	if n <= 0 {
+		return 0, io.EOF
+	}
+	return n, nil
 }
 
 // textStream turns raw output into the model's text: escape sequences out,

@@ -138,8 +138,8 @@ func lines(s *Stream) string {
 // by item renders each item once it is followed, and the item being
 // written, not the list.
 func TestStreamFrameByFrameMatchesAtOnce(t *testing.T) {
-	long := strings.Repeat("a line of prose that a model broke with a single newline\n", 22)
-	code := "```go\n" + strings.Repeat("x := f(1, 2) // a line of a long code block\n", 28) + "```\nafter the code"
+	long := strings.Repeat("a line of prose that a model broke with a single newline\n", 12)
+	code := "```go\n" + strings.Repeat("x := f(1, 2) // a line of a long code block\n", 16) + "```\nafter the code"
 	blocks := []string{
 		long + "\nand its last line",
 		code,
@@ -152,10 +152,10 @@ func TestStreamFrameByFrameMatchesAtOnce(t *testing.T) {
 	r.observe = func(md string) { renders = append(renders, md) }
 	s := NewStream(r)
 	for k, b := range blocks {
-		for i := 1; i <= len(b); i = min(i+4, len(b)+1) {
+		for i := 1; i <= len(b); i = min(i+5, len(b)+1) {
 			s.SetTail(b[:i])
 			s.Layout(44)
-			if i%5 != 0 && i != len(b) {
+			if i%4 != 1 && i != len(b) {
 				continue
 			}
 			fresh := NewStream(New(colour))

@@ -138,3 +138,69 @@ func TestFailureDetailSkipsStartupNoise(t *testing.T) {
 		t.Fatalf("noise alone gave a detail: %q", got)
 	}
 }
+
+// An event with an odd usage or cost still gives its reply and error: only
+// the odd number is lost, not the event.
+func TestDecodeOddNumbersKeepTheEvent(t *testing.T) {
+	in := `{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]}}` + "\n" +
+		`{"type":"result","subtype":"success","is_error":false,"result":"hi","usage":{"input_tokens":1.5,"output_tokens":"x"},"total_cost_usd":"free"}` + "\n"
+	_, final, usage, streamErr := decodeAll(FormatClaudeStreamJSON, []byte(in))
+	if final != "hi" || streamErr != "" || usage == nil || usage.OutputTokens != 0 || usage.CostUSD != nil {
+		t.Fatalf("final=%q err=%q usage=%+v", final, streamErr, usage)
+	}
+	in = `{"type":"result","is_error":true,"error":{"message":"overloaded"},"total_cost_usd":null}`
+	if _, _, usage, streamErr := decodeAll(FormatClaudeStreamJSON, []byte(in)); streamErr != "overloaded" || usage != nil {
+		t.Fatalf("err=%q usage=%+v", streamErr, usage)
+	}
+}
+
+// JSON escapes are decoded: an escape sequence a model wrote as "\u001b"
+// comes out as the ESC byte here, for the runner's second cleaning.
+func TestDecodeUnescapesStrings(t *testing.T) {
+	in := `{"type":"message","role":"assistant","content":"a\u001b[2Jb \ud83c\udf89 \"q\"\n"}` + "\n"
+	streamed, _, _, _ := decodeAll(FormatGeminiStreamJSON, []byte(in))
+	if streamed != "a\x1b[2Jb 🎉 \"q\"\n" {
+		t.Fatalf("streamed %q", streamed)
+	}
+}
+
+// decodeCut decodes raw cut into pieces of the given sizes (cycled).
+func decodeCut(f Format, raw []byte, sizes []byte) (streamed, final string, usage *Usage, streamErr string) {
+	d := newDecoder(f)
+	var b strings.Builder
+	for i, k := 0, 0; i < len(raw); k++ {
+		n := len(raw)
+		if len(sizes) > 0 {
+			n = 1 + int(sizes[k%len(sizes)])
+		}
+		n = min(n, len(raw)-i)
+		b.Write(d.Feed(nil, raw[i:i+n]))
+		i += n
+	}
+	final, usage, streamErr = d.Finish(b.String())
+	return b.String(), final, usage, streamErr
+}
+
+// FuzzDecodeCuts: however a stream is cut into reads, every decoder
+// streams the same text and ends with the same reply, usage and error as
+// when it gets the stream in one piece, and nothing panics.
+func FuzzDecodeCuts(f *testing.F) {
+	for _, name := range []string{"claude-stream-json-partial.stdout", "gemini-stream-json.stdout", "codex-exec-json-401.stdout", "qwen-stream-json.stdout"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "cli-samples", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, []byte{0, 6, 96})
+	}
+	f.Add([]byte("{\"type\":\"result\",\"status\":\"error\",\"error\":\"x\"}\r\n{"), []byte{1})
+	formats := []Format{FormatText, FormatClaudeStreamJSON, FormatGeminiStreamJSON, FormatCodexJSON, FormatQwenStreamJSON}
+	f.Fuzz(func(t *testing.T, raw, sizes []byte) {
+		for _, format := range formats {
+			s1, f1, u1, e1 := decodeCut(format, raw, nil)
+			s2, f2, u2, e2 := decodeCut(format, raw, sizes)
+			if s1 != s2 || f1 != f2 || e1 != e2 || (u1 == nil) != (u2 == nil) || u1 != nil && !sameUsage(*u1, *u2) {
+				t.Fatalf("%s: whole: %q %q %v %q; cut %v: %q %q %v %q", format, s1, f1, u1, e1, sizes, s2, f2, u2, e2)
+			}
+		}
+	})
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/layout"
 	"github.com/arenadebate/arena/tui/tuitest"
 )
 
@@ -147,4 +148,76 @@ func heapInUse() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapInuse
+}
+
+// benchLayout reads benchReply's objections as a bulleted list, each
+// objection's title on its bullet's line and its detail nested under it.
+var benchLayout = layout.Layout{Fields: []layout.Field{{Key: "objections", Style: layout.Bullets,
+	Item: &layout.Layout{Fields: []layout.Field{{Key: "title"}, {Key: "detail"}}}}}}
+
+// benchReply is one reply of about n bytes in benchLayout's shape, as a
+// model streams it.
+func benchReply(n int) string {
+	var b strings.Builder
+	b.WriteString("{\n  \"objections\": [\n")
+	for i := 0; b.Len() < n; i++ {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, "    {\"title\": \"Point %d\", \"detail\": \"The outbox relay must be exactly-once into Kafka or consumers see duplicates; partition %d lags behind the others by minutes.\"}", i, i%7)
+	}
+	b.WriteString("\n  ]\n}\n")
+	return b.String()
+}
+
+// BenchmarkStreamingRendered is BenchmarkStreaming with replies the panes
+// render as they stream: four agents each stream a 4 KiB reply whose
+// shape has a layout, 256 bytes a frame, then finish it (the reply drawn
+// whole) and start the next. It reports the CPU time per frame (Update
+// and View of the four panes) and per finished reply.
+//
+// go test ./tui/ -run '^$' -bench StreamingRendered -benchtime 2000x
+func BenchmarkStreamingRendered(b *testing.B) {
+	reply := benchReply(4 << 10)
+	display := layout.Render(reply, benchLayout)
+	start := benchStart()
+	ds := start[0].Payload.(engine.DebateStarted)
+	ds.Layouts = map[string]layout.Layout{"objections": benchLayout}
+	start[0].Payload = ds
+	for i := 2; i < len(start); i++ {
+		as := start[i].Payload.(engine.AgentStarted)
+		as.Shape = "objections"
+		start[i].Payload = as
+	}
+	perReply := (len(reply) + benchChunk - 1) / benchChunk
+	frames := make([]eventsMsg, perReply)
+	for k := range frames {
+		var ev []engine.Event
+		end := min((k+1)*benchChunk, len(reply))
+		for _, a := range agents {
+			ev = append(ev, engine.Event{Payload: engine.Chunk{Seat: a, Text: reply[k*benchChunk : end]}})
+		}
+		if k == perReply-1 {
+			for _, e := range start[2:] {
+				as := e.Payload.(engine.AgentStarted)
+				ev = append(ev, engine.Event{Payload: engine.AgentFinished{CallInfo: as.CallInfo, Text: reply, Display: display}}, e)
+			}
+		}
+		frames[k] = eventsMsg{events: ev}
+	}
+
+	m := NewModel(Options{Output: io.Discard}, start)
+	m.setRenderer(testRenderer(termenv.TrueColor))
+	m.now = func() time.Time { return tuitest.Start.Add(time.Minute) }
+	m.Update(resize(120, 40))
+	runtime.GC()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := range b.N {
+		m.Update(frames[i%len(frames)])
+		_ = m.View()
+	}
+	cpu := cpuTime() - cpu0
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/frame")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N/perReply*len(agents)+1), "cpu-ms/reply")
 }

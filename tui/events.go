@@ -117,7 +117,7 @@ func (m *Model) paneFor(seat, agent string, role engine.Role) *pane {
 		}
 		return p
 	}
-	p := newPane(seat, agent, role, len(m.panes))
+	p := newPane(seat, agent, role, len(m.panes), m.md)
 	m.byName[seat] = len(m.panes)
 	m.panes = append(m.panes, p)
 	return p

@@ -13,6 +13,7 @@ import (
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/layout"
+	"github.com/arenadebate/arena/tui/markdown"
 )
 
 // frameInterval is the pace at which streamed text reaches the screen:
@@ -62,6 +63,7 @@ type Model struct {
 
 	showOutcome bool
 	doc         outcomeDoc
+	md          *markdown.Renderer // draws the replies in the panes
 
 	confirming bool // the quit prompt is up
 	typing     bool // the input line is up: the moderator's note, or
@@ -143,6 +145,10 @@ func (m *Model) setRenderer(r *lipgloss.Renderer) {
 	m.help.Styles = m.th.help
 	m.helpCache.text, m.timelineCache.text = "", ""
 	m.doc.reset()
+	m.md = markdown.New(m.th.md)
+	for _, p := range m.panes {
+		p.restyle(m.md)
+	}
 }
 
 // tick is the real scheduler behind Model.after.

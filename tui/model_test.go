@@ -94,9 +94,10 @@ func TestScrollUpStopsFollowingAndGResumes(t *testing.T) {
 	if !p.follow || strings.Contains(plain(h.view()), "↓ new text") {
 		t.Fatal("G does not resume following")
 	}
-	last := p.window()[len(p.window())-1]
-	if last.text != "more text from gemini" {
-		t.Fatalf("tail is %q", last.text)
+	// The text joins the paragraph it continues (a single newline is a
+	// soft break): the pane ends with it.
+	if last := ansi.Strip(p.window()[len(p.window())-1].text); !strings.HasSuffix(last, "from gemini") {
+		t.Fatalf("tail is %q", last)
 	}
 }
 

@@ -6,15 +6,17 @@ import (
 
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/arenadebate/arena/tui/markdown"
 )
 
 // maxCachedRenders bounds the renders kept: a person dragging the window
 // edge produces a width per frame.
 const maxCachedRenders = 8
 
-// outcomeDoc is the outcome's Markdown, rendered once per width (in a
-// command, off the update loop: a long document still takes a moment) and
-// shown in a viewport.
+// outcomeDoc is the outcome's Markdown, rendered by glamour once per
+// width (in a command, off the update loop: a long document takes a few
+// milliseconds) and shown in a viewport.
 type outcomeDoc struct {
 	vp      viewport.Model
 	gen     int            // bumped when the document or the theme changes
@@ -52,12 +54,30 @@ type outcomeRenderedMsg struct {
 	out        string
 }
 
-// renderMarkdownCmd renders md (markdown.go). It touches nothing of the
-// model: everything it needs is passed by value.
-func renderMarkdownCmd(gen, width int, md string, st mdStyle) tea.Cmd {
+// renderMarkdownCmd renders md. It touches nothing of the model:
+// everything it needs is passed by value, and it makes its own glamour
+// renderer (one is not safe for two goroutines).
+func renderMarkdownCmd(gen, width int, md string, o markdown.Options) tea.Cmd {
 	return func() tea.Msg {
-		return outcomeRenderedMsg{gen: gen, width: width, out: renderMarkdown(md, width, st)}
+		return outcomeRenderedMsg{gen: gen, width: width, out: renderOutcomeDoc(md, width, o)}
 	}
+}
+
+// outcomeMargin is the document's margin on the left and on the right.
+const outcomeMargin = "  "
+
+// renderOutcomeDoc draws the outcome document at width: a blank line to
+// set it apart from the banner above, then its lines behind a margin.
+func renderOutcomeDoc(md string, width int, o markdown.Options) string {
+	lines := markdown.New(o).Render(md, max(width-2*len(outcomeMargin), 10))
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString("\n")
+		if l != "" {
+			b.WriteString(outcomeMargin + l)
+		}
+	}
+	return b.String()
 }
 
 // renderOutcome shows the document at the current width, from the cache

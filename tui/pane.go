@@ -7,6 +7,7 @@ import (
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/layout"
+	"github.com/arenadebate/arena/tui/markdown"
 )
 
 // paneState is where an agent stands.
@@ -36,13 +37,17 @@ type call struct {
 	display string          // the readable reply, once finished
 	note    string          // a failure or a warning, shown under the text
 	noteAs  lineKind        // kindFail, kindRetry or kindNote
-	body    wrapper
+	body    wrapper         // the raw text, wrapped; its width is the section's
 	tail    wrapper
 
+	// doc is the reply drawn by glamour: the finished reply, or the
+	// streaming one as its shape's layout renders it (nil: the raw text
+	// is shown instead).
+	doc *markdown.Stream
 	// live renders the streaming reply with its shape's layout, so the
-	// pane reads as prose while JSON arrives (nil: shown as raw text, for
-	// a shape without a layout, or once the reply proved to be prose or
-	// grew past liveBytes). dirty: written since last laid out.
+	// pane reads as prose while JSON arrives, and prose as it will read
+	// (nil: shown as raw text, for a shape without a layout, or once the
+	// reply grew past liveBytes). dirty: written since last laid out.
 	live  *layout.Stream
 	dirty bool
 	n     int // bytes streamed
@@ -52,28 +57,37 @@ type call struct {
 	marker bool
 }
 
-// Bounds on rendering a reply as it streams: a reply that has not begun a
-// JSON object within liveProse bytes is prose and streams as such; past
-// liveBytes the pane shows the tail of the raw text, as a flood gets.
-const (
-	liveProse = 4 << 10
-	liveBytes = maxRawBytes
-)
+// liveBytes bounds rendering a reply as it streams: past it the pane
+// shows the tail of the raw text, as a flood gets. (Below it, what a
+// frame renders is the paragraph being written, whatever the reply's
+// length: markdown.Stream.)
+const liveBytes = maxRawBytes
 
 func (c *call) size() int { return c.raw.Len() + len(c.display) + len(c.note) }
 
 // count is the number of lines of the section: title, body, tail.
-func (c *call) count() int { return 1 + c.body.count() + c.tail.count() }
+func (c *call) count() int { return 1 + c.bodyCount() + c.tail.count() }
+
+// bodyCount is the number of lines of the reply.
+func (c *call) bodyCount() int {
+	if c.doc != nil {
+		return c.doc.Len()
+	}
+	return c.body.count()
+}
 
 // at returns line i of the section.
 func (c *call) at(i int) line {
 	switch {
 	case i == 0:
 		return line{text: c.title, kind: kindSection}
-	case i-1 < c.body.count():
+	case i-1 < c.bodyCount():
+		if c.doc != nil {
+			return line{text: c.doc.Line(i - 1), kind: kindStyled}
+		}
 		return c.body.at(i - 1)
 	}
-	return c.tail.at(i - 1 - c.body.count())
+	return c.tail.at(i - 1 - c.bodyCount())
 }
 
 // sectionLines is how many lines call i takes in the pane: a blank line
@@ -95,8 +109,8 @@ func (c *call) stream(s string) {
 	if c.live != nil {
 		c.live.WriteString(s)
 		c.dirty = true
-		if c.n > liveBytes || (c.n > liveProse && !c.live.SawObject()) {
-			c.live, c.dirty = nil, false
+		if c.n > liveBytes {
+			c.live, c.doc, c.dirty = nil, nil, false
 			c.rewrap(c.body.width)
 		}
 		return
@@ -107,12 +121,22 @@ func (c *call) stream(s string) {
 }
 
 // refresh lays out a streaming reply's latest rendering: once a frame,
-// not once a chunk.
+// not once a chunk; and of it only what changed (markdown.Stream).
 func (c *call) refresh() {
-	if c.dirty && c.live != nil {
+	if c.dirty && c.live != nil && c.doc != nil {
 		c.dirty = false
-		c.rewrap(c.body.width)
+		c.feed()
+		if c.body.width > 0 {
+			c.doc.Layout(c.body.width)
+		}
 	}
+}
+
+// feed hands the layout's rendering of the streaming reply to the
+// document: the blocks that became final, and the rest.
+func (c *call) feed() {
+	c.doc.Add(c.live.Completed()...)
+	c.doc.SetTail(c.live.Rest())
 }
 
 // trimRaw keeps the last maxRawBytes of the streamed text, cut at a rune
@@ -136,12 +160,11 @@ func (c *call) rewrap(width int) {
 		return
 	}
 	switch {
-	case c.state == stateDone:
-		writeMarkdown(&c.body, c.display)
-	case c.live != nil:
-		if md := c.live.Markdown(); md != "" {
-			writeMarkdown(&c.body, md)
+	case c.doc != nil:
+		if c.live != nil && c.state != stateDone {
+			c.feed()
 		}
+		c.doc.Layout(width)
 	default:
 		if c.trimmed {
 			c.body.kind = kindNote
@@ -153,60 +176,11 @@ func (c *call) rewrap(width int) {
 	}
 	if c.note != "" {
 		c.tail.kind = c.noteAs
-		if c.body.count() > 0 {
+		if c.bodyCount() > 0 {
 			c.tail.newline()
 		}
 		c.tail.write(c.note)
 	}
-}
-
-// writeMarkdown writes a reply, dressing the few Markdown forms a reply
-// uses (headings, lists, quotes, code, tables) without a full renderer: the
-// pane is narrow and redrawn often; the outcome gets markdown.go.
-func writeMarkdown(w *wrapper, md string) {
-	code := false
-	for i, ln := range strings.Split(strings.TrimRight(md, "\n"), "\n") {
-		if i > 0 {
-			w.newline()
-		}
-		t := strings.TrimSpace(ln)
-		switch {
-		case strings.HasPrefix(t, "```"):
-			code = !code
-			w.kind = kindCode
-			continue
-		case code:
-			w.kind = kindCode
-			w.write(ln)
-			continue
-		case strings.HasPrefix(t, "#"):
-			w.kind = kindHeading
-			ln = strings.TrimSpace(strings.TrimLeft(t, "#"))
-		case strings.HasPrefix(t, "|"):
-			w.kind = kindCode
-		case strings.HasPrefix(t, ">"):
-			w.kind = kindQuote
-			ln = "│ " + strings.TrimSpace(strings.TrimPrefix(t, ">"))
-		default:
-			w.kind = kindText
-			if rest, ok := bullet(ln); ok {
-				ln = rest
-			}
-		}
-		w.write(strings.ReplaceAll(ln, "**", ""))
-	}
-	if w.count() > 0 {
-		w.newline()
-	}
-}
-
-// bullet turns "- item" and "* item" into "• item", keeping the indent.
-func bullet(ln string) (string, bool) {
-	t := strings.TrimLeft(ln, " ")
-	if strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") {
-		return ln[:len(ln)-len(t)] + "• " + t[2:], true
-	}
-	return ln, false
 }
 
 // pane is one agent's column: its status and the sections of its calls.
@@ -231,14 +205,27 @@ type pane struct {
 
 	acct engine.Account // what the seat's calls cost so far
 
+	md *markdown.Renderer // draws the replies
+
 	w, h   int  // outer size, border included
 	follow bool // stick to the tail
 	top    int  // first visible line when not following
 	unseen bool // text arrived below while scrolled up
 }
 
-func newPane(seat, agent string, role engine.Role, color int) *pane {
-	return &pane{name: seat, agent: agent, role: role, color: color, follow: true}
+func newPane(seat, agent string, role engine.Role, color int, md *markdown.Renderer) *pane {
+	return &pane{name: seat, agent: agent, role: role, color: color, follow: true, md: md}
+}
+
+// restyle draws the replies with md (new styles).
+func (p *pane) restyle(md *markdown.Renderer) {
+	p.md = md
+	for _, c := range p.calls {
+		if c.doc != nil {
+			c.doc.SetRenderer(md)
+		}
+		c.rewrap(p.contentWidth())
+	}
 }
 
 // Content area: a border and one column of padding on each side. A pane
@@ -294,7 +281,7 @@ func (p *pane) remark(text string) {
 // is asked again) and marks the place.
 func (p *pane) cutOff(text string) {
 	if c := p.open(); c != nil {
-		c.state, c.live = stateFailed, nil
+		c.state, c.live, c.doc = stateFailed, nil, nil
 		c.note, c.noteAs = "✗ cut off: asked again", kindFail
 		c.rewrap(p.contentWidth())
 	}
@@ -312,7 +299,7 @@ func (p *pane) begin(e engine.AgentStarted, at time.Time, l *layout.Layout) {
 	}
 	c := &call{title: sectionTitle(e.Phase, e.Round, e.Attempt), state: stateWorking}
 	if l != nil {
-		c.live = layout.NewStream(*l)
+		c.live, c.doc = layout.NewStream(*l), markdown.NewStream(p.md)
 	}
 	c.rewrap(p.contentWidth())
 	p.calls = append(p.calls, c)
@@ -358,6 +345,8 @@ func (p *pane) finish(e engine.AgentFinished) {
 		c.display = "(empty reply)"
 	}
 	c.raw = strings.Builder{}
+	c.doc = markdown.NewStream(p.md)
+	c.doc.Add(c.display)
 	if e.Unparseable {
 		c.note, c.noteAs = "⚠ reply could not be parsed; shown as received", kindNote
 	}

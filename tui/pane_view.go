@@ -208,6 +208,8 @@ func lineStyle(th *theme, p *pane, k lineKind) ink {
 		return th.bad
 	case kindRetry:
 		return th.warn
+	case kindStyled:
+		return ink{}
 	}
 	return th.text
 }

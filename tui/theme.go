@@ -8,6 +8,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/tui/markdown"
 )
 
 // The palette. Agents get bright hues that read on dark and light
@@ -53,7 +54,7 @@ type theme struct {
 	agents []agentStyle
 	stance map[engine.Stance]ink
 	result map[engine.Stance]lipgloss.Style // the outcome's pill
-	md     mdStyle                          // the outcome document
+	md     markdown.Options                 // the replies and the outcome document
 }
 
 // agentStyle is how one agent's pane is drawn.
@@ -140,7 +141,9 @@ func newTheme(r *lipgloss.Renderer) theme {
 		engine.StanceDisagree: pill(colorBad),
 		engine.StanceNeutral:  pill(colorCalm),
 	}
-	t.md = markdownStyle(r, t)
+	// The replies' text is left in the terminal's own colour: a colour
+	// of ours would have glamour paint every padding cell with it.
+	t.md = markdown.Options{Profile: t.profile, Light: !t.dark}
 	return t
 }
 

@@ -19,6 +19,7 @@ const (
 	kindFail                    // what went wrong
 	kindRetry                   // what went wrong, and it will be retried
 	kindNote                    // a remark of ours ("earlier text trimmed")
+	kindStyled                  // painted already (a reply glamour drew)
 )
 
 // line is one visual line of a pane: plain text no wider than the pane.

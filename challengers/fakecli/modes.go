@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 )
@@ -82,11 +83,50 @@ func respond(c *cli, e emitter, out *stream, p plan, agent string) int {
 // answer streams the reply in p.chunks pieces, pausing before each as a
 // model does while it generates, then finishes.
 func answer(e emitter, p plan) {
+	if p.rate > 0 {
+		answerAtRate(e, p)
+		return
+	}
 	for _, part := range split(p.reply, p.chunks) {
 		time.Sleep(p.delay)
 		e.chunk(part)
 	}
 	done(e, p.reply)
+}
+
+// bytesPerToken is how long a token of English text is, roughly.
+const bytesPerToken = 4
+
+// stampEvery is how many pieces apart the stamps are: one every 100 ms
+// at full pace, few enough not to weigh on what is measured.
+const stampEvery = 10
+
+// answerAtRate streams the reply at p.rate tokens a second, in at most
+// 100 pieces a second, each sent when the clock says it is due (so a
+// slow write does not slow the rate down). With p.stamp every tenth piece
+// of the prose starts with the time it is written at; the reply the CLI
+// reports at the end is the text as streamed.
+func answerAtRate(e emitter, p plan) {
+	perSec := min(p.rate, 100)
+	size := max(bytesPerToken*p.rate/perSec, 1)
+	every := time.Second / time.Duration(perSec)
+	var sent strings.Builder
+	start := time.Now()
+	for i, off := 0, 0; off < len(p.reply); i++ {
+		end := min(off+size, len(p.reply))
+		for end < len(p.reply) && !utf8.RuneStart(p.reply[end]) {
+			end++
+		}
+		time.Sleep(time.Until(start.Add(time.Duration(i) * every)))
+		part := p.reply[off:end]
+		if p.stamp && off < p.prose && i%stampEvery == 0 {
+			part = fmt.Sprintf("«%d»", time.Now().UnixNano()) + part
+		}
+		sent.WriteString(part)
+		e.chunk(part)
+		off = end
+	}
+	done(e, sent.String())
 }
 
 // done finishes a complete answer.

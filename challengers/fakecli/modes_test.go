@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -227,5 +229,52 @@ func TestExitAndStderr(t *testing.T) {
 	r = execFake(t, f, runCfg{}, "qwen", headless("qwen", opening)...)
 	if r.code != 0 || len(r.stderr) < 128<<10 || replyOf(t, r.lines()) == "" {
 		t.Errorf("stderr-noise: status %d, %d bytes of stderr", r.code, len(r.stderr))
+	}
+}
+
+// tokens_per_sec streams the reply at the rate: never faster (a reply of
+// N tokens takes at least (N/rate) less one piece), in pieces of one
+// token at 100 a second; with stamp, every tenth piece of the prose
+// starts with the time it was written, in order, and the reply the CLI
+// reports is the text as streamed.
+func TestRateMode(t *testing.T) {
+	t.Parallel()
+	prose := strings.Repeat("word ", 40) // 200 bytes: 50 tokens
+	f := scripted(t, "gemini", clitest.AgentScript{TokensPerSec: 100, Stamp: true,
+		Steps: map[string][]clitest.Step{"opening": {{Prose: prose}}}})
+	began := time.Now()
+	r := execFake(t, f, runCfg{}, "gemini", headless("gemini", opening)...)
+	took := time.Since(began)
+	if r.code != 0 {
+		t.Fatalf("status %d: %s", r.code, r.stderr)
+	}
+	reply := replyOf(t, r.lines())
+	if min := 490 * time.Millisecond; took < min { // 50 tokens of prose alone
+		t.Errorf("streamed in %s, want at least %s", took, min)
+	}
+	var deltas []string
+	for _, l := range r.lines() {
+		var ev struct{ Type, Role, Content string }
+		if json.Unmarshal([]byte(l), &ev) == nil && ev.Type == "message" && ev.Role == "assistant" {
+			deltas = append(deltas, ev.Content)
+		}
+	}
+	stamps := regexp.MustCompile(`«(\d+)»`).FindAllStringSubmatch(reply, -1)
+	if len(stamps) < 5 || len(stamps) > 6 {
+		t.Fatalf("%d stamps in %q, want one every ten of the prose's 50 pieces", len(stamps), reply)
+	}
+	var last int64
+	for _, m := range stamps {
+		ns, _ := strconv.ParseInt(m[1], 10, 64)
+		if ns <= last || ns < began.UnixNano() {
+			t.Fatalf("stamps out of order: %v", stamps)
+		}
+		last = ns
+	}
+	if strings.Join(deltas, "") != reply || !strings.Contains(regexp.MustCompile(`«\d+»`).ReplaceAllString(reply, ""), prose) {
+		t.Fatalf("deltas %q do not make the reply %q", deltas, reply)
+	}
+	if first := regexp.MustCompile(`«\d+»`).ReplaceAllString(deltas[0], ""); first != "word" {
+		t.Fatalf("first piece %q, want one token", deltas[0])
 	}
 }

@@ -29,6 +29,9 @@ type plan struct {
 	mode   fakeapi.Mode
 	delay  time.Duration
 	chunks int
+	rate   int  // tokens a second; 0: chunks pieces, delay apart
+	stamp  bool // stamp the pieces of the prose with the time
+	prose  int  // bytes of prose before the reply proper
 	exit   int
 	flood  int64
 	piece  int // flood piece size; 0: the default shape
@@ -81,6 +84,9 @@ func resolvePlan(agent string, as fakeapi.AgentScript, prompt string) (plan, err
 	}
 	p.delay = delay(p.mode, firstSet(st.DelayMS, as.DelayMS))
 	p.chunks = firstSet(st.Chunks, as.Chunks, defaultChunks)
+	p.rate = max(firstSet(st.TokensPerSec, as.TokensPerSec), 0)
+	p.stamp = st.Stamp || as.Stamp
+	p.prose = len(st.Prose)
 	p.exit = firstSet(st.ExitCode, as.ExitCode)
 	p.flood = max(firstSet(st.FloodBytes, as.FloodBytes, defaultFloodBytes), 0)
 	p.piece = max(firstSet(st.FloodPiece, as.FloodPiece), 0)

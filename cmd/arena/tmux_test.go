@@ -302,10 +302,9 @@ func (ts *tmuxSession) coloured() string {
 func TestResizeRelaysTheScreen(t *testing.T) {
 	s := newSandbox(t)
 	ts := s.startTmux(120, 40, nil, "demo", "--speed", "5")
-	wide := ts.waitText("REPLAY", 10*time.Second)
-	if !strings.Contains(wide, "gemini") {
-		t.Fatalf("no panes:\n%s", wide)
-	}
+	// The panes, not only the header: the first frame can be drawn before
+	// the replay's first events are applied.
+	ts.waitText("gemini", 10*time.Second)
 	if out, err := exec.Command("tmux", "-L", ts.socket, "resize-window", "-t", "arena", "-x", "64", "-y", "22").CombinedOutput(); err != nil {
 		t.Fatalf("resize: %v %s", err, out)
 	}

@@ -11,19 +11,22 @@ import (
 const ModeFinal = "final"
 
 // Record is one judge's verdict as the verdict log keeps it.
+//
+// Its JSON Schema (arena verdict --schema) is generated from this struct:
+// the jsonschema tags, and JSONSchemaExtend in schema.go.
 type Record struct {
-	TaskID        string   `json:"task_id"`
-	RunID         string   `json:"run_id"`
-	Model         string   `json:"model"`
+	TaskID        string   `json:"task_id" jsonschema:"minLength=1"`
+	RunID         string   `json:"run_id" jsonschema:"minLength=1" jsonschema_description:"the run (debate log) the record belongs to"`
+	Model         string   `json:"model" jsonschema:"minLength=1" jsonschema_description:"the agent, and its model where known: claude/opus"`
 	Mode          Mode     `json:"mode"`
 	Verdict       Verdict  `json:"verdict"`
-	StatedVerdict Verdict  `json:"stated_verdict,omitempty"`
+	StatedVerdict Verdict  `json:"stated_verdict,omitempty" jsonschema_description:"what the model said, when its own scores say otherwise"`
 	Scores        Scores   `json:"scores"`
 	Average       float64  `json:"average"`
-	Reasoning     string   `json:"reasoning"`
+	Reasoning     string   `json:"reasoning" jsonschema:"minLength=1"`
 	Improvements  []string `json:"improvements"`
-	Stripped      []string `json:"stripped,omitempty"`
-	Timestamp     string   `json:"timestamp"`
+	Stripped      []string `json:"stripped,omitempty" jsonschema_description:"what arena took away around the JSON the model was told to return alone"`
+	Timestamp     string   `json:"timestamp" jsonschema:"format=date-time"`
 }
 
 // NewRecord is the record of judgement j, given by model as mode, at t.
@@ -41,16 +44,16 @@ func NewRecord(taskID, runID, model string, m Mode, j Judgement, t time.Time) Re
 
 // Final is a run's last record: the decision and how it was reached.
 type Final struct {
-	TaskID    string   `json:"task_id"`
-	RunID     string   `json:"run_id"`
+	TaskID    string   `json:"task_id" jsonschema:"minLength=1"`
+	RunID     string   `json:"run_id" jsonschema:"minLength=1"`
 	Mode      string   `json:"mode"` // always "final"
 	Verdict   string   `json:"verdict"`
-	Reached   string   `json:"reached"`
-	Calls     int      `json:"calls"`
+	Reached   string   `json:"reached" jsonschema:"minLength=1" jsonschema_description:"how the decision was reached"`
+	Calls     int      `json:"calls" jsonschema_description:"judges asked"`
 	Sensitive bool     `json:"sensitive"`
 	Failures  []string `json:"failures,omitempty"`
-	DebateLog string   `json:"debate_log"`
-	Timestamp string   `json:"timestamp"`
+	DebateLog string   `json:"debate_log" jsonschema_description:"the path of the run's debate log; empty when none was saved"`
+	Timestamp string   `json:"timestamp" jsonschema:"format=date-time"`
 }
 
 // Timestamp is t as the log writes it: RFC 3339, UTC.

@@ -85,9 +85,9 @@ func scores(f engine.Fields) (Scores, error) {
 		sf[engine.NormKey(k)] = v
 	}
 	err := engine.Collect(
-		func() (err error) { s.Semantic, err = sf.Int("semantic", 1, 5); return },
-		func() (err error) { s.Pragmatic, err = sf.Int("pragmatic", 1, 5); return },
-		func() (err error) { s.Syntactic, err = sf.Int("syntactic", 1, 5); return },
+		func() (err error) { s.Semantic, err = sf.Int("semantic", minScore, maxScore); return },
+		func() (err error) { s.Pragmatic, err = sf.Int("pragmatic", minScore, maxScore); return },
+		func() (err error) { s.Syntactic, err = sf.Int("syntactic", minScore, maxScore); return },
 	)
 	if err != nil {
 		return s, fmt.Errorf("scores: %w", err)

@@ -2,35 +2,146 @@ package verdict
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"math/big"
-	"slices"
-	"sort"
 	"strings"
-	"time"
-	"unicode/utf8"
+	"sync"
+
+	reflector "github.com/invopop/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/arenadebate/arena/engine"
 )
 
-// The verdict log's JSON Schema, printed by arena verdict --schema.
-//
-//go:embed schema.json
-var schemaJSON []byte
+// The verdict log's JSON Schema is generated from the structs the log is
+// written from (Record, Final, Scores) by invopop/jsonschema, with the
+// enumerations and ranges taken from the package's own constants, and
+// every line is validated against it by santhosh-tekuri/jsonschema: the
+// schema cannot drift from what arena writes.
 
-// Schema returns the verdict record's JSON Schema.
-func Schema() []byte { return bytes.Clone(schemaJSON) }
+const schemaID = "https://github.com/arenadebate/arena/engine/verdict/schema.json"
 
-var schemaDoc = mustDecode(schemaJSON)
+// The range of a score, and the most judges a run asks.
+const (
+	minScore = 1
+	maxScore = 5
+	maxCalls = 3 // quick, deep, tiebreaker
+)
 
-func mustDecode(b []byte) map[string]any {
-	v, err := decode(b)
+// finalVerdicts are the decisions a final record can hold: a judge's
+// verdicts, escalate, and the two ways a run ends without a decision.
+var finalVerdicts = []string{
+	string(Accept), string(Improve), string(Reject), string(Escalate),
+	string(engine.OutcomeAborted), string(engine.OutcomeInterrupted),
+}
+
+// judgeModes are the modes of a judge's record.
+var judgeModes = []Mode{Quick, Deep, Tiebreaker}
+
+// JSONSchemaExtend sets what the struct tags cannot say: the verdicts and
+// modes allowed, from their constants.
+func (Record) JSONSchemaExtend(s *reflector.Schema) {
+	s.Title = "judge verdict"
+	prop(s, "mode").Enum = anys(judgeModes)
+	prop(s, "verdict").Enum = anys(judgeVerdicts)
+	prop(s, "stated_verdict").Enum = anys(judgeVerdicts)
+	avg := prop(s, "average")
+	avg.Minimum, avg.Maximum = json.Number(fmt.Sprint(minScore)), json.Number(fmt.Sprint(maxScore))
+}
+
+// JSONSchemaExtend: a final record's mode is "final", its verdict one of
+// finalVerdicts.
+func (Final) JSONSchemaExtend(s *reflector.Schema) {
+	s.Title = "final decision"
+	prop(s, "mode").Const = ModeFinal
+	prop(s, "verdict").Enum = anys(finalVerdicts)
+	calls := prop(s, "calls")
+	calls.Minimum, calls.Maximum = "0", json.Number(fmt.Sprint(maxCalls))
+}
+
+// JSONSchemaExtend: each score is a whole number in the rubric's range.
+func (Scores) JSONSchemaExtend(s *reflector.Schema) {
+	for _, k := range []string{"semantic", "pragmatic", "syntactic"} {
+		p := prop(s, k)
+		p.Minimum, p.Maximum = json.Number(fmt.Sprint(minScore)), json.Number(fmt.Sprint(maxScore))
+	}
+}
+
+// prop is property name of an object schema; it panics if there is none,
+// which the tests catch: the struct lost or renamed a field.
+func prop(s *reflector.Schema, name string) *reflector.Schema {
+	p, ok := s.Properties.Get(name)
+	if !ok {
+		panic("verdict schema: no property " + name)
+	}
+	return p
+}
+
+func anys[T ~string](xs []T) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = string(x)
+	}
+	return out
+}
+
+// generate builds the schema document: one of the two record kinds.
+func generate() []byte {
+	r := &reflector.Reflector{DoNotReference: true, ExpandedStruct: true, Anonymous: true}
+	kind := func(v any) *reflector.Schema {
+		s := r.Reflect(v)
+		s.Version = "" // stated once, at the top
+		return s
+	}
+	doc := &reflector.Schema{
+		Version: reflector.Version,
+		ID:      schemaID,
+		Title:   "arena verdict log record",
+		Description: "One line of an arena verdict log (JSON Lines): a judge's verdict (mode quick, deep or tiebreaker), " +
+			"or the run's final decision (mode final). The verdict of a judge's record is arena's, computed from the scores: " +
+			"accept when every score is at least 3 and the average at least 3.5, reject when any score is below 2, improve otherwise.",
+		OneOf: []*reflector.Schema{kind(&Record{}), kind(&Final{})},
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		panic("verdict schema: " + err.Error())
 	}
-	return v.(map[string]any)
+	return append(b, '\n')
 }
 
+var compiled = sync.OnceValues(func() ([]byte, *jsonschema.Schema) {
+	doc := generate()
+	sch, err := compile(doc)
+	if err != nil {
+		panic("verdict schema: " + err.Error())
+	}
+	return doc, sch
+})
+
+// Schema returns the verdict record's JSON Schema, as arena verdict
+// --schema prints it.
+func Schema() []byte { doc, _ := compiled(); return bytes.Clone(doc) }
+
+// compile compiles a schema document, with formats asserted (a timestamp
+// must be an RFC 3339 date-time, not merely a string).
+func compile(doc []byte) (*jsonschema.Schema, error) {
+	v, err := decode(doc)
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("schema.json", v); err != nil {
+		return nil, err
+	}
+	return c.Compile("schema.json")
+}
+
+// decode reads exactly one JSON value, numbers kept exact.
 func decode(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -38,8 +149,8 @@ func decode(b []byte) (any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("more than one JSON value")
+	if _, err := dec.Token(); err == nil {
+		return nil, errors.New("more than one JSON value")
 	}
 	return v, nil
 }
@@ -50,207 +161,61 @@ func ValidateRecord(line []byte) error {
 	if err != nil {
 		return fmt.Errorf("not JSON: %w", err)
 	}
-	return Validate(schemaDoc, v)
+	_, sch := compiled()
+	return explain(sch.Validate(v), v)
 }
 
 // Validate checks a decoded JSON value (numbers as json.Number) against a
-// JSON Schema. It knows the keywords the verdict schema uses (type, enum,
-// const, required, properties, additionalProperties, items, minimum,
-// maximum, minLength, oneOf, format date-time) and refuses a schema with
-// any other assertion rather than pass what it cannot check.
+// JSON Schema document, decoded the same way: what a test does with the
+// schema arena verdict --schema printed.
 func Validate(schema map[string]any, v any) error {
-	return check(schema, v, "$")
+	doc, err := json.Marshal(schema)
+	if err != nil {
+		return err
+	}
+	sch, err := compile(doc)
+	if err != nil {
+		return fmt.Errorf("schema: %w", err)
+	}
+	return explain(sch.Validate(v), v)
 }
 
-var annotations = []string{"$schema", "$id", "title", "description"}
-
-func check(s map[string]any, v any, at string) error {
-	keys := make([]string, 0, len(s))
-	for k := range s {
-		keys = append(keys, k)
+// explain turns a validation error into one line naming each place that
+// is wrong. A record matches neither kind of oneOf: it says only what is
+// wrong with the kind its mode claims, not with the other kind too.
+func explain(err error, v any) error {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return err
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if slices.Contains(annotations, k) {
-			continue
+	branch := 0 // a judge's verdict
+	if m, ok := v.(map[string]any); ok && m["mode"] == ModeFinal {
+		branch = 1
+	}
+	var leaves []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			leaves = append(leaves, "at "+pointer(e.InstanceLocation)+": "+e.ErrorKind.LocalizedString(printer))
+			return
 		}
-		if err := keyword(k, s[k], s, v, at); err != nil {
-			return err
+		causes := e.Causes
+		if _, ok := e.ErrorKind.(*kind.OneOf); ok && len(causes) == 2 {
+			causes = causes[branch : branch+1]
+		}
+		for _, c := range causes {
+			walk(c)
 		}
 	}
-	return nil
+	walk(ve)
+	return errors.New(strings.Join(leaves, "; "))
 }
 
-func keyword(k string, arg any, s map[string]any, v any, at string) error {
-	switch k {
-	case "type":
-		if !hasType(v, arg.(string)) {
-			return fmt.Errorf("%s: want %s, got %s", at, arg, typeName(v))
-		}
-	case "enum":
-		for _, e := range arg.([]any) {
-			if equal(e, v) {
-				return nil
-			}
-		}
-		return fmt.Errorf("%s: %v is not one of %v", at, v, arg)
-	case "const":
-		if !equal(arg, v) {
-			return fmt.Errorf("%s: want %v, got %v", at, arg, v)
-		}
-	case "required":
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		for _, r := range arg.([]any) {
-			if _, ok := m[r.(string)]; !ok {
-				return fmt.Errorf("%s: %q is missing", at, r)
-			}
-		}
-	case "properties":
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		for name, sub := range arg.(map[string]any) {
-			if x, ok := m[name]; ok {
-				if err := check(sub.(map[string]any), x, at+"."+name); err != nil {
-					return err
-				}
-			}
-		}
-	case "additionalProperties":
-		if b, isBool := arg.(bool); !isBool {
-			return fmt.Errorf("schema: additionalProperties other than true or false is not supported")
-		} else if b {
-			return nil
-		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		props, _ := s["properties"].(map[string]any)
-		for name := range m {
-			if _, ok := props[name]; !ok {
-				return fmt.Errorf("%s: unexpected key %q", at, name)
-			}
-		}
-	case "items":
-		arr, ok := v.([]any)
-		if !ok {
-			return nil
-		}
-		for i, x := range arr {
-			if err := check(arg.(map[string]any), x, fmt.Sprintf("%s[%d]", at, i)); err != nil {
-				return err
-			}
-		}
-	case "minimum", "maximum":
-		n, ok := v.(json.Number)
-		if !ok {
-			return nil
-		}
-		x, lim := rat(n), rat(arg.(json.Number))
-		if k == "minimum" && x.Cmp(lim) < 0 || k == "maximum" && x.Cmp(lim) > 0 {
-			return fmt.Errorf("%s: %s is out of range (%s %s)", at, n, k, arg)
-		}
-	case "minLength":
-		str, ok := v.(string)
-		lim, _ := arg.(json.Number).Int64()
-		if ok && int64(utf8.RuneCountInString(str)) < lim {
-			return fmt.Errorf("%s: shorter than %d characters", at, lim)
-		}
-	case "format":
-		str, ok := v.(string)
-		if arg != "date-time" {
-			return fmt.Errorf("schema: format %v is not supported", arg)
-		}
-		if ok {
-			if _, err := time.Parse(time.RFC3339, str); err != nil {
-				return fmt.Errorf("%s: %q is not an RFC 3339 date-time", at, str)
-			}
-		}
-	case "oneOf":
-		var errs []string
-		n := 0
-		for _, sub := range arg.([]any) {
-			if err := check(sub.(map[string]any), v, at); err != nil {
-				errs = append(errs, err.Error())
-			} else {
-				n++
-			}
-		}
-		if n != 1 {
-			if n == 0 {
-				return fmt.Errorf("%s: matches none of the record kinds: %s", at, strings.Join(errs, "; "))
-			}
-			return fmt.Errorf("%s: matches %d record kinds, want exactly one", at, n)
-		}
-	default:
-		return fmt.Errorf("schema: keyword %q is not supported", k)
-	}
-	return nil
-}
+var printer = message.NewPrinter(language.English)
 
-func rat(n json.Number) *big.Rat {
-	r, ok := new(big.Rat).SetString(n.String())
-	if !ok {
-		return new(big.Rat)
+func pointer(loc []string) string {
+	if len(loc) == 0 {
+		return "/"
 	}
-	return r
-}
-
-func hasType(v any, t string) bool {
-	switch t {
-	case "object":
-		_, ok := v.(map[string]any)
-		return ok
-	case "array":
-		_, ok := v.([]any)
-		return ok
-	case "string":
-		_, ok := v.(string)
-		return ok
-	case "boolean":
-		_, ok := v.(bool)
-		return ok
-	case "null":
-		return v == nil
-	case "number":
-		_, ok := v.(json.Number)
-		return ok
-	case "integer":
-		n, ok := v.(json.Number)
-		return ok && rat(n).IsInt()
-	}
-	return false
-}
-
-func typeName(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case json.Number:
-		return "number"
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-func equal(a, b any) bool {
-	if x, ok := a.(json.Number); ok {
-		y, ok := b.(json.Number)
-		return ok && rat(x).Cmp(rat(y)) == 0
-	}
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return bytes.Equal(ja, jb)
+	return "/" + strings.Join(loc, "/")
 }

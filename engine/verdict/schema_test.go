@@ -42,15 +42,15 @@ func TestSchemaRejectsBadRecords(t *testing.T) {
 		edit func(m map[string]any)
 		want string
 	}{
-		"score out of range": {func(m map[string]any) { m["scores"].(map[string]any)["semantic"] = 6 }, "$.scores.semantic"},
-		"score not whole":    {func(m map[string]any) { m["scores"].(map[string]any)["semantic"] = 3.5 }, "want integer"},
-		"missing key":        {func(m map[string]any) { delete(m, "reasoning") }, `"reasoning" is missing`},
-		"extra key":          {func(m map[string]any) { m["confidence"] = "high" }, `unexpected key "confidence"`},
-		"bad verdict":        {func(m map[string]any) { m["verdict"] = "escalate" }, "is not one of"},
-		"bad mode":           {func(m map[string]any) { m["mode"] = "slow" }, "$.mode"},
-		"bad timestamp":      {func(m map[string]any) { m["timestamp"] = "yesterday" }, "RFC 3339"},
-		"improvement number": {func(m map[string]any) { m["improvements"] = []any{1} }, "$.improvements[0]"},
-		"empty task id":      {func(m map[string]any) { m["task_id"] = "" }, "shorter than 1"},
+		"score out of range": {func(m map[string]any) { m["scores"].(map[string]any)["semantic"] = 6 }, "at /scores/semantic: maximum: got 6, want 5"},
+		"score not whole":    {func(m map[string]any) { m["scores"].(map[string]any)["semantic"] = 3.5 }, "at /scores/semantic: got number, want integer"},
+		"missing key":        {func(m map[string]any) { delete(m, "reasoning") }, "missing property 'reasoning'"},
+		"extra key":          {func(m map[string]any) { m["confidence"] = "high" }, "additional properties 'confidence' not allowed"},
+		"bad verdict":        {func(m map[string]any) { m["verdict"] = "escalate" }, "at /verdict: value must be one of 'accept', 'improve', 'reject'"},
+		"bad mode":           {func(m map[string]any) { m["mode"] = "slow" }, "at /mode: value must be one of 'quick', 'deep', 'tiebreaker'"},
+		"bad timestamp":      {func(m map[string]any) { m["timestamp"] = "yesterday" }, "at /timestamp: 'yesterday' is not valid date-time"},
+		"improvement number": {func(m map[string]any) { m["improvements"] = []any{1} }, "at /improvements/0: got number, want string"},
+		"empty task id":      {func(m map[string]any) { m["task_id"] = "" }, "at /task_id: minLength: got 0, want 1"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var m map[string]any
@@ -73,12 +73,64 @@ func TestSchemaIsValidJSONSchemaDocument(t *testing.T) {
 	if err := json.Unmarshal(Schema(), &m); err != nil {
 		t.Fatal(err)
 	}
-	if m["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
-		t.Fatalf("$schema %v", m["$schema"])
+	if m["$schema"] != "https://json-schema.org/draft/2020-12/schema" || m["$id"] != schemaID {
+		t.Fatalf("$schema %v, $id %v", m["$schema"], m["$id"])
 	}
-	// An assertion the validator does not know is refused, not ignored.
-	if err := Validate(map[string]any{"pattern": "^a"}, "b"); err == nil {
-		t.Fatal("unknown keyword ignored")
+	// compile checks the document against the draft's metaschema.
+	if _, err := compile(Schema()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The schema is generated from the structs: every key a record is written
+// with is a property of its kind, and the keys written always are the
+// required ones.
+func TestSchemaFollowsTheStructs(t *testing.T) {
+	var doc struct {
+		OneOf []struct {
+			Title      string
+			Properties map[string]any
+			Required   []string
+		}
+	}
+	if err := json.Unmarshal(Schema(), &doc); err != nil || len(doc.OneOf) != 2 {
+		t.Fatalf("%v: %d kinds", err, len(doc.OneOf))
+	}
+	full := NewRecord("t", "r", "m", Deep, judgement(), time.Now())
+	full.StatedVerdict, full.Stripped = Reject, []string{"a fence"}
+	for i, v := range []any{full, Final{Failures: []string{"x"}}} {
+		b, _ := json.Marshal(v)
+		var keys map[string]any
+		json.Unmarshal(b, &keys)
+		kind := doc.OneOf[i]
+		if len(keys) != len(kind.Properties) {
+			t.Errorf("%s: %d keys written, %d properties", kind.Title, len(keys), len(kind.Properties))
+		}
+		for k := range keys {
+			if _, ok := kind.Properties[k]; !ok {
+				t.Errorf("%s: %q is written but not in the schema", kind.Title, k)
+			}
+		}
+	}
+	if got := strings.Join(doc.OneOf[1].Required, ","); got != "task_id,run_id,mode,verdict,reached,calls,sensitive,debate_log,timestamp" {
+		t.Errorf("final decision requires %s", got)
+	}
+}
+
+// A final record that is wrong is told what is wrong with it as a final
+// record, not also everything a judge's record would need.
+func TestSchemaExplainsByTheRecordsKind(t *testing.T) {
+	now := time.Now()
+	fin, _ := json.Marshal(Final{TaskID: "t", RunID: "r", Mode: ModeFinal, Verdict: "maybe", Reached: "x", Calls: 4, Timestamp: Timestamp(now)})
+	err := ValidateRecord(fin)
+	if err == nil || !strings.Contains(err.Error(), "at /verdict: value must be one of") || !strings.Contains(err.Error(), "at /calls: maximum: got 4, want 3") || strings.Contains(err.Error(), "scores") {
+		t.Fatalf("%v", err)
+	}
+	for _, v := range finalVerdicts {
+		b, _ := json.Marshal(Final{TaskID: "t", RunID: "r", Mode: ModeFinal, Verdict: v, Reached: "x", Timestamp: Timestamp(now)})
+		if err := ValidateRecord(b); err != nil {
+			t.Errorf("final %s: %v", v, err)
+		}
 	}
 }
 

@@ -36,6 +36,9 @@ type Printer struct {
 	// at a time as each completes, rather than as raw JSON lines.
 	layouts map[string]layout.Layout
 	live    map[string]*liveReply // by seat
+
+	style *Style    // how the outcome is drawn; nil: as Markdown
+	raw   io.Writer // w without the cleaner, for the drawn document
 }
 
 // liveReply is a reply being rendered as it streams.
@@ -49,11 +52,22 @@ type liveReply struct {
 // JSON object: past it the reply is prose and prints line by line.
 const liveProse = 4 << 10
 
-// New returns a Printer writing to w.
+// New returns a Printer writing to w. When w is a terminal the outcome
+// document is drawn for it (glamour); otherwise it is printed as
+// Markdown.
 func New(w io.Writer) *Printer {
+	return NewStyled(w, terminalStyle(w))
+}
+
+// NewStyled returns a Printer writing to w that draws the outcome
+// document as s says (nil: as Markdown).
+func NewStyled(w io.Writer, s *Style) *Printer {
 	// Everything the printer writes holds text from outside (replies,
-	// names, a log's fields): it is written through the one cleaner.
-	return &Printer{w: trust.Writer{W: w}, partial: map[string]*strings.Builder{}, nameW: 6, live: map[string]*liveReply{}}
+	// names, a log's fields): it is written through the one cleaner. The
+	// drawn document alone goes straight to w: its text was cleaned
+	// before glamour drew it, and its escape sequences are glamour's
+	// styles, which the cleaner would strip.
+	return &Printer{w: trust.Writer{W: w}, raw: w, partial: map[string]*strings.Builder{}, nameW: 6, live: map[string]*liveReply{}, style: s}
 }
 
 // Err is the first write error.
@@ -351,7 +365,7 @@ func (p *Printer) table(v engine.Table) {
 
 func (p *Printer) outcome(v engine.Outcome) {
 	p.flushAll()
-	p.printf("\n%s\n", strings.TrimRight(v.Markdown, "\n"))
+	p.printDocument(v.Markdown)
 	p.printf("\n%s\n", strings.Repeat("═", 66))
 	p.printf("%s\n", v.Summary)
 	if v.LogPath != "" {

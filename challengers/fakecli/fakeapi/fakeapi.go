@@ -135,6 +135,16 @@ type AgentScript struct {
 	DelayMS int `json:"delay_ms,omitempty"`
 	// Chunks is how many pieces the reply is streamed in (default 3).
 	Chunks int `json:"chunks,omitempty"`
+	// TokensPerSec, when set, streams the reply at that rate instead of
+	// in Chunks pieces DelayMS apart: a token is four bytes, sent in at
+	// most 100 pieces a second (at 100 tokens/s one token every 10 ms, at
+	// 1,000 ten every 10 ms), each on time by the clock from the first,
+	// as a model generating at that speed does.
+	TokensPerSec int `json:"tokens_per_sec,omitempty"`
+	// Stamp, with TokensPerSec, starts every tenth piece of the reply's
+	// Prose with the wall clock it was written at, "«UNIX-NANOSECONDS»",
+	// so a benchmark can tell when that text reached the screen.
+	Stamp bool `json:"stamp,omitempty"`
 	// ExitCode is the status for mode exit (default 1), or a non-zero
 	// status to end an otherwise normal answer with.
 	ExitCode int `json:"exit_code,omitempty"`
@@ -166,13 +176,15 @@ type Step struct {
 	Fence bool `json:"fence,omitempty"`
 	// Prose is a line printed before the reply, to exercise lenient
 	// parsing.
-	Prose      string `json:"prose,omitempty"`
-	Mode       Mode   `json:"mode,omitempty"`
-	DelayMS    int    `json:"delay_ms,omitempty"`
-	Chunks     int    `json:"chunks,omitempty"`
-	ExitCode   int    `json:"exit_code,omitempty"`
-	FloodBytes int64  `json:"flood_bytes,omitempty"`
-	FloodPiece int    `json:"flood_piece,omitempty"`
+	Prose        string `json:"prose,omitempty"`
+	Mode         Mode   `json:"mode,omitempty"`
+	DelayMS      int    `json:"delay_ms,omitempty"`
+	Chunks       int    `json:"chunks,omitempty"`
+	TokensPerSec int    `json:"tokens_per_sec,omitempty"`
+	Stamp        bool   `json:"stamp,omitempty"`
+	ExitCode     int    `json:"exit_code,omitempty"`
+	FloodBytes   int64  `json:"flood_bytes,omitempty"`
+	FloodPiece   int    `json:"flood_piece,omitempty"`
 	// Stderr is printed on stderr before the reply.
 	Stderr string `json:"stderr,omitempty"`
 }

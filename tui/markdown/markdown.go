@@ -1,0 +1,406 @@
+// Package markdown draws Markdown for the terminal with glamour: the
+// outcome document on the screen and after a headless run, and the
+// models' replies in the panes, code blocks highlighted (by chroma,
+// through glamour).
+//
+// What it adds to glamour is what a screen that redraws thirty times a
+// second needs: a glamour renderer kept per width (making one compiles
+// its styles), text from models cleaned before glamour sees it, lines
+// that fit the width and carry their own style (glamour pads every line
+// to the width, paints each padding cell apart and lets a style run on
+// into the next line: a line here starts from no style and ends with a
+// reset, so it can be drawn anywhere, beside a border), and Stream, which
+// renders a reply while it streams without rendering it all again on
+// every chunk.
+package markdown
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/glamour"
+	"github.com/charmbracelet/glamour/ansi"
+	"github.com/charmbracelet/glamour/styles"
+	xansi "github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/cellbuf"
+	"github.com/mattn/go-runewidth"
+	"github.com/muesli/termenv"
+
+	"github.com/arenadebate/arena/engine/trust"
+)
+
+// Glamour measures text with go-runewidth, whose default follows the
+// locale: under LANG=ja_JP.UTF-8 it counts "│" and "·" two cells wide,
+// where the screen (and x/ansi, which lipgloss and the panes use) counts
+// one. Measured the screen's way, a table lines up whatever the locale.
+func init() { runewidth.DefaultCondition.EastAsianWidth = false }
+
+// Options say how a document is painted.
+type Options struct {
+	// Profile is the terminal's colour profile; termenv.Ascii (NO_COLOR,
+	// or no colour at all) draws without colour and keeps the marks of
+	// emphasis and code ("**", "`"), where bold and italics do not show.
+	Profile termenv.Profile
+	// Light is a light background: another palette for highlighted code
+	// and for the text.
+	Light bool
+	// Text is the colour of plain text ("#E5E7EB"); "" leaves it to the
+	// terminal, and costs glamour half as much: it paints every cell of
+	// its padding in the text's colour.
+	Text string
+}
+
+// The document's hues, those of the screen's first seats (tui/theme.go),
+// bright enough for dark and light backgrounds alike.
+const (
+	Violet  = "#A78BFA" // top-level headings
+	Sky     = "#38BDF8" // second-level headings, links
+	Emerald = "#34D399" // code spans
+)
+
+// Style is the glamour style for o: glamour's dark or light style (their
+// code highlighting, lists, tables and quotes) with arena's headings,
+// code spans and links, and no margin of its own; without colour,
+// glamour's notty style, also without margin.
+func Style(o Options) ansi.StyleConfig {
+	zero := uint(0)
+	var st ansi.StyleConfig
+	switch {
+	case o.Profile == termenv.Ascii:
+		st = styles.NoTTYStyleConfig
+	case o.Light:
+		st = styles.LightStyleConfig
+	default:
+		st = styles.DarkStyleConfig
+	}
+	st.Document.Margin = &zero
+	st.Document.BlockPrefix, st.Document.BlockSuffix = "", ""
+	if o.Profile == termenv.Ascii {
+		return st
+	}
+	str := func(s string) *string { return &s }
+	yes := true
+	st.Document.Color = nil
+	if o.Text != "" {
+		st.Document.Color = str(o.Text)
+	}
+	heading := func(prefix, color string) ansi.StyleBlock {
+		b := ansi.StyleBlock{}
+		b.Prefix, b.Bold = prefix, &yes
+		if color != "" {
+			b.Color = str(color)
+		}
+		return b
+	}
+	st.Heading.Color = nil
+	st.H1 = heading("# ", Violet)
+	st.H2 = heading("## ", Sky)
+	st.H3 = heading("### ", "")
+	st.H4 = heading("#### ", "")
+	st.H5 = heading("##### ", "")
+	st.H6 = heading("###### ", "")
+	st.Code = ansi.StyleBlock{}
+	st.Code.Color = str(Emerald)
+	st.Link = ansi.StylePrimitive{Color: str(Sky), Underline: &yes}
+	st.LinkText = ansi.StylePrimitive{Color: str(Sky), Bold: &yes}
+	return st
+}
+
+// maxRenderers bounds the glamour renderers kept: a person dragging the
+// window's edge makes a width a frame.
+const maxRenderers = 8
+
+// Renderer renders Markdown at any width, keeping a glamour renderer per
+// width. It is not safe for concurrent use.
+type Renderer struct {
+	opts    Options
+	style   ansi.StyleConfig
+	byWidth map[int]*glamour.TermRenderer
+	parser  *xansi.Parser   // tidy's, kept: a new one allocates 4 KiB
+	observe func(md string) // tests: sees every document rendered
+}
+
+// New returns a Renderer painting as o says.
+func New(o Options) *Renderer {
+	return &Renderer{opts: o, style: Style(o), byWidth: map[int]*glamour.TermRenderer{}}
+}
+
+// minWidth is the narrowest a document is laid out: narrower, it is laid
+// out at this width and its lines are then broken to fit.
+const minWidth = 8
+
+func (r *Renderer) at(width int) *glamour.TermRenderer {
+	if tr, ok := r.byWidth[width]; ok {
+		return tr
+	}
+	tr, err := glamour.NewTermRenderer(
+		glamour.WithStyles(r.style),
+		glamour.WithColorProfile(r.opts.Profile),
+		glamour.WithChromaFormatter(chromaFormatter(r.opts.Profile)),
+		glamour.WithWordWrap(max(width, minWidth)),
+	)
+	if err != nil { // only a style that does not compile: ours do
+		return nil
+	}
+	if len(r.byWidth) >= maxRenderers {
+		clear(r.byWidth)
+	}
+	r.byWidth[width] = tr
+	return tr
+}
+
+// chromaFormatter is the highlighter's output for a profile. Glamour
+// asks for 256 colours whatever the terminal has; on a true-colour one
+// the code's own colours are exact (and the same every time: chroma picks
+// the nearest of 256 colours by walking a map, so a colour halfway
+// between two came out as either).
+func chromaFormatter(p termenv.Profile) string {
+	switch p {
+	case termenv.TrueColor:
+		return "terminal16m"
+	case termenv.ANSI:
+		return "terminal16"
+	}
+	return "terminal256"
+}
+
+// Render draws md in lines of at most width cells, each starting from no
+// style and ending with none, without the blank lines glamour puts around
+// a document.
+func (r *Renderer) Render(md string, width int) []string {
+	width = max(width, 1)
+	md = Clean(md)
+	if strings.TrimSpace(md) == "" {
+		return nil
+	}
+	if r.observe != nil {
+		r.observe(md)
+	}
+	md = holdHyphens(md)
+	tr := r.at(width)
+	var out string
+	var err error
+	if tr != nil {
+		out, err = tr.Render(md)
+	}
+	if tr == nil || err != nil {
+		// Glamour refused the document (it does not, on any input the
+		// fuzzer found): show it as text rather than nothing.
+		out = md
+	}
+	if r.parser == nil {
+		r.parser = xansi.NewParser()
+	}
+	return tidy(r.parser, out, width)
+}
+
+// Clean makes text from a model safe to render (the one cleaner,
+// engine/trust, then what glamour needs): escape sequences and
+// control characters go (glamour passes text through as it is, and must
+// never pass an ESC a model wrote), tabs become spaces to the next
+// multiple of four columns (glamour would pass a tab to the terminal,
+// whose width no one knows), line ends become "\n", and invalid UTF-8
+// becomes U+FFFD. Clean text is returned as it is.
+func Clean(s string) string {
+	s = trust.Text(s)
+	if !strings.ContainsAny(s, "\t\r") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	col := 0
+	for _, c := range s {
+		switch {
+		case c == '\t':
+			n := 4 - col%4
+			b.WriteString("    "[:n])
+			col += n
+		case c == '\n':
+			b.WriteByte('\n')
+			col = 0
+		case c == '\r' || unicode.IsControl(c):
+		default:
+			b.WriteRune(c)
+			col++
+		}
+	}
+	return b.String()
+}
+
+// nbHyphen stands in for the hyphens of prose while glamour lays it out.
+// Glamour wraps paragraphs with muesli/reflow's wordwrap, which breaks
+// lines after a hyphen but does not count the hyphen: every hyphen on a
+// line made it a cell wider than the width ("steady-state writes," ran
+// one cell over, and the comma landed alone on the next line). A
+// non-breaking hyphen is a letter to it; tidy puts the hyphens back.
+const nbHyphen = "\u2011"
+
+// holdHyphens replaces the hyphens outside fenced code blocks (whose
+// lines glamour does not wrap, and whose code chroma must see as
+// written) by nbHyphen.
+func holdHyphens(md string) string {
+	if !strings.Contains(md, "-") {
+		return md
+	}
+	lines := strings.SplitAfter(md, "\n")
+	fence := ""
+	for i, ln := range lines {
+		t := strings.TrimLeft(ln, " ")
+		indent := len(ln) - len(t)
+		switch {
+		case fence != "":
+			if indent < 4 && strings.HasPrefix(t, fence) && strings.Trim(strings.TrimSpace(t), fence[:1]) == "" {
+				fence = ""
+			}
+			continue
+		case indent < 4 && fenceOf(t) != "":
+			fence = fenceOf(t)
+			continue
+		}
+		lines[i] = holdLineHyphens(ln)
+	}
+	return strings.Join(lines, "")
+}
+
+// holdLineHyphens replaces the hyphens that follow a letter or a digit
+// and are not followed by another hyphen: those of words ("steady-state",
+// "re-", "2026-11-23"), never those of Markdown's syntax (a list's "- ",
+// a table's "|---|", a rule).
+func holdLineHyphens(ln string) string {
+	var b strings.Builder
+	last := 0
+	prev := rune(-1)
+	for i, c := range ln {
+		if c == '-' && (unicode.IsLetter(prev) || unicode.IsDigit(prev)) && (i+1 >= len(ln) || ln[i+1] != '-') {
+			if b.Len() == 0 {
+				b.Grow(len(ln) + 8)
+			}
+			b.WriteString(ln[last:i])
+			b.WriteString(nbHyphen)
+			last = i + 1
+		}
+		prev = c
+	}
+	if last == 0 {
+		return ln
+	}
+	b.WriteString(ln[last:])
+	return b.String()
+}
+
+// run is text drawn in one style.
+type run struct {
+	st   cellbuf.Style
+	text strings.Builder
+}
+
+// tidy splits glamour's output into lines that each carry their whole
+// style: it reads the SGR sequences as a terminal would (the style at the
+// end of a line is the style at the start of the next), then writes each
+// line as runs of text, each run behind the sequence of its style and
+// followed by a reset. Trailing padding goes (unless painted with a
+// background), lines wider than width are broken, and other escape
+// sequences and control characters are dropped. Blank lines at the start
+// and the end go.
+func tidy(p *xansi.Parser, out string, width int) []string {
+	var pen cellbuf.Style
+	lines := strings.Split(out, "\n")
+	res := make([]string, 0, len(lines))
+	var runs []*run
+	for _, ln := range lines {
+		runs = runs[:0]
+		var state byte
+		for len(ln) > 0 {
+			seq, w, n, next := xansi.DecodeSequence(ln, state, p)
+			state = next
+			ln = ln[n:]
+			switch {
+			case w > 0:
+				if len(runs) == 0 || !runs[len(runs)-1].st.Equal(&pen) {
+					runs = append(runs, &run{st: pen})
+				}
+				if seq == nbHyphen {
+					seq = "-"
+				}
+				runs[len(runs)-1].text.WriteString(seq)
+			case xansi.HasCsiPrefix(seq) && xansi.Cmd(p.Command()).Final() == 'm' && xansi.Cmd(p.Command()).Prefix() == 0 && xansi.Cmd(p.Command()).Intermediate() == 0:
+				cellbuf.ReadStyle(p.Params(), &pen)
+			}
+		}
+		trimRuns(&runs)
+		res = append(res, fit(runs, width)...)
+	}
+	for len(res) > 0 && res[len(res)-1] == "" {
+		res = res[:len(res)-1]
+	}
+	i := 0
+	for i < len(res) && res[i] == "" {
+		i++
+	}
+	return res[i:]
+}
+
+// trimRuns drops the spaces at the end of a line, but those painted with
+// a background (a code block's box), which show.
+func trimRuns(runs *[]*run) {
+	rs := *runs
+	for len(rs) > 0 {
+		last := rs[len(rs)-1]
+		if last.st.Bg != nil || last.st.Attrs&cellbuf.ReverseAttr != 0 {
+			break
+		}
+		t := strings.TrimRight(last.text.String(), " ")
+		if t != "" {
+			last.text.Reset()
+			last.text.WriteString(t)
+			break
+		}
+		rs = rs[:len(rs)-1]
+	}
+	*runs = rs
+}
+
+// fit writes runs as lines of at most width cells: one line, or several
+// when the line is too wide (a long line of code, a wide table), broken
+// at a cell, every part painted on its own.
+func fit(runs []*run, width int) []string {
+	var lines []string
+	var b strings.Builder
+	w := 0
+	for _, r := range runs {
+		text := r.text.String()
+		for text != "" {
+			room := width - w
+			part := text
+			if xansi.StringWidth(part) > room {
+				part = xansi.Truncate(text, room, "")
+				if part == "" && w == 0 { // a grapheme wider than the line
+					_, _, n, _ := xansi.DecodeSequence(text, 0, nil)
+					part = text[:n]
+				}
+			}
+			if part != "" {
+				paint(&b, r.st, part)
+				w += xansi.StringWidth(part)
+				text = text[len(part):]
+			}
+			if text != "" {
+				lines = append(lines, b.String())
+				b.Reset()
+				w = 0
+				text = strings.TrimLeft(text, " ")
+			}
+		}
+	}
+	return append(lines, b.String())
+}
+
+func paint(b *strings.Builder, st cellbuf.Style, text string) {
+	if st.Empty() {
+		b.WriteString(text)
+		return
+	}
+	b.WriteString(st.Sequence())
+	b.WriteString(text)
+	b.WriteString(xansi.ResetStyle)
+}

@@ -1,0 +1,227 @@
+package markdown
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+
+	xansi "github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/cellbuf"
+	"github.com/muesli/termenv"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/tui/tuitest"
+)
+
+var (
+	plain  = Options{Profile: termenv.Ascii}
+	colour = Options{Profile: termenv.TrueColor, Text: "#E5E7EB"}
+)
+
+func render(o Options, md string, width int) string {
+	return strings.Join(New(o).Render(md, width), "\n")
+}
+
+// Without colour the document keeps its marks: headings their hashes,
+// emphasis its asterisks; lists, tables, quotes and code are laid out.
+func TestRenderWithoutColour(t *testing.T) {
+	md := strings.Join([]string{
+		"# Debate outcome: consensus",
+		"",
+		"**Topic:** should we move sessions to Postgres?",
+		"A soft break joins lines.",
+		"",
+		"## What claude learned",
+		"- throttle the last_seen writes",
+		"- keep the pool",
+		"",
+		"| Party | If true |",
+		"|---|---|",
+		"| claude | right |",
+		"",
+		"```go",
+		"x := 1",
+		"```",
+		"",
+		"> quoted",
+		"",
+		"<details>",
+		"<summary>History</summary>",
+		"",
+		"folded text",
+		"</details>",
+	}, "\n")
+	got := render(plain, md, 60)
+	for _, want := range []string{
+		"# Debate outcome: consensus\n",
+		"\n**Topic:** should we move sessions to Postgres? A soft break\njoins lines.\n",
+		"\n## What claude learned\n",
+		"\n• throttle the last_seen writes\n• keep the pool\n",
+		"claude",
+		"\n  x := 1\n",
+		"| quoted",
+		"History",
+		"folded text",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "\x1b") || strings.Contains(got, "<details>") || strings.Contains(got, "<summary>") {
+		t.Errorf("an escape sequence or a tag in\n%q", got)
+	}
+}
+
+// Code blocks are highlighted: a Go block gets several colours.
+func TestRenderHighlightsCode(t *testing.T) {
+	lines := New(colour).Render("```go\nfunc add(a, b int) int { return a + b } // sum\n```", 80)
+	sgr := regexp.MustCompile(`\x1b\[[0-9;]*m`)
+	colours := map[string]bool{}
+	for _, l := range lines {
+		for _, s := range sgr.FindAllString(l, -1) {
+			colours[s] = true
+		}
+	}
+	if len(colours) < 4 {
+		t.Fatalf("%d styles in the code block: %q", len(colours), lines)
+	}
+}
+
+// outcomeDocuments are real outcome documents: the demo's.
+func outcomeDocuments(t testing.TB) []string {
+	var docs []string
+	for _, e := range tuitest.Debate() {
+		if o, ok := e.Payload.(engine.Outcome); ok {
+			docs = append(docs, o.Markdown)
+		}
+	}
+	if len(docs) == 0 {
+		t.Fatal("no outcome in the demo")
+	}
+	return docs
+}
+
+// checkLines fails unless every line fits width, starts from no style
+// and ends with none, and holds no escape sequence but SGR and no control
+// character: what a model wrote can reach the terminal only as text.
+func checkLines(t testing.TB, lines []string, width int) {
+	t.Helper()
+	p := xansi.NewParser()
+	for _, l := range lines {
+		if w := xansi.StringWidth(l); w > width {
+			t.Fatalf("width %d: a line of %d cells: %q", width, w, l)
+		}
+		var pen cellbuf.Style
+		var state byte
+		for s := l; len(s) > 0; {
+			seq, w, n, next := xansi.DecodeSequence(s, state, p)
+			state, s = next, s[n:]
+			if w > 0 {
+				for _, r := range seq {
+					if unicode.IsControl(r) {
+						t.Fatalf("a control character in %q", l)
+					}
+				}
+				continue
+			}
+			if !xansi.HasCsiPrefix(seq) || xansi.Cmd(p.Command()).Final() != 'm' {
+				t.Fatalf("%q is not a style, in %q", seq, l)
+			}
+			cellbuf.ReadStyle(p.Params(), &pen)
+		}
+		if !pen.Empty() {
+			t.Fatalf("a style runs on past the line: %q", l)
+		}
+	}
+}
+
+// At every width, every line fits and is painted on its own, and no word
+// of the document is lost where its tables have room. (Narrower, glamour's
+// tables, drawn by lipgloss, shorten what does not fit: a header to
+// "C…", a cell to its first line.)
+func TestRenderFitsAndKeepsEveryWord(t *testing.T) {
+	word := regexp.MustCompile(`[\p{L}\p{N}]+`)
+	r := New(colour)
+	for _, md := range outcomeDocuments(t) {
+		for _, width := range []int{14, 23, 40, 57, 80, 119, 160} {
+			lines := r.Render(md, width)
+			checkLines(t, lines, width)
+			if width < 119 {
+				continue
+			}
+			seen := map[string]bool{}
+			for _, w := range word.FindAllString(xansi.Strip(strings.Join(lines, " ")), -1) {
+				seen[w] = true
+			}
+			for _, w := range word.FindAllString(md, -1) {
+				if !seen[w] && !strings.EqualFold(w, "details") && !strings.EqualFold(w, "summary") {
+					t.Fatalf("width %d: %q is missing from the rendering", width, w)
+				}
+			}
+		}
+	}
+}
+
+// What a model wrote never reaches the terminal as a control sequence:
+// not as an escape, an OSC title or hyperlink, a C1 control or a bell,
+// in text, code or a table.
+func TestRenderCleansModelText(t *testing.T) {
+	evil := "\x1b[2J\x1b]0;pwned\x07\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ \u009b31m \a\x00 \x1bPq#0\x1b\\"
+	md := "text " + evil + "\n\n```\ncode " + evil + "\n```\n\n| a |\n|---|\n| " + evil + " |\n\n`" + evil + "`"
+	for _, o := range []Options{plain, colour} {
+		lines := New(o).Render(md, 60)
+		checkLines(t, lines, 60)
+		if got := xansi.Strip(strings.Join(lines, "\n")); strings.Contains(got, "pwned") || strings.Contains(got, "2J") {
+			t.Errorf("the payload of a sequence shows: %q", got)
+		}
+	}
+}
+
+func TestCleanExpandsTabs(t *testing.T) {
+	if got := Clean("a\tb\r\n\tc\x1b[31m"); got != "a   b\n    c" {
+		t.Fatalf("%q", got)
+	}
+}
+
+func FuzzRenderMarkdown(f *testing.F) {
+	for _, md := range outcomeDocuments(f) {
+		f.Add(md, 80)
+	}
+	f.Add("- a\n  - b\n    - c\n| x | y |\n|---|---|\n| 1 |\n```\ncode", 14)
+	f.Add("> > > > > > deep\n**a *b* c**", 20)
+	f.Add("```go\nfunc f() {\x1b[31m}\n```\n\x1b]8;;x\x07y", 30)
+	r := New(colour)
+	f.Fuzz(func(t *testing.T, md string, width int) {
+		width = 1 + abs(width)%200
+		checkLines(t, r.Render(md, width), width)
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// Prose wraps greedily, hyphens or not: no line ends while the next
+// line's first word would still have fitted on it, and none is too wide.
+// (reflow's wordwrap, under glamour, did not count a hyphen, so a line
+// with one ran a cell over and was broken again before its last word.)
+func TestRenderWrapsHyphenatedProse(t *testing.T) {
+	md := "**MAINTAIN:** Throttling last_seen fixes steady-state writes, not login storms after a deploy; an incident that forces re-login is 100%, and that is when well-known, long-lived, hand-written things break."
+	for _, o := range []Options{plain, colour} {
+		for width := 20; width <= 70; width++ {
+			lines := New(o).Render(md, width)
+			checkLines(t, lines, width)
+			for i := 0; i+1 < len(lines); i++ {
+				cur, next := xansi.Strip(lines[i]), xansi.Strip(lines[i+1])
+				first, _, _ := strings.Cut(next, " ")
+				if xansi.StringWidth(cur)+1+xansi.StringWidth(first) <= width && !strings.HasSuffix(cur, "-") {
+					t.Fatalf("width %d: %q ends early (next: %q)", width, cur, next)
+				}
+			}
+		}
+	}
+}

@@ -4,9 +4,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 type debateFlags struct {
 	commonFlags
 	outputFlags
@@ -31,7 +28,7 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
   arena doctor            # which challengers are installed and working
   arena replay            # watch the latest debate again
   arena demo              # a recorded debate, no model CLI needed`,
-		Version:       version,
+		Version:       buildVersion(),
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -39,6 +39,7 @@ type Model struct {
 
 	// What the events said.
 	topic      string
+	noun       string // what the run is called: "debate", "comparison"
 	maxRounds  int
 	phases     []engine.PhaseInfo
 	layouts    map[string]layout.Layout // how each reply shape reads as it streams

@@ -229,7 +229,7 @@ func (f *commonFlags) settingsFlags(cmd *cobra.Command) settings.Flags {
 
 // loadSettings loads the effective settings and prints their warnings.
 func (a *app) loadSettings(cmd *cobra.Command, f *commonFlags) (*settings.Settings, error) {
-	s, err := settings.Load(f.settingsFlags(cmd), a.env)
+	s, err := settings.Load(f.settingsFlags(cmd), a.env, seatingPlans...)
 	if err != nil {
 		return nil, err
 	}

@@ -49,6 +49,7 @@ type compareFlags struct {
 func init() {
 	protocolCommands = append(protocolCommands, (*app).compareCmd)
 	resumers[compare.Name] = resumeByInvocation
+	seatingPlans = append(seatingPlans, compare.Seating)
 }
 
 func (a *app) compareCmd(cf *commonFlags) *cobra.Command {
@@ -125,12 +126,12 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	if err != nil {
 		return err
 	}
-	seats := a.seatPicker(s, compare.Name)
+	seats := a.seatPicker(s, compare.Seating)
 	var judge []string
 	if f.judge != "" {
 		judge = []string{f.judge}
 	}
-	judges, err := seats.pick("judge", "judge", judge, 1)
+	judges, err := seats.pick("judge", judge, 1)
 	if err != nil {
 		return err
 	}
@@ -140,7 +141,7 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 		Quick: f.quick, Single: f.single, Timeout: s.TimeoutPerCLI,
 	}
 	if !f.single {
-		if cfg.Advocates, err = seats.pick("advocates", "advocate", f.advocates, len(options)); err != nil {
+		if cfg.Advocates, err = seats.pick("advocates", f.advocates, len(options)); err != nil {
 			return err
 		}
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/enginetest"
 )
 
 // TestConcurrentRunsOfOneTopic: eight debates of one topic started at
@@ -86,7 +86,7 @@ func TestConcurrentRunsOfOneTopic(t *testing.T) {
 		if err != nil || !saved.Complete || outcomeOf(t, saved).Result != o.Result || len(saved.Events) != len(lc.Events) {
 			t.Errorf("run %d: its log %s does not hold its debate (%v)", i, o.LogPath, err)
 		}
-		doc := arenatest.Document(lc)
+		doc := enginetest.Document(lc)
 		if md, err := os.ReadFile(filepath.Join(work, doc)); err != nil || string(md) != o.Markdown {
 			t.Errorf("run %d: its outcome document %s: %v", i, doc, err)
 		}

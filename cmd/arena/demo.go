@@ -4,7 +4,7 @@ import (
 	_ "embed"
 	"strings"
 
-	"github.com/arenadebate/arena/cmd/arena/demo"
+	"github.com/arenadebate/arena/engine/demo"
 	"github.com/spf13/cobra"
 )
 

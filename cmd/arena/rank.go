@@ -50,6 +50,7 @@ type rankFlags struct {
 
 func init() {
 	resumers[rank.Name] = resumeRank
+	seatingPlans = append(seatingPlans, rank.Seating)
 	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
 		var f rankFlags
 		cmd := &cobra.Command{
@@ -170,7 +171,7 @@ type rankInput struct {
 func readRankInput(f *rankFlags, args []string) (rankInput, error) {
 	var in rankInput
 	if len(args) < 3 {
-		return in, usagef("arena rank needs a spec and two or more repositories: arena rank SPEC REPO REPO [REPO...] (got %d argument%s)", len(args), plural(len(args)))
+		return in, usagef("arena rank needs a spec and two or more repositories: arena rank SPEC REPO REPO [REPO...] (got %s)", engine.Plural(len(args), "argument"))
 	}
 	spec, err := readSpec(args[0])
 	if err != nil {
@@ -201,7 +202,7 @@ func readRankInput(f *rankFlags, args []string) (rankInput, error) {
 		return in, usagef("--expect-winner %q is not one of the labels (%s)", f.expect, strings.Join(in.labels, ", "))
 	}
 	if f.authors != nil && len(f.authors) != len(paths) {
-		return in, usagef("--authors names %d agent%s for %d repositories (one per repository, in order)", len(f.authors), plural(len(f.authors)), len(paths))
+		return in, usagef("--authors names %s for %d repositories (one per repository, in order)", engine.Plural(len(f.authors), "agent"), len(paths))
 	}
 	if f.out != "" {
 		if _, err := os.Lstat(f.out); err == nil {
@@ -247,7 +248,7 @@ func rankLabels(flag string, paths []string) ([]string, error) {
 			labels = append(labels, strings.TrimSpace(l))
 		}
 		if len(labels) != len(paths) {
-			return nil, usagef("--labels names %d label%s for %d repositories (one per repository, in order)", len(labels), plural(len(labels)), len(paths))
+			return nil, usagef("--labels names %s for %d repositories (one per repository, in order)", engine.Plural(len(labels), "label"), len(paths))
 		}
 		for i, l := range labels {
 			if l == "" {
@@ -358,12 +359,12 @@ func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank
 			return cfg, usagef("--authors: unknown agent %q", n)
 		}
 	}
-	sp := a.seatPicker(s, rank.Name)
+	sp := a.seatPicker(s, rank.Seating)
 	n := len(in.repos)
 	if names, _ := s.Seats(rank.Name, "facts"); names != nil {
 		n = -1
 	}
-	factAgents, err := sp.pick("facts", "fact", nil, n)
+	factAgents, err := sp.pick("facts", nil, n)
 	if err != nil {
 		return cfg, err
 	}
@@ -375,13 +376,13 @@ func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank
 		cfg.Repos[i].Agent = ag
 	}
 	for _, d := range in.weights.Active() {
-		ags, err := sp.pick("judges."+string(d), strings.ToLower(d.Title())+" judge", nil, 1)
+		ags, err := sp.pick(rank.JudgeKey(d), nil, 1)
 		if err != nil {
 			return cfg, err
 		}
 		cfg.Judges[d] = ags[0]
 	}
-	vs, err := sp.pick("verdict", "verdict writer", nil, 1)
+	vs, err := sp.pick(rank.VerdictSeat, nil, 1)
 	if err != nil {
 		return cfg, err
 	}

@@ -164,7 +164,7 @@ func (a *app) resumePath(s *settings.Settings, args []string) (string, error) {
 	}
 	if a.isTTY() {
 		fmt.Fprintf(a.stderr, "Resume the latest unfinished run, %q (%s, %s)? [Y/n] ",
-			oneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), resultWords(*latest))
+			engine.OneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), resultWords(*latest))
 		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(answer)); a != "" && a != "y" && a != "yes" {
 			return "", exitCode(exitOK)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/arenadebate/arena/engine/seating"
 )
 
 type debateFlags struct {
@@ -72,3 +74,7 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 // adversarial debate (arena compare, arena judge, ...), each appended by
 // its own file's init, so adding a protocol touches its own file only.
 var protocolCommands []func(a *app, cf *commonFlags) *cobra.Command
+
+// seatingPlans are those protocols' seats, appended by the same inits:
+// the settings read each protocol's section of the config file by them.
+var seatingPlans []seating.Plan

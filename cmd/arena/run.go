@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -62,7 +63,7 @@ func (a *app) runProtocol(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	out, saved := a.protocolRun(p, logw, f)
 	a.closeLog(logw)
 	if !f.json && !f.noTUI && a.isTTY() {
-		a.afterScreen(out, saved)
+		a.afterScreen(p.Start().RunNoun(), out, saved)
 	}
 	return out
 }
@@ -361,15 +362,20 @@ func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, follow
 
 // afterScreen leaves a short account in the scrollback once the screen,
 // drawn on the alternate screen, is gone.
-func (a *app) afterScreen(out engine.Outcome, saved []engine.Saved) {
+func (a *app) afterScreen(noun string, out engine.Outcome, saved []engine.Saved) {
 	fmt.Fprintf(a.stdout, "arena: %s\n", out.Summary)
 	for _, f := range out.Failures {
 		fmt.Fprintf(a.stdout, "  ✗ %s\n", f)
 	}
+	logWords := strings.ToLower(plain.LogWords(noun)) + ":"
+	w := utf8.RuneCountInString(logWords)
 	for _, s := range saved {
-		fmt.Fprintf(a.stdout, "  %-17s %s\n", s.What+":", s.Path)
+		w = max(w, utf8.RuneCountInString(s.What)+1)
+	}
+	for _, s := range saved {
+		fmt.Fprintf(a.stdout, "  %-*s %s\n", w, s.What+":", s.Path)
 	}
 	if out.LogPath != "" {
-		fmt.Fprintf(a.stdout, "  %-17s %s  (arena replay %s)\n", "debate log:", out.LogPath, out.LogPath)
+		fmt.Fprintf(a.stdout, "  %-*s %s  (arena replay %s)\n", w, logWords, out.LogPath, out.LogPath)
 	}
 }

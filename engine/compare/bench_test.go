@@ -11,9 +11,9 @@ import (
 	"github.com/arenadebate/arena/bench/benchkit"
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/compare"
+	"github.com/arenadebate/arena/engine/enginetest"
 	"github.com/arenadebate/arena/tui/plain"
 )
 
@@ -43,7 +43,7 @@ func BenchmarkQuickComparison(b *testing.B) {
 	}
 	var wall, crit, sum, single []time.Duration
 	for b.Loop() {
-		sb := arenatest.NewSandbox(b)
+		sb := enginetest.NewSandbox(b)
 		sb.Fakes.SetScript(script)
 		logw, err := engine.CreateLog(b.TempDir(), "bench.jsonl")
 		if err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/seating"
 )
 
 // Name is the protocol's name in logs and on the command line.
@@ -26,6 +27,16 @@ const Name = "judge"
 
 // Title is how the protocol introduces itself.
 const Title = "Judge with debate: independent scores → debate to consensus"
+
+// Noun is what a person calls one run of the protocol.
+const Noun = "judging"
+
+// Seating is the protocol's section of the config file:
+//
+//	judge: {judges: [gemini, codex, qwen]}
+var Seating = seating.Plan{Protocol: Name, Seats: []seating.Seat{
+	{Key: "judges", Label: "judge", Many: true, Default: 3},
+}}
 
 // The phases.
 const (
@@ -123,8 +134,8 @@ func New(cfg Config) *Protocol {
 func (p *Protocol) Start() engine.DebateStarted {
 	cfg := p.cfg
 	st := engine.DebateStarted{
-		ID: cfg.ID, Protocol: Name, Title: Title, Topic: cfg.Task,
-		MaxRounds: cfg.MaxRounds, Timeout: engine.Duration(cfg.Timeout),
+		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Topic: cfg.Task,
+		FollowUpSeat: judgeName(1), MaxRounds: cfg.MaxRounds, Timeout: engine.Duration(cfg.Timeout),
 		Phases: Phases, Layouts: Layouts,
 	}
 	for i, a := range cfg.Judges {
@@ -257,7 +268,7 @@ func (r *run) stopped(ctx context.Context) (engine.OutcomeKind, bool) {
 		return engine.OutcomeInterrupted, true
 	}
 	if n := len(r.live()); n < 2 {
-		r.abort = fmt.Sprintf("%d judge%s left, and one judge cannot reach a consensus", n, plural(n))
+		r.abort = engine.Plural(n, "judge") + " left, and one judge cannot reach a consensus"
 		if len(r.failures) > 0 {
 			r.abort += " (" + strings.Join(r.failures, "; ") + ")"
 		}
@@ -538,7 +549,7 @@ func (r *run) table(title string, live []*seat, c Check, accepts []bool) engine.
 	case r.round < r.cfg.MaxRounds:
 		t.Decision = fmt.Sprintf("No consensus: %s; on to debate round %d of %d", strings.Join(c.Fails, "; "), r.round+1, r.cfg.MaxRounds)
 	default:
-		t.Decision = fmt.Sprintf("No consensus after %d debate round%s: %s; human review needed", r.round, plural(r.round), strings.Join(c.Fails, "; "))
+		t.Decision = fmt.Sprintf("No consensus after %s: %s; human review needed", engine.Plural(r.round, "debate round"), strings.Join(c.Fails, "; "))
 	}
 	return t
 }
@@ -548,13 +559,6 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // debate runs one debate round, every live judge at once, and returns

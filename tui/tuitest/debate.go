@@ -1,14 +1,14 @@
 // Package tuitest gives the screen's tests real debates: the recordings
 // that `arena demo` plays, made from the engine with the stand-in CLIs
-// (cmd/arena/demo), so a golden screen shows what the engine emits and
+// (engine/demo), so a golden screen shows what the engine emits and
 // not a hand-built stream it cannot produce.
 package tuitest
 
 import (
 	"time"
 
-	"github.com/arenadebate/arena/cmd/arena/demo"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/demo"
 )
 
 // Start is when every recorded debate begins, once rebased by Run.

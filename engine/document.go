@@ -1,14 +1,6 @@
 package engine
 
-import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-)
+import "github.com/arenadebate/arena/engine/trust"
 
 // WhatOutcomeDocument is how a Saved event names the outcome document.
 const WhatOutcomeDocument = "outcome document"
@@ -31,53 +23,13 @@ func (d *DocumentWriter) Handle(e Event) {
 	if !ok || d.Path == "" || o.Markdown == "" {
 		return
 	}
-	path, err := WriteNew(d.Path, []byte(o.Markdown))
+	// A document is read in terminals and editors: whatever a model, a
+	// file or an argument put in it is cleaned of escape sequences.
+	path, err := trust.WriteNew(d.Path, []byte(trust.Text(o.Markdown)))
 	if err != nil {
 		d.Err = err
 		d.Bus.Emit(Note{Level: NoteError, Message: "could not save the outcome document: " + err.Error()})
 		return
 	}
 	d.Bus.Emit(Saved{What: WhatOutcomeDocument, Path: path})
-}
-
-// WriteNew writes data to a new file (0600) at path, or, when path is
-// taken, at the first free path-2, path-3, ... (before the extension). It
-// never opens an existing file, so it never overwrites what it did not
-// write. A failed write removes the partial file: a cut document must not
-// pass for the whole one.
-func WriteNew(path string, data []byte) (string, error) {
-	f, path, err := CreateNew(path)
-	if err != nil {
-		return "", err
-	}
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		os.Remove(path)
-		return "", werr
-	}
-	return path, nil
-}
-
-// CreateNew creates a new file (0600) at path or at the first free
-// numbered variant of it, as WriteNew names them.
-func CreateNew(path string) (*os.File, string, error) {
-	ext := filepath.Ext(path)
-	stem := strings.TrimSuffix(path, ext)
-	for i := 1; ; i++ {
-		p := path
-		if i > 1 {
-			p = stem + "-" + strconv.Itoa(i) + ext
-		}
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if errors.Is(err, fs.ErrExist) && i < 1000 {
-			continue
-		}
-		if err != nil {
-			return nil, "", fmt.Errorf("create %s: %w", p, err)
-		}
-		return f, p, nil
-	}
 }

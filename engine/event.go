@@ -524,7 +524,13 @@ func scrubStrings(v reflect.Value) {
 		}
 	case reflect.Slice, reflect.Array:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return // raw JSON (a reply), never shown as it is
+			// Raw JSON (a reply): its strings are cleaned in place.
+			if v.Kind() == reflect.Slice && v.CanSet() {
+				if b := v.Bytes(); len(b) > 0 {
+					v.SetBytes(trust.CleanJSON(b))
+				}
+			}
+			return
 		}
 		for i := 0; i < v.Len(); i++ {
 			scrubStrings(v.Index(i))

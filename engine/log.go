@@ -7,14 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
+
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // The log is JSON Lines, one event a line, written as events happen. A
@@ -42,38 +41,26 @@ type LogWriter struct {
 	pending []Event
 }
 
-// maxLogNameTries bounds the names CreateLog tries: name, then name-2 up
-// to name-100. Names carry the millisecond, so even a hundred runs of one
-// topic started together rarely need more than a few.
-const maxLogNameTries = 100
-
 // CreateLog creates a new log file in dir (made 0700 if missing); the file
 // is readable only by the user. It never opens an existing file: when
 // name is taken (two debates of one topic started in the same
 // millisecond) it takes the first free of name-2, name-3, ... (before the
 // extension). Path says which it got.
 func CreateLog(dir, name string) (*LogWriter, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	// The directory is often inside a repository: no link in it is
+	// followed (trust.OpenDir), and what is made of it is 0700.
+	d, err := trust.OpenDir(dir, true)
+	if err != nil {
 		return nil, fmt.Errorf("create log directory: %w", err)
 	}
-	ext := filepath.Ext(name)
-	stem := strings.TrimSuffix(name, ext)
-	for i := 1; ; i++ {
-		path := filepath.Join(dir, name)
-		if i > 1 {
-			path = filepath.Join(dir, stem+"-"+strconv.Itoa(i)+ext)
-		}
-		// O_EXCL makes taking a name atomic: of several processes trying
-		// one name at once, exactly one gets it and the others move on.
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if errors.Is(err, fs.ErrExist) && i < maxLogNameTries {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("create log: %w", err)
-		}
-		return &LogWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path, lastFlush: time.Now()}, nil
+	defer d.Close()
+	// O_EXCL makes taking a name atomic: of several processes trying one
+	// name at once, exactly one gets it and the others move on.
+	f, path, err := d.CreateNew(name)
+	if err != nil {
+		return nil, fmt.Errorf("create log: %w", err)
 	}
+	return &LogWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path, lastFlush: time.Now()}, nil
 }
 
 // Path is the log file's path.
@@ -88,7 +75,7 @@ func (l *LogWriter) Handle(e Event) {
 		return
 	}
 	l.pending = append(l.pending, e)
-	line, err := json.Marshal(e)
+	line, err := trust.JSON(e)
 	if err != nil {
 		l.fail(fmt.Errorf("encode event %d: %w", e.Seq, err))
 		return

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 func sampleEvents() []Event {
@@ -291,7 +293,7 @@ func TestCreateLogConcurrently(t *testing.T) {
 // says so rather than looping or reusing one.
 func TestCreateLogGivesUp(t *testing.T) {
 	dir := t.TempDir()
-	for i := 1; i <= maxLogNameTries; i++ {
+	for i := 1; i <= trust.MaxNameTries; i++ {
 		name := "x.jsonl"
 		if i > 1 {
 			name = fmt.Sprintf("x-%d.jsonl", i)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/arenadebate/arena/engine/layout"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // Replies are parsed leniently and validated strictly: the JSON object may
@@ -91,9 +92,33 @@ func decodeFields(s string) (Fields, bool) {
 	}
 	f := make(Fields, len(m))
 	for k, v := range m {
-		f[NormKey(k)] = v
+		f[NormKey(trust.Text(k))] = cleanValue(v)
 	}
 	return f, true
+}
+
+// cleanValue cleans every string in a decoded JSON value: a model writes
+// "\u001b[31m" inside a string as readily as red text, and the escape
+// must not reach a terminal, a document or a comparison with an allowed
+// value.
+func cleanValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return trust.Text(x)
+	case []any:
+		for i := range x {
+			x[i] = cleanValue(x[i])
+		}
+	case map[string]any:
+		for k, e := range x {
+			if ck := trust.Text(k); ck != k {
+				delete(x, k)
+				k = ck
+			}
+			x[k] = cleanValue(e)
+		}
+	}
+	return v
 }
 
 // NormKey makes "Objection Strength", "objection-strength" and

@@ -7,6 +7,7 @@ import (
 	"text/template"
 
 	"github.com/arenadebate/arena/engine/shape"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // The prompts every protocol shares: the topic with its context files,
@@ -19,6 +20,10 @@ var sharedFS embed.FS
 var funcs = template.FuncMap{
 	"inc":        func(i int) int { return i + 1 },
 	"repairLead": func() string { return shape.RepairLead },
+	// fence puts material under evaluation between markers it cannot
+	// forge; every prompt that carries some states fenceRule once.
+	"fence":     trust.Fence,
+	"fenceRule": func() string { return trust.FenceRule },
 }
 
 var shared = template.Must(template.New("").Funcs(funcs).ParseFS(sharedFS, "prompts/*.tmpl"))

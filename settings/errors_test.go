@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -283,7 +284,18 @@ func TestUnreadableConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := e.loadErr(Flags{})
-	if !strings.HasPrefix(err.Error(), e.configPath()+": cannot read: ") || err.File != e.configPath() {
+	if err.Error() != e.configPath()+": is a directory, not a regular file" || err.File != e.configPath() {
+		t.Errorf("error %q", err)
+	}
+	// A FIFO where the config goes is refused at once, not waited on.
+	if err := os.Remove(e.configPath()); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(e.configPath(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = e.loadErr(Flags{})
+	if err.Error() != e.configPath()+": is a FIFO (named pipe), not a regular file" {
 		t.Errorf("error %q", err)
 	}
 }

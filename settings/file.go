@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // document is one parsed settings file.
@@ -45,20 +46,25 @@ type nodeError struct {
 func (e *nodeError) Error() string { return e.err.Error() }
 func (e *nodeError) Unwrap() error { return e.err }
 
-// readFile returns the file's bytes, or found=false when it does not exist.
+// maxConfigBytes bounds a settings file: a config is a page of YAML.
+const maxConfigBytes = 1 << 20
+
+// readFile returns the file's bytes, or found=false when it does not
+// exist. It reads through the one bounded reader: a FIFO or a device put
+// where a config file goes is refused, not waited on or read forever.
 func readFile(path string) (data []byte, found bool, err error) {
-	data, err = os.ReadFile(path)
+	data, err = trust.ReadFile(path, maxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
 	if err != nil {
 		// The path is already in the prefix; keep only the reason.
-		reason := err
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			reason = pe.Err
+		msg := err.Error()
+		var ie *trust.InputError
+		if errors.As(err, &ie) {
+			msg = ie.Problem
 		}
-		return nil, true, &Error{File: path, Msg: "cannot read: " + reason.Error(), Err: err}
+		return nil, true, &Error{File: path, Msg: msg, Err: err}
 	}
 	return data, true, nil
 }

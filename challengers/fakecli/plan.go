@@ -87,6 +87,9 @@ func resolvePlan(agent string, as fakeapi.AgentScript, prompt string) (plan, err
 	p.stderr = st.Stderr
 	var err error
 	p.reply, err = replyText(st, agent, kind, prompt)
+	if p.mode == fakeapi.ModeEscapes {
+		p.reply = withEscapes(p.reply)
+	}
 	return p, err
 }
 

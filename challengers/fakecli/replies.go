@@ -209,3 +209,68 @@ func (v voice) synthesis() obj {
 		{"open_questions", []string{"How fast will the load really grow?", "Who will operate the system at night?"}},
 	}
 }
+
+// withEscapes writes escape sequences, JSON-escaped, at the start and end
+// of every string value of the JSON object in reply (keys are left alone,
+// and so is any text around the object).
+func withEscapes(reply string) string {
+	const before = `\u001b]0;` + fakeapi.EscapesMarker + `\u0007\u001b[2J`
+	const after = `\u001b[31m`
+	start, end := strings.IndexByte(reply, '{'), strings.LastIndexByte(reply, '}')
+	if start < 0 || end < start {
+		return reply
+	}
+	var b strings.Builder
+	b.WriteString(reply[:start])
+	s := reply[start : end+1]
+	for i := 0; i < len(s); i++ {
+		if s[i] != '"' {
+			b.WriteByte(s[i])
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] != '"' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		body := s[i+1 : min(j, len(s))]
+		rest := strings.TrimLeft(s[min(j+1, len(s)):], " \t\r\n")
+		if strings.HasPrefix(rest, ":") { // a key
+			b.WriteString(`"` + body + `"`)
+		} else {
+			b.WriteString(`"` + before + body + after + `"`)
+		}
+		i = j
+	}
+	b.WriteString(reply[end+1:])
+	return b.String()
+}
+
+// fenced is the content of the first block of material in prompt whose
+// name starts with prefix, as arena fences it (trust.Fence): between
+// "<<<ARENA-INPUT id name>>>" and "<<<END ARENA-INPUT id>>>".
+func fenced(prompt, prefix string) (string, bool) {
+	const open, closing = "<<<ARENA-INPUT ", "<<<END ARENA-INPUT "
+	for rest := prompt; ; {
+		i := strings.Index(rest, open)
+		if i < 0 {
+			return "", false
+		}
+		rest = rest[i+len(open):]
+		head, body, ok := strings.Cut(rest, ">>>\n")
+		if !ok {
+			return "", false
+		}
+		id, name, _ := strings.Cut(head, " ")
+		end := strings.Index(body, "\n"+closing+id+">>>")
+		if end < 0 {
+			return "", false
+		}
+		if strings.HasPrefix(name, prefix) {
+			return body[:end], true
+		}
+		rest = body[end:]
+	}
+}

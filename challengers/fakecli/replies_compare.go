@@ -122,11 +122,8 @@ func quotable(opening string) []string {
 
 func (v voice) compareRebuttal(prompt string) obj {
 	block := prompt
-	if i := strings.Index(prompt, "<<<<<<<< THE OPENING FOR"); i >= 0 {
-		block = prompt[i:]
-		if j := strings.Index(block, ">>>>>>>> end"); j >= 0 {
-			block = block[:j]
-		}
+	if b, ok := fenced(prompt, "the opening for "); ok {
+		block = b
 	}
 	claims := quotable(block)
 	for len(claims) < 3 {

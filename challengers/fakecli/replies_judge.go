@@ -48,18 +48,8 @@ func judgeOverall(prompt string, score func(i int) int) float64 {
 // solutionQuote is the first non-empty line of the first file of the
 // solution the prompt shows: evidence that is really there.
 func solutionQuote(prompt string) string {
-	i := strings.Index(prompt, "\n<<<<<<<< ")
-	if i < 0 {
-		return ""
-	}
-	rest := prompt[i+1:]
-	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
-		rest = rest[nl+1:]
-	}
-	for _, line := range strings.Split(rest, "\n") {
-		if strings.HasPrefix(line, ">>>>>>>> end of") {
-			break
-		}
+	block, _ := fenced(prompt, "")
+	for _, line := range strings.Split(block, "\n") {
 		if t := strings.TrimSpace(line); t != "" {
 			return t
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
+	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -114,7 +115,9 @@ type app struct {
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	return &app{
-		stdin: stdin, stdout: stdout, stderr: stderr,
+		// Warnings and errors quote file names, arguments and agents'
+		// complaints: stderr carries no escape sequence of theirs.
+		stdin: stdin, stdout: stdout, stderr: trust.Writer{W: stderr},
 		env:   settings.DefaultEnv(),
 		isTTY: func() bool { return isTerminal(stdout) && isTerminal(stdin) },
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui/plain"
 )
@@ -97,7 +99,7 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 	bus.Close()
 	a.closeLog(logw)
 	if !f.json && ans.OK() {
-		fmt.Fprintf(a.stdout, "\n%s\n", strings.TrimSpace(ans.Text))
+		fmt.Fprintf(trust.Writer{W: a.stdout}, "\n%s\n", strings.TrimSpace(ans.Text))
 	}
 	switch {
 	case ans.Cancelled:
@@ -158,15 +160,52 @@ func (a *app) followUp(ctx context.Context, bus *engine.Bus, events []engine.Eve
 	if doc == "" {
 		return ans
 	}
-	f, err := os.OpenFile(doc, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := openDocument(doc, events)
 	if err == nil {
-		_, err = f.WriteString(engine.FollowUpMarkdown(seat, agent.Name, question, ans))
+		_, err = f.WriteString(trust.Text(engine.FollowUpMarkdown(seat, agent.Name, question, ans)))
 		err = errors.Join(err, f.Close())
 	}
 	if err != nil {
 		bus.Emit(engine.Note{Level: engine.NoteWarn, Message: "could not add the follow-up to the outcome document: " + err.Error()})
 	}
 	return ans
+}
+
+// openDocument opens the outcome document at doc for appending, once it
+// has shown itself to be the one arena wrote for this run: a regular file
+// of this user's (no link: its name comes from a log, which anyone can
+// hand arena), beginning with the outcome the log records.
+func openDocument(doc string, events []engine.Event) (*os.File, error) {
+	var outcome string
+	for _, e := range events {
+		if o, ok := e.Payload.(engine.Outcome); ok {
+			outcome = o.Markdown
+		}
+	}
+	if outcome == "" {
+		return nil, errors.New("the log holds no outcome document")
+	}
+	f, err := trust.OpenAppend(doc, false)
+	if err != nil {
+		return nil, err
+	}
+	content, err := trust.ReadFile(doc, 64<<20)
+	same := err == nil && isFileAt(f, doc)
+	if !same || !bytes.HasPrefix(content, []byte(trust.Text(outcome))) {
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s is not the outcome document arena saved for this run (it does not begin with the run's outcome); it is left as it is", doc)
+	}
+	return f, nil
+}
+
+// isFileAt reports whether f is the file now at path.
+func isFileAt(f *os.File, path string) bool {
+	a, err1 := f.Stat()
+	b, err2 := os.Lstat(path)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // transcript keeps a run's events other than chunks, for a follow-up

@@ -25,9 +25,9 @@ func TestUsageErrorsAreClearAndExit2(t *testing.T) {
 		{[]string{"--challengers", "gpt5", "t"}, `flag --challengers: unknown agent "gpt5"`},
 		{[]string{"--config", bad, "t"}, bad + `:2: challengers: unknown agent "gemnii"`},
 		{[]string{"--config", filepath.Join(s.dir, "missing.yaml"), "t"}, "missing.yaml"},
-		{[]string{"--context", "nope.txt", "t"}, "context file: stat nope.txt: no such file or directory"},
+		{[]string{"--context", "nope.txt", "t"}, "context file nope.txt: does not exist"},
 		{[]string{"--bogus", "t"}, "unknown flag: --bogus"},
-		{[]string{"-f", "missing-topic.md"}, "topic file: open missing-topic.md"},
+		{[]string{"-f", "missing-topic.md"}, "topic file missing-topic.md: does not exist"},
 		{[]string{"docter"}, `"docter" is not a command: did you mean arena doctor?`},
 		{[]string{"replya"}, "did you mean arena replay?"},
 	}

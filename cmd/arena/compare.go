@@ -1,15 +1,14 @@
 package main
 
 import (
-	"os"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/compare"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // The comparison's own exit codes.
@@ -97,7 +96,7 @@ no seat.`,
 }
 
 func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, args []string) error {
-	decision, err := a.readTopic(f.topicFile, args)
+	decision, err := a.readTopic(f.topicFile, args, f.includeSecrets)
 	if err != nil {
 		return err
 	}
@@ -107,18 +106,18 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	}
 	var criteria []compare.Criterion
 	if cmd.Flags().Changed("criteria") {
-		if criteria, err = compare.ParseCriteria(f.criteria); err != nil {
+		if criteria, err = compare.ParseCriteria(trust.Text(f.criteria)); err != nil {
 			return usageCause(err, "--criteria: %v", err)
 		}
 	}
 	if f.quick && f.single {
 		return usagef("--quick and --single do not go together: --single has no advocates to rebut")
 	}
-	docs, err := readContext(f.context)
+	docs, err := readContext(f.context, f.includeSecrets)
 	if err != nil {
 		return err
 	}
-	stakeholders, err := readStakeholders(f.stakeholders)
+	stakeholders, err := readStakeholders(f.stakeholders, f.includeSecrets)
 	if err != nil {
 		return err
 	}
@@ -147,11 +146,15 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	}
 	seats.warnShared()
 	cfg.StandIns = seats.standIns()
+	p := compare.New(cfg)
+	if f.dryRun {
+		return a.showManifest(p, f.json)
+	}
 	logw, err := a.openLog(s, decision)
 	if err != nil {
 		return err
 	}
-	out := a.runProtocol(compare.New(cfg), logw, f.outputFlags)
+	out := a.runProtocol(p, logw, f.outputFlags)
 	return exitCode(compareExit(out.Result))
 }
 
@@ -159,7 +162,9 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 func checkOptions(options []string) ([]string, error) {
 	var out []string
 	for _, o := range options {
-		o = strings.TrimSpace(o)
+		// An option's name is shown on every screen and in every
+		// document: no escape sequence of an argument's goes with it.
+		o = strings.TrimSpace(trust.Text(o))
 		if o == "" {
 			return nil, usagef("--option is empty")
 		}
@@ -175,21 +180,4 @@ func checkOptions(options []string) ([]string, error) {
 		return nil, usagef("compare takes at most four options, got %d", len(out))
 	}
 	return out, nil
-}
-
-func readStakeholders(path string) (string, error) {
-	if path == "" {
-		return "", nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", usageCause(err, "stakeholders file: %v", err)
-	}
-	if len(b) > maxContextBytes {
-		return "", usagef("stakeholders file %s is larger than %d MiB", path, maxContextBytes>>20)
-	}
-	if !utf8.Valid(b) {
-		return "", usagef("stakeholders file %s is not UTF-8 text", path)
-	}
-	return strings.TrimSpace(string(b)), nil
 }

@@ -4,8 +4,9 @@ import (
 	_ "embed"
 	"strings"
 
-	"github.com/arenadebate/arena/engine/demo"
 	"github.com/spf13/cobra"
+
+	"github.com/arenadebate/arena/engine/demo"
 )
 
 func (a *app) demoCmd() *cobra.Command {

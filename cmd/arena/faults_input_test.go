@@ -2,14 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -333,4 +336,119 @@ func TestShellMetacharactersReachAgentsByteForByte(t *testing.T) {
 	if ds := s.onlyLog().Events[0].Payload.(engine.DebateStarted); ds.Topic != topic {
 		t.Errorf("the log's topic %q", ds.Topic)
 	}
+}
+
+// Every input path refuses what is not a regular file before reading it,
+// and reads no more than its limit whatever Stat says: /dev/zero (Stat
+// says 0 bytes), a 3 GB sparse file and a FIFO with no writer, as a topic,
+// context, the work to judge, a spec, stakeholders and stdin, each
+// answered with exit 2 and a message naming the file and what it is, in
+// bounded memory. (The deadline only tells a hang from an answer.)
+func TestEveryInputPathIsBounded(t *testing.T) {
+	s := newSandbox(t)
+	s.writeConfig(verdictSeats)
+	bin := clitest.Build(t, "./cmd/arena") // without the race detector: its memory is what a person runs
+	fifo := filepath.Join(s.dir, "fifo.md")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sparse := filepath.Join(s.dir, "sparse.md")
+	f, err := os.Create(sparse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(3 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	// A sparse file that starts as text is read only to the limit.
+	sparseText := filepath.Join(s.dir, "sparse-text.md")
+	f, err = os.Create(sparseText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.Repeat("words of a topic\n", 1000))
+	if err := f.Truncate(3 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	files := map[string]string{
+		"/dev/zero": "is a character device, not a regular file",
+		fifo:        "is a FIFO (named pipe), not a regular file",
+		sparse:      "is binary (it holds a NUL byte)",
+		sparseText:  "is larger than 4 MiB (the limit)",
+	}
+	paths := map[string]func(x string) []string{
+		"topic file":   func(x string) []string { return []string{"-f", x, "--no-tui"} },
+		"context file": func(x string) []string { return []string{"--context", x, "--no-tui", "topic?"} },
+		"work file":    func(x string) []string { return []string{"verdict", x, "--task-id", "t", "--no-tui"} },
+		"spec file":    func(x string) []string { return []string{"rank", x, "a", "b", "--no-tui"} },
+		"stakeholders file": func(x string) []string {
+			return []string{"compare", "d?", "--option", "A", "--option", "B", "--stakeholders", x, "--no-tui"}
+		},
+		"solution": func(x string) []string { return []string{"judge", x, "--task", "t", "--no-tui"} },
+	}
+	check := func(what string, r result, rss int64, want string) {
+		t.Helper()
+		if r.code != exitUsage || !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: exit %d, want 2 and %q\n%s", what, r.code, want, r.stderr)
+		}
+		if rss > 100<<10 {
+			t.Errorf("%s: peak RSS %d MiB", what, rss>>10)
+		}
+	}
+	for what, argv := range paths {
+		for file, problem := range files {
+			want := what + " " + file + ": " + problem
+			if what == "solution" && file == sparse {
+				want = "sparse.md (binary)" // a file of a solution that is not text is skipped and named
+			}
+			if what == "solution" && file == sparseText {
+				continue // cut to the prompt budget and judged: TestLoadRefusesWhatIsNotAFile
+			}
+			r, rss := runBounded(t, s, bin, nil, argv(file)...)
+			check(what+" "+filepath.Base(file), r, rss, want)
+		}
+	}
+	zero, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zero.Close()
+	for what, args := range map[string][]string{"the topic": {"-", "--no-tui"}, "the work": {"verdict", "-", "--task-id", "t", "--no-tui"}, "stdin": {"judge", "-", "--task", "t", "--no-tui"}} {
+		r, rss := runBounded(t, s, bin, zero, args...)
+		check(what+" on stdin", r, rss, "stdin: is binary")
+	}
+	if n := len(s.fakes.Calls()); n != 0 {
+		t.Fatalf("%d model calls", n)
+	}
+}
+
+// runBounded runs bin and returns its result and peak RSS in KiB.
+func runBounded(t *testing.T, s *sandbox, bin string, stdin *os.File, args ...string) (result, int64) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir, cmd.Env = s.dir, s.env()
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("arena %v did not answer: it hangs", args)
+	}
+	r := result{stdout: out.String(), stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = int64(ru.Maxrss)
+	}
+	return r, rss
 }

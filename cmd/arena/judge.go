@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/judge"
+	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -121,11 +121,15 @@ func (a *app) runJudge(cmd *cobra.Command, cf *commonFlags, f *judgeFlags, args 
 	if f.reportsDir != "" {
 		cfg.Reports = &reportFiles{dir: f.reportsDir, base: cfg.Solution.Name + "-" + time.Now().Format("2006-01-02"), n: len(cfg.Judges)}
 	}
+	p := judge.New(cfg)
+	if f.dryRun {
+		return a.showManifest(p, f.json)
+	}
 	logw, err := a.openLog(s, "judge "+cfg.Solution.Name)
 	if err != nil {
 		return err
 	}
-	out := a.runProtocol(judge.New(cfg), logw, f.outputFlags)
+	out := a.runProtocol(p, logw, f.outputFlags)
 	return exitCode(judgeExit(out.Result))
 }
 
@@ -141,7 +145,7 @@ func judgeInput(cmd *cobra.Command, f *judgeFlags, args []string, a *app) (judge
 	}
 	switch {
 	case f.criteria != "":
-		cs, err := judge.ParseCriteria(f.criteria)
+		cs, err := judge.ParseCriteria(trust.Text(f.criteria))
 		if err != nil {
 			return cfg, usagef("--criteria: %w", err)
 		}
@@ -169,7 +173,7 @@ func judgeInput(cmd *cobra.Command, f *judgeFlags, args []string, a *app) (judge
 	if slices.Contains(args, "-") && len(args) > 1 {
 		return cfg, usagef("read the solution from stdin (-) or from paths, not both")
 	}
-	sol, err := judge.Load(args, a.stdin, f.maxBytes)
+	sol, err := judge.Load(args, a.stdin, judge.LoadOptions{Budget: f.maxBytes, IncludeSecrets: f.includeSecrets})
 	if err != nil {
 		return cfg, usageCause(err, "%s", strings.TrimPrefix(err.Error(), judge.ErrInput.Error()+": "))
 	}
@@ -177,7 +181,7 @@ func judgeInput(cmd *cobra.Command, f *judgeFlags, args []string, a *app) (judge
 		a.warn("skipped %s", sk)
 	}
 	cfg.ID = engine.Slug("judge "+sol.Name, 40)
-	cfg.Task, cfg.Solution, cfg.MinScore, cfg.Author = f.task, sol, f.minScore, f.author
+	cfg.Task, cfg.Solution, cfg.MinScore, cfg.Author = trust.Text(f.task), sol, f.minScore, f.author
 	return cfg, nil
 }
 
@@ -247,44 +251,46 @@ func (r *reportFiles) reserve() error {
 	if r.paths != nil {
 		return nil
 	}
-	if err := os.MkdirAll(r.dir, 0o755); err != nil {
+	d, err := trust.OpenDir(r.dir, true)
+	if err != nil {
 		return err
 	}
+	defer d.Close()
 	for k := 1; k < 1000; k++ {
-		stem := filepath.Join(r.dir, r.base)
+		stem := r.base
 		if k > 1 {
 			stem += "-" + strconv.Itoa(k)
 		}
-		if _, err := os.Lstat(stem + ".md"); err == nil {
+		if _, err := d.Stat(stem + ".md"); err == nil {
 			continue
 		}
-		paths, err := createSet(stem, r.n)
-		if errors.Is(err, fs.ErrExist) {
+		names, err := createSet(d, stem, r.n)
+		if errors.Is(err, fs.ErrExist) || errors.Is(err, trust.ErrSymlink) {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		r.paths, r.stem = paths, stem
+		r.paths, r.stem = names, stem
 		return nil
 	}
 	return fmt.Errorf("no free name for %s in %s", r.base, r.dir)
 }
 
-// createSet creates stem.1.md ... stem.n.md, all new, or none.
-func createSet(stem string, n int) ([]string, error) {
+// createSet creates stem.1.md ... stem.n.md in d, all new, or none.
+func createSet(d *trust.Dir, stem string, n int) ([]string, error) {
 	var made []string
 	for i := 1; i <= n; i++ {
-		p := fmt.Sprintf("%s.%d.md", stem, i)
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		name := fmt.Sprintf("%s.%d.md", stem, i)
+		f, err := d.Create(name, 0o600)
 		if err != nil {
 			for _, m := range made {
-				os.Remove(m)
+				_ = d.Remove(m)
 			}
 			return nil, err
 		}
 		f.Close()
-		made = append(made, p)
+		made = append(made, name)
 	}
 	return made, nil
 }
@@ -293,25 +299,34 @@ func (r *reportFiles) Append(n int, text string) (string, error) {
 	if err := r.reserve(); err != nil {
 		return "", err
 	}
-	p := r.paths[n-1]
-	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	d, err := trust.OpenDir(r.dir, false)
 	if err != nil {
 		return "", err
 	}
-	_, werr := f.WriteString(text)
-	return p, errors.Join(werr, f.Close())
+	defer d.Close()
+	f, err := d.OpenAppend(r.paths[n-1], false)
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.WriteString(trust.Text(text))
+	return filepath.Join(r.dir, r.paths[n-1]), errors.Join(werr, f.Close())
 }
 
 func (r *reportFiles) Outcome(md string) (string, error) {
 	if err := r.reserve(); err != nil {
 		return "", err
 	}
+	d, err := trust.OpenDir(r.dir, false)
+	if err != nil {
+		return "", err
+	}
+	defer d.Close()
 	// A judge dropped before it wrote leaves its reserved file empty:
 	// arena made it, and removes it rather than leave a blank report.
-	for _, p := range r.paths {
-		if st, err := os.Stat(p); err == nil && st.Size() == 0 {
-			os.Remove(p)
+	for _, name := range r.paths {
+		if st, err := d.Stat(name); err == nil && st.Size == 0 && st.Mode&0o170000 == 0o100000 {
+			_ = d.Remove(name)
 		}
 	}
-	return engine.WriteNew(r.stem+".md", []byte(md))
+	return d.WriteNew(r.stem+".md", []byte(trust.Text(md)))
 }

@@ -278,7 +278,7 @@ func TestJudgeUsageErrors(t *testing.T) {
 	}{
 		{[]string{"judge", sol}, "--task is required"},
 		{[]string{"judge", "--task", "t"}, "no solution given"},
-		{[]string{"judge", "missing.go", "--task", "t"}, "missing.go: no such file"},
+		{[]string{"judge", "missing.go", "--task", "t"}, "solution missing.go: does not exist"},
 		{[]string{"judge", "logo.png", "--task", "t"}, "logo.png (binary)"},
 		{[]string{"judge", sol, "--task", "t", "--criteria", "a:x"}, `--criteria: criterion "a": the weight "x" must be a number above 0`},
 		{[]string{"judge", sol, "--task", "t", "--preset", "poetry"}, `--preset "poetry": not a preset (choose code, design, docs)`},

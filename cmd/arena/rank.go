@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +16,7 @@ import (
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/rank"
 	"github.com/arenadebate/arena/engine/rank/facts"
+	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -119,6 +118,14 @@ func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []
 	if err != nil {
 		return err
 	}
+	cleanup, err := exportRepos(&cfg)
+	defer cleanup()
+	if err != nil {
+		return err
+	}
+	if f.dryRun {
+		return a.showManifest(rank.New(cfg), f.json)
+	}
 	logw, err := a.openLog(s, "rank "+strings.Join(in.labels, " vs "))
 	if err != nil {
 		return err
@@ -173,13 +180,13 @@ func readRankInput(f *rankFlags, args []string) (rankInput, error) {
 	if len(args) < 3 {
 		return in, usagef("arena rank needs a spec and two or more repositories: arena rank SPEC REPO REPO [REPO...] (got %s)", engine.Plural(len(args), "argument"))
 	}
-	spec, err := readSpec(args[0])
+	spec, err := readSpec(args[0], f.includeSecrets)
 	if err != nil {
 		return in, err
 	}
 	in.spec = spec
 	var err2 error
-	if in.weights, err2 = rank.ParseWeights(f.weights); err2 != nil {
+	if in.weights, err2 = rank.ParseWeights(trust.Text(f.weights)); err2 != nil {
 		return in, usagef("--weights: %w", err2)
 	}
 	paths := args[1:]
@@ -218,33 +225,41 @@ func readRankInput(f *rankFlags, args []string) (rankInput, error) {
 	return in, nil
 }
 
-func readSpec(path string) (engine.Doc, error) {
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return engine.Doc{}, usageCause(err, "spec file %s does not exist", path)
-	case err != nil:
-		return engine.Doc{}, usagef("spec file: %w", err)
-	case st.IsDir():
-		return engine.Doc{}, usagef("spec file %s is a directory (the first argument is the spec, then the repositories)", path)
-	case st.Size() > maxContextBytes:
-		return engine.Doc{}, usagef("spec file %s is %d MiB; the limit is %d MiB", path, st.Size()>>20, maxContextBytes>>20)
+// exportRepos makes, for each repository, the private copy of its
+// branch's tree its fact seat works in (trust.ExportTree): a seat is a
+// model CLI, which would read the repository's own configuration for it
+// (hooks, MCP servers, instruction files) if it ran in the repository.
+// cleanup removes the copies.
+func exportRepos(cfg *rank.Config) (cleanup func(), err error) {
+	var dirs []string
+	cleanup = func() {
+		for _, d := range dirs {
+			_ = os.RemoveAll(d)
+		}
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return engine.Doc{}, usagef("spec file: %w", err)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	for i := range cfg.Repos {
+		r := &cfg.Repos[i]
+		dir, err := os.MkdirTemp("", "arena-rank-"+engine.Slug(r.Label, 20)+"-")
+		if err != nil {
+			return cleanup, fmt.Errorf("a copy of repository %s for its fact seat: %w", r.Label, err)
+		}
+		dirs = append(dirs, dir)
+		ex, err := trust.ExportTree(ctx, r.Path, r.Git.Head, dir)
+		if err != nil {
+			return cleanup, fmt.Errorf("a copy of repository %s for its fact seat: %w", r.Label, err)
+		}
+		r.WorkDir, r.LeftOut, r.CopyFiles, r.CopyBytes = dir, ex.LeftOut, ex.Files, ex.Bytes
 	}
-	if !utf8.Valid(b) || strings.TrimSpace(string(b)) == "" {
-		return engine.Doc{}, usagef("spec file %s is empty or not UTF-8 text", path)
-	}
-	return engine.Doc{Name: path, Content: string(b)}, nil
+	return cleanup, nil
 }
 
 // rankLabels are the labels given, or the directory names made unique.
 func rankLabels(flag string, paths []string) ([]string, error) {
 	var labels []string
 	if flag != "" {
-		for _, l := range strings.Split(flag, ",") {
+		for _, l := range strings.Split(trust.Text(flag), ",") {
 			labels = append(labels, strings.TrimSpace(l))
 		}
 		if len(labels) != len(paths) {
@@ -448,9 +463,9 @@ func saveRankReport(data []byte, out, logPath string) (string, error) {
 	case out != "":
 		return out, writeExclusive(out, data)
 	case logPath != "":
-		return engine.WriteNew(strings.TrimSuffix(logPath, ".jsonl")+".json", data)
+		return trust.WriteNew(strings.TrimSuffix(logPath, ".jsonl")+".json", data)
 	}
-	return engine.WriteNew("rank-report.json", data)
+	return trust.WriteNew("rank-report.json", data)
 }
 
 // writeExclusive creates path (it must not exist) and writes data; a

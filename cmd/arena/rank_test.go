@@ -12,7 +12,6 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/rank"
-	"github.com/arenadebate/arena/engine/rank/facts"
 )
 
 // End-to-end tests of arena rank: the built binary, fake CLIs, and real
@@ -88,7 +87,7 @@ func repoStates(t *testing.T, repos []string) []string {
 	t.Helper()
 	var out []string
 	for _, r := range repos {
-		st, err := facts.State(r)
+		st, err := repoState(r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,12 +185,16 @@ func TestRankTwoRepositoriesEndToEnd(t *testing.T) {
 	if tot[rep.Ranking[0]] < tot[rep.Ranking[1]] {
 		t.Fatalf("ranking %q with totals %v", rep.Ranking, tot)
 	}
-	// Each fact seat ran inside its repository; no judge saw a label or path.
+	// Each fact seat ran in a private copy of its repository, removed
+	// since; no judge saw a label or path.
 	for _, c := range s.fakes.Calls() {
 		switch c.Kind {
 		case "rank.facts":
-			if !slices.ContainsFunc(repos, func(r string) bool { return sameFile(r, c.Cwd) }) {
-				t.Errorf("%s gathered facts in %s", c.Agent, c.Cwd)
+			if slices.ContainsFunc(repos, func(r string) bool { return strings.HasPrefix(c.Cwd, r) }) || !strings.HasPrefix(filepath.Base(c.Cwd), "arena-rank-") {
+				t.Errorf("%s gathered facts in %s, not in a copy of its own", c.Agent, c.Cwd)
+			}
+			if _, err := os.Stat(c.Cwd); err == nil {
+				t.Errorf("the copy %s is still there", c.Cwd)
 			}
 		case "rank.judge":
 			body := c.Prompt[strings.Index(c.Prompt, "CANDIDATE A"):]
@@ -344,7 +347,7 @@ func TestRankInputIsCheckedBeforeAnyAgentStarts(t *testing.T) {
 		want string
 	}{
 		{[]string{spec, repos[0]}, "needs a spec and two or more repositories"},
-		{[]string{"nope.md", repos[0], repos[1]}, "spec file nope.md does not exist"},
+		{[]string{"nope.md", repos[0], repos[1]}, "spec file nope.md: does not exist"},
 		{[]string{spec, repos[0], plain}, "repository " + plain + ": not a git work tree"},
 		{[]string{spec, repos[0], repos[0]}, "the same work tree as"},
 		{[]string{spec, repos[0], repos[1], "--labels", "one"}, "--labels names 1 label for 2 repositories"},
@@ -417,4 +420,25 @@ func TestResumeRankKeepsTheSeed(t *testing.T) {
 	if args, _ := resumeRank(st); slices.Contains(args, "12345") {
 		t.Fatalf("a seed the user gave is replaced: %q", args)
 	}
+}
+
+// repoState is what a repository looks like from outside: its status,
+// its stashes and its HEAD. Two equal states mean a run changed nothing.
+func repoState(dir string) (string, error) {
+	git := func(args ...string) (string, error) {
+		out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
+		return string(out), err
+	}
+	st, err := git("status", "--porcelain=v1", "--untracked-files=all", "--ignored")
+	if err != nil {
+		return "", err
+	}
+	stash, err := git("stash", "list")
+	if err != nil {
+		return "", err
+	}
+	head, _ := git("rev-parse", "HEAD")
+	refs, _ := git("for-each-ref", "--format=%(refname) %(objectname)")
+	wt, _ := git("worktree", "list", "--porcelain")
+	return "status:\n" + st + "stash:\n" + stash + "head: " + head + "refs:\n" + refs + "worktrees:\n" + wt, nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui"
 	"github.com/arenadebate/arena/tui/plain"
@@ -32,12 +33,18 @@ type outputFlags struct {
 	noTUI    bool
 	json     bool
 	moderate moderateFile // notes for every seat, a line each (moderate.go)
+	// includeSecrets sends input files that look like secrets (input.go)
+	includeSecrets bool
+	// dryRun shows what each seat would receive and calls none (dryrun.go)
+	dryRun bool
 }
 
 func (o *outputFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.BoolVar(&o.noTUI, "no-tui", false, "print the run as plain text instead of the live screen")
 	fl.BoolVar(&o.json, "json", false, "print the run's events as JSON Lines")
+	fl.BoolVar(&o.includeSecrets, "include-secrets", false, "send input files that look like secrets (.env, keys, tokens) to the models anyway")
+	fl.BoolVar(&o.dryRun, "dry-run", false, "show what each seat would receive (files and bytes), and call no model")
 	o.registerModerate(cmd)
 }
 
@@ -363,19 +370,20 @@ func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, follow
 // afterScreen leaves a short account in the scrollback once the screen,
 // drawn on the alternate screen, is gone.
 func (a *app) afterScreen(noun string, out engine.Outcome, saved []engine.Saved) {
-	fmt.Fprintf(a.stdout, "arena: %s\n", out.Summary)
+	w := trust.Writer{W: a.stdout} // the summary and failures quote the agents
+	fmt.Fprintf(w, "arena: %s\n", out.Summary)
 	for _, f := range out.Failures {
-		fmt.Fprintf(a.stdout, "  ✗ %s\n", f)
+		fmt.Fprintf(w, "  ✗ %s\n", f)
 	}
 	logWords := strings.ToLower(plain.LogWords(noun)) + ":"
-	w := utf8.RuneCountInString(logWords)
+	width := utf8.RuneCountInString(logWords)
 	for _, s := range saved {
-		w = max(w, utf8.RuneCountInString(s.What)+1)
+		width = max(width, utf8.RuneCountInString(s.What)+1)
 	}
 	for _, s := range saved {
-		fmt.Fprintf(a.stdout, "  %-*s %s\n", w, s.What+":", s.Path)
+		fmt.Fprintf(w, "  %-*s %s\n", width, s.What+":", s.Path)
 	}
 	if out.LogPath != "" {
-		fmt.Fprintf(a.stdout, "  %-*s %s  (arena replay %s)\n", w, logWords, out.LogPath, out.LogPath)
+		fmt.Fprintf(w, "  %-*s %s  (arena replay %s)\n", width, logWords, out.LogPath, out.LogPath)
 	}
 }

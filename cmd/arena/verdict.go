@@ -10,12 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/engine/verdict"
 	"github.com/arenadebate/arena/settings"
 )
@@ -74,6 +74,8 @@ type verdictFlags struct {
 	installHook, force  bool
 	schema              bool
 	stats               string
+	includeSecrets      bool
+	dryRun              bool
 }
 
 func init() {
@@ -128,6 +130,8 @@ the log directory); arena verdict --schema prints the records' JSON Schema.`,
 	fl.BoolVar(&f.noTUI, "no-tui", false, "print the run as plain text instead of the live screen")
 	fl.BoolVar(&f.json, "json", false, "print only the final record, as one JSON object")
 	fl.Var(&f.moderate, "moderate", "read moderator's notes for every seat from FILE (or a fifo), a line each, as they are written")
+	fl.BoolVar(&f.includeSecrets, "include-secrets", false, "send work files that look like secrets (.env, keys, tokens) to the judges anyway")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "show what each judge would receive, and call none")
 	for _, m := range []verdict.Mode{verdict.Quick, verdict.Deep, verdict.Tiebreaker} {
 		f.judges[m] = fl.String(judgeFlag(m), "", fmt.Sprintf("agent for the %s judge's seat", m))
 		f.timeouts[m] = fl.String(string(m)+"-timeout", "", fmt.Sprintf("the %s judge's timeout per call (default %s)", m, seatTimeouts[m]))
@@ -161,7 +165,8 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 	case f.installHook:
 		return a.installHook(f.force)
 	}
-	work, err := a.readWork(args)
+	f.taskID, f.task = trust.Text(f.taskID), trust.Text(f.task) // shown and saved: no escapes of an argument
+	work, err := a.readWork(args, f.includeSecrets)
 	if err != nil {
 		return err
 	}
@@ -172,6 +177,9 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 	cfg, err := a.verdictConfig(cmd, s, f, work)
 	if err != nil {
 		return err
+	}
+	if f.dryRun {
+		return a.showManifest(verdict.New(cfg), f.json)
 	}
 	vlog, err := verdictLogPath(s, f.logPath)
 	if err != nil {
@@ -228,53 +236,6 @@ func (f *verdictFlags) checkModes(cmd *cobra.Command, args []string) error {
 		return usagef("--task-id is required: name what the work is for (an issue, a branch), e.g. --task-id issue-18")
 	}
 	return nil
-}
-
-// readWork reads the files to judge, or stdin for "-".
-func (a *app) readWork(args []string) ([]engine.Doc, error) {
-	if len(args) == 0 {
-		return nil, usagef("nothing to judge: name the files, or - to read the work (a diff) from stdin")
-	}
-	var docs []engine.Doc
-	stdin := false
-	for _, p := range args {
-		var b []byte
-		if p == "-" {
-			if stdin {
-				return nil, usagef("- (stdin) is named twice")
-			}
-			stdin = true
-			var err error
-			if b, err = io.ReadAll(io.LimitReader(a.stdin, maxContextBytes+1)); err != nil {
-				return nil, usagef("reading the work from stdin: %w", err)
-			}
-			if strings.TrimSpace(string(b)) == "" {
-				return nil, usagef("nothing to judge: stdin was empty")
-			}
-			p = "stdin"
-		} else {
-			st, err := os.Stat(p)
-			switch {
-			case err != nil:
-				return nil, usagef("work file: %w", err)
-			case st.IsDir():
-				return nil, usagef("work file %s is a directory; name its files", p)
-			case st.Size() > maxContextBytes:
-				return nil, usagef("work file %s is %d MiB; the limit is %d MiB", p, st.Size()>>20, maxContextBytes>>20)
-			}
-			if b, err = os.ReadFile(p); err != nil {
-				return nil, usagef("work file: %w", err)
-			}
-		}
-		if len(b) > maxContextBytes {
-			return nil, usagef("the work on stdin is larger than %d MiB", maxContextBytes>>20)
-		}
-		if !utf8.Valid(b) {
-			return nil, usagef("%s is not UTF-8 text", p)
-		}
-		docs = append(docs, engine.Doc{Name: p, Content: string(b)})
-	}
-	return docs, nil
 }
 
 // verdictConfig seats the judges, keeping the author out.
@@ -399,12 +360,9 @@ func verdictLogPath(s *settings.Settings, flag string) (string, error) {
 		// debate logs, which arena logs and replay list.
 		path = filepath.Join(s.DebateLogPath, "verdicts", "verdicts.jsonl")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", usagef("cannot create the verdict log's directory: %w", err)
-	}
-	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	fh, err := trust.OpenAppend(path, true)
 	if err != nil {
-		return "", usagef("cannot append to the verdict log: %w (choose another with --log PATH)", err)
+		return "", usageCause(err, "cannot append to the verdict log %v (choose another with --log PATH)", err)
 	}
 	fh.Close()
 	return path, nil
@@ -432,6 +390,6 @@ func (a *app) verdictStats(f *verdictFlags) error {
 		fmt.Fprintf(a.stdout, "%s\n", b)
 		return nil
 	}
-	fmt.Fprint(a.stdout, st.Text())
+	fmt.Fprint(trust.Writer{W: a.stdout}, st.Text())
 	return nil
 }

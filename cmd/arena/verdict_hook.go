@@ -2,17 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
-	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // arena verdict --install-hook: a git pre-push hook that judges the
@@ -87,7 +88,9 @@ while read -r local_ref local_sha remote_ref remote_sha; do
 		fi
 		base=$(git rev-parse -q --verify "$first^" 2>/dev/null) || base=$(git hash-object -t tree /dev/null)
 	fi
-	git diff "$base" "$local_sha" >"$tmp" || { echo "arena pre-push hook: git diff failed; this push goes through unjudged." >&2; continue; }
+	# The patch itself, whatever the configuration: no external diff tool
+	# (difftastic), no textconv driver, no colour codes.
+	git -c core.fsmonitor=false --no-pager diff --no-ext-diff --no-textconv --no-color "$base" "$local_sha" >"$tmp" || { echo "arena pre-push hook: git diff failed; this push goes through unjudged." >&2; continue; }
 	if [ ! -s "$tmp" ]; then
 		echo "arena pre-push hook: $local_ref changes nothing; nothing to judge." >&2
 		continue
@@ -158,14 +161,19 @@ func arenaWrote(b []byte) bool {
 }
 
 func (a *app) installHook(force bool) error {
-	out, err := exec.Command("git", "rev-parse", "--git-path", "hooks").Output()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	hooks, err := trust.HooksDir(ctx, ".")
 	if err != nil {
-		return usagef("--install-hook: not inside a git repository (git rev-parse failed: %w)", err)
+		return usageCause(err, "--install-hook: not inside a git repository")
 	}
-	dir := strings.TrimSpace(string(out))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create the hooks directory: %w", err)
+	// Opened without following a link below the current directory, and
+	// created 0700 if git has none yet; the hook is written through it.
+	dir, err := trust.OpenDir(hooks, true)
+	if err != nil {
+		return usageCause(err, "--install-hook: the hooks directory %v", err)
 	}
+	defer dir.Close()
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find arena's own path for the hook: %w", err)
@@ -173,79 +181,44 @@ func (a *app) installHook(force bool) error {
 	if r, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = r
 	}
-	path := filepath.Join(dir, "pre-push")
+	path := filepath.Join(hooks, "pre-push")
 	script := hookScript(exe)
-	old, err := os.ReadFile(path)
+	old, err := trust.ReadFile(path, 1<<20)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if err := writeHookNew(path, script); err != nil {
-			return err
+		f, err := dir.Create("pre-push", 0o700)
+		if err != nil {
+			return fmt.Errorf("write the hook: %w", err)
+		}
+		_, werr := f.Write(script)
+		if err := errors.Join(werr, f.Close()); err != nil {
+			_ = dir.Remove("pre-push")
+			return fmt.Errorf("write the hook: %w", err)
 		}
 		fmt.Fprintf(a.stdout, "arena: installed the pre-push hook %s: every git push is judged; a reject blocks it (ARENA_VERDICT_STRICT=1 blocks an escalate too)\n", path)
 		return nil
 	case err != nil:
-		return usagef("--install-hook: reading the existing hook: %w", err)
+		return usageCause(err, "--install-hook: the existing hook %v", err)
 	case bytes.Equal(old, script):
 		fmt.Fprintf(a.stdout, "arena: the pre-push hook %s is already installed and up to date\n", path)
 		return nil
 	case arenaWrote(old):
-		if err := replaceHook(path, script); err != nil {
-			return err
+		if err := dir.Replace("pre-push", script, 0o700); err != nil {
+			return fmt.Errorf("write the hook: %w", err)
 		}
 		fmt.Fprintf(a.stdout, "arena: updated arena's pre-push hook %s\n", path)
 		return nil
 	case !force:
 		return usagef("%s already exists and arena did not write it (or it was edited since): arena leaves it alone. Run arena verdict from it yourself, or rerun with --install-hook --force to replace it (it is kept as a backup)", path)
 	}
-	backup, err := engine.WriteNew(path+".arena-backup", old)
+	backup, err := dir.WriteNew("pre-push.arena-backup", old)
 	if err != nil {
 		return fmt.Errorf("back up %s: %w", path, err)
 	}
-	if err := replaceHook(path, script); err != nil {
-		return err
+	if err := dir.Replace("pre-push", script, 0o700); err != nil {
+		return fmt.Errorf("write the hook: %w", err)
 	}
 	fmt.Fprintf(a.stdout, "arena: replaced the pre-push hook %s (the old one is in %s)\n", path, backup)
-	return nil
-}
-
-// writeHookNew creates the hook; it never opens an existing file.
-func writeHookNew(path string, script []byte) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
-	if err != nil {
-		return fmt.Errorf("write the hook: %w", err)
-	}
-	_, werr := f.Write(script)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		os.Remove(path)
-		return fmt.Errorf("write the hook: %w", werr)
-	}
-	return nil
-}
-
-// replaceHook swaps in a new hook whole (written beside it, then renamed
-// over it), so a push never runs half a hook.
-func replaceHook(path string, script []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".pre-push.arena-*")
-	if err != nil {
-		return fmt.Errorf("write the hook: %w", err)
-	}
-	_, werr := f.Write(script)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(f.Name(), 0o755)
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write the hook: %w", werr)
-	}
 	return nil
 }
 

@@ -236,3 +236,63 @@ func TestInstallHookOutsideARepository(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// The hook judges the patch of exactly the pushed range, whatever the
+// user's diff configuration: an external diff tool (difftastic), a
+// textconv driver, colour always on.
+func TestHookJudgesThePatchWhateverTheDiffConfiguration(t *testing.T) {
+	h := newHookRepo(t)
+	h.install()
+	tool := filepath.Join(t.TempDir(), "difftool")
+	if err := os.WriteFile(tool, []byte("#!/bin/sh\necho NOT A PATCH FROM THE DIFF TOOL\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.git(h.s.dir, "config", "diff.external", tool)
+	h.git(h.s.dir, "config", "color.ui", "always")
+	h.git(h.s.dir, "config", "diff.conv.textconv", "sh -c 'echo TEXTCONV OUTPUT'")
+	h.commit(".gitattributes", "*.md diff=conv\n")
+	h.commit("api.md", "GET /users returns the users.\n")
+	// The configuration is in effect for a plain git diff.
+	if out := h.git(h.s.dir, "diff", "HEAD~2", "HEAD"); !strings.Contains(out, "NOT A PATCH") {
+		t.Fatalf("the diff tool is not configured:\n%s", out)
+	}
+	out, code := h.try(h.s.dir, nil, "push", "origin", "main")
+	if code != 0 || !strings.Contains(out, "main: ACCEPT") {
+		t.Fatalf("push: exit %d\n%s", code, out)
+	}
+	calls := h.s.fakes.CallsTo("gemini")
+	if len(calls) != 1 {
+		t.Fatalf("%d calls", len(calls))
+	}
+	p := calls[0].Prompt
+	if !strings.Contains(p, "+GET /users returns the users.") || !strings.Contains(p, "+*.md diff=conv") {
+		t.Fatalf("the judge did not get the patch:\n%s", p)
+	}
+	for _, bad := range []string{"NOT A PATCH", "TEXTCONV", "\x1b"} {
+		if strings.Contains(p, bad) {
+			t.Errorf("the judged diff holds %q:\n%s", bad, p)
+		}
+	}
+}
+
+// arena writes the hook only where git keeps the repository's hooks, never
+// through a link: a hooks directory that is a link inside the work tree
+// is refused, and nothing appears where it points.
+func TestInstallHookRefusesALinkedHooksDirectory(t *testing.T) {
+	h := newHookRepo(t)
+	target := t.TempDir()
+	hooks := filepath.Join(h.s.dir, ".git", "hooks")
+	if err := os.RemoveAll(hooks); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, hooks); err != nil {
+		t.Fatal(err)
+	}
+	r := h.install()
+	if r.code != exitUsage || !strings.Contains(r.stderr, "symbolic link") {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if entries, _ := os.ReadDir(target); len(entries) != 0 {
+		t.Fatalf("written through the link: %v", entries)
+	}
+}

@@ -349,7 +349,7 @@ func TestVerdictUsageErrors(t *testing.T) {
 		"no task id":        {nil, []string{"report.md"}, "--task-id is required"},
 		"no work":           {nil, []string{"--task-id", "t"}, "nothing to judge"},
 		"empty stdin":       {[]byte("  \n"), []string{"-", "--task-id", "t"}, "stdin was empty"},
-		"missing file":      {nil, []string{"nope.md", "--task-id", "t"}, "work file: stat nope.md"},
+		"missing file":      {nil, []string{"nope.md", "--task-id", "t"}, "work file nope.md: does not exist"},
 		"unknown judge":     {nil, []string{"report.md", "--task-id", "t", "--deep-judge", "gpt9"}, `--deep-judge: unknown agent "gpt9"`},
 		"unknown author":    {nil, []string{"report.md", "--task-id", "t", "--author", "gpt9"}, `--author: unknown agent "gpt9"`},
 		"bad timeout":       {nil, []string{"report.md", "--task-id", "t", "--deep-timeout", "soon"}, `--deep-timeout: "soon" is not a duration`},

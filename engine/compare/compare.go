@@ -593,3 +593,15 @@ func nonNil[T engine.Reply](v T, err error) (engine.Reply, error) {
 	}
 	return v, nil
 }
+
+// Manifest is what every seat receives: the decision, the context files
+// and the stakeholders' file.
+func (p *Protocol) Manifest() engine.Manifest {
+	m := engine.StartManifest(p.Start())
+	if p.cfg.Stakeholders != "" {
+		for i := range m.Seats {
+			m.Seats[i].Inputs = append(m.Seats[i].Inputs, engine.ManifestInput{Name: "the stakeholders", Bytes: int64(len(p.cfg.Stakeholders))})
+		}
+	}
+	return m
+}

@@ -1,19 +1,19 @@
 package judge
 
 import (
-	"bufio"
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // DefaultBudget is how many bytes of the solution go into a prompt. Three
@@ -27,7 +27,7 @@ const DefaultBudget = 200_000
 type Solution struct {
 	Name    string       // for report file names: "users" for src/api/users.go
 	Files   []engine.Doc // what the judges see
-	Skipped []string     // binary files: "logo.png (binary)"
+	Skipped []string     // what was not sent: "logo.png (binary)", ".env (an environment file (.env*), where keys live)"
 	Cut     []string     // what the budget cut: "big.go: first 1200 of 9000 bytes kept"
 }
 
@@ -59,53 +59,68 @@ func inputErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))
 }
 
-// Load reads a solution: files, directories (walked in name order,
-// honouring .gitignore files and skipping .git), or "-" for stdin. Binary
-// files are skipped and named; what does not fit in budget bytes is cut
-// and named.
-func Load(paths []string, stdin io.Reader, budget int) (Solution, error) {
+// LoadOptions say how much of the solution goes to the judges and what
+// may.
+type LoadOptions struct {
+	Budget int // bytes of the solution in a prompt (DefaultBudget)
+	// IncludeSecrets sends files that look like secrets, which are
+	// otherwise skipped and named.
+	IncludeSecrets bool
+}
+
+// gitTimeout bounds git's listing of a directory's files.
+const gitTimeout = time.Minute
+
+// Load reads a solution: files, directories, or "-" for stdin. A
+// directory's files are the ones git counts as the work (trust.WorkFiles:
+// every ignore rule git honours, and outside a work tree its .gitignore
+// files as git reads them), in git's order. Binary files, files that look
+// like secrets, symbolic links and files that cannot be read are skipped
+// and named; what does not fit in the budget is cut and named. Every read
+// is bounded, whatever the file system says of a file's size.
+func Load(paths []string, stdin io.Reader, o LoadOptions) (Solution, error) {
 	var s Solution
 	if len(paths) == 0 {
 		return s, inputErr("no solution given: name its files or directories, or - for stdin")
 	}
-	var files []engine.Doc
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
+	var files []file
 	for _, p := range paths {
 		if p == "-" {
-			b, err := io.ReadAll(io.LimitReader(stdin, int64(budget)*4+1))
+			text, err := trust.ReadAllText(stdin, "stdin", int64(o.Budget)*4)
 			if err != nil {
-				return s, inputErr("reading stdin: %v", err)
+				return s, inputErr("%v", err)
 			}
-			if isBinary(b) {
-				return s, inputErr("stdin is not text")
-			}
-			files = append(files, engine.Doc{Name: "stdin", Content: string(b)})
+			files = append(files, file{Doc: engine.Doc{Name: "stdin", Content: text}, size: int64(len(text))})
 			continue
 		}
 		st, err := os.Stat(p)
 		if err != nil {
-			return s, inputErr("%v", err)
+			return s, inputErr("solution %s: %s", trust.Text(p), problem(err))
 		}
 		if !st.IsDir() {
-			b, err := os.ReadFile(p)
+			f, why, err := readFile(p, o)
 			if err != nil {
-				return s, inputErr("%v", err)
+				return s, inputErr("solution %v", err)
 			}
-			if isBinary(b) {
-				s.Skipped = append(s.Skipped, p+" (binary)")
+			if why != "" {
+				s.Skipped = append(s.Skipped, trust.Text(p)+" ("+why+")")
 				continue
 			}
-			files = append(files, engine.Doc{Name: filepath.Clean(p), Content: string(b)})
+			files = append(files, f)
 			continue
 		}
-		walked, skipped, err := walk(p)
+		walked, skipped, err := walk(p, o)
 		if err != nil {
-			return s, inputErr("%v", err)
+			return s, inputErr("%s: %v", trust.Text(p), err)
 		}
 		files = append(files, walked...)
 		s.Skipped = append(s.Skipped, skipped...)
 	}
 	s.Name = solutionName(paths[0])
-	s.Files, s.Cut = fit(files, budget)
+	s.Files, s.Cut = fit(files, o.Budget)
 	if s.Bytes() == 0 || len(s.Files) == 0 {
 		what := "the solution is empty"
 		if len(s.Skipped) > 0 {
@@ -114,6 +129,59 @@ func Load(paths []string, stdin io.Reader, budget int) (Solution, error) {
 		return s, inputErr("%s: nothing to judge", what)
 	}
 	return s, nil
+}
+
+// file is a file as read: its head when it is larger than the budget.
+type file struct {
+	engine.Doc
+	size int64
+}
+
+// readFile reads a file of the solution, up to the budget. A file that is
+// not to be sent comes back with why, and a file that cannot be sent at
+// all (a FIFO, a device) as an error.
+func readFile(p string, o LoadOptions) (file, string, error) {
+	f, err := trust.ReadHead(p, int64(o.Budget))
+	if err != nil {
+		return file{}, "", err
+	}
+	name := trust.Text(filepath.Clean(p))
+	if err := trust.CheckText(name, trimPartialRune(f.Data, f.Cut)); err != nil {
+		return file{}, "binary", nil
+	}
+	text := string(trimPartialRune(f.Data, f.Cut))
+	if !o.IncludeSecrets {
+		if why := trust.LooksSecret(p, f.Data); why != "" {
+			return file{}, "looks like a secret: " + why + "; --include-secrets sends it", nil
+		}
+	}
+	return file{Doc: engine.Doc{Name: name, Content: text}, size: f.Size}, "", nil
+}
+
+// trimPartialRune drops a character cut in two at the end of a head.
+func trimPartialRune(b []byte, cut bool) []byte {
+	if !cut {
+		return b
+	}
+	for i := 0; i < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); i++ {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func problem(err error) string {
+	var ie *trust.InputError
+	if errors.As(err, &ie) {
+		return ie.Problem
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return "does not exist"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return "cannot be read: " + pe.Err.Error()
+	}
+	return "cannot be read: " + err.Error()
 }
 
 // solutionName names the report files after the first path: its base
@@ -131,225 +199,72 @@ func solutionName(p string) string {
 	return engine.Slug(strings.TrimSuffix(base, filepath.Ext(base)), 40)
 }
 
-// isBinary: a NUL byte in the first 8000 bytes (git's own test), or text
-// that is not UTF-8.
-func isBinary(b []byte) bool {
-	head := b[:min(len(b), 8000)]
-	return bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(b)
-}
-
 // fit keeps the files, in order, within budget bytes. The file that
 // crosses the budget keeps its head, cut at a line break; the rest are
 // left out. Each cut is named.
-func fit(files []engine.Doc, budget int) ([]engine.Doc, []string) {
+func fit(files []file, budget int) ([]engine.Doc, []string) {
 	var out []engine.Doc
 	var cut []string
 	left := budget
 	for _, f := range files {
 		switch {
-		case len(f.Content) <= left:
-			out = append(out, f)
+		case len(f.Content) <= left && f.size <= int64(len(f.Content)):
+			out = append(out, f.Doc)
 			left -= len(f.Content)
 		case left >= 1024:
-			head := f.Content[:left]
+			head := f.Content[:min(left, len(f.Content))]
 			if i := strings.LastIndexByte(head, '\n'); i > 0 {
 				head = head[:i+1]
 			}
 			for len(head) > 0 && !utf8.ValidString(head) {
 				head = head[:len(head)-1]
 			}
-			cut = append(cut, fmt.Sprintf("%s: first %d of %d bytes kept", f.Name, len(head), len(f.Content)))
+			cut = append(cut, fmt.Sprintf("%s: first %d of %d bytes kept", f.Name, len(head), max(f.size, int64(len(f.Content)))))
 			out = append(out, engine.Doc{Name: f.Name, Content: head})
 			left = 0
 		default:
-			cut = append(cut, fmt.Sprintf("%s: left out (%d bytes)", f.Name, len(f.Content)))
+			cut = append(cut, fmt.Sprintf("%s: left out (%d bytes)", f.Name, max(f.size, int64(len(f.Content)))))
 			left = 0
 		}
 	}
 	return out, cut
 }
 
-// walk reads a directory's text files in name order, honouring the
-// .gitignore files in it and in its parents up to the repository's root.
-func walk(root string) (files []engine.Doc, skipped []string, err error) {
-	ig := &ignorer{}
-	ig.loadParents(root)
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" && p != root {
-				return filepath.SkipDir
-			}
-			if p != root && ig.ignored(p, true) {
-				return filepath.SkipDir
-			}
-			ig.load(p)
-			return nil
-		}
-		if !d.Type().IsRegular() || ig.ignored(p, false) {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if isBinary(b) {
-			skipped = append(skipped, p+" (binary)")
-			return nil
-		}
-		files = append(files, engine.Doc{Name: p, Content: string(b)})
-		return nil
-	})
-	return files, skipped, err
-}
-
-// ignorer matches paths against the .gitignore rules read so far. Rules
-// are kept in the order read (parents first, deeper directories later),
-// and the last rule that matches decides, as in git.
-type ignorer struct{ rules []ignoreRule }
-
-type ignoreRule struct {
-	base    string // absolute directory of the .gitignore
-	re      *regexp.Regexp
-	neg     bool
-	dirOnly bool
-	anyDir  bool // no slash in the pattern: matches the name at any depth
-}
-
-// loadParents reads the .gitignore files above root, up to the directory
-// holding .git (none when root is not in a repository).
-func (ig *ignorer) loadParents(root string) {
-	abs, err := filepath.Abs(root)
+// walk reads the text files git counts as the work under root, in git's
+// order. Nothing it meets stops it: a file that is not sent is named in
+// skipped with the reason.
+func walk(root string, o LoadOptions) (files []file, skipped []string, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	names, err := trust.WorkFiles(ctx, root)
 	if err != nil {
-		return
+		return nil, nil, err
 	}
-	var dirs []string
-	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(abs, ".git")); err == nil {
-			break // root itself is the repository's top
+	for _, rel := range names {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		shown := trust.Text(p)
+		st, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue // tracked, deleted from the work tree
+		case err != nil:
+			skipped = append(skipped, shown+" ("+problem(err)+")")
+			continue
+		case st.Mode()&fs.ModeSymlink != 0:
+			// A link may point anywhere (~/.aws/credentials): what is
+			// sent is what the directory holds itself.
+			skipped = append(skipped, shown+" (a symbolic link, not followed)")
+			continue
 		}
-		dirs = append(dirs, d)
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			break
-		}
-		if d == filepath.Dir(d) {
-			dirs = nil // not in a repository: parents' ignores do not apply
-			break
-		}
-	}
-	for i := len(dirs) - 1; i >= 0; i-- {
-		ig.load(dirs[i])
-	}
-}
-
-// load reads dir/.gitignore, if there is one.
-func (ig *ignorer) load(dir string) {
-	f, err := os.Open(filepath.Join(dir, ".gitignore"))
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return
-	}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if r, ok := parseIgnore(abs, sc.Text()); ok {
-			ig.rules = append(ig.rules, r)
-		}
-	}
-}
-
-func parseIgnore(base, line string) (ignoreRule, bool) {
-	line = strings.TrimRight(line, " \t\r")
-	if line == "" || strings.HasPrefix(line, "#") {
-		return ignoreRule{}, false
-	}
-	r := ignoreRule{base: base}
-	if strings.HasPrefix(line, "!") {
-		r.neg, line = true, line[1:]
-	} else if strings.HasPrefix(line, `\`) {
-		line = line[1:]
-	}
-	if strings.HasSuffix(line, "/") {
-		r.dirOnly, line = true, strings.TrimRight(line, "/")
-	}
-	r.anyDir = !strings.Contains(line, "/")
-	line = strings.TrimPrefix(line, "/")
-	if line == "" {
-		return ignoreRule{}, false
-	}
-	re, err := regexp.Compile("^" + globRegexp(line) + "$")
-	if err != nil {
-		return ignoreRule{}, false
-	}
-	r.re = re
-	return r, true
-}
-
-// globRegexp translates a gitignore glob: ** crosses directories, * and ?
-// do not, [...] is a class.
-func globRegexp(g string) string {
-	var b strings.Builder
-	for i := 0; i < len(g); i++ {
-		switch c := g[i]; {
-		case strings.HasPrefix(g[i:], "**/"):
-			b.WriteString("(?:.*/)?")
-			i += 2
-		case strings.HasPrefix(g[i:], "/**") && i+3 == len(g):
-			b.WriteString("(?:/.*)?")
-			i += 2
-		case strings.HasPrefix(g[i:], "**"):
-			b.WriteString(".*")
-			i++
-		case c == '*':
-			b.WriteString("[^/]*")
-		case c == '?':
-			b.WriteString("[^/]")
-		case c == '[':
-			j := strings.IndexByte(g[i:], ']')
-			if j < 0 {
-				b.WriteString(`\[`)
-				continue
-			}
-			class := g[i+1 : i+j]
-			if strings.HasPrefix(class, "!") {
-				class = "^" + class[1:]
-			}
-			b.WriteString("[" + class + "]")
-			i += j
+		f, why, err := readFile(p, o)
+		switch {
+		case err != nil:
+			skipped = append(skipped, shown+" ("+problem(err)+")")
+		case why != "":
+			skipped = append(skipped, shown+" ("+why+")")
 		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
+			files = append(files, f)
 		}
 	}
-	return b.String()
-}
-
-func (ig *ignorer) ignored(p string, isDir bool) bool {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return false
-	}
-	out := false
-	for _, r := range ig.rules {
-		rel, err := filepath.Rel(r.base, abs)
-		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-			continue
-		}
-		rel = filepath.ToSlash(rel)
-		if r.dirOnly && !isDir {
-			continue
-		}
-		subject := rel
-		if r.anyDir {
-			subject = rel[strings.LastIndexByte(rel, '/')+1:]
-		}
-		if r.re.MatchString(subject) {
-			out = !r.neg
-		}
-	}
-	return out
+	return files, skipped, nil
 }

@@ -296,7 +296,7 @@ func (r *run) setupNotes() {
 	}
 	sol := r.cfg.Solution
 	if len(sol.Skipped) > 0 {
-		r.rt.Note(engine.NoteWarn, "binary files skipped: %s", strings.Join(sol.Skipped, ", "))
+		r.rt.Note(engine.NoteWarn, "files not sent to the judges: %s", strings.Join(sol.Skipped, ", "))
 	}
 	if len(sol.Cut) > 0 {
 		r.rt.Note(engine.NoteWarn, "the solution is larger than the prompt budget; cut: %s", strings.Join(sol.Cut, "; "))
@@ -657,4 +657,15 @@ func (r *run) synthesise(ctx context.Context) {
 	}
 	syn := ans.Reply.(Synthesis)
 	r.synthesis = &syn
+}
+
+// Manifest is what the judges receive: the task and the solution's files
+// as they go into prompts, and what was not sent.
+func (p *Protocol) Manifest() engine.Manifest {
+	m := engine.StartManifest(p.Start())
+	for i := range m.Seats {
+		m.Seats[i].Inputs[0].Name = "the task"
+	}
+	m.LeftOut = append(append(m.LeftOut, p.cfg.Solution.Skipped...), p.cfg.Solution.Cut...)
+	return m
 }

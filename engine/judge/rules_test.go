@@ -3,9 +3,11 @@ package judge
 import (
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -178,7 +180,9 @@ func write(t *testing.T, dir, name, content string) {
 
 func TestLoadWalksHonouringGitignore(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, ".git/HEAD", "ref: refs/heads/main\n")
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
 	write(t, dir, ".gitignore", "*.log\n/build/\nvendor\n!keep.log\n")
 	write(t, dir, "src/api/.gitignore", "secret.go\n")
 	write(t, dir, "src/api/users.go", "package api\n")
@@ -189,7 +193,7 @@ func TestLoadWalksHonouringGitignore(t *testing.T) {
 	write(t, dir, "src/build/in.go", "package build // not the top build\n")
 	write(t, dir, "src/vendor/x.go", "package x\n")
 	write(t, dir, "src/logo.png", "\x89PNG\x00\x00binary")
-	sol, err := Load([]string{filepath.Join(dir, "src")}, nil, DefaultBudget)
+	sol, err := Load([]string{filepath.Join(dir, "src")}, nil, LoadOptions{Budget: DefaultBudget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,13 +214,86 @@ func TestLoadWalksHonouringGitignore(t *testing.T) {
 	}
 }
 
+// What must not leave the machine does not: files git is told to ignore
+// in .git/info/exclude, files that look like secrets, links that point
+// out; and what cannot be read (a FIFO, a file without permission) is
+// skipped and named, never a hang or an error.
+func TestLoadSendsOnlyWhatThePersonMeant(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	write(t, dir, ".git/info/exclude", "private.txt\n")
+	write(t, dir, "main.go", "package main\n")
+	write(t, dir, "private.txt", "excluded by .git/info/exclude\n")
+	write(t, dir, ".env", "OPENAI_API_KEY=sk-abc\n")
+	write(t, dir, "config.go", "package main\n\nconst key = \"AKIAIOSFODNN7EXAMPLE\"\n")
+	write(t, dir, "locked.go", "package main\n")
+	if err := os.Chmod(filepath.Join(dir, "locked.go"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "main.go"), filepath.Join(dir, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.go"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sol, err := Load([]string{dir}, nil, LoadOptions{Budget: DefaultBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []string
+	for _, f := range sol.Files {
+		sent = append(sent, filepath.Base(f.Name))
+	}
+	want := []string{"main.go"}
+	if os.Geteuid() == 0 {
+		want = []string{"locked.go", "main.go"} // root reads a file without permissions
+	}
+	if !slices.Equal(sent, want) {
+		t.Fatalf("sent %q, want %q", sent, want)
+	}
+	skipped := strings.Join(sol.Skipped, "\n")
+	for _, want := range []string{
+		".env (looks like a secret: an environment file (.env*), where keys live; --include-secrets sends it)",
+		"config.go (looks like a secret: it holds what looks like an AWS access key (line 3); --include-secrets sends it)",
+		"link.go (a symbolic link, not followed)",
+	} {
+		if !strings.Contains(skipped, want) {
+			t.Errorf("skipped:\n%s\nwant %q among them", skipped, want)
+		}
+	}
+	if os.Geteuid() != 0 && !strings.Contains(skipped, "locked.go (cannot be read (permission denied))") {
+		t.Errorf("skipped:\n%s\nwant locked.go among them", skipped)
+	}
+	if strings.Contains(skipped, "private.txt") || strings.Contains(skipped, "pipe.go") {
+		t.Errorf("git lists neither private.txt (ignored) nor pipe.go (not a file): neither is sent or named")
+	}
+	sol, err = Load([]string{dir}, nil, LoadOptions{Budget: DefaultBudget, IncludeSecrets: true})
+	if err != nil || len(sol.Files) != len(want)+2 {
+		t.Fatalf("with secrets included: %v, %v", sol.Files, err)
+	}
+}
+
+func TestLoadNamesTheSolution(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "src/a.go", "package a\n")
+	sol, err := Load([]string{filepath.Join(dir, "src")}, nil, LoadOptions{Budget: DefaultBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Name != "src" {
+		t.Fatalf("name %q", sol.Name)
+	}
+}
+
 func TestLoadSaysWhatTheBudgetCut(t *testing.T) {
 	dir := t.TempDir()
 	line := strings.Repeat("x", 99) + "\n"
 	write(t, dir, "a.go", strings.Repeat(line, 30)) // 3000 bytes
 	write(t, dir, "b.go", strings.Repeat(line, 30))
 	write(t, dir, "c.go", "package c\n")
-	sol, err := Load([]string{filepath.Join(dir, "a.go"), filepath.Join(dir, "b.go"), filepath.Join(dir, "c.go")}, nil, 4500)
+	sol, err := Load([]string{filepath.Join(dir, "a.go"), filepath.Join(dir, "b.go"), filepath.Join(dir, "c.go")}, nil, LoadOptions{Budget: 4500})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +309,7 @@ func TestLoadSaysWhatTheBudgetCut(t *testing.T) {
 }
 
 func TestLoadStdinAndErrors(t *testing.T) {
-	sol, err := Load([]string{"-"}, strings.NewReader("def f(): pass\n"), DefaultBudget)
+	sol, err := Load([]string{"-"}, strings.NewReader("def f(): pass\n"), LoadOptions{Budget: DefaultBudget})
 	if err != nil || sol.Name != "stdin" || sol.Files[0].Content != "def f(): pass\n" {
 		t.Fatalf("%+v %v", sol, err)
 	}
@@ -243,11 +320,40 @@ func TestLoadStdinAndErrors(t *testing.T) {
 		want  string
 	}{
 		{nil, "no solution given"},
-		{[]string{filepath.Join(dir, "missing.go")}, "no such file"},
+		{[]string{filepath.Join(dir, "missing.go")}, "missing.go: does not exist"},
 		{[]string{filepath.Join(dir, "img.bin")}, "img.bin (binary)"},
 	} {
-		if _, err := Load(tc.paths, strings.NewReader(""), DefaultBudget); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Load(tc.paths, strings.NewReader(""), LoadOptions{Budget: DefaultBudget}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Load(%q) = %v, want %q", tc.paths, err, tc.want)
 		}
+	}
+}
+
+// A FIFO, a device or a huge sparse file named as the solution is refused
+// or cut at once, never read whole or waited on.
+func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.go")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{fifo: "pipe.go: is a FIFO (named pipe), not a regular file", "/dev/zero": "/dev/zero: is a character device, not a regular file"} {
+		if _, err := Load([]string{path}, nil, LoadOptions{Budget: DefaultBudget}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Load(%s) = %v, want %q", path, err, want)
+		}
+	}
+	big := filepath.Join(dir, "big.md")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.Repeat("word ", 1000))
+	if err := f.Truncate(3 << 30); err != nil { // sparse: NULs after the words
+		t.Fatal(err)
+	}
+	f.Close()
+	sol, err := Load([]string{big}, nil, LoadOptions{Budget: 4096})
+	if err != nil || len(sol.Files) != 1 || len(sol.Cut) != 1 || !strings.Contains(sol.Cut[0], "of 3221225472 bytes kept") {
+		t.Fatalf("big: %v %q", err, sol.Cut)
 	}
 }

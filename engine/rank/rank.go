@@ -86,12 +86,22 @@ var prompts = engine.NewPrompts(promptFS, "prompts/*.tmpl")
 
 // Repo is one implementation under review.
 type Repo struct {
-	Label   string
-	Path    string // the root of its work tree
-	Git     facts.Git
-	Diff    string   // against the merge base, within the budget
-	DiffCut []string // files the budget left out of Diff
-	Agent   challengers.Agent
+	Label string
+	Path  string // the root of its work tree
+	// WorkDir is where its fact seat runs: a private copy of the branch's
+	// tree without the configuration a model CLI would obey
+	// (trust.ExportTree), never the repository itself ("": a scratch
+	// directory).
+	WorkDir string
+	// LeftOut names what the copy left out, and why; CopyFiles and
+	// CopyBytes are what it holds.
+	LeftOut   []string
+	CopyFiles int
+	CopyBytes int64
+	Git       facts.Git
+	Diff      string   // against the merge base, within the budget
+	DiffCut   []string // files the budget left out of Diff
+	Agent     challengers.Agent
 }
 
 // TestRunner runs a repository's own tests (facts.Run in production).
@@ -137,11 +147,16 @@ type Protocol struct {
 	report *Report
 }
 
-// New returns the ranking of cfg. Each fact seat runs in its repository.
+// New returns the ranking of cfg. Each fact seat runs in its
+// repository's private copy (Repo.WorkDir).
 func New(cfg Config) *Protocol {
 	for i := range cfg.Repos {
-		cfg.Repos[i].Agent = cfg.Repos[i].Agent.Clone()
-		cfg.Repos[i].Agent.Dir = cfg.Repos[i].Path
+		r := &cfg.Repos[i]
+		r.Agent = r.Agent.Clone()
+		r.Agent.Dir = r.WorkDir
+		if len(r.LeftOut) > 0 {
+			cfg.Notes = append(cfg.Notes, fmt.Sprintf("%s: the fact seat's copy of the repository leaves out %s", r.Label, listLeftOut(r.LeftOut)))
+		}
 	}
 	if cfg.Lines == nil {
 		cfg.Lines = func(r Repo, path string) (int, bool) { return facts.Lines(r.Path, r.Git.Head, path) }
@@ -150,6 +165,42 @@ func New(cfg Config) *Protocol {
 		cfg.Now = time.Now
 	}
 	return &Protocol{cfg: cfg}
+}
+
+// Manifest is what each seat receives: a fact seat, the spec, its
+// repository's diff and the copy of its files it works in; a judge, the
+// spec and the facts the fact seats gather; the verdict writer, arena's
+// ranking.
+func (p *Protocol) Manifest() engine.Manifest {
+	st := p.Start()
+	m := engine.Manifest{Protocol: st.Protocol, Title: st.Title}
+	spec := engine.ManifestInput{Name: p.cfg.Spec.Name, Bytes: int64(len(p.cfg.Spec.Content))}
+	for _, r := range p.cfg.Repos {
+		m.Seats = append(m.Seats, engine.ManifestSeat{Seat: FactSeat(r.Label), Agent: r.Agent.Name, Role: "fact gatherer", Inputs: []engine.ManifestInput{
+			spec,
+			{Name: "the diff of " + r.Label + " against " + r.Git.Base, Bytes: int64(len(r.Diff))},
+			{Name: "a copy of " + r.Label + "'s files at " + r.Git.Branch + " (its working directory)", Bytes: r.CopyBytes, Files: r.CopyFiles},
+		}})
+		for _, l := range r.LeftOut {
+			m.LeftOut = append(m.LeftOut, r.Label+": "+l)
+		}
+	}
+	for _, d := range p.cfg.Weights.Active() {
+		ag := p.cfg.Judges[d]
+		m.Seats = append(m.Seats, engine.ManifestSeat{Seat: JudgeSeat(d), Agent: ag.Name, Role: engine.Role(strings.ToLower(d.Title()) + " judge"), Inputs: []engine.ManifestInput{spec}})
+	}
+	m.Seats = append(m.Seats, engine.ManifestSeat{Seat: VerdictSeat, Agent: p.cfg.Verdict.Name, Role: "verdict writer"})
+	m.Notes = append(m.Notes, "The judges also receive the fact seats' reports (checked against arena's measurements), under neutral letters; the verdict writer, arena's ranking.")
+	return m
+}
+
+// listLeftOut names what an export left out, the first few in full.
+func listLeftOut(items []string) string {
+	const shown = 5
+	if len(items) <= shown {
+		return strings.Join(items, "; ")
+	}
+	return strings.Join(items[:shown], "; ") + fmt.Sprintf("; and %d more", len(items)-shown)
 }
 
 // Report is the JSON report of the run, once Run has returned (nil

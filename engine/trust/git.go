@@ -123,6 +123,25 @@ func gitEnv(env []string) []string {
 	)
 }
 
+// HooksDir is the directory git runs the repository at dir's hooks from
+// (.git/hooks, or where core.hooksPath points): the one question for
+// which the core.hooksPath override is left out.
+func HooksDir(ctx context.Context, dir string) (string, error) {
+	argv := []string{"-C", dir}
+	for _, o := range gitOverrides {
+		if !strings.HasPrefix(o, "core.hooksPath=") {
+			argv = append(argv, "-c", o)
+		}
+	}
+	cmd := exec.CommandContext(ctx, "git", append(argv, "rev-parse", "--git-path", "hooks")...)
+	cmd.Env = gitEnv(os.Environ())
+	out, err := cmd.Output()
+	if err != nil {
+		return "", &GitError{Args: []string{"rev-parse", "--git-path"}, Msg: "not inside a git repository", Err: err}
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
 // Git runs a git command in dir and returns its output (at most 64 MiB;
 // more is an error). The error names the command and git's own first line.
 func Git(ctx context.Context, dir string, args ...string) ([]byte, error) {

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"encoding/json"
 	"io"
 	"math/bits"
 	"unicode/utf8"
@@ -347,4 +348,110 @@ func (w Writer) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// JSON is json.Marshal for JSON that arena writes to a file or a terminal
+// (a log, a printer's lines, a report), cleaned by CleanJSON: no string in
+// it holds an escape sequence, and no C1 control is written raw
+// (encoding/json writes U+0080–U+009F, among them the 8-bit CSI, as they
+// are, and a terminal showing the file may take one for the start of an
+// escape sequence).
+func JSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return CleanJSON(b), nil
+}
+
+// EscapeC1 writes the C1 controls in encoded JSON as \u escapes (in JSON
+// they can only be inside strings, where the escape means the same).
+func EscapeC1(b []byte) []byte {
+	if !hasC1(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0xC2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9F {
+			out = append(out, `\u00`...)
+			out = append(out, "0123456789abcdef"[b[i+1]>>4], "0123456789abcdef"[b[i+1]&15])
+			i++
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return out
+}
+
+// JSONWriter applies CleanJSON to encoded JSON on its way to W (the
+// writer of a json.Encoder, which writes one whole value a call).
+type JSONWriter struct{ W io.Writer }
+
+func (w JSONWriter) Write(p []byte) (int, error) {
+	if _, err := w.W.Write(CleanJSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// CleanJSON cleans every string in encoded JSON with Text, keeping
+// everything else (the order of keys, numbers, spacing) as it is, and
+// writes C1 controls as \u escapes. A JSON string can carry an escape
+// sequence as "\u001b[2J"; whoever decodes arena's JSON (a log, the
+// --json stream, a script) and prints a field must not print one.
+// Invalid JSON comes back with only its raw controls removed.
+func CleanJSON(b []byte) []byte {
+	if !jsonNeedsCleaning(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '"' {
+			out = append(out, b[i])
+			continue
+		}
+		j := i + 1
+		for j < len(b) && b[j] != '"' {
+			if b[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(b) {
+			return []byte(Text(string(b)))
+		}
+		lit := b[i : j+1]
+		var s string
+		if err := json.Unmarshal(lit, &s); err != nil {
+			return []byte(Text(string(b)))
+		}
+		if c := Text(s); c != s {
+			enc, _ := json.Marshal(c)
+			lit = enc
+		}
+		out = append(out, lit...)
+		i = j
+	}
+	return EscapeC1(out)
+}
+
+// jsonNeedsCleaning: a \u escape of a control character (C0, DEL or C1)
+// or a raw byte that is one.
+func jsonNeedsCleaning(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c < 0x20 && c != '\n' && c != '\t' && c != '\r', c == 0x7f:
+			return true
+		case c == 0xC2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9F:
+			return true
+		case c == '\\' && i+5 < len(b) && b[i+1] == 'u' && b[i+2] == '0' && b[i+3] == '0':
+			if h := b[i+4]; h == '0' || h == '1' || h == '8' || h == '9' || (h == '7' && (b[i+5] == 'f' || b[i+5] == 'F')) {
+				return true
+			}
+			i++ // past the escaped backslash's partner, whatever it is
+		case c == '\\':
+			i++
+		}
+	}
+	return false
 }

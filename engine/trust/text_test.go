@@ -159,3 +159,30 @@ func TestCleanTextIsNotCopied(t *testing.T) {
 		t.Fatalf("after a CR: %q", out)
 	}
 }
+
+func TestJSONCleansStrings(t *testing.T) {
+	in := map[string]string{"k": "a\u009b31mb\x1b[2Jc"}
+	b, err := JSON(in)
+	if err != nil || string(b) != `{"k":"a31mbc"}` {
+		t.Fatalf("%s %v", b, err)
+	}
+}
+
+func TestCleanJSON(t *testing.T) {
+	cases := map[string]string{
+		`{"b":"x\u001b]0;T\u0007y","a":[1,"\u009b2J"]}`: `{"b":"xy","a":[1,"2J"]}`,
+		`{"text":"a literal \\u001b stays"}`:            `{"text":"a literal \\u001b stays"}`,
+		`{"k":"tab\tand \n newline"}`:                   `{"k":"tab\tand \n newline"}`,
+		`{"z": 1, "y":"\u00e9"}`:                        `{"z": 1, "y":"\u00e9"}`,
+		"{\"c1\":\"a\u009bb\"}":                         `{"c1":"ab"}`,
+	}
+	for in, want := range cases {
+		if got := string(CleanJSON([]byte(in))); got != want {
+			t.Errorf("CleanJSON(%s) = %s, want %s", in, got, want)
+		}
+	}
+	clean := []byte(`{"a":"b"}`)
+	if got := CleanJSON(clean); &got[0] != &clean[0] {
+		t.Error("clean JSON was copied")
+	}
+}

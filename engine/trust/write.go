@@ -213,6 +213,11 @@ func (d *Dir) Create(name string, perm os.FileMode) (*os.File, error) {
 	return os.NewFile(uintptr(fd), path), nil
 }
 
+// MaxNameTries bounds the names CreateNew tries: name, then name-2 up to
+// name-1000. A name carries what makes it unique (a log's, the
+// millisecond), so more than a few are rarely needed.
+const MaxNameTries = 1000
+
 // CreateNew creates a new file (0600) named name in d, or, when that is
 // taken, the first free of name-2, name-3, ... (before the extension). It
 // never opens an existing file, so of several processes taking one name
@@ -226,7 +231,7 @@ func (d *Dir) CreateNew(name string) (*os.File, string, error) {
 			n = stem + "-" + strconv.Itoa(i) + ext
 		}
 		f, err := d.Create(n, 0o600)
-		if (errors.Is(err, fs.ErrExist) || errors.Is(err, ErrSymlink)) && i < 1000 {
+		if (errors.Is(err, fs.ErrExist) || errors.Is(err, ErrSymlink)) && i < MaxNameTries {
 			continue
 		}
 		if err != nil {

@@ -1,10 +1,10 @@
 package verdict
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"time"
+
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // ModeFinal is the mode of a log's final record.
@@ -58,14 +58,17 @@ func Timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // Append appends v to the log at path as one JSON line, in one write to a
 // file opened O_APPEND, so that several arena processes can share a log
-// without ever interleaving their lines. A new log is created 0600.
+// without ever interleaving their lines. A new log is created 0600; an
+// existing one must be a regular file of this user's, never a link
+// (trust.OpenAppend): a repository can commit a link where the default
+// verdict log goes.
 func Append(path string, v any) error {
-	line, err := json.Marshal(v)
+	line, err := trust.JSON(v)
 	if err != nil {
 		return err
 	}
 	line = append(line, '\n')
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := trust.OpenAppend(path, true)
 	if err != nil {
 		return fmt.Errorf("verdict log: %w", err)
 	}

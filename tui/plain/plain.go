@@ -15,6 +15,7 @@ import (
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/layout"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // wrapAt is where a streamed line without a newline is broken, so that a
@@ -52,7 +53,9 @@ const liveProse = 4 << 10
 
 // New returns a Printer writing to w.
 func New(w io.Writer) *Printer {
-	return &Printer{w: w, partial: map[string]*strings.Builder{}, nameW: 6, live: map[string]*liveReply{}}
+	// Everything the printer writes holds text from outside (replies,
+	// names, a log's fields): it is written through the one cleaner.
+	return &Printer{w: trust.Writer{W: w}, partial: map[string]*strings.Builder{}, nameW: 6, live: map[string]*liveReply{}}
 }
 
 // Err is the first write error.
@@ -395,7 +398,7 @@ type JSON struct {
 
 // NewJSON returns a JSON Lines printer writing to w.
 func NewJSON(w io.Writer) *JSON {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(trust.JSONWriter{W: w})
 	enc.SetEscapeHTML(false)
 	return &JSON{enc: enc}
 }

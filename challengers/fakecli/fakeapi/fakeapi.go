@@ -80,6 +80,12 @@ const (
 	// ModeStderrNoise is ModeOK preceded by a few hundred KiB of warnings
 	// on stderr, more than a pipe buffer holds.
 	ModeStderrNoise Mode = "stderr-noise"
+	// ModeEscapes is ModeOK with terminal escape sequences written, as
+	// JSON escapes (\u001b), around every string value of the reply: a
+	// window-title change and a screen clear before it, a colour after,
+	// as a model explaining ANSI colours writes them. EscapesMarker is
+	// the title it tries to set.
+	ModeEscapes Mode = "escapes"
 	// ModeFail is only valid as a VersionMode: --version exits 1.
 	ModeFail Mode = "fail"
 )
@@ -88,8 +94,12 @@ const (
 var Modes = []Mode{
 	ModeOK, ModeSlow, ModeHang, ModeHangSilent, ModeCrash, ModeGarbage,
 	ModeBinary, ModeFlood, ModeTrickle, ModeIgnoreTerm, ModeGrandchild,
-	ModeErrorInStream, ModeAuthError, ModeExit, ModeStderrNoise,
+	ModeErrorInStream, ModeAuthError, ModeExit, ModeStderrNoise, ModeEscapes,
 }
+
+// EscapesMarker is the window title ModeEscapes tries to set: it must
+// never be seen anywhere arena writes.
+const EscapesMarker = "PWNED"
 
 // Kind is what a prompt asks for: the reply shape it names (the engine's
 // package shape), "compare.judge" for instance.

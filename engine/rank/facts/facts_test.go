@@ -235,7 +235,7 @@ func TestRunCountsARealGoModulesTests(t *testing.T) {
 	r := goModule(t, goTests+"\nfunc TestBroken(t *testing.T) { t.Fatal(\"broken\") }\n")
 	// The work tree is on main, without the tests: arena runs the branch's.
 	r.git("checkout", "-q", "main")
-	before, _ := State(r.dir)
+	before := repoState(t, r.dir)
 	tr := Run(context.Background(), r.dir, "impl", nil, 2*time.Minute)
 	if !tr.Ran || !tr.Counted || tr.Passed != 3 || tr.Failed != 1 || tr.Skipped != 1 || tr.ExitCode == 0 {
 		t.Fatalf("%+v\n%s", tr, tr.Output)
@@ -243,7 +243,7 @@ func TestRunCountsARealGoModulesTests(t *testing.T) {
 	if tr.Command != "go test -count=1 -json ./..." {
 		t.Fatalf("command %q", tr.Command)
 	}
-	if after, _ := State(r.dir); after != before {
+	if after := repoState(t, r.dir); after != before {
 		t.Fatalf("running the tests changed the repository:\n%s\n---\n%s", before, after)
 	}
 }
@@ -270,4 +270,19 @@ func TestRunWithoutASuite(t *testing.T) {
 	if tr := Run(context.Background(), r.dir, "main", []string{"echo '3 passing'; echo '1 failing'"}, time.Minute); !tr.Ran || tr.Passed != 3 || tr.Failed != 1 {
 		t.Fatalf("test_command: %+v", tr)
 	}
+}
+
+// repoState is what a repository looks like from outside: its status, its
+// stashes, its refs. Two equal states mean a run changed nothing.
+func repoState(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, args := range [][]string{{"status", "--porcelain=v1", "--untracked-files=all", "--ignored"}, {"stash", "list"}, {"for-each-ref"}, {"worktree", "list", "--porcelain"}} {
+		out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		b.Write(out)
+	}
+	return b.String()
 }

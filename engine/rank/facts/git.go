@@ -6,14 +6,14 @@
 package facts
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // gitTimeout bounds one read-only git command; a repository that takes
@@ -21,24 +21,15 @@ import (
 // measure in a run.
 const gitTimeout = 60 * time.Second
 
-// git runs a read-only git command in dir and returns its stdout.
-// GIT_OPTIONAL_LOCKS=0 keeps even `git status` from refreshing the index,
-// so measuring a repository writes nothing into it.
+// git runs a read-only git command in dir through the project's hardened
+// runner (trust.Git): the repository under review is data, and nothing
+// its configuration names (a textconv, a filter, an fsmonitor, a pager)
+// runs; nothing is written into it either.
 func git(dir string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(cmd.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errb.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return out.String(), fmt.Errorf("git %s: %s", strings.Join(args, " "), firstLine(msg))
-	}
-	return out.String(), nil
+	out, err := trust.Git(ctx, dir, args...)
+	return string(out), err
 }
 
 func firstLine(s string) string {
@@ -151,7 +142,7 @@ func ParseNumstat(out string) (add, del int, files []string) {
 // Diff is the branch's diff against its merge base, cut to budget bytes
 // at a file boundary where it can be; cut names the files left out.
 func Diff(dir string, g Git, budget int) (text string, cut []string, err error) {
-	out, err := git(dir, "diff", "--no-color", "--no-renames", "--no-ext-diff", g.MergeBase, g.Head)
+	out, err := git(dir, "diff", "--no-renames", g.MergeBase, g.Head)
 	if err != nil {
 		return "", nil, err
 	}
@@ -211,21 +202,4 @@ func Lines(dir, rev, path string) (int, bool) {
 		n++
 	}
 	return n, true
-}
-
-// State is what a repository looks like from outside: its status, its
-// stashes and its HEAD. Two equal States mean a run changed nothing.
-func State(dir string) (string, error) {
-	st, err := git(dir, "status", "--porcelain=v1", "--untracked-files=all", "--ignored")
-	if err != nil {
-		return "", err
-	}
-	stash, err := git(dir, "stash", "list")
-	if err != nil {
-		return "", err
-	}
-	head, _ := git(dir, "rev-parse", "HEAD")
-	refs, _ := git(dir, "for-each-ref", "--format=%(refname) %(objectname)")
-	wt, _ := git(dir, "worktree", "list", "--porcelain")
-	return "status:\n" + st + "stash:\n" + stash + "head: " + head + "refs:\n" + refs + "worktrees:\n" + wt, nil
 }

@@ -96,7 +96,7 @@ func TestFollowUpOnTheLiveScreenInTmux(t *testing.T) {
 	ts.waitText("Debate outcome: consensus", 60*time.Second)
 	ts.waitText("f follow-up", 20*time.Second) // once the document is saved
 	ts.keys("f")
-	ts.waitText("? follow-up question:", 10*time.Second)
+	ts.waitText("? follow-up question to claude:", 10*time.Second) // the seat the protocol marked
 	ts.keys(followUpQuestion)
 	ts.waitText(followUpQuestion+"▏", 10*time.Second)
 	ts.keys("Enter")

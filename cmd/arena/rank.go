@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -293,8 +294,13 @@ func rankLabels(flag string, paths []string) ([]string, error) {
 func readRepo(path, label, branch, base string) (rank.Repo, error) {
 	r := rank.Repo{Label: label}
 	st, err := os.Stat(path)
-	if err != nil || !st.IsDir() {
-		return r, usagef("repository %s: no such directory", path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return r, usageCause(err, "repository %s: no such directory", path)
+	case err != nil:
+		return r, usagef("repository %s: %w", path, err)
+	case !st.IsDir():
+		return r, usagef("repository %s: not a directory", path)
 	}
 	top, err := facts.TopLevel(path)
 	if err != nil {
@@ -303,26 +309,26 @@ func readRepo(path, label, branch, base string) (rank.Repo, error) {
 	r.Path = top
 	if branch == "" {
 		if branch, err = facts.CurrentBranch(top); err != nil {
-			return r, usagef("repository %s: %v", path, err)
+			return r, usagef("repository %s: %w", path, err)
 		}
 	} else if !facts.RefExists(top, branch) {
 		return r, usagef("repository %s: branch %q does not exist", path, branch)
 	}
 	if base == "" {
 		if base, err = facts.DefaultBase(top); err != nil {
-			return r, usagef("repository %s: %v", path, err)
+			return r, usagef("repository %s: %w", path, err)
 		}
 	} else if !facts.RefExists(top, base) {
 		return r, usagef("repository %s: base %q does not exist (name another with --base)", path, base)
 	}
 	g, err := facts.Measure(top, branch, base)
 	if err != nil {
-		return r, usagef("repository %s: %v", path, err)
+		return r, usagef("repository %s: %w", path, err)
 	}
 	r.Git = g
 	r.Diff, r.DiffCut, err = facts.Diff(top, g, diffBudget)
 	if err != nil {
-		return r, usagef("repository %s: %v", path, err)
+		return r, usagef("repository %s: %w", path, err)
 	}
 	return r, nil
 }

@@ -30,6 +30,9 @@ func Run(protocol string) []engine.Event {
 	return out
 }
 
+// Protocols are the protocols with a recorded demo.
+func Protocols() []string { return demo.Protocols() }
+
 // Debate is the recorded adversarial debate: four seats over three
 // rounds, one of whose calls times out.
 func Debate() []engine.Event { return Run("adversarial") }

@@ -94,7 +94,7 @@ func Export(ctx context.Context, dir, rev string) (string, error) {
 		cmd.Env = append(cmd.Environ(), "GIT_OPTIONAL_LOCKS=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			os.RemoveAll(tmp)
-			return "", fmt.Errorf("export %s: %s: %v %s", rev, argv[0], err, strings.TrimSpace(string(out)))
+			return "", fmt.Errorf("export %s: %s: %w %s", rev, argv[0], err, strings.TrimSpace(string(out)))
 		}
 	}
 	if err := os.Remove(tarball); err != nil {

@@ -227,12 +227,6 @@ func checkSeatsSawNoRepository(t *testing.T, calls []clitest.Call, repos []strin
 	}
 }
 
-func sameFile(a, b string) bool {
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
-}
-
 func TestRankThreeRepositoriesWithLabelsWeightsAndExpectWinner(t *testing.T) {
 	s := newSandbox(t)
 	spec, repos := rankSetup(t, s, "alpha", "gamma", "delta")

@@ -48,6 +48,9 @@ type compareFlags struct {
 func init() {
 	protocolCommands = append(protocolCommands, (*app).compareCmd)
 	resumers[compare.Name] = resumeByInvocation
+	resumeRules[compare.Name] = resumeRule{command: "compare",
+		flags: []string{"file", "option", "criteria", "context", "stakeholders", "quick", "single", "advocates", "judge"},
+		reads: []string{"file", "context", "stakeholders"}}
 	seatingPlans = append(seatingPlans, compare.Seating)
 }
 

@@ -47,6 +47,9 @@ type judgeFlags struct {
 
 func init() {
 	resumers[judge.Name] = resumeByInvocation
+	resumeRules[judge.Name] = resumeRule{command: "judge", args: true,
+		flags:  []string{"task", "criteria", "preset", "judges", "author", "reports-dir", "min-score", "max-bytes"},
+		writes: []string{"reports-dir"}}
 	seatingPlans = append(seatingPlans, judge.Seating)
 	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
 		var f judgeFlags

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"go/parser"
 	"go/token"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -87,4 +88,62 @@ func TestImportsPointDown(t *testing.T) {
 	if checked < 100 {
 		t.Fatalf("only %d files checked", checked)
 	}
+}
+
+// Only a protocol's own command file knows it: in cmd/arena, engine/NAME
+// is imported by NAME.go (and NAME_*.go, such as verdict_hook.go) and its
+// tests alone; the adversarial debate's command is debate.go. So a new
+// protocol touches its own command's file, and no shared one.
+func TestOnlyItsCommandKnowsAProtocol(t *testing.T) {
+	command := map[string]string{"adversarial": "debate"} // protocol → its command's file name
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	const engine = "github.com/arenadebate/arena/engine/"
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := strings.TrimSuffix(strings.TrimSuffix(name, ".go"), "_test")
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			pkg, ok := strings.CutPrefix(path, engine)
+			if !ok {
+				continue
+			}
+			protocol, _, _ := strings.Cut(pkg, "/")
+			if !isProtocol(t, protocol) {
+				continue
+			}
+			own := command[protocol]
+			if own == "" {
+				own = protocol
+			}
+			if strings.HasSuffix(name, "_test.go") || base == own || strings.HasPrefix(base, own+"_") {
+				continue
+			}
+			t.Errorf("%s imports %s: only %s.go, the protocol's command, may know it", name, path, own)
+		}
+	}
+}
+
+// isProtocol reports whether engine/dir is a protocol: a package whose
+// Name constant the engine's start event carries.
+func isProtocol(t *testing.T, dir string) bool {
+	t.Helper()
+	root, err := clitest.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(root, "engine", dir, "*.go"))
+	for _, m := range matches {
+		b, err := os.ReadFile(m)
+		if err == nil && strings.Contains(string(b), "\nconst Name = ") {
+			return true
+		}
+	}
+	return false
 }

@@ -50,6 +50,10 @@ type rankFlags struct {
 
 func init() {
 	resumers[rank.Name] = resumeRank
+	resumeRules[rank.Name] = resumeRule{command: "rank", args: true, spec: true,
+		flags:  []string{"labels", "weights", "branch", "base", "run-tests", "test-timeout", "out", "expect-winner", "authors", "seed"},
+		writes: []string{"out"},
+		runs:   map[string]string{"run-tests": "each repository's own tests (the repositories' code)"}}
 	seatingPlans = append(seatingPlans, rank.Seating)
 	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
 		var f rankFlags

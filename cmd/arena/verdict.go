@@ -80,6 +80,10 @@ type verdictFlags struct {
 
 func init() {
 	resumers[verdict.Name] = resumeByInvocation
+	resumeRules[verdict.Name] = resumeRule{command: "verdict", args: true,
+		flags: []string{"task-id", "task", "thorough", "sensitive", "log", "author",
+			"quick-judge", "deep-judge", "tiebreaker", "quick-timeout", "deep-timeout", "tiebreaker-timeout"},
+		writes: []string{"log"}}
 	seatingPlans = append(seatingPlans, verdict.Seating)
 	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command { return a.verdictCmd(cf) })
 }

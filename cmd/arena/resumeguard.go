@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/arenadebate/arena/engine"
@@ -88,16 +89,35 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resumePlan, error) {
 	if err := cmd.ParseFlags(rest); err != nil {
 		return nil, rr.refusal([]string{"its flags do not parse: " + trust.Text(err.Error())})
 	}
+	flags, values, why := rule.loggedFlags(cmd, st.Protocol)
+	pos := cmd.Flags().Args()
+	why = append(why, rule.check(st, values, pos)...)
+	inv := st.Invocation
+	if len(why) > 0 {
+		return nil, rr.refusal(why)
+	}
+	plan := &resumePlan{dir: inv.Dir, stdin: len(inv.Stdin), signed: a.signedHere(st.Protocol, *inv)}
+	if rule.command != "" {
+		plan.args = append(plan.args, rule.command)
+	}
+	plan.args = append(append(plan.args, flags...), "--")
+	plan.args = append(plan.args, pos...)
+	plan.touches(rule, inv.Dir, values, pos)
+	return plan, nil
+}
+
+// loggedFlags are the flags of a logged command line the rule lets
+// through, written again as --name=value, and their values by name; why
+// says what it refused.
+func (rule resumeRule) loggedFlags(cmd *cobra.Command, protocol string) (flags []string, values map[string][]string, why []string) {
 	allowed := slices.Concat(commonResumeFlags, rule.flags)
-	var why []string
-	var flags []string
-	values := map[string][]string{}
+	values = map[string][]string{}
 	cmd.Flags().Visit(func(f *pflag.Flag) {
 		switch {
 		case slices.Contains(droppedResumeFlags, f.Name):
 			return
 		case !slices.Contains(allowed, f.Name):
-			why = append(why, fmt.Sprintf("--%s: not a flag a %s run records (%s)", f.Name, st.Protocol, refusedFlagWhy(f.Name)))
+			why = append(why, fmt.Sprintf("--%s: not a flag a %s run records (%s)", f.Name, protocol, refusedFlagWhy(f.Name)))
 			return
 		}
 		vs := []string{f.Value.String()}
@@ -109,7 +129,14 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resumePlan, error) {
 			flags = append(flags, "--"+f.Name+"="+v)
 		}
 	})
-	pos := cmd.Flags().Args()
+	return flags, values, why
+}
+
+// check says what in a logged command line does not match the run its
+// log records: a file the run did not attach, another specification, a
+// directory that is not one here.
+func (rule resumeRule) check(st engine.DebateStarted, values map[string][]string, pos []string) []string {
+	var why []string
 	// What the run attached is in its start event: a file the command
 	// line names that the run did not attach was put there by a hand.
 	attached := map[string]bool{}
@@ -132,45 +159,41 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resumePlan, error) {
 	} else if fi, err := os.Stat(inv.Dir); err != nil || !fi.IsDir() {
 		why = append(why, fmt.Sprintf("the directory it ran in, %s, is not a directory here", trust.Text(inv.Dir)))
 	}
-	if len(why) > 0 {
-		return nil, rr.refusal(why)
-	}
-	plan := &resumePlan{dir: inv.Dir, stdin: len(inv.Stdin), signed: a.signedHere(st.Protocol, *inv)}
-	if rule.command != "" {
-		plan.args = append(plan.args, rule.command)
-	}
-	plan.args = append(append(plan.args, flags...), "--")
-	plan.args = append(plan.args, pos...)
-	at := func(p string) string {
-		if p == "-" {
+	return why
+}
+
+// touches lists what the rebuilt command reads, writes and runs, paths
+// taken from dir, the directory it runs in.
+func (p *resumePlan) touches(rule resumeRule, dir string, values map[string][]string, pos []string) {
+	at := func(path string) string {
+		if path == "-" {
 			return "stdin"
 		}
-		if !filepath.IsAbs(p) {
-			return filepath.Join(inv.Dir, p)
+		if !filepath.IsAbs(path) {
+			return filepath.Join(dir, path)
 		}
-		return p
+		return path
 	}
 	for _, name := range append([]string{"config"}, rule.reads...) {
 		for _, v := range values[name] {
-			plan.reads = append(plan.reads, at(v))
+			p.reads = append(p.reads, at(v))
 		}
 	}
 	if rule.args {
-		for _, p := range pos {
-			plan.reads = append(plan.reads, at(p))
+		for _, path := range pos {
+			p.reads = append(p.reads, at(path))
 		}
 	}
 	for _, name := range rule.writes {
 		for _, v := range values[name] {
-			plan.writes = append(plan.writes, at(v))
+			p.writes = append(p.writes, at(v))
 		}
 	}
 	for name, what := range rule.runs {
 		if v := values[name]; len(v) > 0 && v[0] == "true" {
-			plan.runs = append(plan.runs, what)
+			p.runs = append(p.runs, what)
 		}
 	}
-	return plan, nil
 }
 
 // refusedFlagWhy says why a flag is never taken from a log.

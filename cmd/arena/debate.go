@@ -37,6 +37,7 @@ func debateExit(k engine.OutcomeKind) int {
 
 func init() {
 	resumers[adversarial.Name] = resumeByInvocation
+	runExits[adversarial.Name] = runExit{tool: "debate", help: debateExitHelp, code: debateExit}
 	resumeRules[adversarial.Name] = resumeRule{flags: []string{"file", "context"}, reads: []string{"file", "context"}}
 }
 

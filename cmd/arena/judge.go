@@ -47,6 +47,7 @@ type judgeFlags struct {
 
 func init() {
 	resumers[judge.Name] = resumeByInvocation
+	runExits[judge.Name] = runExit{tool: "judge", help: judgeExitHelp, code: judgeExit}
 	resumeRules[judge.Name] = resumeRule{command: "judge", args: true,
 		flags:  []string{"task", "criteria", "preset", "judges", "author", "reports-dir", "min-score", "max-bytes"},
 		writes: []string{"reports-dir"}}

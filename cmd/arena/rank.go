@@ -50,6 +50,7 @@ type rankFlags struct {
 
 func init() {
 	resumers[rank.Name] = resumeRank
+	runExits[rank.Name] = runExit{tool: "rank", help: rankExitHelp, code: func(k engine.OutcomeKind) int { return rankExit(k, nil, "") }}
 	resumeRules[rank.Name] = resumeRule{command: "rank", args: true, spec: true,
 		flags:  []string{"labels", "weights", "branch", "base", "run-tests", "test-timeout", "out", "expect-winner", "authors", "seed"},
 		writes: []string{"out"},

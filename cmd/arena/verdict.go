@@ -80,6 +80,7 @@ type verdictFlags struct {
 
 func init() {
 	resumers[verdict.Name] = resumeByInvocation
+	runExits[verdict.Name] = runExit{tool: "verdict", help: verdictExitHelp, code: verdictExit}
 	resumeRules[verdict.Name] = resumeRule{command: "verdict", args: true,
 		flags: []string{"task-id", "task", "thorough", "sensitive", "log", "author",
 			"quick-judge", "deep-judge", "tiebreaker", "quick-timeout", "deep-timeout", "tiebreaker-timeout"},

@@ -6,6 +6,7 @@ package challengers
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -212,6 +213,28 @@ func Builtins() map[string]Agent {
 		m[n] = a.Clone()
 	}
 	return m
+}
+
+// providers are who serves the models of each CLI arena knows, by the
+// name of its program (agy is Google's Antigravity CLI).
+var providers = map[string]string{
+	"claude": "Anthropic",
+	"gemini": "Google",
+	"agy":    "Google",
+	"codex":  "OpenAI",
+	"qwen":   "Alibaba",
+}
+
+// Provider is who serves an agent's model, by the CLI it runs: two agents
+// running one provider's CLIs are not independent judges, whatever their
+// names. A CLI arena does not know is its own provider (its program's
+// name).
+func Provider(a Agent) string {
+	exe := filepath.Base(a.Executable())
+	if p, ok := providers[exe]; ok {
+		return p
+	}
+	return exe
 }
 
 // DefaultChallengerOrder is the order built-in challengers are listed in

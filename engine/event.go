@@ -191,15 +191,23 @@ type DebateStarted struct {
 	ID      string `json:"id"`
 	// Protocol is the protocol's name ("adversarial", "compare"); Title
 	// is how a person reads it.
-	Protocol  string        `json:"protocol"`
-	Title     string        `json:"title"`
-	Topic     string        `json:"topic"`
-	Seats     []Seat        `json:"seats"`
-	Agents    []AgentInfo   `json:"agents"`
-	MaxRounds int           `json:"max_rounds,omitempty"`
-	Timeout   Duration      `json:"timeout_per_cli"`
-	Context   []ContextFile `json:"context,omitempty"`
-	Settings  []Setting     `json:"settings,omitempty"`
+	Protocol string `json:"protocol"`
+	Title    string `json:"title"`
+	// Noun is what a person calls one run of the protocol ("debate",
+	// "comparison", "verdict"), for a front end's words: "Stop the
+	// comparison?". Older logs have none (Words says "run").
+	Noun  string `json:"noun,omitempty"`
+	Topic string `json:"topic"`
+	Seats []Seat `json:"seats"`
+	// FollowUpSeat names the seat a follow-up question goes to unless
+	// another is named: the one the protocol makes answer for the run
+	// (the defender, the judge). Older logs have none (the first seat).
+	FollowUpSeat string        `json:"follow_up_seat,omitempty"`
+	Agents       []AgentInfo   `json:"agents"`
+	MaxRounds    int           `json:"max_rounds,omitempty"`
+	Timeout      Duration      `json:"timeout_per_cli"`
+	Context      []ContextFile `json:"context,omitempty"`
+	Settings     []Setting     `json:"settings,omitempty"`
 	// Phases is the protocol's phase order, so a front end can draw a
 	// timeline without knowing the protocol.
 	Phases []PhaseInfo `json:"phases"`
@@ -209,6 +217,15 @@ type DebateStarted struct {
 	// Invocation is how the run was started, for arena resume (absent
 	// when the run was not started from the command line).
 	Invocation *Invocation `json:"invocation,omitempty"`
+}
+
+// RunNoun is what a person calls the run: its protocol's Noun, or "run"
+// in a log that names none.
+func (d DebateStarted) RunNoun() string {
+	if d.Noun == "" {
+		return "run"
+	}
+	return d.Noun
 }
 
 // PhaseStarted marks the start of a phase (of a round, where rounds apply).

@@ -45,17 +45,17 @@ type proseReply string
 func (r proseReply) Display() string         { return string(r) }
 func (r proseReply) Badge() (string, Stance) { return "answered", StanceNeutral }
 
-// FollowUpSeat is the seat a follow-up goes to by default: the first
-// defender or judge, else the first seat.
-func FollowUpSeat(seats []Seat) (Seat, bool) {
-	for _, s := range seats {
-		r := strings.ToLower(string(s.Role))
-		if r == "defender" || strings.Contains(r, "judge") {
+// FollowUpSeat is the seat a follow-up goes to by default: the one the
+// protocol marked in the run's start event, else (a log written before
+// protocols marked one) the first seat.
+func FollowUpSeat(st DebateStarted) (Seat, bool) {
+	for _, s := range st.Seats {
+		if s.Name == st.FollowUpSeat {
 			return s, true
 		}
 	}
-	if len(seats) > 0 {
-		return seats[0], true
+	if len(st.Seats) > 0 {
+		return st.Seats[0], true
 	}
 	return Seat{}, false
 }
@@ -127,7 +127,5 @@ func FollowUpMarkdown(seat Seat, agent, question string, a Answer) string {
 	case a.Failed != nil:
 		answer = "_(" + FailureWords(agent, a.Failed, 0) + ")_"
 	}
-	return fmt.Sprintf("\n\n## Follow-up: %s\n\nAsked of %s (%s, %s) after the outcome.\n\n%s\n", oneLineText(question), seat.Name, seat.Role, agent, answer)
+	return fmt.Sprintf("\n\n## Follow-up: %s\n\nAsked of %s (%s, %s) after the outcome.\n\n%s\n", OneLine(question, 0), seat.Name, seat.Role, agent, answer)
 }
-
-func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -166,7 +166,7 @@ func (l *LogWriter) Handle(e Event) {
 // Some of them may have been written whole before the error; the caller
 // can tell by their sequence numbers.
 func (l *LogWriter) fail(err error) {
-	if pe, ok := err.(*os.PathError); ok {
+	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
 		err = pe.Err // the path is said once, below
 	}
 	l.err = fmt.Errorf("write %s: %w", l.path, err)

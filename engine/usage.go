@@ -83,7 +83,7 @@ type Account struct {
 
 // Short says it in one line: "2 calls · 3.1k in · 940 out · $0.0123 · 14s".
 func (a Account) Short() string {
-	parts := []string{plural(a.Calls, "call")}
+	parts := []string{Plural(a.Calls, "call")}
 	if a.Failures > 0 {
 		parts = append(parts, fmt.Sprintf("%d failed", a.Failures))
 	}
@@ -97,13 +97,6 @@ func (a Account) Short() string {
 		parts = append(parts, fmt.Sprintf("$%.4f", a.Usage.CostUSD))
 	}
 	return strings.Join(append(parts, a.Time.Round(100*time.Millisecond).String()), " · ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // Ledger adds up each agent's calls as they finish or fail.

@@ -27,7 +27,7 @@ func FuzzLoad(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		s, err := Load(Flags{}, env)
+		s, err := Load(Flags{}, env, testPlans...)
 		if err != nil {
 			var se *Error
 			if !errors.As(err, &se) || se.File == "" {

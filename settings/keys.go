@@ -48,11 +48,17 @@ var arenaKeys = withKeys(compatKeys, map[string]keyHandler{
 	keyOutputCap:   setter(sizeValue, func(s *Settings) *int64 { return &s.OutputCap }),
 	keyChallengers: (*loader).challengersKey,
 	keyAgents:      (*loader).agentsKey,
-	"compare":      protocolKey("compare"),
-	"judge":        protocolKey("judge"),
-	"verdict":      protocolKey("verdict"),
-	"rank":         protocolKey("rank"),
 })
+
+// configKeys are the keys of arena's own config file: arenaKeys, and a
+// section for each protocol Load was given the seating plan of.
+func (l *loader) configKeys() map[string]keyHandler {
+	keys := maps.Clone(arenaKeys)
+	for _, plan := range l.plans {
+		keys[plan.Protocol] = protocolKey(plan)
+	}
+	return keys
+}
 
 func withKeys(base, more map[string]keyHandler) map[string]keyHandler {
 	m := maps.Clone(base)
@@ -112,7 +118,7 @@ func (l *loader) loadConfig() error {
 		}
 		return nil
 	}
-	return l.apply(path, data, 0, arenaKeys)
+	return l.apply(path, data, 0, l.configKeys())
 }
 
 func (l *loader) configPath() (string, error) {
@@ -162,7 +168,7 @@ func (l *loader) apply(path string, text []byte, offset int, keys map[string]key
 // unknownKey warns rather than fails: a key from a newer arena, or one of
 // the plugin's we do not use, should not stop a debate.
 func (l *loader) unknownKey(d *document, p pair, keys map[string]keyHandler) {
-	if _, ok := arenaKeys[p.name]; ok {
+	if _, ok := l.configKeys()[p.name]; ok {
 		l.warn(d.at(p.key), p.name, "only read from arena's config file; ignored here")
 		return
 	}

@@ -1,11 +1,12 @@
 package settings
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/arenadebate/arena/engine/seating"
 )
 
 // Each protocol other than the adversarial debate has a section of
@@ -18,30 +19,14 @@ import (
 //	  judges: {functionality: claude, security: codex}
 //	  test_command: make test
 //
-// A seat key holds one agent name or a list of them; a nested mapping is
-// read as seats named "parent.child" ("judges.security"). Keys that hold
-// a command or a word rather than agents are the protocol's values
-// (rank's test_command). A seat without a key defaults, in the command,
-// to the agents the adversarial debate would use: the defender, then the
-// challengers.
-
-// protocolSection describes one protocol's section.
-type protocolSection struct {
-	seats  []string // seat keys, "judges.security" for nested ones
-	values []string // keys holding a string that is not an agent
-}
-
-// protocolSections are the sections arena knows, by top-level key.
-var protocolSections = map[string]protocolSection{
-	"compare": {seats: []string{"advocates", "judge"}},
-	"judge":   {seats: []string{"judges"}},
-	"verdict": {seats: []string{"quick", "deep", "tiebreaker"}},
-	"rank": {
-		seats: []string{"facts", "judges.functionality", "judges.security", "judges.tests",
-			"judges.overengineering", "judges.dead_code"},
-		values: []string{"test_command"},
-	},
-}
+// Settings knows no protocol: each declares its section in a
+// seating.Plan, which the caller hands to Load. A seat key holds one agent
+// name, or a list of them where the plan says the seat takes several; a
+// nested mapping is read as seats named "parent.child"
+// ("judges.security"). Keys that hold a command or a word rather than
+// agents are the protocol's values (rank's test_command). A seat without a
+// key defaults, in the command, to the agents the adversarial debate
+// would use: the defender, then the challengers.
 
 // protocolSeat is one configured seat.
 type protocolSeat struct {
@@ -83,18 +68,17 @@ type protocolValue struct {
 }
 
 // protocolKey makes the handler of a protocol's section.
-func protocolKey(name string) keyHandler {
+func protocolKey(sec seating.Plan) keyHandler {
 	return func(l *loader, d *document, p pair) error {
-		sec := protocolSections[name]
 		if p.val.Kind != yaml.MappingNode {
-			return d.at(p.val).errorf(p.name, "must be a mapping of seats to agents, e.g. %s", sectionExample(name, sec))
+			return d.at(p.val).errorf(p.name, "must be a mapping of seats to agents, e.g. %s", sec.Example())
 		}
 		entries, err := d.pairs(p.val, p.name)
 		if err != nil {
 			return err
 		}
 		for _, e := range entries {
-			if err := l.sectionEntry(d, name, sec, e, ""); err != nil {
+			if err := l.sectionEntry(d, sec, e, ""); err != nil {
 				return err
 			}
 		}
@@ -102,83 +86,88 @@ func protocolKey(name string) keyHandler {
 	}
 }
 
-func sectionExample(name string, sec protocolSection) string {
-	return fmt.Sprintf("%s: {%s: claude}", name, strings.SplitN(sec.seats[0], ".", 2)[0])
-}
-
 // sectionEntry reads one key of a protocol's section (prefix "judges."
 // inside a nested mapping).
-func (l *loader) sectionEntry(d *document, protocol string, sec protocolSection, e pair, prefix string) error {
+func (l *loader) sectionEntry(d *document, sec seating.Plan, e pair, prefix string) error {
 	key := prefix + e.key.Value
-	full := protocol + "." + key
+	full := sec.Protocol + "." + key
+	seat, isSeat := sec.Seat(key)
 	switch {
 	case isNull(e.val):
 		l.warn(d.at(e.key), full, "no value; ignored")
 		return nil
-	case slices.Contains(sec.values, key):
-		v, err := scalar(e.val, "a string")
-		if err != nil {
-			return d.at(e.val).errorf(full, "%v", err)
-		}
-		if l.values == nil {
-			l.values = map[string]protocolValue{}
-		}
-		l.values[full] = protocolValue{value: strings.TrimSpace(v), at: d.at(e.key)}
-		return nil
-	case e.val.Kind == yaml.MappingNode && prefix == "" && hasNested(sec, key):
+	case slices.Contains(sec.Values, key):
+		return l.sectionValue(d, full, e)
+	case e.val.Kind == yaml.MappingNode && prefix == "" && sec.Parent(key):
 		entries, err := d.pairs(e.val, full)
 		if err != nil {
 			return err
 		}
 		for _, n := range entries {
-			if err := l.sectionEntry(d, protocol, sec, n, key+"."); err != nil {
+			if err := l.sectionEntry(d, sec, n, key+"."); err != nil {
 				return err
 			}
 		}
 		return nil
-	case !slices.Contains(sec.seats, key):
-		l.warn(d.at(e.key), full, unknownKeyMsg(key, append(slices.Clone(sec.seats), sec.values...)))
+	case !isSeat:
+		l.warn(d.at(e.key), full, unknownKeyMsg(key, sec.Keys()))
 		return nil
 	}
-	var names []string
-	var srcs []origin
-	switch e.val.Kind {
-	case yaml.ScalarNode:
-		for _, n := range splitNames(e.val.Value) {
-			names, srcs = append(names, n), append(srcs, d.at(e.val))
-		}
-	case yaml.SequenceNode:
-		for _, el := range e.val.Content {
-			el = resolve(el)
-			if el.Kind != yaml.ScalarNode || strings.TrimSpace(el.Value) == "" || isNull(el) {
-				return d.at(el).errorf(full, "each entry must be an agent name, got a %s", kindName(el))
-			}
-			names, srcs = append(names, strings.TrimSpace(el.Value)), append(srcs, d.at(el))
-		}
-	default:
-		return d.at(e.val).errorf(full, "must be an agent name or a list of them, got a %s", kindName(e.val))
+	names, srcs, err := seatAgents(d, full, e.val)
+	if err != nil {
+		return err
 	}
-	if len(names) == 0 {
-		return d.at(e.val).errorf(full, "names no agent (leave the key out to use the defender and challengers)")
+	if !seat.Many && len(names) > 1 {
+		return d.at(e.val).errorf(full, "the %s seat takes one agent, got %d (%s)", seat.Label, len(names), strings.Join(names, ", "))
 	}
 	if l.protocols == nil {
 		l.protocols = map[string]map[string]protocolSeat{}
 	}
-	if l.protocols[protocol] == nil {
-		l.protocols[protocol] = map[string]protocolSeat{}
+	if l.protocols[sec.Protocol] == nil {
+		l.protocols[sec.Protocol] = map[string]protocolSeat{}
 	}
-	l.protocols[protocol][key] = protocolSeat{agents: names, srcs: srcs, at: d.at(e.key)}
+	l.protocols[sec.Protocol][key] = protocolSeat{agents: names, srcs: srcs, at: d.at(e.key)}
 	return nil
 }
 
-// hasNested reports whether key is the parent of nested seat keys.
-func hasNested(sec protocolSection, key string) bool {
-	for _, s := range sec.seats {
-		if strings.HasPrefix(s, key+".") {
-			return true
-		}
+// sectionValue reads one of a protocol's values.
+func (l *loader) sectionValue(d *document, full string, e pair) error {
+	v, err := scalar(e.val, "a string")
+	if err != nil {
+		return d.at(e.val).errorf(full, "%v", err)
 	}
-	return false
+	if l.values == nil {
+		l.values = map[string]protocolValue{}
+	}
+	l.values[full] = protocolValue{value: strings.TrimSpace(v), at: d.at(e.key)}
+	return nil
+}
+
+// seatAgents reads the agent names a seat key holds: one, several
+// separated by commas, or a list, with where each was written.
+func seatAgents(d *document, full string, val *yaml.Node) ([]string, []origin, error) {
+	var names []string
+	var srcs []origin
+	switch val.Kind {
+	case yaml.ScalarNode:
+		for _, n := range splitNames(val.Value) {
+			names, srcs = append(names, n), append(srcs, d.at(val))
+		}
+	case yaml.SequenceNode:
+		for _, el := range val.Content {
+			el = resolve(el)
+			if el.Kind != yaml.ScalarNode || strings.TrimSpace(el.Value) == "" || isNull(el) {
+				return nil, nil, d.at(el).errorf(full, "each entry must be an agent name, got a %s", kindName(el))
+			}
+			names, srcs = append(names, strings.TrimSpace(el.Value)), append(srcs, d.at(el))
+		}
+	default:
+		return nil, nil, d.at(val).errorf(full, "must be an agent name or a list of them, got a %s", kindName(val))
+	}
+	if len(names) == 0 {
+		return nil, nil, d.at(val).errorf(full, "names no agent (leave the key out to use the defender and challengers)")
+	}
+	return names, srcs, nil
 }
 
 // checkSeats makes sure every agent a seat names is defined, pointing at

@@ -4,7 +4,21 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arenadebate/arena/engine/seating"
 )
+
+// testPlans are seating plans shaped like the protocols' (settings knows
+// none of them; cmd/arena hands it theirs).
+var testPlans = []seating.Plan{
+	{Protocol: "compare", Seats: []seating.Seat{{Key: "advocates", Label: "advocate", Many: true}, {Key: "judge", Label: "judge"}}},
+	{Protocol: "judge", Seats: []seating.Seat{{Key: "judges", Label: "judge", Many: true, Default: 3}}},
+	{Protocol: "verdict", Seats: []seating.Seat{{Key: "quick", Label: "quick judge"}, {Key: "deep", Label: "deep judge"}, {Key: "tiebreaker", Label: "tiebreaker judge"}}},
+	{Protocol: "rank", Values: []string{"test_command"}, Seats: []seating.Seat{
+		{Key: "facts", Label: "fact gatherer", Many: true}, {Key: "judges.functionality", Label: "functionality judge"},
+		{Key: "judges.security", Label: "security judge"}, {Key: "judges.dead_code", Label: "dead code judge"}, {Key: "verdict", Label: "verdict writer"},
+	}},
+}
 
 func TestProtocolSeats(t *testing.T) {
 	e := newTestEnv(t, "gemini", "codex")
@@ -20,9 +34,13 @@ rank:
   judges:
     security: codex
     dead_code: qwen
+  verdict: gemini
   test_command: make test
 `)
-	s := e.load(Flags{})
+	s, err := Load(Flags{}, e.Env, testPlans...)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if got, src := s.Seats("compare", "advocates"); !slices.Equal(got, []string{"gemini", "codex"}) || src != cfg+":2" {
 		t.Errorf("compare.advocates = %q from %q", got, src)
 	}
@@ -37,6 +55,9 @@ rank:
 	}
 	if got, _ := s.Seats("judge", "judges"); got != nil {
 		t.Errorf("judge.judges = %q, want none", got)
+	}
+	if got, _ := s.Seats("rank", "verdict"); !slices.Equal(got, []string{"gemini"}) {
+		t.Errorf("rank.verdict = %q", got)
 	}
 	if v, _ := s.ProtocolValue("rank", "test_command"); v != "make test" {
 		t.Errorf("rank.test_command = %q", v)
@@ -53,18 +74,43 @@ rank:
 
 func TestProtocolSeatErrors(t *testing.T) {
 	for name, tc := range map[string]struct{ config, want string }{
-		"unknown agent": {"judge:\n  judges: [gemini, nobody]\n", `:2: judge.judges: unknown agent "nobody"`},
-		"not a mapping": {"compare: gemini\n", ":1: compare: must be a mapping of seats to agents"},
-		"bad entry":     {"verdict:\n  quick: [[gemini]]\n", ":2: verdict.quick: each entry must be an agent name"},
-		"empty list":    {"verdict:\n  quick: []\n", ":2: verdict.quick: names no agent"},
+		"unknown agent":        {"judge:\n  judges: [gemini, nobody]\n", `:2: judge.judges: unknown agent "nobody"`},
+		"not a mapping":        {"compare: gemini\n", ":1: compare: must be a mapping of seats to agents"},
+		"bad entry":            {"verdict:\n  quick: [[gemini]]\n", ":2: verdict.quick: each entry must be an agent name"},
+		"empty list":           {"verdict:\n  quick: []\n", ":2: verdict.quick: names no agent"},
+		"one seat, two agents": {"compare:\n  judge: claude, gemini\n", ":2: compare.judge: the judge seat takes one agent, got 2 (claude, gemini)"},
+		"nested one seat":      {"rank:\n  judges:\n    security: [claude, gemini]\n", ":3: rank.judges.security: the security judge seat takes one agent, got 2"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := newTestEnv(t)
 			e.write(e.configPath(), tc.config)
-			_, err := Load(Flags{}, e.Env)
+			_, err := Load(Flags{}, e.Env, testPlans...)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// Settings knows only the sections of the plans it is given: another
+// protocol's section is an unknown key, warned about and ignored, and a
+// plan given adds its section without any change to settings.
+func TestSectionsComeFromThePlans(t *testing.T) {
+	e := newTestEnv(t)
+	cfg := e.write(e.configPath(), "compare:\n  judge: claude\nduel:\n  second: gemini\n")
+	s, err := Load(Flags{}, e.Env, testPlans...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, cfg+":3: duel: unknown key") }) {
+		t.Errorf("warnings %q", s.Warnings)
+	}
+	duel := seating.Plan{Protocol: "duel", Seats: []seating.Seat{{Key: "second", Label: "second"}}}
+	s, err = Load(Flags{}, e.Env, append(slices.Clone(testPlans), duel)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, src := s.Seats("duel", "second"); !slices.Equal(got, []string{"gemini"}) || src != cfg+":4" {
+		t.Errorf("duel.second = %q from %q; warnings %q", got, src, s.Warnings)
 	}
 }

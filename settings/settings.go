@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine/seating"
 )
 
 // Limits and defaults. The defaults match the debate plugin's, so a user
@@ -115,9 +116,12 @@ func ConfigPath(env Env) string {
 	return filepath.Join(dir, "arena", "config.yaml")
 }
 
-// Load computes the effective settings. Its errors are *Error values.
-func Load(flags Flags, env Env) (*Settings, error) {
-	l := &loader{s: defaults(), env: env, flags: flags}
+// Load computes the effective settings. plans are the protocols' seating
+// plans: the config file's section of each is read and checked by it (a
+// section of a protocol not given is an unknown key). Its errors are
+// *Error values.
+func Load(flags Flags, env Env, plans ...seating.Plan) (*Settings, error) {
+	l := &loader{s: defaults(), env: env, flags: flags, plans: plans}
 	for _, step := range []func() error{l.loadCompat, l.loadConfig, l.applyFlags, l.finish} {
 		if err := step(); err != nil {
 			return nil, err
@@ -200,6 +204,7 @@ type loader struct {
 	// challengerSrc says where each explicitly named challenger was
 	// written, so an unknown one is reported at its own line.
 	challengerSrc []origin
+	plans         []seating.Plan
 	protocols     map[string]map[string]protocolSeat
 	values        map[string]protocolValue
 }

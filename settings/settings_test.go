@@ -39,65 +39,68 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+// precedenceCases are TestPrecedence's keys, each set in every layer that
+// can set it.
+var precedenceCases = []struct {
+	key            string
+	compat, config string // the key's YAML line in each file; "" when the file cannot set it
+	flag           func(*Flags)
+	flagSource     string
+	get            func(*Settings) any
+	want           [4]any // default, compat, config, flag
+}{
+	{
+		key: "max_rounds", compat: "max_rounds: 3", config: "max_rounds: 7",
+		flag: func(f *Flags) { f.MaxRounds = ptr(9) }, flagSource: "flag --max-rounds",
+		get:  func(s *Settings) any { return s.MaxRounds },
+		want: [4]any{5, 3, 7, 9},
+	},
+	{
+		key: "timeout_per_cli", compat: "timeout_per_cli: 60", config: "timeout_per_cli: 2m30s",
+		flag: func(f *Flags) { f.Timeout = ptr("45") }, flagSource: "flag --timeout",
+		get:  func(s *Settings) any { return s.TimeoutPerCLI },
+		want: [4]any{120 * time.Second, 60 * time.Second, 150 * time.Second, 45 * time.Second},
+	},
+	{
+		key: "save_debate_logs", compat: "save_debate_logs: false", config: "save_debate_logs: true",
+		flag: func(f *Flags) { f.NoLog = ptr(true) }, flagSource: "flag --no-log",
+		get:  func(s *Settings) any { return s.SaveDebateLogs },
+		want: [4]any{true, false, true, false},
+	},
+	{
+		key: "debate_log_path", compat: "debate_log_path: ./a", config: "debate_log_path: b/logs",
+		flag: func(f *Flags) { f.LogDir = ptr("/var/c") }, flagSource: "flag --log-dir",
+		get:  func(s *Settings) any { return s.DebateLogPath },
+		want: [4]any{"./debate-logs", "./a", "b/logs", "/var/c"},
+	},
+	{
+		key: "skeptical_of_early_agreement", compat: "skeptical_of_early_agreement: false", config: "skeptical_of_early_agreement: yes",
+		get:  func(s *Settings) any { return s.SkepticalOfEarlyAgreement },
+		want: [4]any{true, false, true, true},
+	},
+	{
+		key: "defender", config: "defender: gemini",
+		flag: func(f *Flags) { f.Defender = ptr("codex") }, flagSource: "flag --defender",
+		get:  func(s *Settings) any { return s.Defender },
+		want: [4]any{"claude", "claude", "gemini", "codex"},
+	},
+	{
+		key: "challengers", config: "challengers: [qwen, codex]",
+		flag: func(f *Flags) { f.Challengers = []string{"gemini"} }, flagSource: "flag --challengers",
+		get:  func(s *Settings) any { return strings.Join(s.Challengers, ",") },
+		want: [4]any{"gemini,codex,qwen", "gemini,codex,qwen", "qwen,codex", "gemini"},
+	},
+	{
+		key: "output_cap", config: "output_cap: 512KiB",
+		get:  func(s *Settings) any { return s.OutputCap },
+		want: [4]any{challengers.DefaultOutputCap, challengers.DefaultOutputCap, int64(512 << 10), int64(512 << 10)},
+	},
+}
+
 // TestPrecedence sets every key in each layer in turn and checks that the
 // later layer wins and is named as the source.
 func TestPrecedence(t *testing.T) {
-	tests := []struct {
-		key            string
-		compat, config string // the key's YAML line in each file; "" when the file cannot set it
-		flag           func(*Flags)
-		flagSource     string
-		get            func(*Settings) any
-		want           [4]any // default, compat, config, flag
-	}{
-		{
-			key: "max_rounds", compat: "max_rounds: 3", config: "max_rounds: 7",
-			flag: func(f *Flags) { f.MaxRounds = ptr(9) }, flagSource: "flag --max-rounds",
-			get:  func(s *Settings) any { return s.MaxRounds },
-			want: [4]any{5, 3, 7, 9},
-		},
-		{
-			key: "timeout_per_cli", compat: "timeout_per_cli: 60", config: "timeout_per_cli: 2m30s",
-			flag: func(f *Flags) { f.Timeout = ptr("45") }, flagSource: "flag --timeout",
-			get:  func(s *Settings) any { return s.TimeoutPerCLI },
-			want: [4]any{120 * time.Second, 60 * time.Second, 150 * time.Second, 45 * time.Second},
-		},
-		{
-			key: "save_debate_logs", compat: "save_debate_logs: false", config: "save_debate_logs: true",
-			flag: func(f *Flags) { f.NoLog = ptr(true) }, flagSource: "flag --no-log",
-			get:  func(s *Settings) any { return s.SaveDebateLogs },
-			want: [4]any{true, false, true, false},
-		},
-		{
-			key: "debate_log_path", compat: "debate_log_path: ./a", config: "debate_log_path: b/logs",
-			flag: func(f *Flags) { f.LogDir = ptr("/var/c") }, flagSource: "flag --log-dir",
-			get:  func(s *Settings) any { return s.DebateLogPath },
-			want: [4]any{"./debate-logs", "./a", "b/logs", "/var/c"},
-		},
-		{
-			key: "skeptical_of_early_agreement", compat: "skeptical_of_early_agreement: false", config: "skeptical_of_early_agreement: yes",
-			get:  func(s *Settings) any { return s.SkepticalOfEarlyAgreement },
-			want: [4]any{true, false, true, true},
-		},
-		{
-			key: "defender", config: "defender: gemini",
-			flag: func(f *Flags) { f.Defender = ptr("codex") }, flagSource: "flag --defender",
-			get:  func(s *Settings) any { return s.Defender },
-			want: [4]any{"claude", "claude", "gemini", "codex"},
-		},
-		{
-			key: "challengers", config: "challengers: [qwen, codex]",
-			flag: func(f *Flags) { f.Challengers = []string{"gemini"} }, flagSource: "flag --challengers",
-			get:  func(s *Settings) any { return strings.Join(s.Challengers, ",") },
-			want: [4]any{"gemini,codex,qwen", "gemini,codex,qwen", "qwen,codex", "gemini"},
-		},
-		{
-			key: "output_cap", config: "output_cap: 512KiB",
-			get:  func(s *Settings) any { return s.OutputCap },
-			want: [4]any{challengers.DefaultOutputCap, challengers.DefaultOutputCap, int64(512 << 10), int64(512 << 10)},
-		},
-	}
-	for _, tt := range tests {
+	for _, tt := range precedenceCases {
 		t.Run(tt.key, func(t *testing.T) {
 			e := newTestEnv(t, "gemini", "codex", "qwen")
 			src := "default"

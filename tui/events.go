@@ -97,8 +97,11 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 }
 
 func (m *Model) onDebateStarted(p engine.DebateStarted, e engine.Event) {
-	m.topic, m.maxRounds, m.phases, m.started = p.Topic, p.MaxRounds, p.Phases, e.Time
+	m.topic, m.noun, m.maxRounds, m.phases, m.started = p.Topic, p.RunNoun(), p.MaxRounds, p.Phases, e.Time
 	m.layouts = p.Layouts
+	if s, ok := engine.FollowUpSeat(p); ok {
+		m.answerer = s.Name
+	}
 	for _, s := range p.Seats {
 		m.paneFor(s.Name, s.Agent, s.Role)
 	}

@@ -95,4 +95,36 @@ func TestGolden(t *testing.T) {
 		h := newHarness(t, Options{}, tuitest.Debate(), 100, 30, keepColors)
 		golden.RequireEqual(t, []byte(h.view()))
 	})
+	goldenMatrix(t)
+}
+
+// goldenMatrix draws every protocol's recorded demo, halfway through and
+// at its outcome, at 80×24 and 120×40 in colour and at 100×30 without:
+// the screen knows no protocol, and these show it draws each one all the
+// same. A protocol with a demo gets its screens here without a line
+// changed (go test ./tui -update writes them).
+func goldenMatrix(t *testing.T) {
+	for _, protocol := range tuitest.Protocols() {
+		ev := tuitest.Run(protocol)
+		for _, at := range []struct {
+			name   string
+			events []engine.Event
+		}{{"running", ev[:len(ev)/2]}, {"outcome", ev}} {
+			for _, size := range []struct {
+				name    string
+				w, h    int
+				noColor bool
+			}{{"80x24", 80, 24, false}, {"120x40", 120, 40, false}, {"no_color_100x30", 100, 30, true}} {
+				t.Run(protocol+"_"+at.name+"_"+size.name, func(t *testing.T) {
+					var opts []harnessOpt
+					if size.noColor {
+						t.Setenv("NO_COLOR", "1")
+						opts = append(opts, keepColors)
+					}
+					h := newHarness(t, Options{}, at.events, size.w, size.h, opts...)
+					golden.RequireEqual(t, []byte(h.view()))
+				})
+			}
+		}
+	}
 }

@@ -40,6 +40,8 @@ type Model struct {
 
 	// What the events said.
 	topic      string
+	noun       string // what the run is called: "debate", "comparison"
+	answerer   string // the seat a follow-up goes to
 	maxRounds  int
 	phases     []engine.PhaseInfo
 	layouts    map[string]layout.Layout // how each reply shape reads as it streams

@@ -187,6 +187,26 @@ func TestQuitWhileRunningConfirmsAndCancelsOnce(t *testing.T) {
 	}
 }
 
+// The quit prompt and the stopping message call the run what its
+// protocol calls it: a verdict is not a debate.
+func TestQuitWordsComeFromTheProtocol(t *testing.T) {
+	for name, noun := range map[string]string{"adversarial": "debate", "compare": "comparison", "judge": "judging", "verdict": "verdict", "rank": "ranking"} {
+		t.Run(name, func(t *testing.T) {
+			ev := tuitest.Run(name)
+			running := ev[:tuitest.Index(ev, func(e engine.Event) bool { _, ok := e.Payload.(engine.AgentFinished); return ok })]
+			h := newHarness(t, Options{Cancel: func() {}}, running, 100, 30)
+			h.keys("q")
+			if v := plain(h.view()); !strings.Contains(v, "Stop the "+noun+"?") {
+				t.Fatalf("the prompt does not ask to stop the %s:\n%s", noun, v)
+			}
+			h.keys("y")
+			if v := plain(h.view()); !strings.Contains(v, "stopping the "+noun+"…") {
+				t.Fatalf("no stopping message for the %s:\n%s", noun, v)
+			}
+		})
+	}
+}
+
 func TestQuitSafetyTimeout(t *testing.T) {
 	cancels := 0
 	h := newHarness(t, Options{Cancel: func() { cancels++ }}, round2(t), 100, 30)

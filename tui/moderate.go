@@ -86,7 +86,7 @@ func (m *Model) add(r rune) {
 func (m *Model) noteLine() []string {
 	prompt, help := " ✎ note to every seat: ", " enter send to every seat · esc cancel"
 	if m.asking {
-		prompt, help = " ? follow-up question: ", " enter ask · esc cancel"
+		prompt, help = " ? follow-up question to "+m.answerer+": ", " enter ask · esc cancel"
 	}
 	text := string(m.draft) + "▏"
 	// Show the end of a long note: that is where the typing is.

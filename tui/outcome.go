@@ -1,12 +1,12 @@
 package tui
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/tui/markdown"
 )
 
@@ -150,7 +150,7 @@ func (m *Model) outcomeBanner() []string {
 	}
 	head := pill.Render(label) + "  " + m.th.bold.Render(o.Summary)
 	if o.Rounds > 0 {
-		head += m.th.dim.Render(" · " + plural(o.Rounds, "round"))
+		head += m.th.dim.Render(" · " + engine.Plural(o.Rounds, "round"))
 	}
 	lines := []string{fit(" "+head, m.width)}
 	if len(o.Failures) > 0 {
@@ -204,11 +204,4 @@ func (m *Model) outcomeViewportHeight(body int) int {
 		n--
 	}
 	return max(n, 0)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

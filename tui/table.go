@@ -78,7 +78,7 @@ func (m *Model) tableView(h int) []string {
 		out = append(out, row(r.Cells, th.stanceStyle(r.Stance), th.text))
 	}
 	if len(shown) < len(t.Rows) {
-		out = append(out, fit("   "+th.faint.Render("… "+plural(len(t.Rows)-len(shown), "more row")+" in the outcome document"), m.width))
+		out = append(out, fit("   "+th.faint.Render("… "+engine.Plural(len(t.Rows)-len(shown), "more row")+" in the outcome document"), m.width))
 	}
 	return fitLines(out, m.width, h)
 }

@@ -96,7 +96,7 @@ func (m *Model) panesView(h int) []string {
 	if len(m.panes) == 0 {
 		out := blank(m.width, h)
 		if h > 0 {
-			out[h/2] = fit(strings.Repeat(" ", max(m.width/2-14, 0))+m.th.dim.Render("waiting for the debate to start…"), m.width)
+			out[h/2] = fit(strings.Repeat(" ", max(m.width/2-11, 0))+m.th.dim.Render("waiting for the start…"), m.width)
 		}
 		return out
 	}
@@ -363,9 +363,9 @@ func (m *Model) statusText() string {
 	th := &m.th
 	switch {
 	case m.stopping:
-		return th.warn.Render("stopping the debate… (the log is being closed)")
+		return th.warn.Render("stopping the " + m.runNoun() + "… (the log is being closed)")
 	case m.engineDone && m.outcome == nil:
-		msg := "the debate stopped without an outcome"
+		msg := "the " + m.runNoun() + " stopped without an outcome"
 		if m.engineErr != nil {
 			msg += ": " + m.engineErr.Error()
 		}
@@ -406,10 +406,19 @@ func (m *Model) tableText(t *engine.Table) string {
 	return s
 }
 
+// runNoun is what the run is called, from its start event ("run" before
+// one came).
+func (m *Model) runNoun() string {
+	if m.noun == "" {
+		return "run"
+	}
+	return m.noun
+}
+
 // confirmBox is the quit prompt.
 func (m *Model) confirmBox() []string {
 	th := &m.th
-	body := th.bold.Render("Stop the debate?") + "\n" +
+	body := th.bold.Render("Stop the "+m.runNoun()+"?") + "\n" +
 		"The agents will be cancelled and\nthe log closed.\n\n" +
 		th.bold.Render("y") + th.dim.Render("/enter stop   ") +
 		th.bold.Render("n") + th.dim.Render("/esc keep going")

@@ -120,7 +120,7 @@ func (r *Replayer) Time(c clitest.Call) (time.Duration, error) {
 	}
 	wall, _, err := RunPTY(cmd)
 	if err != nil {
-		return wall, fmt.Errorf("replaying %s %s: %v", c.Agent, c.Kind, err)
+		return wall, fmt.Errorf("replaying %s %s: %w", c.Agent, c.Kind, err)
 	}
 	return wall, nil
 }

@@ -145,7 +145,7 @@ func build(pkg string, flags []string) (string, error) {
 	cmd := exec.Command("go", append(append([]string{"build"}, flags...), "-o", tmp, pkg)...)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		return "", fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
 	}
 	path := filepath.Join(dir, name)
 	if err := os.Rename(tmp, path); err != nil {

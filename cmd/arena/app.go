@@ -11,7 +11,6 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/adversarial"
 	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/settings"
 )
@@ -25,30 +24,6 @@ const (
 	exitAborted     = 4 // the run could not go on (no usable agent for a seat, ...)
 	exitInterrupted = 130
 )
-
-// The adversarial debate's own.
-const (
-	exitConsensus = exitOK
-	exitTradeoff  = 3 // the debate ended without consensus
-)
-
-const debateExitHelp = `Exit codes:
-  0    consensus
-  1    internal error
-  2    usage error (bad flag, config, topic or context file)
-  3    no consensus: a tradeoff document was written
-  4    debate aborted (no usable challenger, the defender failed, every challenger failed)
-  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
-
-func debateExit(k engine.OutcomeKind) int {
-	switch k {
-	case adversarial.OutcomeConsensus:
-		return exitConsensus
-	case adversarial.OutcomeTradeoff:
-		return exitTradeoff
-	}
-	return commonExit(k)
-}
 
 // commonExit is the exit code of the outcomes every protocol shares.
 func commonExit(k engine.OutcomeKind) int {
@@ -246,7 +221,7 @@ func (f *commonFlags) settingsFlags(cmd *cobra.Command) settings.Flags {
 
 // loadSettings loads the effective settings and prints their warnings.
 func (a *app) loadSettings(cmd *cobra.Command, f *commonFlags) (*settings.Settings, error) {
-	s, err := settings.Load(f.settingsFlags(cmd), a.env)
+	s, err := settings.Load(f.settingsFlags(cmd), a.env, seatingPlans...)
 	if err != nil {
 		return nil, err
 	}

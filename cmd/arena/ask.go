@@ -80,7 +80,7 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 		return usagef("ask %s: the run has no outcome to follow up yet; resume it first (arena resume %s)", path, path)
 	}
 	start := lc.Events[0].Payload.(engine.DebateStarted)
-	seat, agent, err := followUpSeat(s, start.Seats, f.seat)
+	seat, agent, err := followUpSeat(s, start, f.seat)
 	if err != nil {
 		logw.Close()
 		return err
@@ -143,11 +143,12 @@ func lockLog(path, what string) (*engine.LogWriter, engine.LogContents, error) {
 
 // followUpSeat is the seat named (by seat or agent name), or the default
 // one, with the agent the settings define for it.
-func followUpSeat(s *settings.Settings, seats []engine.Seat, name string) (engine.Seat, challengers.Agent, error) {
+func followUpSeat(s *settings.Settings, start engine.DebateStarted, name string) (engine.Seat, challengers.Agent, error) {
 	var seat engine.Seat
 	found := false
+	seats := start.Seats
 	if name == "" {
-		seat, found = engine.FollowUpSeat(seats)
+		seat, found = engine.FollowUpSeat(start)
 	} else {
 		for _, st := range seats {
 			if st.Name == name || st.Agent == name {
@@ -289,7 +290,7 @@ func (fu *screenFollowUps) ask(question string) bool {
 	if !ok {
 		return false
 	}
-	seat, agent, err := followUpSeat(fu.a.settings, start.Seats, "")
+	seat, agent, err := followUpSeat(fu.a.settings, start, "")
 	if err != nil {
 		return false
 	}

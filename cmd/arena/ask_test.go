@@ -46,7 +46,7 @@ func checkFollowUp(t *testing.T, s *sandbox, seat, agent string) {
 	if !strings.Contains(prompt, "THE OUTCOME DOCUMENT:") || !strings.Contains(prompt, strings.SplitN(o.Markdown, "\n", 2)[0]) || !strings.Contains(prompt, followUpQuestion) {
 		t.Fatalf("the follow-up's prompt does not carry the run:\n%s", prompt)
 	}
-	doc, err := os.ReadFile(filepath.Join(s.dir, arenatestDocument(lc)))
+	doc, err := os.ReadFile(filepath.Join(s.dir, latestDocument(lc)))
 	if err != nil || !strings.Contains(string(doc), "## Follow-up: "+followUpQuestion) || !strings.Contains(string(doc), `answers the follow-up "`+followUpQuestion) {
 		t.Fatalf("the outcome document lacks the follow-up (%v):\n%s", err, doc)
 	}
@@ -96,7 +96,7 @@ func TestFollowUpOnTheLiveScreenInTmux(t *testing.T) {
 	ts.waitText("Debate outcome: consensus", 60*time.Second)
 	ts.waitText("f follow-up", 20*time.Second) // once the document is saved
 	ts.keys("f")
-	ts.waitText("? follow-up question:", 10*time.Second)
+	ts.waitText("? follow-up question to claude:", 10*time.Second) // the seat the protocol marked
 	ts.keys(followUpQuestion)
 	ts.waitText(followUpQuestion+"▏", 10*time.Second)
 	ts.keys("Enter")

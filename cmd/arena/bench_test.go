@@ -16,8 +16,8 @@ import (
 	"github.com/arenadebate/arena/bench/benchkit"
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/enginetest"
 )
 
 // Benchmarks of the arena binary (built without the race detector), each
@@ -31,9 +31,9 @@ const benchTopic = "should we move sessions from Redis to Postgres?"
 
 // benchDebate runs the arena binary once in a fresh sandbox and returns
 // the sandbox and how the run went. stdout goes to /dev/null.
-func benchDebate(b *testing.B, script *clitest.Script, watchRSS bool, args ...string) (*arenatest.Sandbox, benchkit.Proc) {
+func benchDebate(b *testing.B, script *clitest.Script, watchRSS bool, args ...string) (*enginetest.Sandbox, benchkit.Proc) {
 	b.Helper()
-	sb := arenatest.NewSandbox(b)
+	sb := enginetest.NewSandbox(b)
 	sb.Fakes.SetScript(script)
 	cmd := exec.Command(benchkit.Arena(b), args...)
 	cmd.Dir, cmd.Env = sb.Dir, sb.Env()
@@ -177,7 +177,7 @@ func BenchmarkDoctor(b *testing.B) {
 		b.Fatal(err)
 	}
 	wrapper := filepath.Join(root, "bench", "slow-version")
-	sb := arenatest.NewSandbox(b)
+	sb := enginetest.NewSandbox(b)
 	slow := b.TempDir()
 	extra := []string{"ARENA_BENCH_FAKES=" + sb.Fakes.Dir}
 	for _, n := range clitest.DefaultNames {
@@ -257,7 +257,7 @@ func benchLog(b *testing.B) (string, int64) {
 //	log-MiB    the log's size
 func BenchmarkReplay(b *testing.B) {
 	path, size := benchLog(b)
-	sb := arenatest.NewSandbox(b)
+	sb := enginetest.NewSandbox(b)
 	run := func(name string, args ...string) time.Duration {
 		cmd := exec.Command(name, args...)
 		cmd.Dir, cmd.Env = sb.Dir, sb.Env()
@@ -321,7 +321,7 @@ func BenchmarkReplayInProcess(b *testing.B) {
 // (GODEBUG=inittrace=1 arena --version shows it package by package).
 func BenchmarkStart(b *testing.B) {
 	instant := clitest.AgentScript{DelayMS: -1}
-	sb := arenatest.NewSandbox(b)
+	sb := enginetest.NewSandbox(b)
 	sb.Fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"claude": instant, "gemini": instant, "codex": instant, "qwen": instant}})
 	bin := benchkit.Arena(b)
 	run := func(name string, args ...string) time.Duration {

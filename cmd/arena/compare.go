@@ -49,6 +49,11 @@ type compareFlags struct {
 func init() {
 	protocolCommands = append(protocolCommands, (*app).compareCmd)
 	resumers[compare.Name] = resumeByInvocation
+	runExits[compare.Name] = runExit{tool: "compare", help: compareExitHelp, code: compareExit}
+	resumeRules[compare.Name] = resumeRule{command: "compare",
+		flags: []string{"file", "option", "criteria", "context", "stakeholders", "quick", "single", "advocates", "judge"},
+		reads: []string{"file", "context", "stakeholders"}}
+	seatingPlans = append(seatingPlans, compare.Seating)
 }
 
 func (a *app) compareCmd(cf *commonFlags) *cobra.Command {
@@ -139,12 +144,12 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 			a.warn("%s proposed the options and judges them, because --judge names it", f.author)
 		}
 	}
-	seats := a.seatPicker(s, compare.Name, exclude...)
+	seats := a.seatPicker(s, compare.Seating, exclude...)
 	var judge []string
 	if f.judge != "" {
 		judge = []string{f.judge}
 	}
-	judges, err := seats.pick("judge", "judge", judge, 1)
+	judges, err := seats.pick("judge", judge, 1)
 	if err != nil {
 		return err
 	}
@@ -154,7 +159,7 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 		Quick: f.quick, Single: f.single, Timeout: s.TimeoutPerCLI,
 	}
 	if !f.single {
-		if cfg.Advocates, err = seats.pick("advocates", "advocate", f.advocates, len(options)); err != nil {
+		if cfg.Advocates, err = seats.pick("advocates", f.advocates, len(options)); err != nil {
 			return err
 		}
 	}

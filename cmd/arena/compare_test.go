@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/compare"
+	"github.com/arenadebate/arena/engine/enginetest"
 )
 
 var compareArgs = []string{"compare", "--no-tui", "which queue for order events?",
@@ -48,7 +48,7 @@ func TestCompareToARecommendation(t *testing.T) {
 			t.Errorf("%s: %d calls (%v), want %d", kind, n, who, want)
 		}
 	}
-	doc := arenatest.Document(lc)
+	doc := enginetest.Document(lc)
 	md, err := os.ReadFile(filepath.Join(s.dir, doc))
 	if err != nil || string(md) != o.Markdown {
 		t.Fatalf("document %q: %v", doc, err)
@@ -146,7 +146,7 @@ func TestCompareJudgeFailingEverywhereAborts(t *testing.T) {
 	if o.Result != engine.OutcomeAborted || !strings.Contains(o.Summary, "no agent left for the judge") || len(o.Failures) != 2 {
 		t.Fatalf("%s: %s %q", o.Result, o.Summary, o.Failures)
 	}
-	if doc := arenatest.Document(lc); doc == "" || !strings.Contains(o.Markdown, "## Failures") {
+	if doc := enginetest.Document(lc); doc == "" || !strings.Contains(o.Markdown, "## Failures") {
 		t.Fatalf("abort report %q:\n%s", doc, o.Markdown)
 	}
 }

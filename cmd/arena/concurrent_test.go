@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/enginetest"
 )
 
 // TestConcurrentRunsOfOneTopic: eight debates of one topic started at
@@ -37,18 +37,12 @@ func TestConcurrentRunsOfOneTopic(t *testing.T) {
 			"gemini": {Mode: clitest.ModeCrash}, "codex": {Mode: clitest.ModeCrash}, "qwen": {Mode: clitest.ModeCrash},
 		}}, engine.OutcomeAborted},
 	}
-	type run struct {
-		want           engine.OutcomeKind
-		cmd            *exec.Cmd
-		stdout, stderr bytes.Buffer
-		code           int
-	}
-	all := make([]*run, runs)
+	all := make([]*concurrentRun, runs)
 	for i := range all {
 		sc := scripts[i%len(scripts)]
 		s := newSandbox(t) // its own fakes, call counters and home
 		s.fakes.SetScript(sc.script)
-		r := &run{want: sc.want, cmd: exec.Command(arenaBinary(t), "--json", topic)}
+		r := &concurrentRun{want: sc.want, cmd: exec.Command(arenaBinary(t), "--json", topic)}
 		r.cmd.Dir, r.cmd.Env = work, s.env()
 		r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
 		all[i] = r
@@ -69,31 +63,9 @@ func TestConcurrentRunsOfOneTopic(t *testing.T) {
 
 	logs, reports := map[string]bool{}, map[string]bool{}
 	for i, r := range all {
-		lc, err := engine.ReadLog(strings.NewReader(r.stdout.String()))
-		if err != nil || !lc.Complete {
-			t.Errorf("run %d: exit %d, no complete event stream on stdout (%v %s)\nstderr:\n%s", i, r.code, err, lc.Problem, r.stderr.String())
-			continue
+		if log, doc, ok := r.check(t, i, work); ok {
+			logs[log], reports[doc] = true, true
 		}
-		o := outcomeOf(t, lc)
-		if o.Result != r.want {
-			t.Errorf("run %d: outcome %s, want %s (its own fakes')", i, o.Result, r.want)
-		}
-		if want := debateExit(o.Result); r.code != want {
-			t.Errorf("run %d: exit %d, but its outcome %s means exit %d\nstderr:\n%s", i, r.code, o.Result, want, r.stderr.String())
-		}
-		// What the run says it saved is there, whole, and is its own.
-		saved, err := engine.ReadLogFile(filepath.Join(work, o.LogPath))
-		if err != nil || !saved.Complete || outcomeOf(t, saved).Result != o.Result || len(saved.Events) != len(lc.Events) {
-			t.Errorf("run %d: its log %s does not hold its debate (%v)", i, o.LogPath, err)
-		}
-		doc := arenatest.Document(lc)
-		if md, err := os.ReadFile(filepath.Join(work, doc)); err != nil || string(md) != o.Markdown {
-			t.Errorf("run %d: its outcome document %s: %v", i, doc, err)
-		}
-		if want := strings.TrimSuffix(o.LogPath, ".jsonl") + ".md"; doc != want {
-			t.Errorf("run %d: outcome document %s, want %s (named after the log)", i, doc, want)
-		}
-		logs[o.LogPath], reports[doc] = true, true
 	}
 	if len(logs) != runs || len(reports) != runs {
 		t.Errorf("%d runs reported %d distinct logs and %d distinct outcome documents", runs, len(logs), len(reports))
@@ -106,4 +78,43 @@ func TestConcurrentRunsOfOneTopic(t *testing.T) {
 	for _, p := range onDisk {
 		t.Log(filepath.Base(p))
 	}
+}
+
+// concurrentRun is one of TestConcurrentRunsOfOneTopic's runs.
+type concurrentRun struct {
+	want           engine.OutcomeKind
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+	code           int
+}
+
+// check checks that run i, in the shared directory work, ended its own
+// way and saved its own log and outcome document, whose paths it returns.
+func (r *concurrentRun) check(t *testing.T, i int, work string) (log, doc string, ok bool) {
+	t.Helper()
+	lc, err := engine.ReadLog(strings.NewReader(r.stdout.String()))
+	if err != nil || !lc.Complete {
+		t.Errorf("run %d: exit %d, no complete event stream on stdout (%v %s)\nstderr:\n%s", i, r.code, err, lc.Problem, r.stderr.String())
+		return "", "", false
+	}
+	o := outcomeOf(t, lc)
+	if o.Result != r.want {
+		t.Errorf("run %d: outcome %s, want %s (its own fakes')", i, o.Result, r.want)
+	}
+	if want := debateExit(o.Result); r.code != want {
+		t.Errorf("run %d: exit %d, but its outcome %s means exit %d\nstderr:\n%s", i, r.code, o.Result, want, r.stderr.String())
+	}
+	// What the run says it saved is there, whole, and is its own.
+	saved, err := engine.ReadLogFile(filepath.Join(work, o.LogPath))
+	if err != nil || !saved.Complete || outcomeOf(t, saved).Result != o.Result || len(saved.Events) != len(lc.Events) {
+		t.Errorf("run %d: its log %s does not hold its debate (%v)", i, o.LogPath, err)
+	}
+	doc = enginetest.Document(lc)
+	if md, err := os.ReadFile(filepath.Join(work, doc)); err != nil || string(md) != o.Markdown {
+		t.Errorf("run %d: its outcome document %s: %v", i, doc, err)
+	}
+	if want := strings.TrimSuffix(o.LogPath, ".jsonl") + ".md"; doc != want {
+		t.Errorf("run %d: outcome document %s, want %s (named after the log)", i, doc, want)
+	}
+	return o.LogPath, doc, true
 }

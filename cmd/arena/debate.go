@@ -11,7 +11,35 @@ import (
 	"github.com/arenadebate/arena/settings"
 )
 
-func init() { resumers[adversarial.Name] = resumeByInvocation }
+// The adversarial debate's own.
+const (
+	exitConsensus = exitOK
+	exitTradeoff  = 3 // the debate ended without consensus
+)
+
+const debateExitHelp = `Exit codes:
+  0    consensus
+  1    internal error
+  2    usage error (bad flag, config, topic or context file)
+  3    no consensus: a tradeoff document was written
+  4    debate aborted (no usable challenger, the defender failed, every challenger failed)
+  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+
+func debateExit(k engine.OutcomeKind) int {
+	switch k {
+	case adversarial.OutcomeConsensus:
+		return exitConsensus
+	case adversarial.OutcomeTradeoff:
+		return exitTradeoff
+	}
+	return commonExit(k)
+}
+
+func init() {
+	resumers[adversarial.Name] = resumeByInvocation
+	runExits[adversarial.Name] = runExit{tool: "debate", help: debateExitHelp, code: debateExit}
+	resumeRules[adversarial.Name] = resumeRule{flags: []string{"file", "context"}, reads: []string{"file", "context"}}
+}
 
 func (a *app) runDebate(cmd *cobra.Command, f *debateFlags, args []string) error {
 	if err := mistypedCommand(cmd, args); err != nil {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/cmd/arena/demo"
+	"github.com/arenadebate/arena/engine/demo"
 )
 
 func (a *app) demoCmd() *cobra.Command {

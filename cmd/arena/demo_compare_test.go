@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
-	"github.com/arenadebate/arena/cmd/arena/demo"
 	"github.com/arenadebate/arena/engine/compare"
+	"github.com/arenadebate/arena/engine/demo"
+	"github.com/arenadebate/arena/engine/enginetest"
 )
 
 // The compare demo: the judge proposes criteria, gemini and codex argue
@@ -34,7 +34,7 @@ func TestCompareDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := arenatest.Outcome(t, lc)
+	o := enginetest.Outcome(t, lc)
 	if o.Result != compare.OutcomeRecommendation || !slices.ContainsFunc(o.Failures, func(f string) bool { return strings.Contains(f, "codex") }) {
 		t.Fatalf("outcome %s %q", o.Result, o.Failures)
 	}

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
-	"github.com/arenadebate/arena/cmd/arena/demo"
+	"github.com/arenadebate/arena/engine/demo"
+	"github.com/arenadebate/arena/engine/enginetest"
 	"github.com/arenadebate/arena/engine/judge"
 )
 
@@ -46,7 +46,7 @@ func TestJudgeDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := arenatest.Outcome(t, lc)
+	o := enginetest.Outcome(t, lc)
 	if o.Result != judge.OutcomeConsensus || o.Rounds != 2 || len(o.Failures) != 0 || !strings.Contains(o.Markdown, "Judge 2 (codex)") {
 		t.Fatalf("outcome %s after %d, failures %q", o.Result, o.Rounds, o.Failures)
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
-	"github.com/arenadebate/arena/cmd/arena/demo"
+	"github.com/arenadebate/arena/engine/demo"
+	"github.com/arenadebate/arena/engine/enginetest"
 	"github.com/arenadebate/arena/engine/rank"
 )
 
@@ -43,7 +43,7 @@ func TestRankDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := arenatest.Outcome(t, lc)
+	o := enginetest.Outcome(t, lc)
 	if o.Result != rank.OutcomeRanked && o.Result != rank.OutcomeTie {
 		t.Fatalf("outcome %s", o.Result)
 	}

@@ -5,18 +5,20 @@ import (
 	"flag"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
-	"github.com/arenadebate/arena/cmd/arena/demo"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
+	"github.com/arenadebate/arena/engine/demo"
+	"github.com/arenadebate/arena/engine/enginetest"
 )
 
-var recordDemo = flag.Bool("record-demo", false, "re-record demo/demo.jsonl from the fake CLIs")
+var recordDemo = flag.Bool("record-demo", false, "re-record engine/demo/*.jsonl from the fake CLIs")
 
 const demoTopic = "Should we move user sessions from Redis to Postgres?"
 
@@ -115,13 +117,24 @@ var demoRuns = map[string]func(s *sandbox) (args []string, exit int){
 //	go test ./cmd/arena -run TestRecordDemo -record-demo
 func TestRecordDemo(t *testing.T) {
 	if !*recordDemo {
-		t.Skip("run with -record-demo to re-record demo/*.jsonl")
+		t.Skip("run with -record-demo to re-record engine/demo/*.jsonl")
+	}
+	root, err := clitest.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
 	}
 	for name, setup := range demoRuns {
 		t.Run(name, func(t *testing.T) {
 			s := newSandbox(t)
 			args, exit := setup(s)
-			r := s.run(args...)
+			// The host's build cache: rank's demo runs the repositories'
+			// go test, which would otherwise build the standard library
+			// from nothing in the sandbox's empty cache.
+			gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := s.runWithEnv([]string{"GOCACHE=" + strings.TrimSpace(string(gocache))}, args...)
 			if r.code != exit {
 				t.Fatalf("exit %d, want %d\n%s\n%s", r.code, exit, r.stdout, r.stderr)
 			}
@@ -129,7 +142,7 @@ func TestRecordDemo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join("demo", name+".jsonl"), data, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(root, "engine", "demo", name+".jsonl"), data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -150,6 +163,14 @@ func TestDemosCoverEveryPhase(t *testing.T) {
 		start := lc.Events[0].Payload.(engine.DebateStarted)
 		if start.Protocol != name || start.Version != engine.LogVersion {
 			t.Errorf("%s: the demo is of %q, version %d", name, start.Protocol, start.Version)
+		}
+		// What the screen calls the run, and the seat a follow-up goes to,
+		// come from the protocol, not from words the screen knows.
+		if start.Noun == "" {
+			t.Errorf("%s: the start event does not say what the run is called", name)
+		}
+		if seat, ok := engine.FollowUpSeat(start); !ok || start.FollowUpSeat == "" || seat.Name != start.FollowUpSeat {
+			t.Errorf("%s: the follow-up seat %q is not one of the seats %v", name, start.FollowUpSeat, start.Seats)
 		}
 		seen := map[engine.Phase]bool{}
 		failed := false
@@ -177,7 +198,7 @@ func TestAdversarialDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := arenatest.Outcome(t, lc)
+	o := enginetest.Outcome(t, lc)
 	if o.Result != adversarial.OutcomeTradeoff || !slices.Contains(o.Failures, "codex timed out in round 2") {
 		t.Fatalf("outcome %s %q", o.Result, o.Failures)
 	}

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
-	"github.com/arenadebate/arena/cmd/arena/demo"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/demo"
+	"github.com/arenadebate/arena/engine/enginetest"
 	"github.com/arenadebate/arena/engine/verdict"
 )
 
@@ -86,7 +86,7 @@ func TestVerdictDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := arenatest.Outcome(t, lc)
+	o := enginetest.Outcome(t, lc)
 	if o.Result != verdict.OutcomeReject || !strings.Contains(o.Summary, "the tiebreaker sided with reject") {
 		t.Fatalf("outcome %s %q", o.Result, o.Summary)
 	}

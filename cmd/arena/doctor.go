@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -205,7 +206,7 @@ func (a *app) printDoctor(r doctorReport, probe bool) {
 		if role == "" {
 			role = "available"
 		}
-		row := []string{c.Agent, role, status(c, r.Kept[c.Agent] != "", st), orDash(c.Version), creds(c, st)}
+		row := []string{c.Agent, role, status(c, r.Kept[c.Agent] != "", st), engine.OrDash(c.Version), creds(c, st)}
 		if probe {
 			row = append(row, probeCell(c, st))
 		}
@@ -323,11 +324,4 @@ func notReadyBox(r doctorReport, st doctorStyles) string {
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Color("1")).Padding(0, 2)
 	title := st.bad.Bold(true).Render("NOT READY TO DEBATE")
 	return "\n" + title + "\n" + box.Render(b.String())
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }

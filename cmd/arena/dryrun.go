@@ -33,7 +33,7 @@ func (a *app) showManifest(p engine.Protocol, asJSON bool) error {
 		for _, in := range s.Inputs {
 			size := trust.Size(in.Bytes)
 			if in.Files > 0 {
-				size = fmt.Sprintf("%d file%s, %s", in.Files, plural(in.Files), size)
+				size = engine.Plural(in.Files, "file") + ", " + size
 			}
 			parts = append(parts, fmt.Sprintf("%s (%s)", in.Name, size))
 		}
@@ -45,7 +45,7 @@ func (a *app) showManifest(p engine.Protocol, asJSON bool) error {
 		total += s.Bytes()
 	}
 	fmt.Fprintln(a.stdout, t.Render())
-	fmt.Fprintf(w, "\nIn all %s to %d seat%s, each seat's to its agent's model vendor.\n", trust.Size(total), len(m.Seats), plural(len(m.Seats)))
+	fmt.Fprintf(w, "\nIn all %s to %s, each seat's to its agent's model vendor.\n", trust.Size(total), engine.Plural(len(m.Seats), "seat"))
 	if len(m.LeftOut) > 0 {
 		fmt.Fprintf(w, "\nNot sent:\n")
 		for _, l := range m.LeftOut {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,8 +18,8 @@ import (
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/enginetest"
 )
 
 // End-to-end tests: the built arena binary, with fake CLIs on PATH.
@@ -36,9 +37,9 @@ func arenaBinary(t *testing.T) string {
 	return clitest.Build(t, "./cmd/arena", "-race")
 }
 
-// sandbox is an arenatest.Sandbox with the test's own helpers.
+// sandbox is an enginetest.Sandbox with the test's own helpers.
 type sandbox struct {
-	*arenatest.Sandbox
+	*enginetest.Sandbox
 	t     *testing.T
 	fakes *clitest.Fakes
 	home  string
@@ -47,7 +48,7 @@ type sandbox struct {
 
 func newSandbox(t *testing.T, names ...string) *sandbox {
 	t.Helper()
-	sb := arenatest.NewSandbox(t, names...)
+	sb := enginetest.NewSandbox(t, names...)
 	return &sandbox{Sandbox: sb, t: t, fakes: sb.Fakes, home: sb.Home, dir: sb.Dir}
 }
 
@@ -78,7 +79,7 @@ func (s *sandbox) runIn(stdin []byte, args ...string) result {
 	start := time.Now()
 	err := cmd.Run()
 	r := result{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
-	if ee, ok := err.(*exec.ExitError); ok {
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		r.code = ee.ExitCode()
 	} else if err != nil {
 		s.t.Fatalf("run arena: %v", err)
@@ -90,7 +91,7 @@ func (s *sandbox) logs() []string { return s.Logs() }
 
 func (s *sandbox) onlyLog() engine.LogContents { return s.OnlyLog(s.t) }
 
-func outcomeOf(t *testing.T, lc engine.LogContents) engine.Outcome { return arenatest.Outcome(t, lc) }
+func outcomeOf(t *testing.T, lc engine.LogContents) engine.Outcome { return enginetest.Outcome(t, lc) }
 
 func TestConsensusDebateEndToEnd(t *testing.T) {
 	s := newSandbox(t)
@@ -111,7 +112,7 @@ func TestConsensusDebateEndToEnd(t *testing.T) {
 	if o.Result != engine.OutcomeKind("consensus") || !lc.Complete || lc.Problem != "" {
 		t.Fatalf("outcome %+v, problem %q", o.Result, lc.Problem)
 	}
-	doc := arenatest.Document(lc)
+	doc := enginetest.Document(lc)
 	md, err := os.ReadFile(filepath.Join(s.dir, doc))
 	if err != nil || string(md) != o.Markdown {
 		t.Fatalf("report file %q: %v", doc, err)
@@ -401,7 +402,7 @@ func ignoresSIGTERM(pid int) bool {
 }
 
 func exitCodeOf(err error) int {
-	if ee, ok := err.(*exec.ExitError); ok {
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		return ee.ExitCode()
 	}
 	if err != nil {
@@ -443,8 +444,8 @@ func TestStdoutClosedByItsReaderInterruptsCleanly(t *testing.T) {
 		t.Fatalf("exit %d, want %d", code, exitInterrupted)
 	}
 	lc := s.onlyLog()
-	if o := outcomeOf(t, lc); o.Result != engine.OutcomeInterrupted || arenatest.Document(lc) == "" {
-		t.Fatalf("outcome %+v, document %q", o, arenatest.Document(lc))
+	if o := outcomeOf(t, lc); o.Result != engine.OutcomeInterrupted || enginetest.Document(lc) == "" {
+		t.Fatalf("outcome %+v, document %q", o, enginetest.Document(lc))
 	}
 	assertNoSurvivors(t, s)
 }

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/enginetest"
 )
 
 // TestMissingLogDirIsCreated: a log directory that does not exist yet,
@@ -267,7 +267,7 @@ func TestLogFileSizeLimitMidDebate(t *testing.T) {
 	checkLostNothing(t, s, stdout.String(), stderr.String(), filepath.Join(s.dir, "debate-logs"), "file too large")
 	// The outcome document is small and fits under the limit.
 	rescued := mustRead(t, rescuedRE.FindStringSubmatch(stderr.String())[2])
-	o, doc := outcomeOf(t, rescued), arenatest.Document(rescued)
+	o, doc := outcomeOf(t, rescued), enginetest.Document(rescued)
 	if md, err := os.ReadFile(filepath.Join(s.dir, doc)); doc == "" || err != nil || string(md) != o.Markdown {
 		t.Errorf("outcome document %q: %v", doc, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -59,6 +60,59 @@ func mutateEvent(t *testing.T, line string, f func(e map[string]any)) string {
 	return string(b)
 }
 
+// hostileLog is one of TestReplayHostileLogs' logs, and what replaying it
+// must do.
+type hostileLog struct {
+	name    string
+	content []byte // nil: path is used as is
+	path    string
+	code    int
+	want    string // in stderr
+	outcome bool   // the replay plays to the outcome
+}
+
+// check checks one replay of the log, printed as mode.
+func (tc hostileLog) check(t *testing.T, mode string, r result) {
+	t.Helper()
+	if r.code != tc.code {
+		t.Errorf("replay %s: exit %d, want %d\nstderr: %q", mode, r.code, tc.code, tail(r.stderr, 500))
+	}
+	if !strings.Contains(r.stderr, tc.want) {
+		t.Errorf("replay %s: stderr %q lacks %q", mode, tail(r.stderr, 500), tc.want)
+	}
+	if strings.Contains(r.stderr, "panic") || strings.Contains(r.stderr, "goroutine ") {
+		t.Fatalf("replay %s panicked:\n%s", mode, r.stderr)
+	}
+	// No time limit here but the run's own (a hang): reading a 70 MiB line
+	// under the race detector on a loaded machine takes what it takes.
+	assertTerminalSafe(t, "replay "+mode+" stdout", r.stdout)
+	assertTerminalSafe(t, "replay "+mode+" stderr", r.stderr)
+	if tc.outcome != strings.Contains(r.stdout, `# Debate outcome`) && mode == "--no-tui" {
+		t.Errorf("replay %s: outcome shown %v, want %v", mode, !tc.outcome, tc.outcome)
+	}
+	if tc.code == exitUsage && r.stdout != "" {
+		t.Errorf("replay %s printed for a file it refused: %q", mode, tail(r.stdout, 300))
+	}
+}
+
+// hostileLines are a log's lines with terminal escape sequences around
+// every text a screen shows.
+func hostileLines(t *testing.T, lines []string) []string {
+	evil := "\x1b]0;pwned\x07\x1b[2J\x1b[?1049h\x1b]52;c;cm0gLXJmIH4=\x07\x9b31m\r"
+	hostile := make([]string, len(lines))
+	for i, l := range lines {
+		hostile[i] = mutateEvent(t, l, func(e map[string]any) {
+			d := e["data"].(map[string]any)
+			for _, k := range []string{"topic", "text", "display", "message", "summary", "markdown", "position", "title", "decision"} {
+				if v, ok := d[k].(string); ok {
+					d[k] = evil + v + evil
+				}
+			}
+		})
+	}
+	return hostile
+}
+
 // TestReplayHostileLogs gives arena replay logs that are damaged, foreign
 // or malicious: each gets a clear message and the right exit code, in
 // bounded time, never a panic, and nothing in them reaches the terminal as
@@ -74,27 +128,8 @@ func TestReplayHostileLogs(t *testing.T) {
 	junk[0] = 0x1b // an escape sequence at the very start
 	first := func(f func(e map[string]any)) string { return mutateEvent(t, lines[0], f) }
 	data := func(e map[string]any) map[string]any { return e["data"].(map[string]any) }
-	evil := "\x1b]0;pwned\x07\x1b[2J\x1b[?1049h\x1b]52;c;cm0gLXJmIH4=\x07\x9b31m\r"
-	hostile := make([]string, len(lines))
-	for i, l := range lines {
-		hostile[i] = mutateEvent(t, l, func(e map[string]any) {
-			d := data(e)
-			for _, k := range []string{"topic", "text", "display", "message", "summary", "markdown", "position", "title", "decision"} {
-				if v, ok := d[k].(string); ok {
-					d[k] = evil + v + evil
-				}
-			}
-		})
-	}
-
-	cases := []struct {
-		name    string
-		content []byte // nil: path is used as is
-		path    string
-		code    int
-		want    string // in stderr
-		outcome bool   // the replay plays to the outcome
-	}{
+	hostile := hostileLines(t, lines)
+	cases := []hostileLog{
 		{name: "empty", content: []byte{}, code: exitUsage, want: "not an arena debate log: the file is empty"},
 		{name: "blank-lines", content: []byte("\n\n  \n"), code: exitUsage, want: "not an arena debate log"},
 		{name: "not-a-log", content: []byte("# Notes\nThis is a Markdown file.\n"), code: exitUsage, want: "not an arena debate log"},
@@ -136,27 +171,7 @@ func TestReplayHostileLogs(t *testing.T) {
 				modes = append(modes, "--json") // the same reader; what it lets through goes out as JSON
 			}
 			for _, mode := range modes {
-				r := s.run("replay", mode, path)
-				if r.code != tc.code {
-					t.Errorf("replay %s: exit %d, want %d\nstderr: %q", mode, r.code, tc.code, tail(r.stderr, 500))
-				}
-				if !strings.Contains(r.stderr, tc.want) {
-					t.Errorf("replay %s: stderr %q lacks %q", mode, tail(r.stderr, 500), tc.want)
-				}
-				if strings.Contains(r.stderr, "panic") || strings.Contains(r.stderr, "goroutine ") {
-					t.Fatalf("replay %s panicked:\n%s", mode, r.stderr)
-				}
-				// No time limit here but the run's own (a hang): reading a
-				// 70 MiB line under the race detector on a loaded machine
-				// takes what it takes.
-				assertTerminalSafe(t, "replay "+mode+" stdout", r.stdout)
-				assertTerminalSafe(t, "replay "+mode+" stderr", r.stderr)
-				if tc.outcome != strings.Contains(r.stdout, `# Debate outcome`) && mode == "--no-tui" {
-					t.Errorf("replay %s: outcome shown %v, want %v", mode, !tc.outcome, tc.outcome)
-				}
-				if tc.code == exitUsage && r.stdout != "" {
-					t.Errorf("replay %s printed for a file it refused: %q", mode, tail(r.stdout, 300))
-				}
+				tc.check(t, mode, s.run("replay", mode, path))
 			}
 		})
 	}
@@ -441,7 +456,7 @@ func runBounded(t *testing.T, s *sandbox, bin string, stdin *os.File, args ...st
 		t.Fatalf("arena %v did not answer: it hangs", args)
 	}
 	r := result{stdout: out.String(), stderr: errb.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		r.code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)

@@ -218,6 +218,39 @@ type challengerFault struct {
 	maxTook time.Duration
 }
 
+// checkNamed checks that the outcome, and the printed document, name the
+// failure (and nothing else), or none when the agent must not fail.
+func (tc challengerFault) checkNamed(t *testing.T, o engine.Outcome, stdout string) {
+	t.Helper()
+	if tc.failure == "" {
+		if len(o.Failures) != 0 {
+			t.Errorf("failures %q, want none", o.Failures)
+		}
+		return
+	}
+	if !hasFailure(o, tc.failure) {
+		t.Errorf("the outcome's failures %q do not name %q", o.Failures, tc.failure)
+	}
+	if !strings.Contains(stdout, "## Failures") || !strings.Contains(stdout, tc.failure) {
+		t.Errorf("the printed outcome does not name %q", tc.failure)
+	}
+}
+
+// checkOthersCarriedOn checks that every other challenger replied, and
+// the misbehaving one too when it was not to fail.
+func (tc challengerFault) checkOthersCarriedOn(t *testing.T, lc engine.LogContents) {
+	t.Helper()
+	done := finishedTasks(lc)
+	for _, st := range lc.Events[0].Payload.(engine.DebateStarted).Seats {
+		if a := st.Agent; st.Role == adversarial.RoleChallenger && a != tc.agent && len(done[a]) == 0 {
+			t.Errorf("%s gave no reply; the debate should have gone on with it", a)
+		}
+	}
+	if tc.failure == "" && len(done[tc.agent]) == 0 {
+		t.Errorf("%s's reply is missing", tc.agent)
+	}
+}
+
 // critiqueStep is a scripted critique.
 func critiqueStep(verdict, strength string) clitest.Step {
 	return clitest.Step{Reply: map[string]any{
@@ -313,28 +346,8 @@ func TestChallengerFaults(t *testing.T) {
 			if o.Result != engine.OutcomeKind("consensus") {
 				t.Fatalf("outcome %s: %s", o.Result, o.Summary)
 			}
-			if tc.failure == "" {
-				if len(o.Failures) != 0 {
-					t.Errorf("failures %q, want none", o.Failures)
-				}
-			} else {
-				if !hasFailure(o, tc.failure) {
-					t.Errorf("the outcome's failures %q do not name %q", o.Failures, tc.failure)
-				}
-				if !strings.Contains(r.stdout, "## Failures") || !strings.Contains(r.stdout, tc.failure) {
-					t.Errorf("the printed outcome does not name %q", tc.failure)
-				}
-			}
-			// The others carried the debate.
-			done := finishedTasks(lc)
-			for _, st := range lc.Events[0].Payload.(engine.DebateStarted).Seats {
-				if a := st.Agent; st.Role == adversarial.RoleChallenger && a != tc.agent && len(done[a]) == 0 {
-					t.Errorf("%s gave no reply; the debate should have gone on with it", a)
-				}
-			}
-			if tc.failure == "" && len(done[tc.agent]) == 0 {
-				t.Errorf("%s's reply is missing", tc.agent)
-			}
+			tc.checkNamed(t, o, r.stdout)
+			tc.checkOthersCarriedOn(t, lc)
 			assertNothingLeft(t, s, 5*time.Second)
 			want := []string{o.Summary}
 			if tc.failure != "" {

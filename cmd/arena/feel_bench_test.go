@@ -13,7 +13,7 @@ import (
 
 	"github.com/arenadebate/arena/bench/benchkit"
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
+	"github.com/arenadebate/arena/engine/enginetest"
 )
 
 // BenchmarkFeel measures what a person feels while models stream: arena's
@@ -105,7 +105,7 @@ const (
 
 func feelRun(b *testing.B, screen bool, rate int) feelResult {
 	b.Helper()
-	sb := arenatest.NewSandbox(b)
+	sb := enginetest.NewSandbox(b)
 	prose := feelProseText(rate * 4 * int(feelProse/time.Second))
 	seat := clitest.AgentScript{TokensPerSec: rate, Stamp: true,
 		Steps: map[string][]clitest.Step{"judge.analysis": {{Prose: prose}}}}

@@ -143,7 +143,7 @@ func tailLog(ctx context.Context, path string, offset int64, sink engine.Sink, n
 			}
 			var e engine.Event
 			if err := json.Unmarshal(line, &e); err != nil {
-				return ended, fmt.Errorf("%s: a line written after the follow began is not a valid event: %v", path, err)
+				return ended, fmt.Errorf("%s: a line written after the follow began is not a valid event: %w", path, err)
 			}
 			if _, unknown := e.Payload.(engine.Unknown); unknown {
 				continue

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/arenadebate/arena/engine"
 )
 
 // Editing a CLI's configuration to register arena mcp. Only the entry
@@ -75,7 +77,7 @@ func editJSON(doc []byte, key, name string, entry mcpEntry) ([]byte, entryState,
 	}
 	var before map[string]any
 	if err := json.Unmarshal(doc, &before); err != nil {
-		return nil, 0, fmt.Errorf("it is not plain JSON (%v); arena edits only files it can read back whole", err)
+		return nil, 0, fmt.Errorf("it is not plain JSON (%w); arena edits only files it can read back whole", err)
 	}
 	unit := jsonIndent(doc)
 	state := entryAbsent
@@ -105,7 +107,7 @@ func editJSON(doc []byte, key, name string, entry mcpEntry) ([]byte, entryState,
 			var cur any
 			_ = json.Unmarshal(doc[aStart:aEnd], &cur)
 			if !ours(cur) {
-				return nil, 0, fmt.Errorf("%w: %s", errNotOurs, oneLine(string(doc[aStart:aEnd]), 160))
+				return nil, 0, fmt.Errorf("%w: %s", errNotOurs, engine.OneLine(string(doc[aStart:aEnd]), 160))
 			}
 			if sameEntry(cur, entry) {
 				return doc, entrySame, nil
@@ -117,7 +119,7 @@ func editJSON(doc []byte, key, name string, entry mcpEntry) ([]byte, entryState,
 	// The check: everything else as it was, arena's entry as meant.
 	var after map[string]any
 	if err := json.Unmarshal(out, &after); err != nil {
-		return nil, 0, fmt.Errorf("internal error: the edit is not JSON (%v); nothing written", err)
+		return nil, 0, fmt.Errorf("internal error: the edit is not JSON (%w); nothing written", err)
 	}
 	servers, _ := after[key].(map[string]any)
 	if !sameEntry(servers[name], entry) {
@@ -238,7 +240,7 @@ func tomlBlock(entry mcpEntry) string {
 func editTOML(doc []byte, entry mcpEntry) ([]byte, entryState, error) {
 	var before map[string]any
 	if _, err := toml.Decode(string(doc), &before); err != nil {
-		return nil, 0, fmt.Errorf("it is not valid TOML (%v)", err)
+		return nil, 0, fmt.Errorf("it is not valid TOML (%w)", err)
 	}
 	servers, _ := before["mcp_servers"].(map[string]any)
 	cur, exists := servers["arena"]
@@ -247,7 +249,7 @@ func editTOML(doc []byte, entry mcpEntry) ([]byte, entryState, error) {
 	switch {
 	case exists && !ours(normal(cur)):
 		b, _ := json.Marshal(cur)
-		return nil, 0, fmt.Errorf("%w: %s", errNotOurs, oneLine(string(b), 160))
+		return nil, 0, fmt.Errorf("%w: %s", errNotOurs, engine.OneLine(string(b), 160))
 	case exists && sameEntry(cur, entry):
 		return doc, entrySame, nil
 	case exists:
@@ -288,7 +290,7 @@ func editTOML(doc []byte, entry mcpEntry) ([]byte, entryState, error) {
 	}
 	var after map[string]any
 	if _, err := toml.Decode(out, &after); err != nil {
-		return nil, 0, fmt.Errorf("internal error: the edit is not TOML (%v); nothing written", err)
+		return nil, 0, fmt.Errorf("internal error: the edit is not TOML (%w); nothing written", err)
 	}
 	as, _ := after["mcp_servers"].(map[string]any)
 	if !sameEntry(as["arena"], entry) {

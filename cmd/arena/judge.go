@@ -47,6 +47,11 @@ type judgeFlags struct {
 
 func init() {
 	resumers[judge.Name] = resumeByInvocation
+	runExits[judge.Name] = runExit{tool: "judge", help: judgeExitHelp, code: judgeExit}
+	resumeRules[judge.Name] = resumeRule{command: "judge", args: true,
+		flags:  []string{"task", "criteria", "preset", "judges", "author", "reports-dir", "min-score", "max-bytes"},
+		writes: []string{"reports-dir"}}
+	seatingPlans = append(seatingPlans, judge.Seating)
 	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
 		var f judgeFlags
 		cmd := &cobra.Command{
@@ -207,10 +212,8 @@ func (a *app) judgeSeats(s *settings.Settings, f *judgeFlags) ([]challengers.Age
 	if named == nil {
 		named, _ = s.Seats(judge.Name, "judges")
 	}
-	n := -1
 	exclude := []string{}
 	if named == nil {
-		n = 3
 		exclude = append(exclude, f.author)
 		others := 0
 		for _, c := range s.Challengers {
@@ -218,12 +221,12 @@ func (a *app) judgeSeats(s *settings.Settings, f *judgeFlags) ([]challengers.Age
 				others++
 			}
 		}
-		if others >= n {
+		if seat, _ := judge.Seating.Seat("judges"); others >= seat.Default {
 			exclude = append(exclude, s.Defender)
 		}
 	}
-	p := a.seatPicker(s, judge.Name, exclude...)
-	agents, err := p.pick("judges", "judge", f.judges, n)
+	p := a.seatPicker(s, judge.Seating, exclude...)
+	agents, err := p.pick("judges", f.judges, -1)
 	if err != nil {
 		return nil, err
 	}

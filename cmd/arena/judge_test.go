@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/enginetest"
 	"github.com/arenadebate/arena/engine/judge"
 )
 
@@ -97,7 +97,7 @@ func TestJudgeConsensusEndToEnd(t *testing.T) {
 	if !slices.Equal(agents, []string{"gemini", "codex", "qwen"}) {
 		t.Fatalf("judges %q", agents)
 	}
-	doc, err := os.ReadFile(filepath.Join(s.dir, arenatest.Document(lc)))
+	doc, err := os.ReadFile(filepath.Join(s.dir, enginetest.Document(lc)))
 	if err != nil || string(doc) != o.Markdown {
 		t.Fatalf("outcome document: %v", err)
 	}

@@ -297,22 +297,7 @@ func TestResumeRefusesAHostileInvocation(t *testing.T) {
 			if r.code != exitUsage || !strings.Contains(r.stderr, want) {
 				t.Fatalf("exit %d, want 2 saying %q\n%s", r.code, want, r.stderr)
 			}
-			if after, _ := os.ReadFile(log); !bytes.Equal(after, before) {
-				t.Fatal("a refused resume changed the log")
-			}
-			for _, c := range s.fakes.Calls()[calls:] {
-				if c.Kind != fakeapi.KindVersion {
-					t.Fatalf("a refused resume asked %s (%s)", c.Agent, c.Kind)
-				}
-			}
-			for _, c := range s.fakes.Calls() {
-				if strings.Contains(c.Prompt, "SECRET-KEY-MATERIAL") {
-					t.Fatal("the key reached a model")
-				}
-			}
-			if b, _ := os.ReadFile(hook); !strings.Contains(string(b), "the victim's own hook") {
-				t.Fatal("the victim's hook was replaced")
-			}
+			checkRefusedResumeDidNothing(t, s, log, before, calls, hook)
 		})
 	}
 	// A log that is not signed here runs with --yes, after saying what it
@@ -326,6 +311,29 @@ func TestResumeRefusesAHostileInvocation(t *testing.T) {
 			t.Fatalf("exit %d\n%s", r.code, r.stderr)
 		}
 	})
+}
+
+// checkRefusedResumeDidNothing checks that a refused resume left the log
+// as it was (before), asked no model anything after the first calls
+// (version checks aside), sent no key, and left the victim's hook alone.
+func checkRefusedResumeDidNothing(t *testing.T, s *sandbox, log string, before []byte, calls int, hook string) {
+	t.Helper()
+	if after, _ := os.ReadFile(log); !bytes.Equal(after, before) {
+		t.Fatal("a refused resume changed the log")
+	}
+	for _, c := range s.fakes.Calls()[calls:] {
+		if c.Kind != fakeapi.KindVersion {
+			t.Fatalf("a refused resume asked %s (%s)", c.Agent, c.Kind)
+		}
+	}
+	for _, c := range s.fakes.Calls() {
+		if strings.Contains(c.Prompt, "SECRET-KEY-MATERIAL") {
+			t.Fatal("the key reached a model")
+		}
+	}
+	if b, _ := os.ReadFile(hook); !strings.Contains(string(b), "the victim's own hook") {
+		t.Fatal("the victim's hook was replaced")
+	}
 }
 
 func keyPath(s *sandbox) string { return filepath.Join(s.home, ".ssh", "id_ed25519") }

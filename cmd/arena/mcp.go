@@ -22,11 +22,6 @@ import (
 
 	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/adversarial"
-	"github.com/arenadebate/arena/engine/compare"
-	"github.com/arenadebate/arena/engine/judge"
-	"github.com/arenadebate/arena/engine/rank"
-	"github.com/arenadebate/arena/engine/verdict"
 )
 
 // arena mcp: the protocols as Model Context Protocol tools
@@ -178,31 +173,35 @@ func serveHTTP(ctx context.Context, ln net.Listener, server *mcp.Server, stderr 
 	}
 }
 
+// runExit is how a protocol's command ends: the name of its run tool (its
+// command's), the --help text of its exit codes, and the code of each
+// outcome. Each protocol's command file registers its own in runExits.
+type runExit struct {
+	tool string
+	help string
+	code func(engine.OutcomeKind) int
+}
+
+// runExits are the protocols' exits, by protocol name.
+var runExits = map[string]runExit{}
+
 // exitOf is the exit code the command line gives a protocol's result.
 func exitOf(protocol string, k engine.OutcomeKind) (int, bool) {
-	switch protocol {
-	case adversarial.Name:
-		return debateExit(k), true
-	case compare.Name:
-		return compareExit(k), true
-	case judge.Name:
-		return judgeExit(k), true
-	case verdict.Name:
-		return verdictExit(k), true
-	case rank.Name:
-		return rankExit(k, nil, ""), true
+	e, ok := runExits[protocol]
+	if !ok {
+		return 0, false
 	}
-	return 0, false
+	return e.code(k), true
 }
 
 // mcpExitMeanings are each run tool's exit codes, read from the --help
 // text that documents them, so the two cannot drift apart.
 func mcpExitMeanings() map[string]map[int]string {
-	return map[string]map[int]string{
-		"debate": parseExitHelp(debateExitHelp), "compare": parseExitHelp(compareExitHelp),
-		"judge": parseExitHelp(judgeExitHelp), "verdict": parseExitHelp(verdictExitHelp),
-		"rank": parseExitHelp(rankExitHelp),
+	out := map[string]map[int]string{}
+	for _, e := range runExits {
+		out[e.tool] = parseExitHelp(e.help)
 	}
+	return out
 }
 
 var exitLine = regexp.MustCompile(`^\s+(\d+)\s+(.*)$`)

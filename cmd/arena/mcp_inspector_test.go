@@ -59,7 +59,7 @@ func (s *sandbox) inspect(tools string, args ...string) (map[string]any, string,
 	out, err := cmd.Output()
 	var v map[string]any
 	if jerr := json.Unmarshal(out, &v); jerr != nil && err == nil {
-		err = fmt.Errorf("not JSON: %v\n%s", jerr, out)
+		err = fmt.Errorf("not JSON: %w\n%s", jerr, out)
 	}
 	return v, stderr.String(), err
 }

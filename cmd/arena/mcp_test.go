@@ -150,36 +150,44 @@ func TestMCPEveryProtocolRunsToItsOutcome(t *testing.T) {
 			if o.Result != p.result || o.ExitCode != p.code || o.ExitMeaning == "" {
 				t.Fatalf("%s: outcome %q exit %d (%q), want %q exit %d", p.tool, o.Result, o.ExitCode, o.ExitMeaning, p.result, p.code)
 			}
-			// The run wrote its log as the command line does: complete,
-			// with the outcome document the text result carries.
-			lc := s.onlyLog()
-			if !lc.Complete || st.LogPath != s.logs()[0] || st.RunID != strings.TrimSuffix(filepath.Base(st.LogPath), ".jsonl") {
-				t.Fatalf("log %s complete=%v, status names %s (%s)", s.logs()[0], lc.Complete, st.LogPath, st.RunID)
-			}
-			if inv := lc.Events[0].Payload.(engine.DebateStarted).Invocation; inv == nil || inv.Dir != s.dir {
-				t.Fatalf("the log does not record how to run it again: %+v", inv)
-			}
-			doc, err := os.ReadFile(o.Document)
-			if err != nil || !strings.Contains(textOf(res), string(doc)) {
-				t.Fatalf("the result's text is not the outcome document %s (%v):\n%s", o.Document, err, textOf(res))
-			}
-			if len(o.Tables) == 0 || len(st.Seats) == 0 || st.Calls == 0 {
-				t.Fatalf("no tables, seats or calls in the result: %+v", st)
-			}
-			switch p.tool {
-			case "verdict":
-				if v, _ := o.Verdict.(map[string]any); v["verdict"] != "accept" {
-					t.Fatalf("verdict record %v", o.Verdict)
-				}
-			case "rank":
-				if r, _ := o.Report.(map[string]any); r["places"] == nil {
-					t.Fatalf("rank report %v", o.Report)
-				}
-			}
+			checkMCPRunRecorded(t, s, p.tool, res, st)
 			if len(ms.notifications()) == 0 {
 				t.Fatalf("no progress notification during the call")
 			}
 		})
+	}
+}
+
+// checkMCPRunRecorded checks that a run a tool finished wrote its log as
+// the command line does (complete, recording how to run it again), and
+// that the result carries its outcome document, tables, seats and calls,
+// and the verdict's record or the ranking's report.
+func checkMCPRunRecorded(t *testing.T, s *sandbox, tool string, res *mcp.CallToolResult, st mcpserver.RunStatus) {
+	t.Helper()
+	o := st.Outcome
+	lc := s.onlyLog()
+	if !lc.Complete || st.LogPath != s.logs()[0] || st.RunID != strings.TrimSuffix(filepath.Base(st.LogPath), ".jsonl") {
+		t.Fatalf("log %s complete=%v, status names %s (%s)", s.logs()[0], lc.Complete, st.LogPath, st.RunID)
+	}
+	if inv := lc.Events[0].Payload.(engine.DebateStarted).Invocation; inv == nil || inv.Dir != s.dir {
+		t.Fatalf("the log does not record how to run it again: %+v", inv)
+	}
+	doc, err := os.ReadFile(o.Document)
+	if err != nil || !strings.Contains(textOf(res), string(doc)) {
+		t.Fatalf("the result's text is not the outcome document %s (%v):\n%s", o.Document, err, textOf(res))
+	}
+	if len(o.Tables) == 0 || len(st.Seats) == 0 || st.Calls == 0 {
+		t.Fatalf("no tables, seats or calls in the result: %+v", st)
+	}
+	switch tool {
+	case "verdict":
+		if v, _ := o.Verdict.(map[string]any); v["verdict"] != "accept" {
+			t.Fatalf("verdict record %v", o.Verdict)
+		}
+	case "rank":
+		if r, _ := o.Report.(map[string]any); r["places"] == nil {
+			t.Fatalf("rank report %v", o.Report)
+		}
 	}
 }
 

@@ -61,13 +61,13 @@ func checkModerated(t *testing.T, s *sandbox, lc engine.LogContents) {
 	if !strings.Contains(o.Markdown, "## The moderator's notes") || !strings.Contains(o.Markdown, moderatorNote) {
 		t.Fatalf("the outcome does not list the note:\n%s", o.Markdown)
 	}
-	doc, err := os.ReadFile(filepath.Join(s.dir, arenatestDocument(lc)))
+	doc, err := os.ReadFile(filepath.Join(s.dir, latestDocument(lc)))
 	if err != nil || !strings.Contains(string(doc), moderatorNote) {
 		t.Fatalf("the saved outcome document does not list the note (%v)", err)
 	}
 }
 
-func arenatestDocument(lc engine.LogContents) string {
+func latestDocument(lc engine.LogContents) string {
 	var path string
 	for _, e := range lc.Events {
 		if s, ok := e.Payload.(engine.Saved); ok && s.What == engine.WhatOutcomeDocument {

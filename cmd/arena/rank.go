@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,6 +50,12 @@ type rankFlags struct {
 
 func init() {
 	resumers[rank.Name] = resumeRank
+	runExits[rank.Name] = runExit{tool: "rank", help: rankExitHelp, code: func(k engine.OutcomeKind) int { return rankExit(k, nil, "") }}
+	resumeRules[rank.Name] = resumeRule{command: "rank", args: true, spec: true,
+		flags:  []string{"labels", "weights", "branch", "base", "run-tests", "test-timeout", "out", "expect-winner", "authors", "seed"},
+		writes: []string{"out"},
+		runs:   map[string]string{"run-tests": "each repository's own tests (the repositories' code)"}}
+	seatingPlans = append(seatingPlans, rank.Seating)
 	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
 		var f rankFlags
 		cmd := &cobra.Command{
@@ -178,7 +185,7 @@ type rankInput struct {
 func readRankInput(f *rankFlags, args []string) (rankInput, error) {
 	var in rankInput
 	if len(args) < 3 {
-		return in, usagef("arena rank needs a spec and two or more repositories: arena rank SPEC REPO REPO [REPO...] (got %d argument%s)", len(args), plural(len(args)))
+		return in, usagef("arena rank needs a spec and two or more repositories: arena rank SPEC REPO REPO [REPO...] (got %s)", engine.Plural(len(args), "argument"))
 	}
 	spec, err := readSpec(args[0], f.includeSecrets)
 	if err != nil {
@@ -209,7 +216,7 @@ func readRankInput(f *rankFlags, args []string) (rankInput, error) {
 		return in, usagef("--expect-winner %q is not one of the labels (%s)", f.expect, strings.Join(in.labels, ", "))
 	}
 	if f.authors != nil && len(f.authors) != len(paths) {
-		return in, usagef("--authors names %d agent%s for %d repositories (one per repository, in order)", len(f.authors), plural(len(f.authors)), len(paths))
+		return in, usagef("--authors names %s for %d repositories (one per repository, in order)", engine.Plural(len(f.authors), "agent"), len(paths))
 	}
 	if f.out != "" {
 		if _, err := os.Lstat(f.out); err == nil {
@@ -263,7 +270,7 @@ func rankLabels(flag string, paths []string) ([]string, error) {
 			labels = append(labels, strings.TrimSpace(l))
 		}
 		if len(labels) != len(paths) {
-			return nil, usagef("--labels names %d label%s for %d repositories (one per repository, in order)", len(labels), plural(len(labels)), len(paths))
+			return nil, usagef("--labels names %s for %d repositories (one per repository, in order)", engine.Plural(len(labels), "label"), len(paths))
 		}
 		for i, l := range labels {
 			if l == "" {
@@ -293,8 +300,13 @@ func rankLabels(flag string, paths []string) ([]string, error) {
 func readRepo(path, label, branch, base string) (rank.Repo, error) {
 	r := rank.Repo{Label: label}
 	st, err := os.Stat(path)
-	if err != nil || !st.IsDir() {
-		return r, usagef("repository %s: no such directory", path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return r, usageCause(err, "repository %s: no such directory", path)
+	case err != nil:
+		return r, usagef("repository %s: %w", path, err)
+	case !st.IsDir():
+		return r, usagef("repository %s: not a directory", path)
 	}
 	top, err := facts.TopLevel(path)
 	if err != nil {
@@ -303,26 +315,26 @@ func readRepo(path, label, branch, base string) (rank.Repo, error) {
 	r.Path = top
 	if branch == "" {
 		if branch, err = facts.CurrentBranch(top); err != nil {
-			return r, usagef("repository %s: %v", path, err)
+			return r, usagef("repository %s: %w", path, err)
 		}
 	} else if !facts.RefExists(top, branch) {
 		return r, usagef("repository %s: branch %q does not exist", path, branch)
 	}
 	if base == "" {
 		if base, err = facts.DefaultBase(top); err != nil {
-			return r, usagef("repository %s: %v", path, err)
+			return r, usagef("repository %s: %w", path, err)
 		}
 	} else if !facts.RefExists(top, base) {
 		return r, usagef("repository %s: base %q does not exist (name another with --base)", path, base)
 	}
 	g, err := facts.Measure(top, branch, base)
 	if err != nil {
-		return r, usagef("repository %s: %v", path, err)
+		return r, usagef("repository %s: %w", path, err)
 	}
 	r.Git = g
 	r.Diff, r.DiffCut, err = facts.Diff(top, g, diffBudget)
 	if err != nil {
-		return r, usagef("repository %s: %v", path, err)
+		return r, usagef("repository %s: %w", path, err)
 	}
 	return r, nil
 }
@@ -374,12 +386,12 @@ func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank
 			return cfg, usagef("--authors: unknown agent %q", n)
 		}
 	}
-	sp := a.seatPicker(s, rank.Name)
+	sp := a.seatPicker(s, rank.Seating)
 	n := len(in.repos)
 	if names, _ := s.Seats(rank.Name, "facts"); names != nil {
 		n = -1
 	}
-	factAgents, err := sp.pick("facts", "fact", nil, n)
+	factAgents, err := sp.pick("facts", nil, n)
 	if err != nil {
 		return cfg, err
 	}
@@ -391,13 +403,13 @@ func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank
 		cfg.Repos[i].Agent = ag
 	}
 	for _, d := range in.weights.Active() {
-		ags, err := sp.pick("judges."+string(d), strings.ToLower(d.Title())+" judge", nil, 1)
+		ags, err := sp.pick(rank.JudgeKey(d), nil, 1)
 		if err != nil {
 			return cfg, err
 		}
 		cfg.Judges[d] = ags[0]
 	}
-	vs, err := sp.pick("verdict", "verdict writer", nil, 1)
+	vs, err := sp.pick(rank.VerdictSeat, nil, 1)
 	if err != nil {
 		return cfg, err
 	}

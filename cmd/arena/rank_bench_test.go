@@ -10,8 +10,8 @@ import (
 
 	"github.com/arenadebate/arena/bench/benchkit"
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/enginetest"
 	"github.com/arenadebate/arena/engine/rank"
 )
 
@@ -40,7 +40,7 @@ func BenchmarkRankOverhead(b *testing.B) {
 		repos = append(repos, rankRepo(b, root, n, passingTests))
 	}
 	once := func() (arena, crit, verdict time.Duration) {
-		sb := arenatest.NewSandbox(b)
+		sb := enginetest.NewSandbox(b)
 		sb.Fakes.SetScript(script)
 		if err := os.WriteFile(filepath.Join(sb.Dir, "spec.md"), []byte("# Spec\n\nAdd(a, b int) int.\n"), 0o644); err != nil {
 			b.Fatal(err)

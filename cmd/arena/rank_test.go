@@ -143,27 +143,7 @@ func TestRankTwoRepositoriesEndToEnd(t *testing.T) {
 	if len(saved) != 1 || filepath.Join(s.dir, saved[0]) != strings.TrimSuffix(s.logs()[0], ".jsonl")+".json" {
 		t.Fatalf("saved %q, log %s", saved, s.logs()[0])
 	}
-	// The seed's report fields.
-	for _, k := range []string{"version", "created_at", "spec_file", "repos", "weights", "scores", "ranking", "verdict"} {
-		if _, ok := raw[k]; !ok {
-			t.Errorf("report lacks %q", k)
-		}
-	}
-	for _, rr := range raw["repos"].([]any) {
-		for _, k := range []string{"label", "path", "branch", "git_head"} {
-			if _, ok := rr.(map[string]any)[k]; !ok {
-				t.Errorf("report repo lacks %q", k)
-			}
-		}
-	}
-	for _, l := range []string{"alpha", "beta"} {
-		sc := raw["scores"].(map[string]any)[l].(map[string]any)
-		for _, k := range []string{"functionality", "security", "tests", "overengineering", "dead_code", "weighted_total"} {
-			if _, ok := sc[k]; !ok {
-				t.Errorf("scores of %s lack %q", l, k)
-			}
-		}
-	}
+	checkReportFields(t, raw, "alpha", "beta")
 	if rep.Version != rank.ReportVersion || rep.SpecFile != "spec.md" || len(rep.Ranking) != 2 || rep.Verdict == "" {
 		t.Fatalf("report %+v", rep)
 	}
@@ -185,9 +165,49 @@ func TestRankTwoRepositoriesEndToEnd(t *testing.T) {
 	if tot[rep.Ranking[0]] < tot[rep.Ranking[1]] {
 		t.Fatalf("ranking %q with totals %v", rep.Ranking, tot)
 	}
-	// Each fact seat ran in a private copy of its repository, removed
-	// since; no judge saw a label or path.
-	for _, c := range s.fakes.Calls() {
+	checkSeatsSawNoRepository(t, s.fakes.Calls(), repos, "alpha", "beta")
+	if !strings.Contains(r.stdout, "## Ranking") || !strings.Contains(r.stderr, "JSON report: ") {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	// Replay shows the same run.
+	rr := s.run("replay", "--no-tui", s.logs()[0])
+	if rr.code != 0 || !strings.Contains(rr.stdout, "Scores (1–5) and weighted totals") || !strings.Contains(rr.stdout, "## Verdict") {
+		t.Fatalf("replay: exit %d\n%s\n%s", rr.code, rr.stdout, rr.stderr)
+	}
+}
+
+// checkReportFields checks that the JSON report has the fields the seed
+// names, for the repositories labelled so.
+func checkReportFields(t *testing.T, raw map[string]any, labels ...string) {
+	t.Helper()
+	for _, k := range []string{"version", "created_at", "spec_file", "repos", "weights", "scores", "ranking", "verdict"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("report lacks %q", k)
+		}
+	}
+	for _, rr := range raw["repos"].([]any) {
+		for _, k := range []string{"label", "path", "branch", "git_head"} {
+			if _, ok := rr.(map[string]any)[k]; !ok {
+				t.Errorf("report repo lacks %q", k)
+			}
+		}
+	}
+	for _, l := range labels {
+		sc := raw["scores"].(map[string]any)[l].(map[string]any)
+		for _, k := range []string{"functionality", "security", "tests", "overengineering", "dead_code", "weighted_total"} {
+			if _, ok := sc[k]; !ok {
+				t.Errorf("scores of %s lack %q", l, k)
+			}
+		}
+	}
+}
+
+// checkSeatsSawNoRepository checks that each fact seat ran in a private
+// copy of its repository, removed since, and that no judge's prompt names
+// a label or a path.
+func checkSeatsSawNoRepository(t *testing.T, calls []clitest.Call, repos []string, labels ...string) {
+	t.Helper()
+	for _, c := range calls {
 		switch c.Kind {
 		case "rank.facts":
 			if slices.ContainsFunc(repos, func(r string) bool { return strings.HasPrefix(c.Cwd, r) }) || !strings.HasPrefix(filepath.Base(c.Cwd), "arena-rank-") {
@@ -198,20 +218,12 @@ func TestRankTwoRepositoriesEndToEnd(t *testing.T) {
 			}
 		case "rank.judge":
 			body := c.Prompt[strings.Index(c.Prompt, "CANDIDATE A"):]
-			for _, bad := range []string{"alpha", "beta", repos[0], "impl"} {
+			for _, bad := range append(labels, repos[0], "impl") {
 				if strings.Contains(body, bad) {
 					t.Errorf("a judge's prompt names %q", bad)
 				}
 			}
 		}
-	}
-	if !strings.Contains(r.stdout, "## Ranking") || !strings.Contains(r.stderr, "JSON report: ") {
-		t.Fatalf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
-	}
-	// Replay shows the same run.
-	rr := s.run("replay", "--no-tui", s.logs()[0])
-	if rr.code != 0 || !strings.Contains(rr.stdout, "Scores (1–5) and weighted totals") || !strings.Contains(rr.stdout, "## Verdict") {
-		t.Fatalf("replay: exit %d\n%s\n%s", rr.code, rr.stdout, rr.stderr)
 	}
 }
 

@@ -83,7 +83,7 @@ func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (st
 	latest := logs[0]
 	if a.isTTY() {
 		fmt.Fprintf(a.stderr, "Replay the latest debate, %q (%s, %s)? [Y/n] ",
-			oneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), resultWords(latest))
+			engine.OneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), resultWords(latest))
 		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(answer)); a != "" && a != "y" && a != "yes" {
 			return "", exitCode(exitConsensus)
@@ -202,14 +202,6 @@ func resultWords(s engine.LogSummary) string {
 	return string(s.Result)
 }
 
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
-
 func (a *app) logsCmd(cf *commonFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "logs",
@@ -255,7 +247,7 @@ func (a *app) listLogs(s *settings.Settings) error {
 		if l.Took > 0 {
 			took = l.Took.Round(time.Second).String()
 		}
-		t.Row(date, orDash(l.Protocol), result, fmt.Sprint(l.Rounds), took, l.Usage.Tokens(), strings.Join(l.Agents(), ","), oneLine(l.Topic, 50), l.Path)
+		t.Row(date, engine.OrDash(l.Protocol), result, fmt.Sprint(l.Rounds), took, l.Usage.Tokens(), strings.Join(l.Agents(), ","), engine.OneLine(l.Topic, 50), l.Path)
 	}
 	fmt.Fprintln(a.stdout, t.Render())
 	// What is wrong with a log is said on stderr, a line each.

@@ -9,14 +9,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/arenadebate/arena/engine/adversarial"
-	"github.com/arenadebate/arena/engine/compare"
-	"github.com/arenadebate/arena/engine/judge"
-	"github.com/arenadebate/arena/engine/rank"
+	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/trust"
-	"github.com/arenadebate/arena/engine/verdict"
 )
 
 // A log is data, never a command line. The invocation a log records is
@@ -36,6 +33,9 @@ type resumeRule struct {
 	args    bool     // its arguments name the files and directories it reads
 	writes  []string // flags naming where it writes
 	runs    map[string]string
+	// spec: its first argument is the file the run attached first (rank's
+	// specification), and must name it again.
+	spec bool
 }
 
 // commonResumeFlags are the settings every protocol's command takes.
@@ -45,23 +45,9 @@ var commonResumeFlags = []string{"defender", "challengers", "max-rounds", "timeo
 // decides for itself: they are left out of the rebuilt command.
 var droppedResumeFlags = []string{"no-tui", "json", "moderate", "log-dir", "no-log"}
 
-var resumeRules = map[string]resumeRule{
-	adversarial.Name: {flags: []string{"file", "context"}, reads: []string{"file", "context"}},
-	compare.Name: {command: "compare",
-		flags: []string{"file", "option", "criteria", "context", "stakeholders", "quick", "single", "advocates", "judge"},
-		reads: []string{"file", "context", "stakeholders"}},
-	judge.Name: {command: "judge", args: true,
-		flags:  []string{"task", "criteria", "preset", "judges", "author", "reports-dir", "min-score", "max-bytes"},
-		writes: []string{"reports-dir"}},
-	verdict.Name: {command: "verdict", args: true,
-		flags: []string{"task-id", "task", "thorough", "sensitive", "log", "author",
-			"quick-judge", "deep-judge", "tiebreaker", "quick-timeout", "deep-timeout", "tiebreaker-timeout"},
-		writes: []string{"log"}},
-	rank.Name: {command: "rank", args: true,
-		flags:  []string{"labels", "weights", "branch", "base", "run-tests", "test-timeout", "out", "expect-winner", "authors", "seed"},
-		writes: []string{"out"},
-		runs:   map[string]string{"run-tests": "each repository's own tests (the repositories' code)"}},
-}
+// resumeRules are each protocol's, registered by its command's file with
+// its resumer; a protocol without one cannot be resumed.
+var resumeRules = map[string]resumeRule{}
 
 // resumePlan is what a resume will run, as a person checks it.
 type resumePlan struct {
@@ -103,16 +89,35 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resumePlan, error) {
 	if err := cmd.ParseFlags(rest); err != nil {
 		return nil, rr.refusal([]string{"its flags do not parse: " + trust.Text(err.Error())})
 	}
+	flags, values, why := rule.loggedFlags(cmd, st.Protocol)
+	pos := cmd.Flags().Args()
+	why = append(why, rule.check(st, values, pos)...)
+	inv := st.Invocation
+	if len(why) > 0 {
+		return nil, rr.refusal(why)
+	}
+	plan := &resumePlan{dir: inv.Dir, stdin: len(inv.Stdin), signed: a.signedHere(st.Protocol, *inv)}
+	if rule.command != "" {
+		plan.args = append(plan.args, rule.command)
+	}
+	plan.args = append(append(plan.args, flags...), "--")
+	plan.args = append(plan.args, pos...)
+	plan.touches(rule, inv.Dir, values, pos)
+	return plan, nil
+}
+
+// loggedFlags are the flags of a logged command line the rule lets
+// through, written again as --name=value, and their values by name; why
+// says what it refused.
+func (rule resumeRule) loggedFlags(cmd *cobra.Command, protocol string) (flags []string, values map[string][]string, why []string) {
 	allowed := slices.Concat(commonResumeFlags, rule.flags)
-	var why []string
-	var flags []string
-	values := map[string][]string{}
+	values = map[string][]string{}
 	cmd.Flags().Visit(func(f *pflag.Flag) {
 		switch {
 		case slices.Contains(droppedResumeFlags, f.Name):
 			return
 		case !slices.Contains(allowed, f.Name):
-			why = append(why, fmt.Sprintf("--%s: not a flag a %s run records (%s)", f.Name, st.Protocol, refusedFlagWhy(f.Name)))
+			why = append(why, fmt.Sprintf("--%s: not a flag a %s run records (%s)", f.Name, protocol, refusedFlagWhy(f.Name)))
 			return
 		}
 		vs := []string{f.Value.String()}
@@ -124,7 +129,14 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resumePlan, error) {
 			flags = append(flags, "--"+f.Name+"="+v)
 		}
 	})
-	pos := cmd.Flags().Args()
+	return flags, values, why
+}
+
+// check says what in a logged command line does not match the run its
+// log records: a file the run did not attach, another specification, a
+// directory that is not one here.
+func (rule resumeRule) check(st engine.DebateStarted, values map[string][]string, pos []string) []string {
+	var why []string
 	// What the run attached is in its start event: a file the command
 	// line names that the run did not attach was put there by a hand.
 	attached := map[string]bool{}
@@ -138,7 +150,7 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resumePlan, error) {
 			}
 		}
 	}
-	if st.Protocol == rank.Name && (len(pos) == 0 || len(st.Context) == 0 || st.Context[0].Name != pos[0]) {
+	if rule.spec && (len(pos) == 0 || len(st.Context) == 0 || st.Context[0].Name != pos[0]) {
 		why = append(why, "the specification it names is not the one the run judged against")
 	}
 	inv := st.Invocation
@@ -147,45 +159,41 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resumePlan, error) {
 	} else if fi, err := os.Stat(inv.Dir); err != nil || !fi.IsDir() {
 		why = append(why, fmt.Sprintf("the directory it ran in, %s, is not a directory here", trust.Text(inv.Dir)))
 	}
-	if len(why) > 0 {
-		return nil, rr.refusal(why)
-	}
-	plan := &resumePlan{dir: inv.Dir, stdin: len(inv.Stdin), signed: a.signedHere(st.Protocol, *inv)}
-	if rule.command != "" {
-		plan.args = append(plan.args, rule.command)
-	}
-	plan.args = append(append(plan.args, flags...), "--")
-	plan.args = append(plan.args, pos...)
-	at := func(p string) string {
-		if p == "-" {
+	return why
+}
+
+// touches lists what the rebuilt command reads, writes and runs, paths
+// taken from dir, the directory it runs in.
+func (p *resumePlan) touches(rule resumeRule, dir string, values map[string][]string, pos []string) {
+	at := func(path string) string {
+		if path == "-" {
 			return "stdin"
 		}
-		if !filepath.IsAbs(p) {
-			return filepath.Join(inv.Dir, p)
+		if !filepath.IsAbs(path) {
+			return filepath.Join(dir, path)
 		}
-		return p
+		return path
 	}
 	for _, name := range append([]string{"config"}, rule.reads...) {
 		for _, v := range values[name] {
-			plan.reads = append(plan.reads, at(v))
+			p.reads = append(p.reads, at(v))
 		}
 	}
 	if rule.args {
-		for _, p := range pos {
-			plan.reads = append(plan.reads, at(p))
+		for _, path := range pos {
+			p.reads = append(p.reads, at(path))
 		}
 	}
 	for _, name := range rule.writes {
 		for _, v := range values[name] {
-			plan.writes = append(plan.writes, at(v))
+			p.writes = append(p.writes, at(v))
 		}
 	}
 	for name, what := range rule.runs {
 		if v := values[name]; len(v) > 0 && v[0] == "true" {
-			plan.runs = append(plan.runs, what)
+			p.runs = append(p.runs, what)
 		}
 	}
-	return plan, nil
 }
 
 // refusedFlagWhy says why a flag is never taken from a log.
@@ -205,7 +213,7 @@ func refusedFlagWhy(name string) string {
 func (p *resumePlan) show(rr *resumeRun) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "arena resume %s\n", rr.path)
-	fmt.Fprintf(&b, "  the run:    %s: %s\n", rr.start.Protocol, oneLine(trust.Text(rr.start.Topic), 70))
+	fmt.Fprintf(&b, "  the run:    %s: %s\n", rr.start.Protocol, engine.OneLine(trust.Text(rr.start.Topic), 70))
 	fmt.Fprintf(&b, "  runs:       arena %s\n", quoteArgs(p.args))
 	fmt.Fprintf(&b, "  in:         %s\n", trust.Text(p.dir))
 	var seats []string

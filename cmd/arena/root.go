@@ -2,10 +2,9 @@ package main
 
 import (
 	"github.com/spf13/cobra"
-)
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+	"github.com/arenadebate/arena/engine/seating"
+)
 
 type debateFlags struct {
 	commonFlags
@@ -31,7 +30,7 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
   arena doctor            # which challengers are installed and working
   arena replay            # watch the latest debate again
   arena demo              # a recorded debate, no model CLI needed`,
-		Version:       version,
+		Version:       buildVersion(),
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -94,3 +93,7 @@ func argsAreUsage(c *cobra.Command) {
 // adversarial debate (arena compare, arena judge, ...), each appended by
 // its own file's init, so adding a protocol touches its own file only.
 var protocolCommands []func(a *app, cf *commonFlags) *cobra.Command
+
+// seatingPlans are those protocols' seats, appended by the same inits:
+// the settings read each protocol's section of the config file by them.
+var seatingPlans []seating.Plan

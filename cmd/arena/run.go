@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -73,7 +74,7 @@ func (a *app) runProtocol(p engine.Protocol, logw *engine.LogWriter, f outputFla
 		}
 	}
 	if !f.json && !f.noTUI && a.isTTY() {
-		a.afterScreen(out, saved)
+		a.afterScreen(p.Start().RunNoun(), out, saved)
 	}
 	return out
 }
@@ -425,16 +426,21 @@ func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, follow
 
 // afterScreen leaves a short account in the scrollback once the screen,
 // drawn on the alternate screen, is gone.
-func (a *app) afterScreen(out engine.Outcome, saved []engine.Saved) {
+func (a *app) afterScreen(noun string, out engine.Outcome, saved []engine.Saved) {
 	w := trust.Writer{W: a.stdout} // the summary and failures quote the agents
 	fmt.Fprintf(w, "arena: %s\n", out.Summary)
 	for _, f := range out.Failures {
 		fmt.Fprintf(w, "  ✗ %s\n", f)
 	}
+	logWords := strings.ToLower(plain.LogWords(noun)) + ":"
+	width := utf8.RuneCountInString(logWords)
 	for _, s := range saved {
-		fmt.Fprintf(w, "  %-17s %s\n", s.What+":", s.Path)
+		width = max(width, utf8.RuneCountInString(s.What)+1)
+	}
+	for _, s := range saved {
+		fmt.Fprintf(w, "  %-*s %s\n", width, s.What+":", s.Path)
 	}
 	if out.LogPath != "" {
-		fmt.Fprintf(w, "  %-17s %s  (arena replay %s)\n", "debate log:", out.LogPath, out.LogPath)
+		fmt.Fprintf(w, "  %-*s %s  (arena replay %s)\n", width, logWords, out.LogPath, out.LogPath)
 	}
 }

@@ -320,20 +320,27 @@ func TestWritesGoOnlyWhereArenaMeansThem(t *testing.T) {
 	}
 	os.Remove(filepath.Join(s.dir, "debate-logs"))
 
-	// A follow-up appends to the run's own outcome document only: not to a
-	// link put in its place, nor to another file under its name.
+	followUpsWriteOnlyTheirDocument(t, s, victim, unchanged)
+	reportsArePrivate(t, s)
+}
+
+// followUpsWriteOnlyTheirDocument: a follow-up appends to the run's own
+// outcome document only, not to a link put in its place, nor to another
+// file under its name.
+func followUpsWriteOnlyTheirDocument(t *testing.T, s *sandbox, victim string, unchanged func(string)) {
+	t.Helper()
 	if r := s.run("--no-tui", "should we move sessions to Postgres?"); r.code != exitConsensus {
 		t.Fatalf("debate: exit %d\n%s", r.code, r.stderr)
 	}
 	lc := s.onlyLog()
-	doc := filepath.Join(s.dir, arenatestDocument(lc))
+	doc := filepath.Join(s.dir, latestDocument(lc))
 	if err := os.Remove(doc); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(victim, doc); err != nil {
 		t.Fatal(err)
 	}
-	r = s.run("ask", s.logs()[0], "what would change your mind?")
+	r := s.run("ask", s.logs()[0], "what would change your mind?")
 	if !strings.Contains(r.stderr+r.stdout, "could not add the follow-up to the outcome document") {
 		t.Errorf("ask through a link: exit %d, no warning\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -349,8 +356,11 @@ func TestWritesGoOnlyWhereArenaMeansThem(t *testing.T) {
 	if b, _ := os.ReadFile(doc); string(b) != "someone else's notes\n" {
 		t.Errorf("another file under the document's name was appended to: %q", b)
 	}
+}
 
-	// Reports are private: 0600 files in a 0700 directory.
+// reportsArePrivate: judge reports are 0600 files in a 0700 directory.
+func reportsArePrivate(t *testing.T, s *sandbox) {
+	t.Helper()
 	solution := s.writeSolution(t)
 	if r := s.run("judge", "--no-tui", solution, "--task", "create users", "--criteria", judgeCriteria, "--reports-dir", "reports"); r.code == exitUsage || r.code == exitError {
 		t.Fatalf("judge: exit %d\n%s", r.code, r.stderr)

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -83,6 +80,12 @@ type verdictFlags struct {
 
 func init() {
 	resumers[verdict.Name] = resumeByInvocation
+	runExits[verdict.Name] = runExit{tool: "verdict", help: verdictExitHelp, code: verdictExit}
+	resumeRules[verdict.Name] = resumeRule{command: "verdict", args: true,
+		flags: []string{"task-id", "task", "thorough", "sensitive", "log", "author",
+			"quick-judge", "deep-judge", "tiebreaker", "quick-timeout", "deep-timeout", "tiebreaker-timeout"},
+		writes: []string{"log"}}
+	seatingPlans = append(seatingPlans, verdict.Seating)
 	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command { return a.verdictCmd(cf) })
 }
 
@@ -193,13 +196,9 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 	}
 	cfg.ID = runID(logw, f.taskID)
 	p := verdict.New(cfg)
-	sink := &verdictLog{path: vlog, cfg: cfg, p: p, models: modelNames(cfg.Judges)}
+	sink := verdict.NewLogSink(vlog, p)
 	if rr := a.resume; rr != nil {
-		// The earlier part's records, its final one among them when it
-		// was interrupted or aborted, are in the verdict log under the
-		// run's id: the resumed part writes its own under an id of its
-		// own, so that no run id has two final records.
-		sink.cfg.ID, sink.resumes = resumedRunID(cfg.ID, rr.lc.Events), cfg.ID
+		sink.Resuming(rr.lc.Events)
 	}
 	front, out := a, outputFlags{noTUI: f.noTUI, moderate: f.moderate}
 	if f.json {
@@ -207,12 +206,12 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 		quiet.stdout = io.Discard
 		front, out = &quiet, outputFlags{noTUI: true, moderate: f.moderate}
 	}
-	res := front.runProtocol(loggedVerdict{p, sink}, logw, out)
+	res := front.runProtocol(verdict.WithLog(p, sink), logw, out)
 	if err := sink.Err(); err != nil {
 		a.warn("%v", err)
 	}
 	if f.json {
-		b, _ := json.Marshal(sink.final)
+		b, _ := json.Marshal(sink.Final())
 		fmt.Fprintf(a.stdout, "%s\n", b)
 	}
 	return exitCode(verdictExit(res.Result))
@@ -263,7 +262,7 @@ func (a *app) verdictConfig(cmd *cobra.Command, s *settings.Settings, f *verdict
 	if author != "" {
 		exclude = append(exclude, author)
 	}
-	p := a.seatPicker(s, verdict.Name, exclude...)
+	p := a.seatPicker(s, verdict.Seating, exclude...)
 	modes := []verdict.Mode{verdict.Quick, verdict.Deep}
 	if f.thorough {
 		modes = append(modes, verdict.Tiebreaker)
@@ -285,17 +284,9 @@ func (a *app) verdictConfig(cmd *cobra.Command, s *settings.Settings, f *verdict
 		cfg.Judges[m] = ag
 	}
 	p.warnShared()
-	if f.thorough {
-		tie := providerOf(cfg.Judges[verdict.Tiebreaker])
-		for _, m := range []verdict.Mode{verdict.Quick, verdict.Deep} {
-			if providerOf(cfg.Judges[m]) == tie {
-				msg := fmt.Sprintf("the tiebreaker %s is from the same provider (%s) as the %s judge %s: name one from a different provider with --tiebreaker for an independent view",
-					cfg.Judges[verdict.Tiebreaker].Name, tie, m, cfg.Judges[m].Name)
-				a.warn("%s", msg)
-				cfg.Notes = append(cfg.Notes, msg)
-				break
-			}
-		}
+	if msg := verdict.TiebreakerNote(cfg.Judges); msg != "" {
+		a.warn("%s", msg)
+		cfg.Notes = append(cfg.Notes, msg)
 	}
 	return cfg, nil
 }
@@ -330,7 +321,7 @@ func (a *app) seatJudge(p *seatPicker, s *settings.Settings, f *verdictFlags, m 
 	if names == nil && len(p.pool) == 0 {
 		return challengers.Agent{}, usagef("no agent for the %s seat: name one with --%s or in the config's verdict.%s", label, judgeFlag(m), m)
 	}
-	ags, err := p.pick(string(m), label, names, 1)
+	ags, err := p.pick(string(m), names, 1)
 	if err != nil {
 		return challengers.Agent{}, err
 	}
@@ -362,42 +353,6 @@ func parseSeatTimeout(v string) (time.Duration, error) {
 	return d, nil
 }
 
-// providerOf is who serves an agent's model, by the CLI it runs: two
-// agents running one CLI are not independent.
-func providerOf(a challengers.Agent) string {
-	exe := filepath.Base(a.Executable())
-	switch exe {
-	case "claude":
-		return "Anthropic"
-	case "gemini", "agy":
-		return "Google"
-	case "codex":
-		return "OpenAI"
-	case "qwen":
-		return "Alibaba"
-	}
-	return exe
-}
-
-// modelNames are the log's "model" for each agent: the agent, and the
-// model its command line chooses where it names one (--model X, -m X).
-func modelNames(judges map[verdict.Mode]challengers.Agent) map[string]string {
-	out := map[string]string{}
-	for _, a := range judges {
-		name := a.Name
-		argv := append(slices.Clone(a.Command), a.Args...)
-		for i, arg := range argv {
-			if v, ok := strings.CutPrefix(arg, "--model="); ok {
-				name = a.Name + "/" + v
-			} else if (arg == "--model" || arg == "-m") && i+1 < len(argv) && !strings.HasPrefix(argv[i+1], "{") {
-				name = a.Name + "/" + argv[i+1]
-			}
-		}
-		out[a.Name] = name
-	}
-	return out
-}
-
 // verdictLogPath is where verdicts are appended ("" for nowhere): --log,
 // else verdicts/verdicts.jsonl in the debate log directory unless logs
 // are off. It
@@ -426,106 +381,6 @@ func runID(logw *engine.LogWriter, taskID string) string {
 		return strings.TrimSuffix(filepath.Base(logw.Path()), ".jsonl")
 	}
 	return fmt.Sprintf("%s-%d", strings.TrimSuffix(engine.LogName(time.Now(), "verdict "+taskID), ".jsonl"), os.Getpid())
-}
-
-// loggedVerdict is the verdict protocol with the verdict log on its bus.
-type loggedVerdict struct {
-	*verdict.Protocol
-	log *verdictLog
-}
-
-func (l loggedVerdict) Run(ctx context.Context, rt *engine.Runtime) engine.Outcome {
-	rt.Bus.Subscribe(l.log) // before the first judge is asked
-	return l.Protocol.Run(ctx, rt)
-}
-
-// verdictLog appends each judge's verdict, then the final record, to the
-// verdict log as they pass on the bus.
-type verdictLog struct {
-	path   string
-	cfg    verdict.Config
-	p      *verdict.Protocol
-	models map[string]string
-	mu     sync.Mutex
-	err    error
-	final  verdict.Final
-	// resumes is the run id of the run this one resumes ("": none).
-	resumes string
-}
-
-// resumedRunID is the run id of a resumed run's own records: the earlier
-// run's, followed by "-resumed", and its number from the second resume on.
-func resumedRunID(id string, earlier []engine.Event) string {
-	n := 1
-	for _, e := range earlier {
-		if e.Kind() == engine.KindResumed {
-			n++
-		}
-	}
-	if n == 1 {
-		return id + "-resumed"
-	}
-	return fmt.Sprintf("%s-resumed-%d", id, n)
-}
-
-func (v *verdictLog) Handle(e engine.Event) {
-	switch p := e.Payload.(type) {
-	case engine.AgentFinished:
-		m := verdict.Mode(p.Seat)
-		if p.Reply == nil || !slices.Contains([]verdict.Mode{verdict.Quick, verdict.Deep, verdict.Tiebreaker}, m) {
-			return
-		}
-		var j verdict.Judgement
-		if err := json.Unmarshal(p.Reply, &j); err != nil {
-			v.fail(fmt.Errorf("verdict log: reading the %s judge's reply: %w", m, err))
-			return
-		}
-		model := v.models[p.Agent]
-		if p.Usage != nil && p.Usage.Model != "" { // the stream said which model ran
-			model = p.Agent + "/" + p.Usage.Model
-		}
-		v.append(verdict.NewRecord(v.cfg.TaskID, v.cfg.ID, model, m, j, e.Time))
-	case engine.Outcome:
-		res := v.p.Result()
-		reached := res.Reason
-		if reached == "" {
-			reached = p.Summary
-		}
-		if v.resumes != "" {
-			reached += " (resumed from run " + v.resumes + ")"
-		}
-		fin := verdict.Final{
-			TaskID: v.cfg.TaskID, RunID: v.cfg.ID, Mode: verdict.ModeFinal, Verdict: string(p.Result),
-			Reached: reached, Calls: res.Calls, Sensitive: v.cfg.Sensitive, Failures: p.Failures,
-			DebateLog: p.LogPath, Timestamp: verdict.Timestamp(e.Time),
-		}
-		v.mu.Lock()
-		v.final = fin
-		v.mu.Unlock()
-		v.append(fin)
-	}
-}
-
-func (v *verdictLog) append(rec any) {
-	if v.path == "" {
-		return
-	}
-	if err := verdict.Append(v.path, rec); err != nil {
-		v.fail(err)
-	}
-}
-
-func (v *verdictLog) fail(err error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.err = errors.Join(v.err, err)
-}
-
-// Err is what went wrong writing the log; read it after the run.
-func (v *verdictLog) Err() error {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.err
 }
 
 func (a *app) verdictStats(f *verdictFlags) error {

@@ -12,9 +12,9 @@ import (
 	"github.com/arenadebate/arena/bench/benchkit"
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
+	"github.com/arenadebate/arena/engine/enginetest"
 	"github.com/arenadebate/arena/tui/plain"
 )
 
@@ -28,9 +28,9 @@ import (
 // benchRun runs one debate in process, as the arena command does (the
 // real runner; the log writer and the headless printer on the bus), and
 // returns the log, the fakes and when each phase first started.
-func benchRun(b *testing.B, script *clitest.Script) (*arenatest.Sandbox, engine.LogContents, map[engine.Phase]time.Time, time.Duration) {
+func benchRun(b *testing.B, script *clitest.Script) (*enginetest.Sandbox, engine.LogContents, map[engine.Phase]time.Time, time.Duration) {
 	b.Helper()
-	sb := arenatest.NewSandbox(b)
+	sb := enginetest.NewSandbox(b)
 	sb.Fakes.SetScript(script)
 	agent := func(name string) challengers.Agent {
 		a, ok := challengers.Builtin(name)

@@ -17,6 +17,9 @@ const Name = "adversarial"
 // Title is how the adversarial protocol introduces itself.
 const Title = "Adversarial debate: parallel challenge → sequential confrontation"
 
+// Noun is what a person calls one run of the protocol.
+const Noun = "debate"
+
 // The phases of the adversarial protocol, named as in the protocol text.
 const (
 	PhasePreflight            engine.Phase = "preflight"
@@ -160,8 +163,8 @@ func (p *Protocol) Start() engine.DebateStarted {
 		ctxFiles = append(ctxFiles, engine.ContextOf(doc.Name, doc.Content))
 	}
 	return engine.DebateStarted{
-		ID: cfg.ID, Protocol: Name, Title: Title, Topic: cfg.Topic,
-		Seats: seats, Agents: agents, MaxRounds: cfg.MaxRounds, Timeout: engine.Duration(cfg.Timeout),
+		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Topic: cfg.Topic,
+		Seats: seats, FollowUpSeat: cfg.Defender.Name, Agents: agents, MaxRounds: cfg.MaxRounds, Timeout: engine.Duration(cfg.Timeout),
 		Context: ctxFiles, Phases: Phases, Layouts: Layouts,
 		Settings: []engine.Setting{{Name: "skeptical of early agreement", Value: fmt.Sprint(cfg.Skeptical)}},
 	}
@@ -677,18 +680,11 @@ func (d *debate) summary(kind engine.OutcomeKind) string {
 		case DecideBriefAddress:
 			return "Consensus in round 1: only minor objections, addressed briefly"
 		}
-		return fmt.Sprintf("Consensus after %d round%s", d.s.round, plural(d.s.round))
+		return "Consensus after " + engine.Plural(d.s.round, "round")
 	case OutcomeTradeoff:
 		return fmt.Sprintf("No consensus after %d rounds: tradeoff identified", d.s.round)
 	case engine.OutcomeInterrupted:
 		return "Interrupted during " + stageWords(d.s)
 	}
 	return "Aborted: " + d.s.abort
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

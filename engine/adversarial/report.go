@@ -153,7 +153,7 @@ func stoppedReport(b *strings.Builder, s *state, cfg Config, kind engine.Outcome
 	}
 	header(b, title, cfg)
 	fmt.Fprintf(b, "**%s.**\n\n", strings.TrimRight(summary, "."))
-	fmt.Fprintf(b, "**How far it got:** %s; at most %d round%s.\n\n", stageWords(s), s.maxRounds, plural(s.maxRounds))
+	fmt.Fprintf(b, "**How far it got:** %s; at most %s.\n\n", stageWords(s), engine.Plural(s.maxRounds, "round"))
 	if p := s.position(); p != "" {
 		fmt.Fprintf(b, "**Position when it stopped (v%d):** %s\n\n", len(s.positions), p)
 	}

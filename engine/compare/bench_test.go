@@ -11,9 +11,9 @@ import (
 	"github.com/arenadebate/arena/bench/benchkit"
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/arenatest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/compare"
+	"github.com/arenadebate/arena/engine/enginetest"
 	"github.com/arenadebate/arena/tui/plain"
 )
 
@@ -43,7 +43,7 @@ func BenchmarkQuickComparison(b *testing.B) {
 	}
 	var wall, crit, sum, single []time.Duration
 	for b.Loop() {
-		sb := arenatest.NewSandbox(b)
+		sb := enginetest.NewSandbox(b)
 		sb.Fakes.SetScript(script)
 		logw, err := engine.CreateLog(b.TempDir(), "bench.jsonl")
 		if err != nil {
@@ -74,20 +74,10 @@ func BenchmarkQuickComparison(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := benchkit.NewReplayer(b, sb.Fakes, sb.Env())
-		each := make([]time.Duration, len(calls))
-		var s, mx time.Duration
-		for i, c := range calls {
-			r.Reset()
-			if each[i], err = r.Time(c); err != nil {
-				b.Fatal(err)
-			}
-			s += each[i]
-			mx = max(mx, each[i])
-		}
 		if len(calls) != 4 {
 			b.Fatalf("%d calls, want 4 (two openings, two judge readings)", len(calls))
 		}
+		each, s, mx := replayEach(b, sb, calls)
 		c := benchkit.CriticalPath(calls, steps, each)
 		wall, crit, sum, single = append(wall, took), append(crit, c), append(sum, s), append(single, mx)
 		b.Logf("comparison %v  critical path %v  sum %v", took.Round(time.Millisecond), c.Round(time.Millisecond), s.Round(time.Millisecond))
@@ -99,4 +89,22 @@ func BenchmarkQuickComparison(b *testing.B) {
 	b.ReportMetric(ms.Seconds(), "sum-s")
 	b.ReportMetric(mw.Seconds()/mc.Seconds(), "ratio")
 	b.ReportMetric(mw.Seconds()/m1.Seconds(), "steps")
+}
+
+// replayEach replays every call alone, and returns each one's time, their
+// sum and the slowest.
+func replayEach(b *testing.B, sb *enginetest.Sandbox, calls []clitest.Call) (each []time.Duration, sum, slowest time.Duration) {
+	b.Helper()
+	r := benchkit.NewReplayer(b, sb.Fakes, sb.Env())
+	each = make([]time.Duration, len(calls))
+	for i, c := range calls {
+		r.Reset()
+		var err error
+		if each[i], err = r.Time(c); err != nil {
+			b.Fatal(err)
+		}
+		sum += each[i]
+		slowest = max(slowest, each[i])
+	}
+	return each, sum, slowest
 }

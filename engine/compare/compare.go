@@ -16,6 +16,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/seating"
 )
 
 // Name is the protocol's name in logs and on the command line.
@@ -23,6 +24,17 @@ const Name = "compare"
 
 // Title is how the protocol introduces itself.
 const Title = "Comparative debate: advocates argue, a judge scores in both orders"
+
+// Noun is what a person calls one run of the protocol.
+const Noun = "comparison"
+
+// Seating is the protocol's section of the config file:
+//
+//	compare: {advocates: [gemini, codex], judge: claude}
+var Seating = seating.Plan{Protocol: Name, Seats: []seating.Seat{
+	{Key: "advocates", Label: "advocate", Many: true}, // one per option, in option order
+	{Key: "judge", Label: "judge"},
+}}
 
 // The phases.
 const (
@@ -147,8 +159,8 @@ func (p *Protocol) Start() engine.DebateStarted {
 		settings = append(settings, engine.Setting{Name: "mode", Value: "quick: no rebuttals"})
 	}
 	return engine.DebateStarted{
-		ID: cfg.ID, Protocol: Name, Title: Title, Topic: cfg.Decision,
-		Seats: seats, Agents: agents, Timeout: engine.Duration(cfg.Timeout),
+		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Topic: cfg.Decision,
+		Seats: seats, FollowUpSeat: judgeSeat, Agents: agents, Timeout: engine.Duration(cfg.Timeout),
 		Context: ctxFiles, Settings: settings, Phases: p.Phases(), Layouts: Layouts,
 	}
 }

@@ -235,82 +235,144 @@ func parseJudgement(text string, options []string, criteria []Criterion, rebutta
 			return j, engine.FieldError("recommendation", fmt.Sprintf("must name exactly one of %s, got %q", quoteAll(options), j.Recommendation))
 		}
 		j.Recommendation = rec
-		seen := map[[2]string]bool{}
-		for i, s := range scores {
-			var sc Score
-			var opt, crit string
-			if err := engine.Collect(
-				func() (e error) { crit, e = s.Str("criterion", false); return },
-				func() (e error) { opt, e = s.Str("option", false); return },
-				func() (e error) { sc.Score, e = s.Int("score", 1, 5); return },
-				func() (e error) { sc.Justification, e = s.Str("justification", true); return },
-			); err != nil {
-				return j, fmt.Errorf("scores[%d]: %w", i, err)
-			}
-			if sc.Option, ok = MatchOption(opt, options); !ok {
-				return j, fmt.Errorf("scores[%d]: %w", i, engine.FieldError("option", fmt.Sprintf("must be one of %s, got %q", quoteAll(options), opt)))
-			}
-			if sc.Criterion, ok = MatchCriterion(crit, criteria); !ok {
-				return j, fmt.Errorf("scores[%d]: %w", i, engine.FieldError("criterion", fmt.Sprintf("is not one of the criteria: %q", crit)))
-			}
-			if m, ok := MatchOption(s.Opt("more_convincing"), options); ok {
-				sc.MoreConvinced = m
-			}
-			key := [2]string{sc.Option, sc.Criterion}
-			if seen[key] {
-				return j, fmt.Errorf("scores[%d]: %s on %q is scored twice", i, sc.Option, sc.Criterion)
-			}
-			seen[key] = true
-			j.Scores = append(j.Scores, sc)
+		r := judgementReader{options: options, criteria: criteria}
+		if j.Scores, err = r.scores(scores); err != nil {
+			return j, err
 		}
-		for _, o := range options {
-			for _, c := range criteria {
-				if !seen[[2]string{o, c.Name}] {
-					return j, engine.FieldError("scores", fmt.Sprintf("must score every option on every criterion; %s on %q is missing", o, c.Name))
-				}
-			}
+		j.Audit = r.audit(audit)
+		if j.Rebuttals, err = r.rebuttals(rebs); err != nil {
+			return j, err
 		}
-		for _, a := range audit {
-			item := AuditItem{Kind: strings.ToLower(a.Opt("kind")), Claim: a.Opt("claim"), Detail: a.Opt("detail")}
-			item.Option, _ = MatchOption(a.Opt("option"), options)
-			if item.Option == "" {
-				item.Option = a.Opt("option")
-			}
-			j.Audit = append(j.Audit, item)
+		if j.Conditions, err = r.conditions(conds); err != nil {
+			return j, err
 		}
-		for i, r := range rebs {
-			var rs RebuttalScore
-			if err := engine.Collect(
-				func() (e error) { rs.Effectiveness, e = r.Int("effectiveness", 1, 5); return },
-				func() (e error) { rs.Survived, e = r.List("survived"); return },
-				func() (e error) { rs.Collapsed, e = r.List("collapsed"); return },
-			); err != nil {
-				return j, fmt.Errorf("rebuttals[%d]: %w", i, err)
-			}
-			rs.Option, _ = MatchOption(r.Opt("option"), options)
-			j.Rebuttals = append(j.Rebuttals, rs)
-		}
-		for i, c := range conds {
-			var cd Condition
-			var err error
-			if cd.ChooseIf, err = c.List("choose_if"); err != nil {
-				return j, fmt.Errorf("conditions[%d]: %w", i, err)
-			}
-			cd.Option, _ = MatchOption(c.Opt("option"), options)
-			j.Conditions = append(j.Conditions, cd)
-		}
-		if t, ok := f["weighted_totals"].(map[string]any); ok {
-			j.Totals = map[string]float64{}
-			for k, v := range t {
-				if o, ok := MatchOption(k, options); ok {
-					if n, ok := number(v); ok {
-						j.Totals[o] = n
-					}
-				}
-			}
-		}
+		j.Totals = r.totals(f["weighted_totals"])
 		return j, nil
 	})
+}
+
+// judgementReader reads the parts of a scorecard, matching the options
+// and criteria a judge names to the comparison's.
+type judgementReader struct {
+	options  []string
+	criteria []Criterion
+}
+
+// scores reads every score: each option on each criterion exactly once.
+func (r judgementReader) scores(scores []engine.Fields) ([]Score, error) {
+	var out []Score
+	seen := map[[2]string]bool{}
+	for i, s := range scores {
+		sc, err := r.score(s)
+		if err != nil {
+			return nil, fmt.Errorf("scores[%d]: %w", i, err)
+		}
+		key := [2]string{sc.Option, sc.Criterion}
+		if seen[key] {
+			return nil, fmt.Errorf("scores[%d]: %s on %q is scored twice", i, sc.Option, sc.Criterion)
+		}
+		seen[key] = true
+		out = append(out, sc)
+	}
+	for _, o := range r.options {
+		for _, c := range r.criteria {
+			if !seen[[2]string{o, c.Name}] {
+				return nil, engine.FieldError("scores", fmt.Sprintf("must score every option on every criterion; %s on %q is missing", o, c.Name))
+			}
+		}
+	}
+	return out, nil
+}
+
+// score reads one score.
+func (r judgementReader) score(s engine.Fields) (Score, error) {
+	var sc Score
+	var opt, crit string
+	if err := engine.Collect(
+		func() (e error) { crit, e = s.Str("criterion", false); return },
+		func() (e error) { opt, e = s.Str("option", false); return },
+		func() (e error) { sc.Score, e = s.Int("score", 1, 5); return },
+		func() (e error) { sc.Justification, e = s.Str("justification", true); return },
+	); err != nil {
+		return sc, err
+	}
+	var ok bool
+	if sc.Option, ok = MatchOption(opt, r.options); !ok {
+		return sc, engine.FieldError("option", fmt.Sprintf("must be one of %s, got %q", quoteAll(r.options), opt))
+	}
+	if sc.Criterion, ok = MatchCriterion(crit, r.criteria); !ok {
+		return sc, engine.FieldError("criterion", fmt.Sprintf("is not one of the criteria: %q", crit))
+	}
+	if m, ok := MatchOption(s.Opt("more_convincing"), r.options); ok {
+		sc.MoreConvinced = m
+	}
+	return sc, nil
+}
+
+// audit reads the audit of the arguments, keeping an option it cannot
+// match as the judge wrote it.
+func (r judgementReader) audit(audit []engine.Fields) []AuditItem {
+	var out []AuditItem
+	for _, a := range audit {
+		item := AuditItem{Kind: strings.ToLower(a.Opt("kind")), Claim: a.Opt("claim"), Detail: a.Opt("detail")}
+		item.Option, _ = MatchOption(a.Opt("option"), r.options)
+		if item.Option == "" {
+			item.Option = a.Opt("option")
+		}
+		out = append(out, item)
+	}
+	return out
+}
+
+// rebuttals reads how well each option's rebuttal did.
+func (r judgementReader) rebuttals(rebs []engine.Fields) ([]RebuttalScore, error) {
+	var out []RebuttalScore
+	for i, f := range rebs {
+		var rs RebuttalScore
+		if err := engine.Collect(
+			func() (e error) { rs.Effectiveness, e = f.Int("effectiveness", 1, 5); return },
+			func() (e error) { rs.Survived, e = f.List("survived"); return },
+			func() (e error) { rs.Collapsed, e = f.List("collapsed"); return },
+		); err != nil {
+			return nil, fmt.Errorf("rebuttals[%d]: %w", i, err)
+		}
+		rs.Option, _ = MatchOption(f.Opt("option"), r.options)
+		out = append(out, rs)
+	}
+	return out, nil
+}
+
+// conditions reads when to choose each option.
+func (r judgementReader) conditions(conds []engine.Fields) ([]Condition, error) {
+	var out []Condition
+	for i, c := range conds {
+		var cd Condition
+		var err error
+		if cd.ChooseIf, err = c.List("choose_if"); err != nil {
+			return nil, fmt.Errorf("conditions[%d]: %w", i, err)
+		}
+		cd.Option, _ = MatchOption(c.Opt("option"), r.options)
+		out = append(out, cd)
+	}
+	return out, nil
+}
+
+// totals reads the judge's own weighted totals (noted, never used: arena
+// computes its own), nil when it gave none.
+func (r judgementReader) totals(v any) map[string]float64 {
+	t, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := map[string]float64{}
+	for k, v := range t {
+		if o, ok := MatchOption(k, r.options); ok {
+			if n, ok := number(v); ok {
+				out[o] = n
+			}
+		}
+	}
+	return out
 }
 
 func quoteAll(ss []string) string {

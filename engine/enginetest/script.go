@@ -1,5 +1,6 @@
-// Package enginetest runs protocols against scripted agents in unit tests
-// (end-to-end tests run real fake CLIs instead). A request is recognised
+// Package enginetest runs protocols against scripted agents in unit tests,
+// and gives the end-to-end tests and benchmarks, which run the real fake
+// CLIs instead, their Sandbox (sandbox.go). A request is recognised
 // by the reply shape its prompt names (package shape), as the fake CLIs
 // recognise it.
 package enginetest

@@ -19,6 +19,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/seating"
 )
 
 // Name is the protocol's name in logs and on the command line.
@@ -26,6 +27,16 @@ const Name = "judge"
 
 // Title is how the protocol introduces itself.
 const Title = "Judge with debate: independent scores → debate to consensus"
+
+// Noun is what a person calls one run of the protocol.
+const Noun = "judging"
+
+// Seating is the protocol's section of the config file:
+//
+//	judge: {judges: [gemini, codex, qwen]}
+var Seating = seating.Plan{Protocol: Name, Seats: []seating.Seat{
+	{Key: "judges", Label: "judge", Many: true, Default: 3},
+}}
 
 // The phases.
 const (
@@ -123,8 +134,8 @@ func New(cfg Config) *Protocol {
 func (p *Protocol) Start() engine.DebateStarted {
 	cfg := p.cfg
 	st := engine.DebateStarted{
-		ID: cfg.ID, Protocol: Name, Title: Title, Topic: cfg.Task,
-		MaxRounds: cfg.MaxRounds, Timeout: engine.Duration(cfg.Timeout),
+		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Topic: cfg.Task,
+		FollowUpSeat: judgeName(1), MaxRounds: cfg.MaxRounds, Timeout: engine.Duration(cfg.Timeout),
 		Phases: Phases, Layouts: Layouts,
 	}
 	for i, a := range cfg.Judges {
@@ -503,19 +514,34 @@ func (r *run) table(title string, live []*seat, c Check, accepts []bool) engine.
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	t.Rows = append(append(t.Rows, r.droppedRows(accepts != nil)...), spreadRow(c, accepts))
+	t.Decision = r.checkDecision(c, accepts != nil)
+	return t
+}
+
+// droppedRows are the judges no longer in the debate, a row each.
+func (r *run) droppedRows(accepts bool) []engine.Row {
+	var rows []engine.Row
 	for _, s := range r.seats {
-		if !s.live {
-			cells := []string{s.name + " · " + s.agent.Name}
-			for range cs {
-				cells = append(cells, "–")
-			}
-			cells = append(cells, "dropped")
-			if accepts != nil {
-				cells = append(cells, "–")
-			}
-			t.Rows = append(t.Rows, engine.Row{Cells: cells, Stance: engine.StanceNeutral})
+		if s.live {
+			continue
 		}
+		cells := []string{s.name + " · " + s.agent.Name}
+		for range r.cfg.Criteria {
+			cells = append(cells, "–")
+		}
+		cells = append(cells, "dropped")
+		if accepts {
+			cells = append(cells, "–")
+		}
+		rows = append(rows, engine.Row{Cells: cells, Stance: engine.StanceNeutral})
 	}
+	return rows
+}
+
+// spreadRow is the spread of every criterion and of the overall score,
+// each over its limit marked, and how many judges accept.
+func spreadRow(c Check, accepts []bool) engine.Row {
 	spread := engine.Row{Cells: []string{"spread"}, Stance: engine.StanceAgree}
 	for _, d := range c.CriterionSpread {
 		cell := fmt.Sprint(d)
@@ -535,17 +561,19 @@ func (r *run) table(title string, live []*seat, c Check, accepts []bool) engine.
 	if !c.OK {
 		spread.Stance = engine.StanceDisagree
 	}
-	t.Rows = append(t.Rows, spread)
+	return spread
+}
+
+// checkDecision says what the consensus check decided.
+func (r *run) checkDecision(c Check, accepts bool) string {
 	switch {
 	case c.OK:
-		t.Decision = fmt.Sprintf("Consensus: overall %.2f/5 (spread %.2f ≤ %.1f, every criterion within %.0f point%s)",
-			c.overall(), c.OverallSpread, MaxOverallSpread, MaxCriterionSpread, map[bool]string{true: ", every judge accepts", false: ""}[accepts != nil])
+		return fmt.Sprintf("Consensus: overall %.2f/5 (spread %.2f ≤ %.1f, every criterion within %.0f point%s)",
+			c.overall(), c.OverallSpread, MaxOverallSpread, MaxCriterionSpread, map[bool]string{true: ", every judge accepts", false: ""}[accepts])
 	case r.round < r.cfg.MaxRounds:
-		t.Decision = fmt.Sprintf("No consensus: %s; on to debate round %d of %d", strings.Join(c.Fails, "; "), r.round+1, r.cfg.MaxRounds)
-	default:
-		t.Decision = fmt.Sprintf("No consensus after %d debate round%s: %s; human review needed", r.round, plural(r.round), strings.Join(c.Fails, "; "))
+		return fmt.Sprintf("No consensus: %s; on to debate round %d of %d", strings.Join(c.Fails, "; "), r.round+1, r.cfg.MaxRounds)
 	}
-	return t
+	return fmt.Sprintf("No consensus after %s: %s; human review needed", engine.Plural(r.round, "debate round"), strings.Join(c.Fails, "; "))
 }
 
 func yesNo(b bool) string {
@@ -553,13 +581,6 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // debate runs one debate round, every live judge at once, and returns

@@ -202,7 +202,7 @@ func (r *run) outcome(kind engine.OutcomeKind) engine.Outcome {
 		o.Stance = engine.StanceAgree
 		when := "after the independent analysis"
 		if r.round > 0 {
-			when = fmt.Sprintf("after %d debate round%s", r.round, plural(r.round))
+			when = "after " + engine.Plural(r.round, "debate round")
 		}
 		o.Summary = fmt.Sprintf("Consensus %s: overall %.2f/5 — %s", when, last.overall(), RecommendationWords(rec))
 		if kind == OutcomeBelowMin {
@@ -212,7 +212,7 @@ func (r *run) outcome(kind engine.OutcomeKind) engine.Outcome {
 		r.consensusDoc(&b, kind, last, rec)
 	case OutcomeNoConsensus:
 		o.Stance = engine.StanceDisagree
-		o.Summary = fmt.Sprintf("No consensus after %d debate round%s (%s): human review needed", r.round, plural(r.round), strings.Join(last.Fails, "; "))
+		o.Summary = fmt.Sprintf("No consensus after %s (%s): human review needed", engine.Plural(r.round, "debate round"), strings.Join(last.Fails, "; "))
 		r.noConsensusDoc(&b, last)
 	case engine.OutcomeInterrupted:
 		o.Stance = engine.StanceNeutral
@@ -446,7 +446,7 @@ func (r *run) agreement(b *strings.Builder) {
 
 func (r *run) noConsensusDoc(b *strings.Builder, last Check) {
 	r.head(b, "no consensus — human review needed")
-	fmt.Fprintf(b, "> ⚠ **HUMAN REVIEW NEEDED:** the judges did not reach consensus after %d debate round%s; automated evaluation could not settle the score.\n\n", r.round, plural(r.round))
+	fmt.Fprintf(b, "> ⚠ **HUMAN REVIEW NEEDED:** the judges did not reach consensus after %s; automated evaluation could not settle the score.\n\n", engine.Plural(r.round, "debate round"))
 	b.WriteString("## Final Scores of Each Judge\n\n")
 	r.finalTable(b, last, false)
 	b.WriteString("## What Failed\n\n")

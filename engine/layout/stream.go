@@ -177,74 +177,98 @@ func (s *Stream) feed(b byte) {
 	}
 	switch s.pst {
 	case pLineStart:
-		switch {
-		case b == ' ' || b == '\t' || b == '\r' || b == '\n':
-			seg.prose = append(seg.prose, b)
-			if b == '\n' {
-				s.lineOff = len(seg.prose)
-			}
-			return
-		case b == '`':
-			seg.prose = append(seg.prose, b)
-			s.pst = pTicks
-			return
-		}
-		s.pst = pText
-		s.text(b)
+		s.lineStart(b, seg)
 	case pText:
 		s.text(b)
 	case pTicks:
+		s.ticks(b, seg)
+	case pFence:
+		s.fenceLine(b, seg)
+	case pBrace:
+		s.afterBrace(b, seg)
+	}
+}
+
+// lineStart reads a byte at the start of a line of prose, where a fence
+// may open.
+func (s *Stream) lineStart(b byte, seg *segment) {
+	switch {
+	case b == ' ' || b == '\t' || b == '\r' || b == '\n':
+		seg.prose = append(seg.prose, b)
+		if b == '\n' {
+			s.lineOff = len(seg.prose)
+		}
+		return
+	case b == '`':
+		seg.prose = append(seg.prose, b)
+		s.pst = pTicks
+		return
+	}
+	s.pst = pText
+	s.text(b)
+}
+
+// ticks reads a byte after backticks opening a line: the third makes a
+// fence, anything else makes them text.
+func (s *Stream) ticks(b byte, seg *segment) {
+	seg.prose = append(seg.prose, b)
+	switch {
+	case b == '`' && len(seg.prose)-s.lineOff-countIndent(seg.prose[s.lineOff:]) == 3:
+		s.pst, s.infoBlank = pFence, true
+	case b == '`':
+	default:
+		seg.prose = seg.prose[:len(seg.prose)-1]
+		s.afterObj = false
+		if s.fenceAt >= 0 {
+			s.fenceAt, s.codeOpen = -1, true
+		}
+		s.pst = pText
+		s.text(b)
+	}
+}
+
+// fenceLine reads a byte of a fence's line: its end closes the object the
+// fence opened, or code, or opens what follows; a brace on it may open an
+// object.
+func (s *Stream) fenceLine(b byte, seg *segment) {
+	switch {
+	case b == '\n':
 		seg.prose = append(seg.prose, b)
 		switch {
-		case b == '`' && len(seg.prose)-s.lineOff-countIndent(seg.prose[s.lineOff:]) == 3:
-			s.pst, s.infoBlank = pFence, true
-		case b == '`':
-		default:
-			seg.prose = seg.prose[:len(seg.prose)-1]
+		case s.afterObj && s.objFenced && s.infoBlank && !s.codeOpen:
+			seg.prose = seg.prose[:s.lineOff] // the fence closing the object
 			s.afterObj = false
-			if s.fenceAt >= 0 {
-				s.fenceAt, s.codeOpen = -1, true
-			}
-			s.pst = pText
-			s.text(b)
-		}
-	case pFence:
-		switch {
-		case b == '\n':
-			seg.prose = append(seg.prose, b)
-			switch {
-			case s.afterObj && s.objFenced && s.infoBlank && !s.codeOpen:
-				seg.prose = seg.prose[:s.lineOff] // the fence closing the object
-				s.afterObj = false
-			case s.codeOpen:
-				s.codeOpen = false
-			default:
-				s.fenceAt = s.lineOff
-			}
-			s.pst, s.lineOff = pLineStart, len(seg.prose)
-		case b == '{' && !s.codeOpen:
-			seg.prose = append(seg.prose, b)
-			s.fenceAt, s.braceAt, s.pst = s.lineOff, len(seg.prose)-1, pBrace
+		case s.codeOpen:
+			s.codeOpen = false
 		default:
-			seg.prose = append(seg.prose, b)
-			if !isSpace(b) {
-				s.infoBlank = false
-			}
+			s.fenceAt = s.lineOff
 		}
-	case pBrace:
-		switch {
-		case b == '"':
-			s.open(b)
-		case isSpace(b):
-			seg.prose = append(seg.prose, b)
-			if b == '\n' {
-				s.lineOff = len(seg.prose)
-			}
-		default:
-			s.fenceAt = -1
-			s.pst = pText
-			s.text(b)
+		s.pst, s.lineOff = pLineStart, len(seg.prose)
+	case b == '{' && !s.codeOpen:
+		seg.prose = append(seg.prose, b)
+		s.fenceAt, s.braceAt, s.pst = s.lineOff, len(seg.prose)-1, pBrace
+	default:
+		seg.prose = append(seg.prose, b)
+		if !isSpace(b) {
+			s.infoBlank = false
 		}
+	}
+}
+
+// afterBrace reads a byte after a "{": a quote opens an object.
+func (s *Stream) afterBrace(b byte, seg *segment) {
+	switch {
+	case b == '"':
+		s.open(b)
+	case isSpace(b):
+		seg.prose = append(seg.prose, b)
+		if b == '\n' {
+			s.lineOff = len(seg.prose)
+		}
+	default:
+		s.fenceAt = -1
+		s.pst = pText
+		s.text(b)
 	}
 }
 
@@ -288,7 +312,8 @@ func (s *Stream) open(b byte) {
 	s.feedJSON(b)
 }
 
-// feedJSON reads a byte of an object.
+// feedJSON reads a byte of an object, in the state the bytes before it
+// left.
 func (s *Stream) feedJSON(b byte) {
 	if s.memberAt == len(s.raw) {
 		s.raw, s.memberAt = s.raw[:0], 0
@@ -297,37 +322,9 @@ func (s *Stream) feedJSON(b byte) {
 	top := s.stack[len(s.stack)-1]
 	switch s.jst {
 	case jKey:
-		switch {
-		case isSpace(b) || b == ',':
-			if len(s.stack) == 1 {
-				s.memberAt = len(s.raw) // the next field starts after this
-			}
-		case b == '"':
-			s.key = s.key[:0]
-			s.str = strDec{}
-			s.jst = jKeyStr
-		case b == '}':
-			s.close()
-		default:
-			s.fail()
-		}
+		s.beforeKey(b)
 	case jKeyStr:
-		var closed bool
-		s.key, closed = s.str.feed(s.key, b)
-		if closed {
-			k := NormKey(string(s.key))
-			m := member{key: k}
-			if _, dup := top.index[k]; dup {
-				m.dup = true
-			} else {
-				if top.index == nil {
-					top.index = map[string]int{}
-				}
-				top.index[k] = len(top.members)
-			}
-			top.members = append(top.members, m)
-			s.jst = jColon
-		}
+		s.inKey(b, top)
 	case jColon:
 		switch {
 		case isSpace(b):
@@ -346,27 +343,7 @@ func (s *Stream) feedJSON(b byte) {
 			s.value(b)
 		}
 	case jAfter:
-		switch {
-		case isSpace(b):
-		case b == ',':
-			if top.kind == kObj {
-				if len(s.stack) == 1 {
-					s.memberAt = len(s.raw)
-				}
-				s.jst = jKey
-			} else {
-				s.jst = jValue
-			}
-		case b == '}' && top.kind == kObj, b == ']' && top.kind == kArr:
-			s.close()
-		case b == '"' && top.kind == kObj: // a missing comma
-			s.jst = jKey
-			s.feedJSON2(b)
-		case top.kind == kArr && (b == '"' || b == '{' || b == '['):
-			s.value(b)
-		default:
-			s.fail()
-		}
+		s.afterValue(b, top)
 	case jStr:
 		n := top.lastValue()
 		var closed bool
@@ -376,16 +353,88 @@ func (s *Stream) feedJSON(b byte) {
 			s.valueDone(len(s.raw))
 		}
 	case jLit:
-		if isWord(b) {
-			n := top.lastValue()
-			n.text = append(n.text, b)
-			return
-		}
-		top.lastValue().done = true
-		s.valueDone(len(s.raw) - 1)
-		s.raw = s.raw[:len(s.raw)-1]
-		s.feedJSON(b)
+		s.inLiteral(b, top)
 	}
+}
+
+// beforeKey reads a byte where a key may start.
+func (s *Stream) beforeKey(b byte) {
+	switch {
+	case isSpace(b) || b == ',':
+		if len(s.stack) == 1 {
+			s.memberAt = len(s.raw) // the next field starts after this
+		}
+	case b == '"':
+		s.key = s.key[:0]
+		s.str = strDec{}
+		s.jst = jKeyStr
+	case b == '}':
+		s.close()
+	default:
+		s.fail()
+	}
+}
+
+// inKey reads a byte of a key; a closed key becomes a member of top (a
+// repeated key is marked so).
+func (s *Stream) inKey(b byte, top *node) {
+	var closed bool
+	s.key, closed = s.str.feed(s.key, b)
+	if !closed {
+		return
+	}
+	k := NormKey(string(s.key))
+	m := member{key: k}
+	if _, dup := top.index[k]; dup {
+		m.dup = true
+	} else {
+		if top.index == nil {
+			top.index = map[string]int{}
+		}
+		top.index[k] = len(top.members)
+	}
+	top.members = append(top.members, m)
+	s.jst = jColon
+}
+
+// afterValue reads a byte after a value: a comma, the end of top, or what
+// a model wrote instead of a comma.
+func (s *Stream) afterValue(b byte, top *node) {
+	switch {
+	case isSpace(b):
+	case b == ',':
+		if top.kind == kObj {
+			if len(s.stack) == 1 {
+				s.memberAt = len(s.raw)
+			}
+			s.jst = jKey
+		} else {
+			s.jst = jValue
+		}
+	case b == '}' && top.kind == kObj, b == ']' && top.kind == kArr:
+		s.close()
+	case b == '"' && top.kind == kObj: // a missing comma
+		s.jst = jKey
+		s.feedJSON2(b)
+	case top.kind == kArr && (b == '"' || b == '{' || b == '['):
+		s.value(b)
+	default:
+		s.fail()
+	}
+}
+
+// inLiteral reads a byte of a number, true, false or null: a byte that
+// cannot be part of one ends it and is read again.
+func (s *Stream) inLiteral(b byte, top *node) {
+	if isWord(b) {
+		n := top.lastValue()
+		n.text = append(n.text, b)
+		return
+	}
+	top.lastValue().done = true
+	s.valueDone(len(s.raw) - 1)
+	s.raw = s.raw[:len(s.raw)-1]
+	s.feedJSON(b)
 }
 
 // feedJSON2 re-reads the byte just read, in the new state.

@@ -20,6 +20,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/rank/facts"
+	"github.com/arenadebate/arena/engine/seating"
 )
 
 // Name is the protocol's name in logs and on the command line.
@@ -27,6 +28,26 @@ const Name = "rank"
 
 // Title is how the protocol introduces itself.
 const Title = "Rank implementations: measured facts → five dimension judges → arena's ranking"
+
+// Noun is what a person calls one run of the protocol.
+const Noun = "ranking"
+
+// Seating is the protocol's section of the config file:
+//
+//	rank:
+//	  facts: [claude, gemini]   # one per repository, in turn
+//	  judges: {functionality: claude, security: codex}
+//	  verdict: gemini
+//	  test_command: make test
+var Seating = func() seating.Plan {
+	p := seating.Plan{Protocol: Name, Values: []string{"test_command"}}
+	p.Seats = append(p.Seats, seating.Seat{Key: "facts", Label: "fact gatherer", Many: true})
+	for _, d := range Dimensions {
+		p.Seats = append(p.Seats, seating.Seat{Key: JudgeKey(d), Label: strings.ToLower(d.Title()) + " judge"})
+	}
+	p.Seats = append(p.Seats, seating.Seat{Key: VerdictSeat, Label: "verdict writer"})
+	return p
+}()
 
 // The phases.
 const (
@@ -196,7 +217,10 @@ func FactSeat(label string) string { return "facts: " + label }
 // JudgeSeat is the seat name of a dimension's judge.
 func JudgeSeat(d Dimension) string { return strings.ReplaceAll(string(d), "_", " ") + " judge" }
 
-// VerdictSeat is the seat of the verdict writer.
+// JudgeKey is the config key of a dimension's judge: "judges.security".
+func JudgeKey(d Dimension) string { return "judges." + string(d) }
+
+// VerdictSeat is the seat of the verdict writer, and its config key.
 const VerdictSeat = "verdict"
 
 // Start is the run's first event.
@@ -231,7 +255,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		settings = append(settings, engine.Setting{Name: r.Label, Value: fmt.Sprintf("%s (%s vs %s, %.12s)", r.Path, r.Git.Branch, r.Git.Base, r.Git.Head)})
 	}
 	return engine.DebateStarted{
-		ID: cfg.ID, Protocol: Name, Title: Title,
+		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, FollowUpSeat: VerdictSeat,
 		Topic: fmt.Sprintf("Rank %d implementations of %s: %s", len(cfg.Repos), cfg.Spec.Name, strings.Join(labels, ", ")),
 		Seats: seats, Agents: agents, Timeout: engine.Duration(cfg.Timeout),
 		Context: []engine.ContextFile{engine.ContextOf(cfg.Spec.Name, cfg.Spec.Content)},

@@ -126,11 +126,32 @@ func (p *Protocol) finish(s *state, ctx context.Context, places []Place, verdict
 		Weights: cfg.Weights, Scores: map[string]RepoScores{}, Judges: map[string]JudgeInfo{},
 		Facts: map[string]*Facts{}, Seed: cfg.Seed, Notes: cfg.Notes, Ranking: []string{},
 	}
-	for i, r := range cfg.Repos {
+	rep.addRepos(s, places != nil)
+	rep.addJudges(s)
+	rep.addPlaces(s, places)
+	if text, by, ok := strings.Cut(verdict, "\x00"); ok {
+		rep.Verdict, rep.VerdictBy = text, by
+	}
+	out := outcomeOf(s, ctx, places)
+	rep.Result = string(out.Result)
+	out.Markdown = rep.Markdown()
+	if cfg.SaveReport != nil && out.Result != engine.OutcomeInterrupted {
+		rep.save(s)
+	}
+	p.mu.Lock()
+	p.report = rep
+	p.mu.Unlock()
+	return out
+}
+
+// addRepos records each repository: what arena measured, the facts its
+// seat gave, what the checks changed, and why it was not judged.
+func (rep *Report) addRepos(s *state, ranked bool) {
+	for i, r := range s.cfg.Repos {
 		rep.Repos = append(rep.Repos, ReportRepo{
 			Label: r.Label, Path: r.Path, Branch: r.Git.Branch, Base: r.Git.Base, GitHead: r.Git.Head,
 			FilesChanged: r.Git.FilesChanged, Additions: r.Git.Additions, Deletions: r.Git.Deletions,
-			TestResults: s.tests[i], Agent: r.Agent.Name, Judged: s.facts[i] != nil && places != nil,
+			TestResults: s.tests[i], Agent: r.Agent.Name, Judged: s.facts[i] != nil && ranked,
 		})
 		if s.facts[i] != nil {
 			rep.Facts[r.Label] = s.facts[i]
@@ -148,8 +169,13 @@ func (p *Protocol) finish(s *state, ctx context.Context, places []Place, verdict
 			rep.NotJudged[r.Label] = why
 		}
 	}
-	for _, d := range cfg.Weights.Active() {
-		ji := JudgeInfo{Agent: cfg.Judges[d].Name}
+}
+
+// addJudges records each dimension judge: its agent, the order it saw the
+// repositories in, its ranking, or why it failed.
+func (rep *Report) addJudges(s *state) {
+	for _, d := range s.cfg.Weights.Active() {
+		ji := JudgeInfo{Agent: s.cfg.Judges[d].Name}
 		if why, ok := s.leftOut[d]; ok {
 			ji.Failed = why
 			if rep.LeftOut == nil {
@@ -159,14 +185,18 @@ func (p *Protocol) finish(s *state, ctx context.Context, places []Place, verdict
 		}
 		if res := s.dims[d]; res != nil {
 			for _, i := range res.order {
-				ji.Order = append(ji.Order, cfg.Repos[i].Label)
+				ji.Order = append(ji.Order, s.cfg.Repos[i].Label)
 			}
 			for _, i := range res.rank {
-				ji.Ranking = append(ji.Ranking, cfg.Repos[i].Label)
+				ji.Ranking = append(ji.Ranking, s.cfg.Repos[i].Label)
 			}
 		}
 		rep.Judges[string(d)] = ji
 	}
+}
+
+// addPlaces records the ranking and every repository's scores.
+func (rep *Report) addPlaces(s *state, places []Place) {
 	for _, pl := range places {
 		pl.Total = math.Round(pl.Total*100) / 100
 		rep.Places = append(rep.Places, pl)
@@ -177,9 +207,10 @@ func (p *Protocol) finish(s *state, ctx context.Context, places []Place, verdict
 		}
 		rep.Scores[pl.Label] = rs
 	}
-	if text, by, ok := strings.Cut(verdict, "\x00"); ok {
-		rep.Verdict, rep.VerdictBy = text, by
-	}
+}
+
+// outcomeOf is how the ranking ended.
+func outcomeOf(s *state, ctx context.Context, places []Place) engine.Outcome {
 	out := engine.Outcome{Failures: s.failures}
 	switch {
 	case ctx.Err() != nil:
@@ -189,34 +220,30 @@ func (p *Protocol) finish(s *state, ctx context.Context, places []Place, verdict
 		out.Result, out.Stance = engine.OutcomeAborted, engine.StanceDisagree
 		out.Summary = "ranking aborted: " + abortWhy(s)
 	default:
-		w := Winners(places)
 		out.Result, out.Stance = OutcomeRanked, engine.StanceAgree
-		if len(w) > 1 {
+		if len(Winners(places)) > 1 {
 			out.Result, out.Stance = OutcomeTie, engine.StancePartial
 		} else if len(s.failures) > 0 {
 			out.Stance = engine.StancePartial
 		}
 		out.Summary = rankingWords(places)
 	}
-	rep.Result = string(out.Result)
-	out.Markdown = rep.Markdown()
-	if cfg.SaveReport != nil && out.Result != engine.OutcomeInterrupted {
-		data, err := json.MarshalIndent(rep, "", "  ")
-		var path string
-		if err == nil {
-			path, err = cfg.SaveReport(append(data, '\n'))
-		}
-		if err != nil {
-			s.rt.Note(engine.NoteError, "could not save the JSON report: %v", err)
-		} else {
-			rep.SavedTo = path
-			s.rt.Bus.Emit(engine.Saved{What: WhatReport, Path: path})
-		}
-	}
-	p.mu.Lock()
-	p.report = rep
-	p.mu.Unlock()
 	return out
+}
+
+// save saves the JSON report through the command's sink, and says where.
+func (rep *Report) save(s *state) {
+	data, err := json.MarshalIndent(rep, "", "  ")
+	var path string
+	if err == nil {
+		path, err = s.cfg.SaveReport(append(data, '\n'))
+	}
+	if err != nil {
+		s.rt.Note(engine.NoteError, "could not save the JSON report: %v", err)
+		return
+	}
+	rep.SavedTo = path
+	s.rt.Bus.Emit(engine.Saved{What: WhatReport, Path: path})
 }
 
 func abortWhy(s *state) string {
@@ -237,58 +264,10 @@ func (r *Report) Markdown() string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %s |\n", md(rr.Label), md(rr.Branch), md(rr.Base), short(rr.GitHead), rr.FilesChanged, rr.Additions, rr.Deletions, testWords(rr.TestResults))
 	}
 	if len(r.Places) > 0 {
-		b.WriteString("\n## Scores\n\n| Dimension | Weight |")
-		for _, l := range r.Ranking {
-			fmt.Fprintf(&b, " %s |", md(l))
-		}
-		b.WriteString("\n|---|---|" + strings.Repeat("---|", len(r.Ranking)) + "\n")
-		sum := 0
-		for _, d := range r.Weights.Active() {
-			sum += r.Weights[d]
-		}
-		for _, d := range r.Weights.Active() {
-			fmt.Fprintf(&b, "| %s | %d%% |", d.Title(), int(math.Round(float64(r.Weights[d])*100/float64(sum))))
-			for _, l := range r.Ranking {
-				if s, ok := r.Scores[l].Dims[d]; ok {
-					fmt.Fprintf(&b, " %d |", s.Score)
-				} else {
-					b.WriteString(" — |")
-				}
-			}
-			b.WriteString("\n")
-		}
-		b.WriteString("| **Weighted total** | |")
-		for _, l := range r.Ranking {
-			fmt.Fprintf(&b, " **%.2f** |", r.Scores[l].WeightedTotal)
-		}
-		b.WriteString("\n\n## Ranking\n\n")
-		for _, p := range r.Places {
-			name := md(p.Label)
-			if p.Place == 1 {
-				name = "**" + name + "**"
-			}
-			tie := ""
-			if p.Tied {
-				tie = " (tie)"
-			}
-			fmt.Fprintf(&b, "%d. %s (%.2f)%s\n", p.Place, name, p.Total, tie)
-		}
-		fmt.Fprintf(&b, "\n## Verdict\n\n%s\n", r.Verdict)
-		if r.VerdictBy == "arena" {
-			b.WriteString("\n*(stated by arena: the verdict writer gave no usable verdict)*\n")
-		}
+		r.scoresSection(&b)
+		r.rankingSection(&b)
 	}
-	if len(r.NotJudged) > 0 || len(r.LeftOut) > 0 {
-		b.WriteString("\n## Left out\n\n")
-		for _, l := range sortedKeys(r.NotJudged) {
-			fmt.Fprintf(&b, "- **%s** was not judged: its fact seat %s.\n", md(l), r.NotJudged[l])
-		}
-		for _, d := range r.Weights.Active() {
-			if why, ok := r.LeftOut[string(d)]; ok {
-				fmt.Fprintf(&b, "- **%s** is left out of every total: its judge failed (%s).\n", d.Title(), why)
-			}
-		}
-	}
+	r.leftOutSection(&b)
 	if len(r.Checks) > 0 {
 		b.WriteString("\n## Fact checks\n\nMeasured beats reported: what arena changed in the facts the models gave.\n\n")
 		for _, l := range sortedKeys(r.Checks) {
@@ -304,23 +283,95 @@ func (r *Report) Markdown() string {
 		}
 	}
 	if len(r.Places) > 0 {
-		b.WriteString("\n## Detailed justifications\n")
-		for _, d := range r.Weights.Active() {
-			ji := r.Judges[string(d)]
-			if ji.Failed != "" {
-				continue
+		r.justificationsSection(&b)
+	}
+	return b.String()
+}
+
+// scoresSection is the table of every dimension's scores and the
+// weighted totals, in ranking order.
+func (r *Report) scoresSection(b *strings.Builder) {
+	b.WriteString("\n## Scores\n\n| Dimension | Weight |")
+	for _, l := range r.Ranking {
+		fmt.Fprintf(b, " %s |", md(l))
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(r.Ranking)) + "\n")
+	sum := 0
+	for _, d := range r.Weights.Active() {
+		sum += r.Weights[d]
+	}
+	for _, d := range r.Weights.Active() {
+		fmt.Fprintf(b, "| %s | %d%% |", d.Title(), int(math.Round(float64(r.Weights[d])*100/float64(sum))))
+		for _, l := range r.Ranking {
+			if s, ok := r.Scores[l].Dims[d]; ok {
+				fmt.Fprintf(b, " %d |", s.Score)
+			} else {
+				b.WriteString(" — |")
 			}
-			fmt.Fprintf(&b, "\n### %s (judged by %s; seen as %s)\n\n", d.Title(), ji.Agent, lettered(ji.Order))
-			for _, l := range r.Ranking {
-				s := r.Scores[l].Dims[d]
-				fmt.Fprintf(&b, "- **%s — %d/5:** %s\n", md(l), s.Score, s.Justification)
-				for _, e := range s.Evidence {
-					fmt.Fprintf(&b, "  - %s\n", e)
-				}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("| **Weighted total** | |")
+	for _, l := range r.Ranking {
+		fmt.Fprintf(b, " **%.2f** |", r.Scores[l].WeightedTotal)
+	}
+	b.WriteString("\n")
+}
+
+// rankingSection is the places, then the verdict.
+func (r *Report) rankingSection(b *strings.Builder) {
+	b.WriteString("\n## Ranking\n\n")
+	for _, p := range r.Places {
+		name := md(p.Label)
+		if p.Place == 1 {
+			name = "**" + name + "**"
+		}
+		tie := ""
+		if p.Tied {
+			tie = " (tie)"
+		}
+		fmt.Fprintf(b, "%d. %s (%.2f)%s\n", p.Place, name, p.Total, tie)
+	}
+	fmt.Fprintf(b, "\n## Verdict\n\n%s\n", r.Verdict)
+	if r.VerdictBy == "arena" {
+		b.WriteString("\n*(stated by arena: the verdict writer gave no usable verdict)*\n")
+	}
+}
+
+// leftOutSection says which repositories were not judged and which
+// dimensions count in no total, and why.
+func (r *Report) leftOutSection(b *strings.Builder) {
+	if len(r.NotJudged) == 0 && len(r.LeftOut) == 0 {
+		return
+	}
+	b.WriteString("\n## Left out\n\n")
+	for _, l := range sortedKeys(r.NotJudged) {
+		fmt.Fprintf(b, "- **%s** was not judged: its fact seat %s.\n", md(l), r.NotJudged[l])
+	}
+	for _, d := range r.Weights.Active() {
+		if why, ok := r.LeftOut[string(d)]; ok {
+			fmt.Fprintf(b, "- **%s** is left out of every total: its judge failed (%s).\n", d.Title(), why)
+		}
+	}
+}
+
+// justificationsSection is every dimension judge's reasons and evidence.
+func (r *Report) justificationsSection(b *strings.Builder) {
+	b.WriteString("\n## Detailed justifications\n")
+	for _, d := range r.Weights.Active() {
+		ji := r.Judges[string(d)]
+		if ji.Failed != "" {
+			continue
+		}
+		fmt.Fprintf(b, "\n### %s (judged by %s; seen as %s)\n\n", d.Title(), ji.Agent, lettered(ji.Order))
+		for _, l := range r.Ranking {
+			s := r.Scores[l].Dims[d]
+			fmt.Fprintf(b, "- **%s — %d/5:** %s\n", md(l), s.Score, s.Justification)
+			for _, e := range s.Evidence {
+				fmt.Fprintf(b, "  - %s\n", e)
 			}
 		}
 	}
-	return b.String()
 }
 
 func (r *Report) labels() []string {

@@ -60,14 +60,32 @@ func ExportTree(ctx context.Context, repo, rev, dest string) (Export, error) {
 	if rev == "" || strings.HasPrefix(rev, "-") {
 		return ex, fmt.Errorf("export: %q is not a revision", rev)
 	}
-	list, err := Git(ctx, repo, "ls-tree", "-r", "-z", "--full-tree", rev+"^{tree}")
+	blobs, err := ex.list(ctx, repo, rev)
 	if err != nil {
 		return ex, err
 	}
-	type blob struct {
-		path string
-		oid  string
-		perm os.FileMode
+	root, err := OpenDir(dest, false)
+	if err != nil {
+		return ex, err
+	}
+	defer root.Close()
+	err = ex.write(ctx, repo, root, blobs) // before ex is returned: it counts the files
+	return ex, err
+}
+
+// blob is a file of the tree to export.
+type blob struct {
+	path string
+	oid  string
+	perm os.FileMode
+}
+
+// list lists the files of rev's tree to export, and names in LeftOut what
+// is not exported and why.
+func (ex *Export) list(ctx context.Context, repo, rev string) ([]blob, error) {
+	list, err := Git(ctx, repo, "ls-tree", "-r", "-z", "--full-tree", rev+"^{tree}")
+	if err != nil {
+		return nil, err
 	}
 	var blobs []blob
 	for _, entry := range bytes.Split(list, []byte{0}) {
@@ -77,7 +95,7 @@ func ExportTree(ctx context.Context, repo, rev, dest string) (Export, error) {
 		meta, p, ok := strings.Cut(string(entry), "\t")
 		fields := strings.Fields(meta)
 		if !ok || len(fields) != 3 {
-			return ex, fmt.Errorf("export: git ls-tree printed %q", Text(string(entry)))
+			return nil, fmt.Errorf("export: git ls-tree printed %q", Text(string(entry)))
 		}
 		mode, kind, oid := fields[0], fields[1], fields[2]
 		switch {
@@ -99,25 +117,26 @@ func ExportTree(ctx context.Context, repo, rev, dest string) (Export, error) {
 			blobs = append(blobs, blob{p, oid, perm})
 		}
 	}
-	root, err := OpenDir(dest, false)
-	if err != nil {
-		return ex, err
-	}
-	defer root.Close()
+	return blobs, nil
+}
+
+// write writes the blobs under root, their contents from one git
+// cat-file --batch.
+func (ex *Export) write(ctx context.Context, repo string, root *Dir, blobs []blob) error {
 	cmd, err := GitCommand(ctx, repo, "cat-file", "--batch")
 	if err != nil {
-		return ex, err
+		return err
 	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return ex, err
+		return err
 	}
 	outPipe, err := cmd.StdoutPipe()
 	if err != nil {
-		return ex, err
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return ex, fmt.Errorf("export: git cat-file: %w", err)
+		return fmt.Errorf("export: git cat-file: %w", err)
 	}
 	// Ask for every blob at once from another goroutine: git answers as
 	// it reads, and a pipe holds far less than a tree.
@@ -143,15 +162,15 @@ func ExportTree(ctx context.Context, repo, rev, dest string) (Export, error) {
 		if err != nil {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
-			return ex, fmt.Errorf("export of %s: %w", Text(b.path), err)
+			return fmt.Errorf("export of %s: %w", Text(b.path), err)
 		}
 		ex.Files++
 		ex.Bytes += n
 	}
 	if err := cmd.Wait(); err != nil {
-		return ex, fmt.Errorf("export: git cat-file: %w", err)
+		return fmt.Errorf("export: git cat-file: %w", err)
 	}
-	return ex, nil
+	return nil
 }
 
 func readBlobHeader(r *bufio.Reader, oid string) (int64, error) {

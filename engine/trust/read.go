@@ -152,7 +152,7 @@ func readText(r io.Reader, name string, limit int64) (string, error) {
 	head := make([]byte, min(limit+1, SniffBytes))
 	n, err := io.ReadFull(r, head)
 	head = head[:n]
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return "", &InputError{Name: name, Problem: problemOf(err), Err: err}
 	}
 	if bytes.IndexByte(head, 0) >= 0 {

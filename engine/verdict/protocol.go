@@ -10,6 +10,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/seating"
 )
 
 // Name is the protocol's name in logs and on the command line.
@@ -17,6 +18,18 @@ const Name = "verdict"
 
 // Title is how the protocol introduces itself.
 const Title = "Verdict: a rubric quality gate — quick judge, deep judge, tiebreaker"
+
+// Noun is what a person calls one run of the protocol.
+const Noun = "verdict"
+
+// Seating is the protocol's section of the config file:
+//
+//	verdict: {quick: gemini, deep: claude, tiebreaker: codex}
+var Seating = seating.Plan{Protocol: Name, Seats: []seating.Seat{
+	{Key: string(Quick), Label: string(Role(Quick))},
+	{Key: string(Deep), Label: string(Role(Deep))},
+	{Key: string(Tiebreaker), Label: string(Role(Tiebreaker))},
+}}
 
 // The phases.
 const (
@@ -129,8 +142,8 @@ func (p *Protocol) Start() engine.DebateStarted {
 		files = append(files, engine.ContextOf(d.Name, d.Content))
 	}
 	return engine.DebateStarted{
-		ID: cfg.ID, Protocol: Name, Title: Title, Topic: topic(cfg),
-		Seats: seats, Agents: agents, Timeout: engine.Duration(cfg.Judges[Quick].Timeout),
+		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Topic: topic(cfg),
+		Seats: seats, FollowUpSeat: string(Quick), Agents: agents, Timeout: engine.Duration(cfg.Judges[Quick].Timeout),
 		Context: files, Phases: p.Phases(), Layouts: Layouts,
 		Settings: []engine.Setting{
 			{Name: "task id", Value: cfg.TaskID},
@@ -370,7 +383,7 @@ func (r *run) interrupted() engine.Outcome {
 	r.p.mu.Unlock()
 	return engine.Outcome{
 		Result: engine.OutcomeInterrupted, Stance: engine.StanceDisagree, Rounds: 1,
-		Summary:  fmt.Sprintf("verdict on %s interrupted after %d judge%s", r.p.cfg.TaskID, r.calls, plural(r.calls)),
+		Summary:  fmt.Sprintf("verdict on %s interrupted after %s", r.p.cfg.TaskID, engine.Plural(r.calls, "judge")),
 		Markdown: r.document(Step{Reason: "interrupted before a decision"}, "interrupted"),
 		Failures: r.fails,
 	}
@@ -428,10 +441,3 @@ func (r *run) document(step Step, decision string) string {
 }
 
 func titleCase(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}

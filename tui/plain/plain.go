@@ -37,6 +37,7 @@ type Printer struct {
 	layouts map[string]layout.Layout
 	live    map[string]*liveReply // by seat
 
+	noun  string    // what the run is called: "debate", "comparison"
 	style *Style    // how the outcome is drawn; nil: as Markdown
 	raw   io.Writer // w without the cleaner, for the drawn document
 }
@@ -106,7 +107,7 @@ func (p *Printer) Handle(e engine.Event) {
 		p.table(v)
 	case engine.PositionUpdated:
 		if v.Changed {
-			p.printf("   position v%d: %s\n", v.Version, oneLine(v.Position))
+			p.printf("   position v%d: %s\n", v.Version, engine.OneLine(v.Position, 0))
 		}
 	case engine.Note:
 		p.flushAll()
@@ -120,15 +121,15 @@ func (p *Printer) Handle(e engine.Event) {
 		p.printf("\n%s\n", v.Words())
 	case engine.FollowUp:
 		p.flushAll()
-		p.printf("\n── Follow-up to %s (%s) %s\n? %s\n", v.Seat, v.Agent, strings.Repeat("─", 30), oneLine(v.Question))
+		p.printf("\n── Follow-up to %s (%s) %s\n? %s\n", v.Seat, v.Agent, strings.Repeat("─", 30), engine.OneLine(v.Question, 0))
 	case engine.ModeratorNote:
 		p.flushAll()
-		p.printf("✎ moderator: %s\n", oneLine(v.Text))
+		p.printf("✎ moderator: %s\n", engine.OneLine(v.Text, 0))
 	}
 }
 
 func (p *Printer) banner(v engine.DebateStarted) {
-	p.layouts = v.Layouts
+	p.layouts, p.noun = v.Layouts, v.RunNoun()
 	seats := make([]string, 0, len(v.Seats))
 	for _, s := range v.Seats {
 		p.nameW = max(p.nameW, utf8.RuneCountInString(s.Name))
@@ -142,10 +143,11 @@ func (p *Printer) banner(v engine.DebateStarted) {
 		seats = append(seats, seat)
 	}
 	line := strings.Repeat("═", 66)
-	p.printf("(DEBATE) %s\n", strings.Repeat("═", 57))
-	p.printf("  Topic: %s\n", firstN(oneLine(v.Topic), 60))
-	p.printf("  Protocol: %s\n", dash(v.Title))
-	p.printf("  Seats: %s\n", dash(strings.Join(seats, ", ")))
+	head := "(" + strings.ToUpper(p.noun) + ")"
+	p.printf("%s %s\n", head, strings.Repeat("═", max(3, 65-utf8.RuneCountInString(head))))
+	p.printf("  Topic: %s\n", engine.OneLine(v.Topic, 61))
+	p.printf("  Protocol: %s\n", engine.OrDash(v.Title))
+	p.printf("  Seats: %s\n", engine.OrDash(strings.Join(seats, ", ")))
 	for _, st := range v.Settings {
 		p.printf("  %s: %s\n", capitalize(st.Name), st.Value)
 	}
@@ -328,7 +330,7 @@ func (p *Printer) table(v engine.Table) {
 	for _, r := range v.Rows {
 		for i, c := range r.Cells {
 			if i < len(widths) {
-				widths[i] = max(widths[i], utf8.RuneCountInString(dash(c)))
+				widths[i] = max(widths[i], utf8.RuneCountInString(engine.OrDash(c)))
 			}
 		}
 	}
@@ -340,7 +342,7 @@ func (p *Printer) table(v engine.Table) {
 				c = cells[i]
 			}
 			if dashes {
-				c = dash(c)
+				c = engine.OrDash(c)
 			}
 			if i == len(widths)-1 {
 				b.WriteString(c)
@@ -369,8 +371,17 @@ func (p *Printer) outcome(v engine.Outcome) {
 	p.printf("\n%s\n", strings.Repeat("═", 66))
 	p.printf("%s\n", v.Summary)
 	if v.LogPath != "" {
-		p.printf("Debate log: %s  (arena replay %s)\n", v.LogPath, v.LogPath)
+		p.printf("%s: %s  (arena replay %s)\n", LogWords(p.noun), v.LogPath, v.LogPath)
 	}
+}
+
+// LogWords names a run's log in the account after it: "Log of this
+// comparison" (noun "" before a start event: "Log of this run").
+func LogWords(noun string) string {
+	if noun == "" {
+		noun = "run"
+	}
+	return "Log of this " + noun
 }
 
 func noteMark(level string) string {
@@ -389,23 +400,6 @@ func capitalize(s string) string {
 	}
 	r, n := utf8.DecodeRuneInString(s)
 	return strings.ToUpper(string(r)) + s[n:]
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func firstN(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
 }
 
 // JSON writes each event as one JSON line (the log's format).

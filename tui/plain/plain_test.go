@@ -115,3 +115,33 @@ func TestJSONPrinterWritesTheLogFormat(t *testing.T) {
 		t.Fatalf("read back %d of %d events: %v %v", len(lc.Events), len(events), err, j.Err())
 	}
 }
+
+// The printer's words for a run come from its protocol: every recorded
+// demo's banner and closing line say what the run is, and none of the
+// other protocols' runs is called a debate.
+func TestPrinterWordsComeFromTheProtocol(t *testing.T) {
+	for name, want := range map[string]string{
+		"adversarial": "DEBATE", "compare": "COMPARISON", "judge": "JUDGING", "verdict": "VERDICT", "rank": "RANKING",
+	} {
+		t.Run(name, func(t *testing.T) {
+			events := tuitest.Run(name)
+			for i, e := range events { // as a run saved in a log ends
+				if o, ok := e.Payload.(engine.Outcome); ok {
+					o.LogPath = "debate-logs/x.jsonl"
+					events[i].Payload = o
+				}
+			}
+			out := printAll(events)
+			if !strings.HasPrefix(out, "("+want+") ═") {
+				t.Errorf("banner %q", strings.SplitN(out, "\n", 2)[0])
+			}
+			noun := strings.ToLower(want)
+			if !strings.Contains(out, "\nLog of this "+noun+": debate-logs/x.jsonl  (arena replay debate-logs/x.jsonl)\n") {
+				t.Errorf("no closing line naming the %s's log", noun)
+			}
+			if name != "adversarial" && strings.Contains(out, "(DEBATE)") {
+				t.Error("called a debate")
+			}
+		})
+	}
+}

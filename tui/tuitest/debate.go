@@ -1,14 +1,14 @@
 // Package tuitest gives the screen's tests real debates: the recordings
 // that `arena demo` plays, made from the engine with the stand-in CLIs
-// (cmd/arena/demo), so a golden screen shows what the engine emits and
+// (engine/demo), so a golden screen shows what the engine emits and
 // not a hand-built stream it cannot produce.
 package tuitest
 
 import (
 	"time"
 
-	"github.com/arenadebate/arena/cmd/arena/demo"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/demo"
 )
 
 // Start is when every recorded debate begins, once rebased by Run.
@@ -29,6 +29,9 @@ func Run(protocol string) []engine.Event {
 	}
 	return out
 }
+
+// Protocols are the protocols with a recorded demo.
+func Protocols() []string { return demo.Protocols() }
 
 // Debate is the recorded adversarial debate: four seats over three
 // rounds, one of whose calls times out.

@@ -47,7 +47,7 @@ func (m *Manager) listTool(_ context.Context, _ *mcp.CallToolRequest, in ListIn)
 	for i := len(runs) - 1; i >= 0; i-- { // newest first
 		r := runs[i]
 		st, _ := m.status(r, 1<<30)
-		rs := RunSummary{RunID: st.RunID, Protocol: st.Protocol, Topic: oneLine(st.Topic, 100), State: st.State, LogPath: st.LogPath, Started: r.started.Format(time.RFC3339)}
+		rs := RunSummary{RunID: st.RunID, Protocol: st.Protocol, Topic: engine.OneLine(st.Topic, 100), State: st.State, LogPath: st.LogPath, Started: r.started.Format(time.RFC3339)}
 		if st.Outcome != nil {
 			rs.Result = st.Outcome.Result
 		}
@@ -67,7 +67,7 @@ func (m *Manager) listTool(_ context.Context, _ *mcp.CallToolRequest, in ListIn)
 		if seen[filepath.Clean(l.Path)] {
 			continue
 		}
-		rs := RunSummary{RunID: strings.TrimSuffix(filepath.Base(l.Path), ".jsonl"), Protocol: l.Protocol, Topic: oneLine(l.Topic, 100), State: "unfinished", Result: string(l.Result), Agents: l.Agents(), LogPath: l.Path, Problem: l.Problem}
+		rs := RunSummary{RunID: strings.TrimSuffix(filepath.Base(l.Path), ".jsonl"), Protocol: l.Protocol, Topic: engine.OneLine(l.Topic, 100), State: "unfinished", Result: string(l.Result), Agents: l.Agents(), LogPath: l.Path, Problem: l.Problem}
 		if l.Result != "" {
 			rs.State = "finished"
 		}
@@ -89,7 +89,7 @@ func (m *Manager) listTool(_ context.Context, _ *mcp.CallToolRequest, in ListIn)
 		if res == "" {
 			res = r.State
 		}
-		fmt.Fprintf(&b, "- %s  %s  %s  %s\n", r.RunID, orDash(r.Protocol), res, r.Topic)
+		fmt.Fprintf(&b, "- %s  %s  %s  %s\n", r.RunID, engine.OrDash(r.Protocol), res, r.Topic)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
 }
@@ -120,7 +120,7 @@ func (m *Manager) readLogged(id, path string) (*mcp.CallToolResult, RunStatus, e
 func statusText(st RunStatus, doc string) string {
 	var b strings.Builder
 	if o := st.Outcome; o != nil {
-		fmt.Fprintf(&b, "arena %s %s: %s (exit code %d", orDash(st.Tool), st.RunID, o.Result, o.ExitCode)
+		fmt.Fprintf(&b, "arena %s %s: %s (exit code %d", engine.OrDash(st.Tool), st.RunID, o.Result, o.ExitCode)
 		if o.ExitMeaning != "" {
 			fmt.Fprintf(&b, ": %s", o.ExitMeaning)
 		}
@@ -163,13 +163,6 @@ func statusText(st RunStatus, doc string) string {
 	}
 	b.WriteString(".\n")
 	return b.String()
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }
 
 func appendOnce(list []string, s string) []string {

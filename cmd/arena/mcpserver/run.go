@@ -190,35 +190,9 @@ func (r *run) handle(e engine.Event) {
 			s.state = "asking"
 		}
 	case engine.AgentFinished:
-		r.calls++
-		line := fmt.Sprintf("%s (%s) replied", p.Seat, p.Agent)
-		if p.Badge != "" {
-			line += ": " + p.Badge
-		}
-		if p.Unparseable {
-			line += " (its reply could not be parsed)"
-		}
-		if p.Reused {
-			line += " (reused from the log)"
-		}
-		if s := r.seat(p.Seat); s != nil {
-			s.state, s.latest = "replied", p.Badge
-			s.calls++
-		}
-		r.say(line)
+		r.replied(p)
 	case engine.AgentFailed:
-		r.failed++
-		line := fmt.Sprintf("%s (%s) failed: %s", p.Seat, p.Agent, p.Message)
-		if p.WillRetry {
-			line += " (retrying)"
-		} else {
-			r.failures = appendBounded(r.failures, line, 50)
-		}
-		if s := r.seat(p.Seat); s != nil {
-			s.state, s.latest = "failed", p.Message
-			s.fails++
-		}
-		r.say(line)
+		r.failedCall(p)
 	case engine.Table:
 		r.tables = upsertTable(r.tables, p)
 		if p.Decision != "" {
@@ -242,8 +216,45 @@ func (r *run) handle(e engine.Event) {
 	r.changedLocked()
 }
 
+// replied keeps a seat's reply: its badge, and a line of what happened.
+func (r *run) replied(p engine.AgentFinished) {
+	r.calls++
+	line := fmt.Sprintf("%s (%s) replied", p.Seat, p.Agent)
+	if p.Badge != "" {
+		line += ": " + p.Badge
+	}
+	if p.Unparseable {
+		line += " (its reply could not be parsed)"
+	}
+	if p.Reused {
+		line += " (reused from the log)"
+	}
+	if s := r.seat(p.Seat); s != nil {
+		s.state, s.latest = "replied", p.Badge
+		s.calls++
+	}
+	r.say(line)
+}
+
+// failedCall keeps a seat's failed call, and the failure when no retry
+// follows.
+func (r *run) failedCall(p engine.AgentFailed) {
+	r.failed++
+	line := fmt.Sprintf("%s (%s) failed: %s", p.Seat, p.Agent, p.Message)
+	if p.WillRetry {
+		line += " (retrying)"
+	} else {
+		r.failures = appendBounded(r.failures, line, 50)
+	}
+	if s := r.seat(p.Seat); s != nil {
+		s.state, s.latest = "failed", p.Message
+		s.fails++
+	}
+	r.say(line)
+}
+
 func (r *run) say(line string) {
-	r.happened = append(r.happened, oneLine(line, 300))
+	r.happened = append(r.happened, engine.OneLine(line, 300))
 	if len(r.happened) > maxHappened {
 		n := len(r.happened) - maxHappened
 		r.happened = append([]string(nil), r.happened[n:]...)
@@ -320,14 +331,6 @@ func appendBounded(list []string, s string, n int) []string {
 		return list
 	}
 	return append(list, s)
-}
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 func withoutKey(env []string, key string) []string {

@@ -97,10 +97,10 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 		st.Watch = "arena replay --follow " + shellQuote(r.logPath)
 	}
 	if s := r.start; s != nil {
-		st.Protocol, st.Title, st.Topic = s.Protocol, s.Title, oneLine(s.Topic, 200)
+		st.Protocol, st.Title, st.Topic = s.Protocol, s.Title, engine.OneLine(s.Topic, 200)
 	}
 	for _, s := range r.seats {
-		st.Seats = append(st.Seats, Seat{Seat: s.seat.Name, Agent: s.seat.Agent, Role: string(s.seat.Role), State: s.state, Calls: s.calls, Fails: s.fails, Latest: oneLine(s.latest, 120)})
+		st.Seats = append(st.Seats, Seat{Seat: s.seat.Name, Agent: s.seat.Agent, Role: string(s.seat.Role), State: s.state, Calls: s.calls, Fails: s.fails, Latest: engine.OneLine(s.latest, 120)})
 	}
 	total := r.dropped + len(r.happened)
 	if since < r.dropped {
@@ -179,10 +179,10 @@ func (m *Manager) fromLog(path string) (RunStatus, string, error) {
 	}
 	st := RunStatus{RunID: r.id, State: "unfinished", LogPath: path, Calls: r.calls, CallsFailed: r.failed, Failures: r.failures, Notes: r.runNotes, Phase: r.phase}
 	if s := r.start; s != nil {
-		st.Protocol, st.Title, st.Topic, st.Tool = s.Protocol, s.Title, oneLine(s.Topic, 200), toolOf(s.Protocol)
+		st.Protocol, st.Title, st.Topic, st.Tool = s.Protocol, s.Title, engine.OneLine(s.Topic, 200), toolOf(s.Protocol)
 	}
 	for _, s := range r.seats {
-		st.Seats = append(st.Seats, Seat{Seat: s.seat.Name, Agent: s.seat.Agent, Role: string(s.seat.Role), State: s.state, Calls: s.calls, Fails: s.fails, Latest: oneLine(s.latest, 120)})
+		st.Seats = append(st.Seats, Seat{Seat: s.seat.Name, Agent: s.seat.Agent, Role: string(s.seat.Role), State: s.state, Calls: s.calls, Fails: s.fails, Latest: engine.OneLine(s.latest, 120)})
 	}
 	st.Cursor = len(r.happened)
 	if r.outcome == nil {

@@ -2,6 +2,7 @@ package facts
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,7 +106,7 @@ func TestBaseAndBranchDetection(t *testing.T) {
 	if _, err := CurrentBranch(r.dir); err == nil {
 		t.Fatal("a detached HEAD has a branch")
 	}
-	if _, err := TopLevel(t.TempDir()); err != ErrNotWorkTree {
+	if _, err := TopLevel(t.TempDir()); !errors.Is(err, ErrNotWorkTree) {
 		t.Fatalf("TopLevel of a plain directory: %v", err)
 	}
 	sub := filepath.Join(r.dir, "sub")

@@ -1,7 +1,11 @@
-// Package arenatest runs the arena binary in a sandbox for end-to-end
-// tests and benchmarks: a home, config and cache directories, a working
-// directory, and fake CLIs on PATH.
-package arenatest
+package enginetest
+
+// A Sandbox is where the real runner meets the fake CLIs, for the
+// end-to-end tests of the arena binary (cmd/arena) and the benchmarks of
+// the engine in process (engine/adversarial, engine/compare, bench): a
+// home, config and cache directories, a working directory, and fake CLIs
+// on PATH. It lives here, below both, so that no test of the engine
+// imports the command line.
 
 import (
 	"os"
@@ -57,11 +61,11 @@ func (s *Sandbox) OnlyLog(tb testing.TB) engine.LogContents {
 	tb.Helper()
 	paths := s.Logs()
 	if len(paths) != 1 {
-		tb.Fatalf("arenatest: %d debate logs in %s, want 1", len(paths), s.Dir)
+		tb.Fatalf("enginetest: %d debate logs in %s, want 1", len(paths), s.Dir)
 	}
 	lc, err := engine.ReadLogFile(paths[0])
 	if err != nil {
-		tb.Fatalf("arenatest: reading the debate log: %v", err)
+		tb.Fatalf("enginetest: reading the debate log: %v", err)
 	}
 	return lc
 }
@@ -70,7 +74,7 @@ func (s *Sandbox) OnlyLog(tb testing.TB) engine.LogContents {
 func Outcome(tb testing.TB, lc engine.LogContents) engine.Outcome {
 	tb.Helper()
 	if len(lc.Events) == 0 {
-		tb.Fatal("arenatest: empty log")
+		tb.Fatal("enginetest: empty log")
 	}
 	// What consumers of the outcome add after it (the document writer's
 	// Saved, or its Note when the save failed) follows it, and so do
@@ -86,9 +90,9 @@ func Outcome(tb testing.TB, lc engine.LogContents) engine.Outcome {
 				continue
 			}
 		}
-		tb.Fatalf("arenatest: the log ends with %s, not an outcome (%s)", lc.Events[i].Kind(), lc.Problem)
+		tb.Fatalf("enginetest: the log ends with %s, not an outcome (%s)", lc.Events[i].Kind(), lc.Problem)
 	}
-	tb.Fatalf("arenatest: the log has no outcome (%s)", lc.Problem)
+	tb.Fatalf("enginetest: the log has no outcome (%s)", lc.Problem)
 	return engine.Outcome{}
 }
 

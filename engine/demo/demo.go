@@ -1,7 +1,8 @@
-// Package demo holds debates recorded from the engine with arena's
-// stand-in CLIs, one per shipped protocol (see TestRecordDemo in
-// cmd/arena): `arena demo` plays them, and the screen's golden tests are
-// drawn from them, so what is tested is what the engine really emits.
+// Package demo holds runs recorded from the engine with arena's stand-in
+// CLIs, one per shipped protocol (TestRecordDemo in cmd/arena records them
+// again): `arena demo` plays them, and the screen's golden tests are drawn
+// from them (through tui/tuitest), so what is tested is what the engine
+// really emits. It sits in the engine, below both its users.
 package demo
 
 import (

@@ -570,6 +570,8 @@ func deref(p Payload) Payload {
 		return *v
 	case *FollowUp:
 		return *v
+	case *BudgetUsed:
+		return *v
 	}
 	return p
 }

@@ -74,7 +74,7 @@ type Runtime struct {
 	// Ledger counts every call it reports (nil: not counted).
 	Ledger *Ledger
 
-	budget *meter // nil: no budget (budget.go)
+	budget    *meter // nil: no budget (budget.go)
 	mu        sync.Mutex
 	resume    *resumeState // nil: not a resumed run
 	notesMu   sync.Mutex   // held from taking the notes to publishing what took them

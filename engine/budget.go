@@ -102,6 +102,22 @@ func (u BudgetUsed) Words() string {
 	return strings.Join(parts, " · ")
 }
 
+// Share is how much of its tightest limit is spent: 0.5 for half, 1 or
+// more once one is spent (0 without a limit).
+func (u BudgetUsed) Share() float64 {
+	var f float64
+	if l := u.Budget.MaxCostUSD; l > 0 {
+		f = max(f, u.Spent.CostUSD/l)
+	}
+	if l := u.Budget.MaxCalls; l > 0 {
+		f = max(f, float64(u.Spent.Calls)/float64(l))
+	}
+	if l := u.Budget.MaxTokens; l > 0 {
+		f = max(f, float64(u.Spent.Tokens)/float64(l))
+	}
+	return f
+}
+
 // USD writes dollars for a person: "$1.00", "$0.42", "$0.0042" (a cent's
 // fractions where they are all there is).
 func USD(v float64) string {

@@ -22,8 +22,15 @@ const (
 	exitError       = 1 // something went wrong that is not the user's input
 	exitUsage       = 2 // bad flags, bad config, missing file
 	exitAborted     = 4 // the run could not go on (no usable agent for a seat, ...)
+	// exitOverBudget: the run's budget was spent, and it stopped before
+	// a call (sysexits' EX_TEMPFAIL: arena resume carries it on).
+	exitOverBudget  = 75
 	exitInterrupted = 130
 )
+
+// overBudgetHelp is every protocol command's line for exitOverBudget.
+const overBudgetHelp = "  75   over budget: --max-cost, --max-calls or --max-tokens was spent (arena resume LOG --max-... carries on)\n"
+
 
 // The adversarial debate's own.
 const (
@@ -37,7 +44,7 @@ const debateExitHelp = `Exit codes:
   2    usage error (bad flag, config, topic or context file)
   3    no consensus: a tradeoff document was written
   4    debate aborted (no usable challenger, the defender failed, every challenger failed)
-  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+` + overBudgetHelp + `  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
 
 func debateExit(k engine.OutcomeKind) int {
 	switch k {
@@ -51,8 +58,11 @@ func debateExit(k engine.OutcomeKind) int {
 
 // commonExit is the exit code of the outcomes every protocol shares.
 func commonExit(k engine.OutcomeKind) int {
-	if k == engine.OutcomeInterrupted {
+	switch k {
+	case engine.OutcomeInterrupted:
 		return exitInterrupted
+	case engine.OutcomeOverBudget:
+		return exitOverBudget
 	}
 	return exitAborted
 }
@@ -189,6 +199,8 @@ type commonFlags struct {
 	challengers                       []string
 	maxRounds                         int
 	noLog                             bool
+	maxCost, maxTokens                string
+	maxCalls                          int
 }
 
 func (f *commonFlags) register(cmd *cobra.Command) {
@@ -200,6 +212,9 @@ func (f *commonFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.timeout, "timeout", "", "timeout per agent call, e.g. 90s, 2m, or seconds (default 120)")
 	fl.StringVar(&f.logDir, "log-dir", "", "directory for debate logs (default ./debate-logs)")
 	fl.BoolVar(&f.noLog, "no-log", false, "do not save a debate log")
+	fl.StringVar(&f.maxCost, "max-cost", "", "stop the run before a call once USD dollars are spent, e.g. 2 or 0.50 (0: no limit)")
+	fl.IntVar(&f.maxCalls, "max-calls", 0, "stop the run before a call once N calls are made (0: no limit)")
+	fl.StringVar(&f.maxTokens, "max-tokens", "", "stop the run before a call once N tokens are used, e.g. 200000 or 200k (0: no limit)")
 }
 
 // settingsFlags turns the flags the user actually gave into settings.Flags.
@@ -226,6 +241,15 @@ func (f *commonFlags) settingsFlags(cmd *cobra.Command) settings.Flags {
 	}
 	if changed("no-log") {
 		sf.NoLog = &f.noLog
+	}
+	if changed("max-cost") {
+		sf.MaxCost = &f.maxCost
+	}
+	if changed("max-calls") {
+		sf.MaxCalls = &f.maxCalls
+	}
+	if changed("max-tokens") {
+		sf.MaxTokens = &f.maxTokens
 	}
 	return sf
 }

@@ -36,6 +36,8 @@ type Printer struct {
 	// at a time as each completes, rather than as raw JSON lines.
 	layouts map[string]layout.Layout
 	live    map[string]*liveReply // by seat
+
+	budgetShown bool // the run's budget was printed
 }
 
 // liveReply is a reply being rendered as it streams.
@@ -110,7 +112,26 @@ func (p *Printer) Handle(e engine.Event) {
 	case engine.ModeratorNote:
 		p.flushAll()
 		p.printf("✎ moderator: %s\n", oneLine(v.Text))
+	case engine.BudgetUsed:
+		p.budget(v)
 	}
+}
+
+// budget prints the budget when the run starts, with the seats it cannot
+// hold, and when it stops the run; the outcome says what was spent.
+func (p *Printer) budget(v engine.BudgetUsed) {
+	switch {
+	case v.Over != "":
+		p.flushAll()
+		p.printf("! over budget: %s (%s)\n", v.Over, v.Words())
+	case !p.budgetShown:
+		p.flushAll()
+		p.printf("  Budget: %s\n", v.Words())
+		for _, w := range v.Warnings {
+			p.printf("%s %s\n", noteMark(engine.NoteWarn), w)
+		}
+	}
+	p.budgetShown = true
 }
 
 func (p *Printer) banner(v engine.DebateStarted) {

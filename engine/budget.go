@@ -210,10 +210,11 @@ func (m *meter) start(c CallInfo) bool {
 		return false
 	}
 	if hit, why := m.exhausted(); hit != "" {
-		what := c.Seat + "'s " + string(c.Task)
+		what := c.Seat + "'s next call (" + string(c.Task)
 		if c.Round > 0 {
-			what += " (round " + strconv.Itoa(c.Round) + ")"
+			what += ", round " + strconv.Itoa(c.Round)
 		}
+		what += ")"
 		m.hit, m.reason, m.over = hit, why, why+", so "+what+" was not started"
 		m.bus.Emit(m.event(nil))
 		m.stop(ErrOverBudget)

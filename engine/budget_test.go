@@ -118,7 +118,7 @@ func TestBudgetStopsAtTheRightCall(t *testing.T) {
 				t.Fatalf("calls started: %+v", got)
 			}
 			b := lastBudget(t, events)
-			if b.Words() != c.words || !strings.Contains(b.Over, "b's ask (round 2) was not started") {
+			if b.Words() != c.words || !strings.Contains(b.Over, "b's next call (ask, round 2) was not started") {
 				t.Fatalf("budget at the end: %q, over: %q", b.Words(), b.Over)
 			}
 			if !strings.HasPrefix(out.Summary, "Over budget in round 2: ") {
@@ -195,7 +195,7 @@ func TestBudgetInAParallelAskCallsLimit(t *testing.T) {
 	if n := len(enginetest.Payloads[engine.AgentFailed](events)); n != 0 {
 		t.Fatalf("%d calls failed", n)
 	}
-	if b := lastBudget(t, events); b.Spent.Calls != 2 || !strings.Contains(b.Over, "(round 1) was not started") {
+	if b := lastBudget(t, events); b.Spent.Calls != 2 || !strings.Contains(b.Over, "round 1) was not started") {
 		t.Fatalf("budget %+v", b)
 	}
 }
@@ -222,7 +222,7 @@ func TestBudgetInAParallelAskOvershootsByTheCallsInFlight(t *testing.T) {
 	if out.Result != engine.OutcomeOverBudget || len(s.Calls()) != 3 {
 		t.Fatalf("outcome %s after %d calls", out.Result, len(s.Calls()))
 	}
-	if b := lastBudget(t, events); b.Words() != "$0.90 of $0.50" || !strings.Contains(b.Over, "a's ask (round 2) was not started") {
+	if b := lastBudget(t, events); b.Words() != "$0.90 of $0.50" || !strings.Contains(b.Over, "a's next call (ask, round 2) was not started") {
 		t.Fatalf("budget %q over %q", b.Words(), b.Over)
 	}
 	if !strings.Contains(out.Markdown, "calls already running when it ran out finish") {
@@ -241,7 +241,7 @@ func TestBudgetSubscriptionSeatCountsCallsOnly(t *testing.T) {
 	}
 	// c's one reply (round 1) cost $0.30; a's and b's are not counted.
 	b := lastBudget(t, events)
-	if b.Words() != "$0.30 of $1.00 · 5 of 5 calls" || !strings.Contains(b.Over, "c's ask (round 2)") {
+	if b.Words() != "$0.30 of $1.00 · 5 of 5 calls" || !strings.Contains(b.Over, "c's next call (ask, round 2)") {
 		t.Fatalf("budget %q", b.Words())
 	}
 	first := enginetest.Payloads[engine.BudgetUsed](events)[0]

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
+	"github.com/arenadebate/arena/engine"
+)
+
+// modelCalls are the calls the fakes got, their --version checks left
+// out.
+func modelCalls(s *sandbox) int {
+	n := 0
+	for _, c := range s.fakes.Calls() {
+		if c.Kind != fakeapi.KindVersion {
+			n++
+		}
+	}
+	return n
+}
+
+func budgetEvents(lc engine.LogContents) []engine.BudgetUsed {
+	var out []engine.BudgetUsed
+	for _, e := range lc.Events {
+		if b, ok := e.Payload.(engine.BudgetUsed); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// A run given --max-calls stops at the call it has no budget for: it
+// exits 75, its log and outcome say over budget and which call was not
+// started, the fakes got exactly the calls the budget allowed; arena
+// resume with a higher budget finishes it as an uninterrupted run ends,
+// asking no completed call twice.
+func TestBudgetStopsARunAndResumeFinishesIt(t *testing.T) {
+	for _, c := range resumeCases {
+		if c.name != "adversarial" && c.name != "compare" && c.name != "rank" {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			baseRun, base, calls := baseline(t, c)
+			s := newSandbox(t)
+			s.fakes.SetScript(c.script(nil))
+			args := c.setup(s)
+			// The budget: half the calls the uninterrupted run makes.
+			limit := calls / 2
+			r := s.run(append(args, "--max-calls", strconv.Itoa(limit))...)
+			if r.code != exitOverBudget {
+				t.Fatalf("exit %d with --max-calls %d (of %d), want %d\n%s\n%s", r.code, limit, calls, exitOverBudget, r.stdout, r.stderr)
+			}
+			if got := modelCalls(s); got != limit {
+				t.Fatalf("the fakes got %d calls, want %d", got, limit)
+			}
+			lc := s.onlyLog()
+			o := outcomeOf(t, lc)
+			if o.Result != engine.OutcomeOverBudget || !strings.Contains(o.Summary, fmt.Sprintf("all %d calls of the budget made", limit)) {
+				t.Fatalf("outcome %s: %s", o.Result, o.Summary)
+			}
+			for _, want := range []string{"> **Over budget:** ", "was not started", "arena resume " + o.LogPath + " --max-calls " + strconv.Itoa(2*limit),
+				fmt.Sprintf("**Budget:** %d of %d calls", limit, limit)} {
+				if !strings.Contains(o.Markdown, want) {
+					t.Fatalf("the outcome document lacks %q:\n%s", want, o.Markdown)
+				}
+			}
+			started := 0
+			for _, e := range lc.Events {
+				if e.Kind() == engine.KindAgentStarted {
+					started++
+				}
+			}
+			b := budgetEvents(lc)
+			if started != limit || len(b) == 0 || b[len(b)-1].Over == "" || b[len(b)-1].Spent.Calls != limit {
+				t.Fatalf("the log: %d calls started, budget events %+v", started, b)
+			}
+			if !strings.Contains(r.stdout, "! over budget: ") || !strings.Contains(r.stdout, fmt.Sprintf("Budget: 0 of %d calls", limit)) {
+				t.Fatalf("the printer does not show the budget:\n%s", r.stdout)
+			}
+			// arena logs lists it as over budget; arena resume without a
+			// log takes it.
+			if l := s.run("logs"); !strings.Contains(l.stdout, string(engine.OutcomeOverBudget)) {
+				t.Fatalf("arena logs:\n%s", l.stdout)
+			}
+			done := completedHashes(lc)
+
+			// The same budget again: over budget at once, nothing asked.
+			again := s.run("resume", "--no-tui")
+			if again.code != exitOverBudget || modelCalls(s) != limit {
+				t.Fatalf("resumed with the same budget: exit %d, %d calls\n%s\n%s", again.code, modelCalls(s), again.stdout, again.stderr)
+			}
+			r = s.run("resume", "--no-tui", "--max-calls", strconv.Itoa(2*calls), s.logs()[0])
+			checkResumedAfter(t, s, done, base, baseRun.code, r, 2)
+			if got := modelCalls(s); got != calls {
+				t.Fatalf("the run made %d calls in all, the uninterrupted one %d", got, calls)
+			}
+			o = outcomeOf(t, s.onlyLog())
+			if !strings.Contains(o.Markdown, fmt.Sprintf("**Budget:** %d of %d calls (the whole run: its earlier part included)", calls, 2*calls)) {
+				t.Fatalf("the resumed outcome's budget:\n%s", o.Markdown)
+			}
+		})
+	}
+}
+
+// baseline runs the case uninterrupted, without a budget, and counts
+// its model calls.
+func baseline(t *testing.T, c resumeCase) (result, engine.Outcome, int) {
+	t.Helper()
+	s := newSandbox(t)
+	s.fakes.SetScript(c.script(nil))
+	r := s.run(c.setup(s)...)
+	lc := s.onlyLog()
+	if b := budgetEvents(lc); len(b) != 0 {
+		t.Fatalf("budget events in a run without a budget: %+v", b)
+	}
+	return r, outcomeOf(t, lc), modelCalls(s)
+}
+
+// --max-cost holds the CLIs that report a cost (claude's stream does);
+// the run says up front which seats it cannot hold, and stops before the
+// first call once the dollars are spent.
+func TestBudgetMaxCostEndToEnd(t *testing.T) {
+	s := newSandbox(t)
+	r := s.run("--no-tui", "--max-cost", "0.0001", "should we move sessions from Redis to Postgres?")
+	if r.code != exitOverBudget {
+		t.Fatalf("exit %d, want %d\n%s\n%s", r.code, exitOverBudget, r.stdout, r.stderr)
+	}
+	// claude's opening costs more than $0.0001: no critique is started.
+	if n := modelCalls(s); n != 1 {
+		t.Fatalf("%d calls, want 1 (the opening)", n)
+	}
+	warn := "--max-cost cannot hold gemini, codex and qwen: their CLIs report no cost, so only --max-calls and --max-tokens limit them; no such limit is set, so nothing limits them"
+	if !strings.Contains(r.stdout, "! warning: "+warn) {
+		t.Fatalf("no warning naming the seats --max-cost cannot hold:\n%s", r.stdout)
+	}
+	o := outcomeOf(t, s.onlyLog())
+	if o.Result != engine.OutcomeOverBudget || !strings.Contains(o.Summary, "spent of a $0.0001 budget") || !strings.Contains(o.Markdown, "- "+warn) {
+		t.Fatalf("outcome %s: %s\n%s", o.Result, o.Summary, o.Markdown)
+	}
+}
+
+// A CLI logged in with a subscription is guessed so (arena config says
+// it is a guess): its calls count against --max-calls, not dollars.
+func TestBudgetSubscriptionSeatEndToEnd(t *testing.T) {
+	s := newSandbox(t)
+	creds := filepath.Join(s.home, ".claude", ".credentials.json")
+	if err := os.MkdirAll(filepath.Dir(creds), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(creds, []byte(`{"claudeAiOauth": {"accessToken": "not-a-real-token"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := s.run("config")
+	if !strings.Contains(cfg.stdout, "billing subscription (guessed: logged in with a Claude account (~/.claude/.credentials.json))") {
+		t.Fatalf("arena config:\n%s", cfg.stdout)
+	}
+	if strings.Contains(cfg.stdout, "not-a-real-token") {
+		t.Fatal("arena config shows a credential")
+	}
+	r := s.run("--no-tui", "--max-cost", "0.0001", "--max-calls", "3", "should we move sessions from Redis to Postgres?")
+	if r.code != exitOverBudget || modelCalls(s) != 3 {
+		t.Fatalf("exit %d after %d calls\n%s\n%s", r.code, modelCalls(s), r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "claude is billed by subscription (see arena config): its calls count against --max-calls only") {
+		t.Fatalf("no warning naming the subscription seat:\n%s", r.stdout)
+	}
+	o := outcomeOf(t, s.onlyLog())
+	if !strings.Contains(o.Summary, "all 3 calls of the budget made") || !strings.Contains(o.Markdown, "**Budget:** $0 of $0.0001 · 3 of 3 calls") {
+		t.Fatalf("outcome %s: %s\n%s", o.Result, o.Summary, o.Markdown)
+	}
+}

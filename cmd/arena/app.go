@@ -18,10 +18,10 @@ import (
 // Exit codes, documented in the README and in each command's --help.
 // Every command shares these; each protocol adds its own between 0 and 4.
 const (
-	exitOK          = 0
-	exitError       = 1 // something went wrong that is not the user's input
-	exitUsage       = 2 // bad flags, bad config, missing file
-	exitAborted     = 4 // the run could not go on (no usable agent for a seat, ...)
+	exitOK      = 0
+	exitError   = 1 // something went wrong that is not the user's input
+	exitUsage   = 2 // bad flags, bad config, missing file
+	exitAborted = 4 // the run could not go on (no usable agent for a seat, ...)
 	// exitOverBudget: the run's budget was spent, and it stopped before
 	// a call (sysexits' EX_TEMPFAIL: arena resume carries it on).
 	exitOverBudget  = 75
@@ -30,7 +30,6 @@ const (
 
 // overBudgetHelp is every protocol command's line for exitOverBudget.
 const overBudgetHelp = "  75   over budget: --max-cost, --max-calls or --max-tokens was spent (arena resume LOG --max-... carries on)\n"
-
 
 // The adversarial debate's own.
 const (

@@ -43,6 +43,7 @@ type compareFlags struct {
 	single       bool
 	advocates    []string
 	judge        string
+	author       string
 }
 
 func init() {
@@ -89,6 +90,7 @@ no seat.`,
 	fl.BoolVar(&f.single, "single", false, "one agent scores the options alone, for a quick look")
 	fl.StringSliceVar(&f.advocates, "advocates", nil, "advocate agents, one per option in option order, comma-separated")
 	fl.StringVar(&f.judge, "judge", "", "the judge's agent")
+	fl.StringVar(&f.author, "author", "", "the agent that proposed the options: no seat the defaults fill goes to it (flags and the config still can)")
 	f.outputFlags.register(cmd)
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + compareExitHelp + "\n")
 	return cmd
@@ -124,7 +126,20 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	if err != nil {
 		return err
 	}
-	seats := a.seatPicker(s, compare.Name)
+	// The author of the options (arena mcp names the calling agent) is
+	// left out of the pool, so the seats that defaults fill, the judge's
+	// first, are held by other models (the self-preference guard).
+	var exclude []string
+	if f.author != "" {
+		if _, ok := s.Agents[f.author]; !ok {
+			return usagef("--author: unknown agent %q (known: %s)", f.author, strings.Join(agentNames(s), ", "))
+		}
+		exclude = append(exclude, f.author)
+		if f.judge == f.author {
+			a.warn("%s proposed the options and judges them, because --judge names it", f.author)
+		}
+	}
+	seats := a.seatPicker(s, compare.Name, exclude...)
 	var judge []string
 	if f.judge != "" {
 		judge = []string{f.judge}

@@ -19,6 +19,7 @@ import (
 
 type replayFlags struct {
 	noTUI, json, instant bool
+	follow               bool
 	speed                float64
 }
 
@@ -34,12 +35,21 @@ n jumps to the next phase, + and - change the speed, q quits.
 Without LOG it offers the latest debate in the log directory (debate_log_path,
 --log-dir). With --no-tui it prints the debate as the headless mode did, and
 with --json it prints the events again. A log cut short (a killed arena, a
-full disk) plays up to its last complete event and says where it ends.`,
+full disk) plays up to its last complete event and says where it ends.
+
+With --follow it watches a run still going on (one arena mcp started, or one
+in another terminal) as tail -f follows a file: what the log holds at once,
+then every event as it is written, until the outcome, or until the arena
+writing it stops (it holds the log's writer lock while it writes). Stopping
+the watching (q, Ctrl+C) does not stop the run.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, err := a.replayPath(cmd, cf, args)
 			if err != nil {
 				return err
+			}
+			if f.follow {
+				return a.follow(path, f)
 			}
 			return a.replay(path, f)
 		},
@@ -49,6 +59,7 @@ full disk) plays up to its last complete event and says where it ends.`,
 	fl.BoolVar(&f.json, "json", false, "print the events as JSON Lines")
 	fl.Float64Var(&f.speed, "speed", 1, "playback speed factor")
 	fl.BoolVar(&f.instant, "instant", false, "play without waiting between events")
+	fl.BoolVar(&f.follow, "follow", false, "follow a log still being written, until its outcome (stopping does not stop the run)")
 	return cmd
 }
 

@@ -253,6 +253,7 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 		a.replayBefore(fe, f, rr.lc.Events)
 	}
 	saved := &savedFiles{}
+	streamEvents(bus, logw) // to arena mcp, when it started this run (mcp_events.go)
 	if logw != nil {
 		bus.Subscribe(logw)
 		opts.LogPath = logw.Path()

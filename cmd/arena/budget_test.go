@@ -2,13 +2,16 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
+	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
 )
 
@@ -34,16 +37,14 @@ func budgetEvents(lc engine.LogContents) []engine.BudgetUsed {
 	return out
 }
 
-// A run given --max-calls stops at the call it has no budget for: it
+// A run given --max-calls stops at the call it has no budget for, in
+// every protocol: it
 // exits 75, its log and outcome say over budget and which call was not
 // started, the fakes got exactly the calls the budget allowed; arena
 // resume with a higher budget finishes it as an uninterrupted run ends,
 // asking no completed call twice.
 func TestBudgetStopsARunAndResumeFinishesIt(t *testing.T) {
 	for _, c := range resumeCases {
-		if c.name != "adversarial" && c.name != "compare" && c.name != "rank" {
-			continue
-		}
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			baseRun, base, calls := baseline(t, c)
@@ -173,5 +174,62 @@ func TestBudgetSubscriptionSeatEndToEnd(t *testing.T) {
 	o := outcomeOf(t, s.onlyLog())
 	if !strings.Contains(o.Summary, "all 3 calls of the budget made") || !strings.Contains(o.Markdown, "**Budget:** $0 of $0.0001 · 3 of 3 calls") {
 		t.Fatalf("outcome %s: %s\n%s", o.Result, o.Summary, o.Markdown)
+	}
+}
+
+// Through MCP: a run tool takes a budget, which the server's own (here
+// its config's) caps; the run stops over budget with exit 75, the status
+// says what was spent and how to carry the run on.
+func TestBudgetThroughMCP(t *testing.T) {
+	s := newSandbox(t)
+	s.writeConfig("max_calls: 3\n")
+	ms := s.mcp("arena-test")
+	res, st := ms.call(bg(t), "debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "max_calls": 100, "wait_seconds": 50})
+	if res.IsError {
+		t.Fatalf("tool error: %s", textOf(res))
+	}
+	for i := 0; st.State == "running" && i < 10; i++ {
+		_, st = ms.call(bg(t), "run_status", map[string]any{"run_id": st.RunID, "wait_seconds": 50})
+	}
+	o := st.Outcome
+	if o == nil || o.Result != string(engine.OutcomeOverBudget) || o.ExitCode != exitOverBudget || !strings.HasPrefix(o.ExitMeaning, "over budget") {
+		t.Fatalf("status %+v, outcome %+v", st, o)
+	}
+	if st.Budget != "3 of 3 calls" || o.Resume == "" || modelCalls(s) != 3 {
+		t.Fatalf("budget %q, resume %q, %d calls", st.Budget, o.Resume, modelCalls(s))
+	}
+	inv := s.onlyLog().Events[0].Payload.(engine.DebateStarted).Invocation
+	if !slices.Contains(inv.Args, "--max-calls=3") {
+		t.Fatalf("the run's command line: %q", inv.Args)
+	}
+}
+
+// Every run tool's budget becomes the command's budget flags, within
+// the server's.
+func TestMCPBudgetInputs(t *testing.T) {
+	t.Parallel()
+	b := mcpserver.Budget{MaxCost: 0.5, MaxCalls: 7, MaxTokens: 9000}
+	for _, in := range []interface{ Args() ([]string, string) }{
+		mcpserver.DebateIn{Budget: b}, mcpserver.CompareIn{Budget: b}, mcpserver.JudgeIn{Budget: b}, mcpserver.VerdictIn{Budget: b}, mcpserver.RankIn{Budget: b},
+	} {
+		args, _ := in.Args()
+		root := newApp(strings.NewReader(""), io.Discard, io.Discard).rootCmd()
+		cmd, rest, err := root.Find(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.ParseFlags(rest); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		for flag, want := range map[string]string{"max-cost": "0.5", "max-calls": "7", "max-tokens": "9000"} {
+			if f := cmd.Flags().Lookup(flag); f == nil || f.Value.String() != want {
+				t.Errorf("%T: --%s = %v, want %s", in, flag, f, want)
+			}
+		}
+	}
+	server := mcpserver.Budget{MaxCost: 1, MaxCalls: 5}
+	got := mcpserver.Budget{MaxCost: 2, MaxTokens: 100}.Within(server)
+	if got != (mcpserver.Budget{MaxCost: 1, MaxCalls: 5, MaxTokens: 100}) {
+		t.Fatalf("within the server's budget: %+v", got)
 	}
 }

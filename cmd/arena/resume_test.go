@@ -110,9 +110,9 @@ func (c resumeCase) baseline(t *testing.T) (result, engine.Outcome) {
 	return r, outcomeOf(t, s.onlyLog())
 }
 
-// secondSet is a report file of a second set: a resumed judging writes
+// secondSet is a report file of a later set: a resumed judging writes
 // its reports beside the first run's, never over them.
-var secondSet = regexp.MustCompile(`-2\.(\d+)\.md`)
+var secondSet = regexp.MustCompile(`-[2-9]\.(\d+)\.md`)
 
 // headCommit is a ranked repository's HEAD: the baseline's repositories are
 // made afresh, so their commits differ.

@@ -133,6 +133,19 @@ func (l *loader) guessBilling(a *challengers.Agent, m *agentMeta) {
 	a.Billing, m.billing = b, "guessed: "+why
 }
 
+// BillingSource says where an agent's billing comes from: "guessed: …"
+// (what the guess rests on), or the config line that sets it.
+func (s *Settings) BillingSource(name string) string {
+	m, ok := s.agents[name]
+	switch {
+	case !ok:
+		return ""
+	case m.billing != "":
+		return m.billing
+	}
+	return "set at " + m.def.String()
+}
+
 // budgetRows are arena config's rows of the budget.
 func (s *Settings) budgetRows() []Row {
 	limit := func(set bool, v string) string {

@@ -164,6 +164,20 @@ func TestBudgetSubscriptionSeatEndToEnd(t *testing.T) {
 	if strings.Contains(cfg.stdout, "not-a-real-token") {
 		t.Fatal("arena config shows a credential")
 	}
+	// doctor says so, and that it is a guess.
+	doc := s.runWithEnv([]string{"OPENAI_API_KEY=sk-not-real"}, "doctor")
+	for _, want := range []string{
+		"claude   subscription  guessed: logged in with a Claude account (~/.claude/.credentials.json)",
+		"codex    metered       guessed: OPENAI_API_KEY is set: API billing",
+		"a guess can be wrong: set agents.NAME.billing: metered | subscription in the config",
+	} {
+		if !strings.Contains(doc.stdout, want) {
+			t.Fatalf("doctor lacks %q:\n%s", want, doc.stdout)
+		}
+	}
+	if strings.Contains(doc.stdout+doc.stderr, "not-a-real-token") || strings.Contains(doc.stdout+doc.stderr, "sk-not-real") {
+		t.Fatal("doctor shows a credential")
+	}
 	r := s.run("--no-tui", "--max-cost", "0.0001", "--max-calls", "3", "should we move sessions from Redis to Postgres?")
 	if r.code != exitOverBudget || modelCalls(s) != 3 {
 		t.Fatalf("exit %d after %d calls\n%s\n%s", r.code, modelCalls(s), r.stdout, r.stderr)

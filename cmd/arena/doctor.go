@@ -25,7 +25,9 @@ func (a *app) doctorCmd(cf *commonFlags) *cobra.Command {
 its CLI is on PATH, its version, and whether credentials look configured
 (which environment variables or files exist; values are never shown). With
 --probe it sends each a real one-line prompt and reports the latency or the
-exact failure.
+exact failure. It says how each is billed (metered or subscription: what a
+budget counts of its calls), and whether that is a guess from how its CLI
+is logged in.
 
 It records the usable challengers for arena to use by default, and exits 0
 when the defender and at least one challenger are usable.`,
@@ -52,7 +54,9 @@ type doctorReport struct {
 	CachePath  string              `json:"cache_path,omitempty"`
 	CacheError string              `json:"cache_error,omitempty"`
 	Checks     []challengers.Check `json:"checks"`
-	roles      map[string]string
+	// Billing is how each installed agent is billed, and why (budget.go).
+	Billing map[string]string `json:"billing,omitempty"`
+	roles   map[string]string
 }
 
 func (a *app) doctor(ctx context.Context, s *settings.Settings, probe bool, probeTimeout time.Duration, asJSON bool) error {
@@ -78,6 +82,7 @@ func (a *app) doctor(ctx context.Context, s *settings.Settings, probe bool, prob
 		}
 	}
 	r.Ready = r.Ready && len(r.Usable) > 0
+	r.Billing = doctorBilling(s, checks)
 	if err := settings.SaveChallengerCache(a.env, r.Usable); err != nil {
 		r.CacheError = err.Error()
 	} else {
@@ -168,6 +173,7 @@ func (a *app) printDoctor(r doctorReport, probe bool) {
 	for _, c := range r.Checks {
 		a.printProblem(c, st)
 	}
+	a.printBilling(r, st)
 	if r.CacheError != "" {
 		a.warn("could not record the usable challengers: %s", r.CacheError)
 	} else if len(r.Usable) > 0 {

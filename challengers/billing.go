@@ -98,9 +98,9 @@ func GuessBilling(a Agent, getenv func(string) string, home string) (Billing, st
 		}
 	}
 	if _, known := billingClues[a.Name]; !known || !a.Builtin {
-		return BillingMetered, "arena does not know how " + a.Name + " is logged in; counted as metered"
+		return BillingMetered, "arena does not know how " + a.Name + " is logged in, so counted as metered"
 	}
-	return BillingMetered, "no sign of a subscription login; counted as metered"
+	return BillingMetered, "no sign of a subscription login, so counted as metered"
 }
 
 // hasCredential reports whether the file exists and, when key is given,

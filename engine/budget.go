@@ -125,7 +125,11 @@ func USD(v float64) string {
 	case v == 0:
 		return "$0"
 	case math.Abs(v) < 0.1:
-		return "$" + strconv.FormatFloat(v, 'f', 4, 64)
+		s := strings.TrimRight(strconv.FormatFloat(v, 'f', 4, 64), "0")
+		for len(s)-strings.IndexByte(s, '.') < 3 {
+			s += "0"
+		}
+		return "$" + s
 	}
 	return "$" + strconv.FormatFloat(v, 'f', 2, 64)
 }
@@ -456,10 +460,12 @@ func raised(l Budget, hit string) string {
 }
 
 // afterTitle puts a block after a Markdown document's title line (before
-// the document when it has none).
+// the document when it has none); a title that says the run was
+// interrupted says over budget instead.
 func afterTitle(md, block string) string {
 	if strings.HasPrefix(md, "# ") {
 		title, rest, _ := strings.Cut(md, "\n")
+		title = strings.NewReplacer("INTERRUPTED", "OVER BUDGET", "interrupted", "over budget", "Interrupted", "Over budget").Replace(title)
 		return title + "\n\n" + block + "\n\n" + strings.TrimLeft(rest, "\n")
 	}
 	return block + "\n\n" + md

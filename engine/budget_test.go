@@ -124,7 +124,7 @@ func TestBudgetStopsAtTheRightCall(t *testing.T) {
 			if !strings.HasPrefix(out.Summary, "Over budget in round 2: ") {
 				t.Fatalf("summary %q", out.Summary)
 			}
-			for _, want := range []string{"# Toy interrupted\n\n> **Over budget:** ", "**Budget:** " + c.words, "Stopped over budget: "} {
+			for _, want := range []string{"# Toy over budget\n\n> **Over budget:** ", "**Budget:** " + c.words, "Stopped over budget: "} {
 				if !strings.Contains(out.Markdown, want) {
 					t.Fatalf("the outcome document lacks %q:\n%s", want, out.Markdown)
 				}
@@ -385,3 +385,11 @@ func (protocolFunc) Start() engine.DebateStarted {
 	return engine.DebateStarted{Protocol: "x", Seats: []engine.Seat{{Name: "a", Agent: "a"}}}
 }
 func (f protocolFunc) Run(ctx context.Context, rt *engine.Runtime) engine.Outcome { return f(ctx, rt) }
+
+func TestUSD(t *testing.T) {
+	for v, want := range map[float64]string{0: "$0", 1: "$1.00", 0.42: "$0.42", 0.05: "$0.05", 0.0053: "$0.0053", 0.0001: "$0.0001", 12.345: "$12.35", 0.1: "$0.10"} {
+		if got := engine.USD(v); got != want {
+			t.Errorf("USD(%v) = %s, want %s", v, got, want)
+		}
+	}
+}

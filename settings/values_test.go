@@ -164,7 +164,7 @@ func TestRows(t *testing.T) {
 		"max_calls":       {"max_calls", "40", "flag --max-calls"},
 		"max_tokens":      {"max_tokens", "0 (no limit)", "default"},
 		"agents.claude": {"agents.claude",
-			"claude -p {prompt} --output-format stream-json --verbose --include-partial-messages; prompt argv; format claude-stream-json; timeout 2m (timeout_per_cli); pty true; billing metered (guessed: no sign of a subscription login; counted as metered)",
+			"claude -p {prompt} --output-format stream-json --verbose --include-partial-messages; prompt argv; format claude-stream-json; timeout 2m (timeout_per_cli); pty true; billing metered (guessed: no sign of a subscription login, so counted as metered)",
 			"built-in"},
 		"agents.gemini": {"agents.gemini",
 			"gemini -p {prompt} -o stream-json; prompt argv; format gemini-stream-json; timeout 2m (timeout_per_cli); pty true; env GEMINI_API_KEY,GEMINI_CLI_TRUST_WORKSPACE; billing metered (guessed: GEMINI_API_KEY is set: API billing)",

@@ -38,6 +38,7 @@ type Printer struct {
 	live    map[string]*liveReply // by seat
 
 	budgetShown bool // the run's budget was printed
+	overShown   bool // and that it was spent
 }
 
 // liveReply is a reply being rendered as it streams.
@@ -122,6 +123,10 @@ func (p *Printer) Handle(e engine.Event) {
 func (p *Printer) budget(v engine.BudgetUsed) {
 	switch {
 	case v.Over != "":
+		if p.overShown {
+			return // the replies of the calls still running follow
+		}
+		p.overShown = true
 		p.flushAll()
 		p.printf("! over budget: %s (%s)\n", v.Over, v.Words())
 	case !p.budgetShown:

@@ -99,7 +99,7 @@ const (
 )
 
 // OutcomeKind is how a debate ended. Protocols name their own results;
-// these two are shared.
+// these two are shared, and so is OutcomeOverBudget (budget.go).
 type OutcomeKind string
 
 const (

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 	"github.com/arenadebate/arena/cmd/arena/mcpserver"
@@ -144,6 +145,11 @@ func TestBudgetMaxCostEndToEnd(t *testing.T) {
 	if o.Result != engine.OutcomeOverBudget || !strings.Contains(o.Summary, "spent of a $0.0001 budget") || !strings.Contains(o.Markdown, "- "+warn) {
 		t.Fatalf("outcome %s: %s\n%s", o.Result, o.Summary, o.Markdown)
 	}
+	// It has no outcome to follow up yet: a follow-up would be a call
+	// past the budget.
+	if a := s.run("ask", s.logs()[0], "why?"); a.code != exitUsage || !strings.Contains(a.stderr, "resume it first") || modelCalls(s) != 1 {
+		t.Fatalf("arena ask on an over-budget run: exit %d\n%s", a.code, a.stderr)
+	}
 }
 
 // A CLI logged in with a subscription is guessed so (arena config says
@@ -245,5 +251,39 @@ func TestMCPBudgetInputs(t *testing.T) {
 	got := mcpserver.Budget{MaxCost: 2, MaxTokens: 100}.Within(server)
 	if got != (mcpserver.Budget{MaxCost: 1, MaxCalls: 5, MaxTokens: 100}) {
 		t.Fatalf("within the server's budget: %+v", got)
+	}
+}
+
+// On the live screen the header shows the budget as it is spent, the
+// status line says what was not started, the screen stays on the outcome,
+// and arena exits 75; resumed with a higher budget, the header counts the
+// whole run.
+func TestBudgetOnTheLiveScreenInTmux(t *testing.T) {
+	s := newSandbox(t)
+	ts := s.startTmux(120, 40, nil, "--max-calls", "3", "should we move sessions from Redis to Postgres?")
+	screen := ts.waitText("over budget: all 3 calls of the budget made", 60*time.Second)
+	if head := strings.SplitN(screen, "\n", 2)[0]; !strings.Contains(head, "3 of 3 calls") {
+		t.Fatalf("the header does not show the budget:\n%s", screen)
+	}
+	if code := ts.quitDone(30 * time.Second); code != strconv.Itoa(exitOverBudget) {
+		t.Fatalf("exit %s\n%s", code, ts.scrollback())
+	}
+	if !strings.Contains(ts.scrollback(), "arena: Over budget during parallel challenge (round 1): all 3 calls of the budget made") {
+		t.Fatalf("the account after the screen:\n%s", ts.scrollback())
+	}
+	ts = s.startTmux(120, 40, nil, "resume", "--max-calls", "50")
+	ts.waitText("Resume it? [Y/n]", 30*time.Second)
+	ts.keys("Enter")
+	screen = ts.waitFor("the resumed run's budget in the header", 60*time.Second, func(screen string) bool {
+		return strings.Contains(strings.SplitN(screen, "\n", 2)[0], " of 50 calls")
+	})
+	if strings.Contains(strings.SplitN(screen, "\n", 2)[0], " 0 of 50 calls") {
+		t.Fatalf("the resumed run's header does not count the earlier calls:\n%s", screen)
+	}
+	if code := ts.quitDone(90 * time.Second); code != "0" {
+		t.Fatalf("exit %s after resuming\n%s", code, ts.scrollback())
+	}
+	if o := outcomeOf(t, s.onlyLog()); o.Result != "consensus" {
+		t.Fatalf("outcome %s", o.Result)
 	}
 }

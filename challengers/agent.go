@@ -86,6 +86,9 @@ type Agent struct {
 	Dir string `json:"dir,omitempty"`
 	// OutputCap bounds the bytes one call may print (0: DefaultOutputCap).
 	OutputCap int64 `json:"output_cap,omitempty"`
+	// Billing is how its calls are paid for, which decides what they
+	// count against in a budget ("": not known; billing.go).
+	Billing Billing `json:"billing,omitempty"`
 
 	// Detection, for doctor.
 	VersionArgs     []string `json:"version_args,omitempty"`
@@ -147,6 +150,8 @@ func (a Agent) Validate() error {
 		return bad("timeout", "%s is negative", a.Timeout)
 	case a.OutputCap < 0:
 		return bad("output_cap", "%d is negative", a.OutputCap)
+	case a.Billing != "" && !slices.Contains(Billings, a.Billing):
+		return bad("billing", "%q is not one of %s", a.Billing, joinModes(Billings))
 	}
 	return nil
 }

@@ -74,6 +74,7 @@ type Runtime struct {
 	// Ledger counts every call it reports (nil: not counted).
 	Ledger *Ledger
 
+	budget    *meter // nil: no budget (budget.go)
 	mu        sync.Mutex
 	resume    *resumeState // nil: not a resumed run
 	notesMu   sync.Mutex   // held from taking the notes to publishing what took them
@@ -104,13 +105,20 @@ func (rt *Runtime) Ask(ctx context.Context, q Question) Answer {
 			return Answer{Cancelled: true}
 		}
 		res, reused := rt.call(ctx, q, prompt, attempt)
-		if res.Reason == challengers.ReasonCancelled || ctx.Err() != nil {
+		// A call the budget's end did not cut off (it was running) still
+		// counts: its reply is kept, and what comes next is not asked.
+		if res.Reason == challengers.ReasonCancelled || ctx.Err() != nil && !stoppedByBudget(ctx) {
 			return Answer{Cancelled: true, Failed: &res}
 		}
 		if !res.OK() {
-			retry := q.Retries > 0
+			stopped := ctx.Err() != nil || rt.budget.ranOut()
+			retry := q.Retries > 0 && !stopped
 			rt.failed(q, res, attempt, retry)
-			if !retry {
+			switch {
+			case stopped && q.Retries > 0:
+				rt.budget.start(q.info(attempt + 1)) // refused: the run stops
+				return Answer{Cancelled: true, Failed: &res}
+			case !retry:
 				return Answer{Failed: &res}
 			}
 			q.Retries--
@@ -142,6 +150,9 @@ func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt 
 		rt.Bus.Emit(started)
 		return challengers.Result{Reason: challengers.ReasonOK, Text: f.Text, Usage: f.Usage, Duration: f.Duration.D()}, true
 	}
+	if !rt.budget.start(started.CallInfo) {
+		return challengers.Result{Agent: q.Agent.Name, Reason: challengers.ReasonCancelled, ExitCode: -1}, false
+	}
 	rt.goLive()
 	// A prompt carries exactly the notes published before its
 	// AgentStarted: the log says which prompts a note reached.
@@ -154,7 +165,9 @@ func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt 
 	if run == nil {
 		run = challengers.Run
 	}
-	return run(ctx, challengers.Request{
+	cctx, done := rt.callContext(ctx)
+	defer done()
+	return run(cctx, challengers.Request{
 		Agent:   q.Agent,
 		Prompt:  sent,
 		Env:     rt.Env,
@@ -186,6 +199,9 @@ func (rt *Runtime) finished(q Question, res challengers.Result, attempt int, r R
 		ev.Badge, ev.Stance = "unparseable reply", StanceNeutral
 	}
 	rt.emit(ev)
+	if !reused {
+		rt.budget.replied(q.Agent, res.Usage)
+	}
 }
 
 // AskAll asks every question at once and returns the answers in order.

@@ -99,7 +99,7 @@ const (
 )
 
 // OutcomeKind is how a debate ended. Protocols name their own results;
-// these two are shared.
+// these two are shared, and so is OutcomeOverBudget (budget.go).
 type OutcomeKind string
 
 const (
@@ -589,6 +589,8 @@ func deref(p Payload) Payload {
 	case *ModeratorNote:
 		return *v
 	case *FollowUp:
+		return *v
+	case *BudgetUsed:
 		return *v
 	}
 	return p

@@ -24,6 +24,9 @@ func (rt *Runtime) WithCosts(md string) string {
 	if cost == "" {
 		return md
 	}
+	if b := rt.budgetLines(); b != "" {
+		cost += "\n" + b
+	}
 	return strings.TrimRight(md, "\n") + "\n\n" + cost
 }
 
@@ -52,6 +55,11 @@ type Options struct {
 	// Moderator delivers the moderator's notes as they are given (nil:
 	// none); every prompt sent after a note carries it.
 	Moderator <-chan string
+	// Budget limits what the run spends (zero: nothing; budget.go), and
+	// Agents are the agents the settings define, by name: how each is
+	// billed, for the calls a resumed run's log holds.
+	Budget Budget
+	Agents map[string]challengers.Agent
 }
 
 // Run runs a protocol, emitting its start, every step and its outcome on
@@ -60,7 +68,11 @@ type Options struct {
 // interrupted).
 func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	rt := &Runtime{Bus: bus, Run: opts.Run, Env: opts.Env, Ledger: &Ledger{}}
+	var start DebateStarted
 	if r := opts.Resume; r != nil {
+		if len(r.Events) > 0 {
+			start, _ = r.Events[0].Payload.(DebateStarted)
+		}
 		rt.resume = &resumeState{cache: NewReplayCache(r.Events), swap: r.Swap}
 		for _, e := range r.Events {
 			if n, ok := e.Payload.(ModeratorNote); ok {
@@ -70,10 +82,11 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 		bus.setDrop(func(p Payload) bool { return !rt.published(p) })
 		bus.Emit(r.Event)
 	} else {
-		st := p.Start()
-		st.Version = LogVersion
-		bus.Emit(st)
+		start = p.Start()
+		start.Version = LogVersion
+		bus.Emit(start)
 	}
+	ctx = rt.startBudget(ctx, opts, start)
 	stop := make(chan struct{})
 	var listening sync.WaitGroup
 	if opts.Moderator != nil {
@@ -101,6 +114,7 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	if out.Result == "" {
 		out.Result = OutcomeAborted
 	}
+	out = rt.budgetOutcome(out, opts.LogPath)
 	if n := rt.ReusedCalls(); n > 0 {
 		out.Summary += " (resumed: " + replies(n) + " reused)"
 	}

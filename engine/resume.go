@@ -119,14 +119,14 @@ type resumeState struct {
 
 // published says whether an event of a resumed run is published: until
 // the run goes live, what the protocol emits is already in the log. What
-// comes from outside the protocol (the moderator, the outcome and what
-// its consumers save) always is.
+// comes from outside the protocol (the moderator, the budget, the outcome
+// and what its consumers save) always is.
 func (rt *Runtime) published(p Payload) bool {
 	if rt.isLive() {
 		return true
 	}
 	switch p.(type) {
-	case Resumed, ModeratorNote, Outcome, Saved:
+	case Resumed, ModeratorNote, Outcome, Saved, BudgetUsed:
 		return true
 	}
 	return false

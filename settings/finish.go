@@ -40,6 +40,7 @@ func (l *loader) fillAgents() error {
 		if a.OutputCap == 0 {
 			a.OutputCap = l.s.OutputCap
 		}
+		l.guessBilling(&a, m)
 		if err := a.Validate(); err != nil {
 			key, msg := keyAgents+"."+name, err.Error()
 			var fe *challengers.FieldError

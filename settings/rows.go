@@ -35,6 +35,7 @@ func (s *Settings) Rows() []Row {
 	for i := range rows {
 		rows[i].Source = s.Source(rows[i].Key)
 	}
+	rows = append(rows, s.budgetRows()...)
 	for _, name := range s.agentNames() {
 		key := keyAgents + "." + name
 		rows = append(rows, Row{key, s.describeAgent(name), s.Source(key)})
@@ -64,6 +65,13 @@ func (s *Settings) describeAgent(name string) string {
 	}
 	if a.OutputCap != s.OutputCap {
 		parts = append(parts, "output_cap "+formatSize(a.OutputCap))
+	}
+	if a.Billing != "" {
+		billing := "billing " + string(a.Billing)
+		if why := s.agents[name].billing; why != "" {
+			billing += " (" + why + ")"
+		}
+		parts = append(parts, billing)
 	}
 	return strings.Join(parts, "; ")
 }

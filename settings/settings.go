@@ -35,6 +35,11 @@ type Settings struct {
 	SkepticalOfEarlyAgreement bool
 	OutputCap                 int64 // default per-call output cap for agents that set none
 
+	// The run's budget (budget.go): 0 is no limit.
+	MaxCostUSD float64
+	MaxCalls   int
+	MaxTokens  int64
+
 	Defender    string
 	Challengers []string // never holds the defender
 
@@ -61,6 +66,7 @@ type agentMeta struct {
 	builtin bool
 	def     origin // the agents: entry that defines or overrides it; zero if none
 	timeout string // why Timeout has its value when the agent set none
+	billing string // why Billing has its value when the agent set none
 }
 
 // Flags are the command-line settings. A nil field was not given, which
@@ -73,6 +79,9 @@ type Flags struct {
 	Timeout     *string  // --timeout: "90s", "2m" or seconds; also overrides every agent's timeout
 	LogDir      *string  // --log-dir DIR
 	NoLog       *bool    // --no-log
+	MaxCost     *string  // --max-cost USD
+	MaxCalls    *int     // --max-calls N
+	MaxTokens   *string  // --max-tokens N
 }
 
 // Env is everything the loader reads from the outside world, so tests can
@@ -83,6 +92,9 @@ type Env struct {
 	ConfigHome string // $XDG_CONFIG_HOME; "" means Home/.config
 	CacheDir   string // user cache directory, where arena doctor records usable challengers
 	LookPath   func(file string) (string, error)
+	// Getenv reads this process's environment, for the guess of how an
+	// agent is billed (nil: nothing is set).
+	Getenv func(string) string
 }
 
 // DefaultEnv reads the real environment.
@@ -93,7 +105,7 @@ func DefaultEnv() Env {
 		cfg = "" // the XDG spec says to ignore a relative value
 	}
 	cache, _ := os.UserCacheDir()
-	return Env{Home: home, ConfigHome: cfg, CacheDir: cache, LookPath: exec.LookPath}
+	return Env{Home: home, ConfigHome: cfg, CacheDir: cache, LookPath: exec.LookPath, Getenv: os.Getenv}
 }
 
 // CompatPath is the debate plugin's settings file, read before arena's own.
@@ -186,7 +198,7 @@ func defaults() *Settings {
 		src:                       map[string]origin{},
 		agents:                    map[string]*agentMeta{},
 	}
-	for _, key := range topKeys {
+	for _, key := range append(topKeys, budgetKeys...) {
 		s.src[key] = defaultOrigin
 	}
 	delete(s.src, keyChallengers) // discovered at the end unless set

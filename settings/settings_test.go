@@ -259,7 +259,7 @@ func TestCustomAgent(t *testing.T) {
 	want := challengers.Agent{
 		Name: "llama", Command: []string{"ollama", "run", "llama3.2"},
 		Prompt: challengers.PromptArgv, Format: challengers.FormatText,
-		Timeout: 120 * time.Second, OutputCap: 1 << 20,
+		Timeout: 120 * time.Second, OutputCap: 1 << 20, Billing: challengers.BillingMetered,
 	}
 	if fmt.Sprintf("%+v", llama) != fmt.Sprintf("%+v", want) {
 		t.Errorf("llama = %+v\nwant    %+v", llama, want)

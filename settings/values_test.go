@@ -134,8 +134,10 @@ func TestRows(t *testing.T) {
 		"    timeout: 90s",
 		"    output_cap: 1KiB",
 		"    dir: /srv",
+		"    billing: subscription",
+		"max_cost: 2.5",
 	))
-	s := e.load(Flags{})
+	s := e.load(Flags{MaxCalls: ptr(40)})
 	rows := s.Rows()
 	var keys []string
 	for _, r := range rows {
@@ -145,7 +147,7 @@ func TestRows(t *testing.T) {
 		}
 	}
 	wantKeys := "defender challengers max_rounds timeout_per_cli output_cap save_debate_logs debate_log_path skeptical_of_early_agreement " +
-		"agents.claude agents.codex agents.gemini agents.qwen agents.llama"
+		"max_cost max_calls max_tokens agents.claude agents.codex agents.gemini agents.qwen agents.llama"
 	if strings.Join(keys, " ") != wantKeys {
 		t.Errorf("row keys:\n%s\nwant\n%s", strings.Join(keys, " "), wantKeys)
 	}
@@ -158,14 +160,17 @@ func TestRows(t *testing.T) {
 		"challengers":     {"challengers", "gemini, codex", "found on PATH"},
 		"timeout_per_cli": {"timeout_per_cli", "2m", "default"},
 		"output_cap":      {"output_cap", "8MiB", "default"},
+		"max_cost":        {"max_cost", "$2.5", path + ":13"},
+		"max_calls":       {"max_calls", "40", "flag --max-calls"},
+		"max_tokens":      {"max_tokens", "0 (no limit)", "default"},
 		"agents.claude": {"agents.claude",
-			"claude -p {prompt} --output-format stream-json --verbose --include-partial-messages; prompt argv; format claude-stream-json; timeout 2m (timeout_per_cli); pty true",
+			"claude -p {prompt} --output-format stream-json --verbose --include-partial-messages; prompt argv; format claude-stream-json; timeout 2m (timeout_per_cli); pty true; billing metered (guessed: no sign of a subscription login, so counted as metered)",
 			"built-in"},
 		"agents.gemini": {"agents.gemini",
-			"gemini -p {prompt} -o stream-json; prompt argv; format gemini-stream-json; timeout 2m (timeout_per_cli); pty true; env GEMINI_API_KEY,GEMINI_CLI_TRUST_WORKSPACE",
+			"gemini -p {prompt} -o stream-json; prompt argv; format gemini-stream-json; timeout 2m (timeout_per_cli); pty true; env GEMINI_API_KEY,GEMINI_CLI_TRUST_WORKSPACE; billing metered (guessed: GEMINI_API_KEY is set: API billing)",
 			"built-in, overridden at " + path + ":3"},
 		"agents.llama": {"agents.llama",
-			`ollama run "my model" --verbose; prompt stdin; format text; timeout 1m30s; pty false; dir /srv; output_cap 1KiB`,
+			`ollama run "my model" --verbose; prompt stdin; format text; timeout 1m30s; pty false; dir /srv; output_cap 1KiB; billing subscription`,
 			path + ":5"},
 	}
 	for key, w := range want {

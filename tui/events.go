@@ -85,6 +85,14 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 		m.onResumed(p)
 	case engine.ModeratorNote:
 		m.onModeratorNote(p)
+	case engine.BudgetUsed:
+		m.budget = &p
+		switch {
+		case p.Over != "":
+			m.status = statusLine{text: "over budget: " + p.Over, level: engine.NoteWarn}
+		case len(p.Warnings) > 0:
+			m.status = statusLine{text: strings.Join(p.Warnings, " · "), level: engine.NoteWarn}
+		}
 	case engine.FollowUp:
 		m.onFollowUp(p)
 	case engine.Saved:

@@ -46,6 +46,7 @@ type Model struct {
 	phases     []engine.PhaseInfo
 	layouts    map[string]layout.Layout // how each reply shape reads as it streams
 	ledger     engine.Ledger            // what the agents' calls cost, for the header
+	budget     *engine.BudgetUsed       // where the run's budget stands (nil: it has none)
 	table      *engine.Table            // the latest table, drawn under the panes
 	phase      engine.Phase
 	phaseTitle string

@@ -160,11 +160,28 @@ func (m *Model) header() []string {
 		}
 		right = append(right, th.text.Render(rounds))
 	}
+	// What the calls cost; a limited amount shows as the budget's.
+	var limit engine.Budget
+	if m.budget != nil {
+		limit = m.budget.Budget
+	}
 	if t := m.ledger.Total(); t.Usage.Reported > 0 {
-		right = append(right, th.dim.Render(t.Usage.Tokens()))
-		if t.Usage.Costed > 0 {
+		if limit.MaxTokens == 0 {
+			right = append(right, th.dim.Render(t.Usage.Tokens()))
+		}
+		if t.Usage.Costed > 0 && limit.MaxCostUSD == 0 {
 			right = append(right, th.dim.Render(fmt.Sprintf("$%.4f", t.Usage.CostUSD)))
 		}
+	}
+	if b := m.budget; b != nil {
+		ink := th.dim
+		switch {
+		case b.Over != "":
+			ink = th.bad
+		case b.Share() >= 0.8:
+			ink = th.warn
+		}
+		right = append(right, ink.Render(b.Words()))
 	}
 	if !m.started.IsZero() {
 		right = append(right, th.dim.Render(fmtClock(m.elapsed())))

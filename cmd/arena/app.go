@@ -18,17 +18,26 @@ import (
 // Exit codes, documented in the README and in each command's --help.
 // Every command shares these; each protocol adds its own between 0 and 4.
 const (
-	exitOK          = 0
-	exitError       = 1 // something went wrong that is not the user's input
-	exitUsage       = 2 // bad flags, bad config, missing file
-	exitAborted     = 4 // the run could not go on (no usable agent for a seat, ...)
+	exitOK      = 0
+	exitError   = 1 // something went wrong that is not the user's input
+	exitUsage   = 2 // bad flags, bad config, missing file
+	exitAborted = 4 // the run could not go on (no usable agent for a seat, ...)
+	// exitOverBudget: the run's budget was spent, and it stopped before
+	// a call (sysexits' EX_TEMPFAIL: arena resume carries it on).
+	exitOverBudget  = 75
 	exitInterrupted = 130
 )
 
+// overBudgetHelp is every protocol command's line for exitOverBudget.
+const overBudgetHelp = "  75   over budget: --max-cost, --max-calls or --max-tokens was spent (arena resume LOG --max-... carries on)\n"
+
 // commonExit is the exit code of the outcomes every protocol shares.
 func commonExit(k engine.OutcomeKind) int {
-	if k == engine.OutcomeInterrupted {
+	switch k {
+	case engine.OutcomeInterrupted:
 		return exitInterrupted
+	case engine.OutcomeOverBudget:
+		return exitOverBudget
 	}
 	return exitAborted
 }
@@ -178,6 +187,8 @@ type commonFlags struct {
 	challengers                       []string
 	maxRounds                         int
 	noLog                             bool
+	maxCost, maxTokens                string
+	maxCalls                          int
 }
 
 func (f *commonFlags) register(cmd *cobra.Command) {
@@ -189,6 +200,9 @@ func (f *commonFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.timeout, "timeout", "", "timeout per agent call, e.g. 90s, 2m, or seconds (default 120)")
 	fl.StringVar(&f.logDir, "log-dir", "", "directory for debate logs (default ./debate-logs)")
 	fl.BoolVar(&f.noLog, "no-log", false, "do not save a debate log")
+	fl.StringVar(&f.maxCost, "max-cost", "", "stop the run before a call once USD dollars are spent, e.g. 2 or 0.50 (0: no limit)")
+	fl.IntVar(&f.maxCalls, "max-calls", 0, "stop the run before a call once N calls are made (0: no limit)")
+	fl.StringVar(&f.maxTokens, "max-tokens", "", "stop the run before a call once N tokens are used, e.g. 200000 or 200k (0: no limit)")
 }
 
 // settingsFlags turns the flags the user actually gave into settings.Flags.
@@ -215,6 +229,15 @@ func (f *commonFlags) settingsFlags(cmd *cobra.Command) settings.Flags {
 	}
 	if changed("no-log") {
 		sf.NoLog = &f.noLog
+	}
+	if changed("max-cost") {
+		sf.MaxCost = &f.maxCost
+	}
+	if changed("max-calls") {
+		sf.MaxCalls = &f.maxCalls
+	}
+	if changed("max-tokens") {
+		sf.MaxTokens = &f.maxTokens
 	}
 	return sf
 }

@@ -75,7 +75,7 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 	if lc.Problem != "" {
 		a.warn("%s is damaged (%s): the follow-up is asked from the events that can be read, and appended after every byte of it", path, lc.Problem)
 	}
-	if o, ok := lastOutcome(lc.Events); !ok || o.Result == engine.OutcomeInterrupted {
+	if o, ok := lastOutcome(lc.Events); !ok || o.Result == engine.OutcomeInterrupted || o.Result == engine.OutcomeOverBudget {
 		logw.Close()
 		return usagef("ask %s: the run has no outcome to follow up yet; resume it first (arena resume %s)", path, path)
 	}

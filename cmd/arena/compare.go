@@ -20,7 +20,7 @@ const compareExitHelp = `Exit codes:
   2    usage error (fewer than two options, a weight that is not high/medium/low, a missing file)
   3    no robust recommendation: the judge's pick changed with the order of the options
   4    comparison aborted (no agent left for a seat)
-  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+` + overBudgetHelp + `  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
 
 func compareExit(k engine.OutcomeKind) int {
 	switch k {

@@ -23,7 +23,7 @@ const debateExitHelp = `Exit codes:
   2    usage error (bad flag, config, topic or context file)
   3    no consensus: a tradeoff document was written
   4    debate aborted (no usable challenger, the defender failed, every challenger failed)
-  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+` + overBudgetHelp + `  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
 
 func debateExit(k engine.OutcomeKind) int {
 	switch k {

@@ -26,7 +26,9 @@ func (a *app) doctorCmd(cf *commonFlags) *cobra.Command {
 its CLI is on PATH, its version, and whether credentials look configured
 (which environment variables or files exist; values are never shown). With
 --probe it sends each a real one-line prompt and reports the latency or the
-exact failure.
+exact failure. It says how each is billed (metered or subscription: what a
+budget counts of its calls), and whether that is a guess from how its CLI
+is logged in.
 
 A CLI whose --version takes a while is "slow", not broken (the timeout is
 --version-timeout, 30s by default); one that gives no answer at all in that
@@ -73,7 +75,9 @@ type doctorReport struct {
 	CachePath  string                `json:"cache_path,omitempty"`
 	CacheError string                `json:"cache_error,omitempty"`
 	Checks     []challengers.Check   `json:"checks"`
-	roles      map[string]string
+	// Billing is how each installed agent is billed, and why (budget.go).
+	Billing map[string]string `json:"billing,omitempty"`
+	roles   map[string]string
 }
 
 func (a *app) doctor(ctx context.Context, s *settings.Settings, f doctorFlags) error {
@@ -111,6 +115,7 @@ func (a *app) doctor(ctx context.Context, s *settings.Settings, f doctorFlags) e
 		r.Saved = append(r.Saved, settings.CacheEntry{Name: c.Agent, In: in, Why: why})
 	}
 	r.Ready = r.Ready && len(r.Usable) > 0
+	r.Billing = doctorBilling(s, checks)
 	if err := settings.SaveChallengerCache(a.env, r.Saved); err != nil {
 		r.CacheError = err.Error()
 	} else {
@@ -219,6 +224,7 @@ func (a *app) printDoctor(r doctorReport, probe bool) {
 			fmt.Fprintf(a.stdout, "      kept in the saved list: it answered on an earlier check\n")
 		}
 	}
+	a.printBilling(r, st)
 	if r.CacheError != "" {
 		a.warn("could not record the usable challengers: %s", r.CacheError)
 	} else if len(r.Usable) > 0 {

@@ -35,7 +35,7 @@ const judgeExitHelp = `Exit codes:
   3    no consensus after the last debate round: human review needed
   4    aborted (fewer than two judges left)
   5    consensus, but the overall score is below --min-score
-  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+` + overBudgetHelp + `  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
 
 type judgeFlags struct {
 	outputFlags

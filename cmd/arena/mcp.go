@@ -109,6 +109,7 @@ func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
 		Arena: self, Args: passed, Dir: dir, Env: a.agentEnv, LogDir: s.DebateLogPath,
 		Agents: slices.Sorted(maps.Keys(s.Agents)), Host: os.Getenv(envMCPHost),
 		ExitMeanings: mcpExitMeanings(), ExitOf: exitOf, Version: version, MaxRuns: f.maxRuns,
+		Budget: mcpserver.Budget{MaxCost: s.MaxCostUSD, MaxCalls: s.MaxCalls, MaxTokens: int(s.MaxTokens)},
 	})
 	defer m.StopAll() // nobody would see them end
 	server := mcpserver.NewServer(m)

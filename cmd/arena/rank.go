@@ -33,7 +33,7 @@ const rankExitHelp = `Exit codes:
   2    usage error (spec, repository, branch, base, labels, weights, --out, config)
   3    --expect-winner: another repository ranks first, or first place is tied
   4    ranking aborted (no repository's facts could be gathered, or every judge failed)
-  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+` + overBudgetHelp + `  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
 
 // diffBudget bounds the diff in a fact seat's prompt; the files left out
 // are named, and the seat can read them in the repository.

@@ -68,18 +68,21 @@ func (a *app) resumeCmd(cf *commonFlags) *cobra.Command {
 	var f resumeFlags
 	cmd := &cobra.Command{
 		Use:   "resume [LOG]",
-		Short: "Carry on an interrupted or aborted run from its log",
+		Short: "Carry on an interrupted, aborted or over-budget run from its log",
 		Long: `resume takes a run that was interrupted (Ctrl+C, a killed arena, a closed
-laptop) or aborted (a seat that kept failing) up again from its log. Every
-reply the log holds is reused, never asked again; calls that were cut off or
-failed are asked again from their start. The run goes on with the same
-settings, in the directory it was started in, unless flags change them:
---timeout, --max-rounds, and --seat SEAT=AGENT to give a seat (or every seat
-of an agent) another agent. It appends to the same log, after a "resumed"
-event, so arena replay shows the whole run and arena logs lists it once.
+laptop), aborted (a seat that kept failing) or stopped over budget up again
+from its log. Every reply the log holds is reused, never asked again; calls
+that were cut off or failed are asked again from their start. The run goes
+on with the same settings, in the directory it was started in, unless flags
+change them: --timeout, --max-rounds, --max-cost, --max-calls and
+--max-tokens (the budget is the whole run's: what its earlier part spent
+counts, so raise the limit that stopped it), and --seat SEAT=AGENT to give a
+seat (or every seat of an agent) another agent. It appends to the same log,
+after a "resumed" event, so arena replay shows the whole run and arena logs
+lists it once.
 
-Without LOG it takes the latest interrupted or aborted run of the log
-directory. A finished run is not resumed (watch it with arena replay), nor
+Without LOG it takes the latest interrupted, aborted or over-budget run of
+the log directory. A finished run is not resumed (watch it with arena replay), nor
 one another arena is writing now. A damaged log resumes from the events
 that can be read; its bytes are all kept, and the resumed run is written
 after them. A context file that changed since the run is named, and the run
@@ -92,12 +95,13 @@ the run did not attach) and rebuilt, and what it will run is shown first
 asked; without one, only a log arena wrote on this machine (signed with
 your key in ~/.local/state/arena) is resumed, any other only with --yes.
 
-Exit codes: those of the resumed run's command; 2 when the log cannot be
-resumed (finished, being written, newer format, not a log, a command line
+Exit codes: those of the resumed run's command (75 when it is over budget
+again); 2 when the log cannot be resumed (finished, being written, newer format, not a log, a command line
 refused, an unsigned log without --yes, a changed context file).`,
 		Example: `  arena resume                      # the latest interrupted run
   arena resume debate-logs/20261121-153000.042-should-we-move.jsonl --timeout 5m
-  arena resume LOG --seat codex=qwen  # codex kept failing: qwen takes its seats`,
+  arena resume LOG --seat codex=qwen  # codex kept failing: qwen takes its seats
+  arena resume LOG --max-cost 4       # it stopped over its $2 budget: allow $4 in all`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runResume(cmd, cf, &f, args)
@@ -158,9 +162,10 @@ func (a *app) runResume(cmd *cobra.Command, cf *commonFlags, f *resumeFlags, arg
 	return exitCode(code)
 }
 
-// resumePath is the log named, or the latest interrupted or aborted one
-// no arena is writing now (confirmed with the rest of the plan). The path
-// is made absolute: the run goes on in the directory it was started in.
+// resumePath is the log named, or the latest interrupted, aborted or
+// over-budget one no arena is writing now (confirmed with the rest of the
+// plan). The path is made absolute: the run goes on in the directory it
+// was started in.
 func (a *app) resumePath(s *settings.Settings, args []string) (string, error) {
 	if len(args) == 1 {
 		return filepath.Abs(args[0])
@@ -174,13 +179,13 @@ func (a *app) resumePath(s *settings.Settings, args []string) (string, error) {
 		if l.Started.IsZero() || l.Writing {
 			continue // unreadable, or a run going on
 		}
-		if l.Result == "" || l.Result == engine.OutcomeInterrupted || l.Result == engine.OutcomeAborted {
+		if l.Result == "" || l.Result.Resumable() {
 			latest = &logs[i]
 			break
 		}
 	}
 	if latest == nil {
-		return "", usagef("no interrupted or aborted run in %s to resume (give a log file: arena resume LOG)", s.DebateLogPath)
+		return "", usagef("no interrupted, aborted or over-budget run in %s to resume (give a log file: arena resume LOG)", s.DebateLogPath)
 	}
 	return filepath.Abs(latest.Path)
 }
@@ -214,7 +219,7 @@ func (rr *resumeRun) release() {
 // resumable says why a log cannot be resumed, if it cannot.
 func resumable(path string, lc engine.LogContents) (*resumeRun, error) {
 	rr := &resumeRun{path: path, lc: lc, start: lc.Events[0].Payload.(engine.DebateStarted)}
-	if o, ok := lastOutcome(lc.Events); ok && o.Result != engine.OutcomeInterrupted && o.Result != engine.OutcomeAborted {
+	if o, ok := lastOutcome(lc.Events); ok && !o.Result.Resumable() {
 		return nil, usagef("cannot resume %s: the run is finished (%s): %s; watch it again with arena replay %s", path, o.Result, o.Summary, path)
 	}
 	if _, ok := resumers[rr.start.Protocol]; !ok {
@@ -286,6 +291,7 @@ func (rr *resumeRun) overrides(cmd *cobra.Command, cf *commonFlags, f *resumeFla
 	if cmd.Flags().Changed("config") {
 		out = append(out, "--config", cf.config)
 	}
+	out = append(out, rr.budgetOverrides(cmd)...)
 	if f.moderate != "" {
 		abs, _ := filepath.Abs(string(f.moderate)) // the run goes on in its own directory
 		out = append(out, "--moderate", abs)

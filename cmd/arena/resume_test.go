@@ -110,9 +110,9 @@ func (c resumeCase) baseline(t *testing.T) (result, engine.Outcome) {
 	return r, outcomeOf(t, s.onlyLog())
 }
 
-// secondSet is a report file of a second set: a resumed judging writes
+// secondSet is a report file of a later set: a resumed judging writes
 // its reports beside the first run's, never over them.
-var secondSet = regexp.MustCompile(`-2\.(\d+)\.md`)
+var secondSet = regexp.MustCompile(`-[2-9]\.(\d+)\.md`)
 
 // headCommit is a ranked repository's HEAD: the baseline's repositories are
 // made afresh, so their commits differ.
@@ -154,6 +154,12 @@ func completedHashes(lc engine.LogContents) map[string]bool {
 // asked no completed call twice.
 func checkResumed(t *testing.T, s *sandbox, done map[string]bool, base engine.Outcome, baseCode int, r result) {
 	t.Helper()
+	checkResumedAfter(t, s, done, base, baseCode, r, 1)
+}
+
+// checkResumedAfter is checkResumed for a log resumed that many times.
+func checkResumedAfter(t *testing.T, s *sandbox, done map[string]bool, base engine.Outcome, baseCode int, r result, resumes int) {
+	t.Helper()
 	if r.code != baseCode {
 		t.Fatalf("resume: exit %d, want %d\n%s\n%s", r.code, baseCode, r.stdout, r.stderr)
 	}
@@ -191,8 +197,8 @@ func checkResumed(t *testing.T, s *sandbox, done map[string]bool, base engine.Ou
 			n++
 		}
 	}
-	if n != 1 {
-		t.Fatalf("%d resumed events", n)
+	if n != resumes {
+		t.Fatalf("%d resumed events, want %d", n, resumes)
 	}
 	// arena logs lists it once, with its final outcome.
 	if l := s.run("logs"); strings.Count(l.stdout, ".jsonl") != 1 || !strings.Contains(l.stdout, string(base.Result)) {

@@ -39,7 +39,7 @@ type resumeRule struct {
 }
 
 // commonResumeFlags are the settings every protocol's command takes.
-var commonResumeFlags = []string{"defender", "challengers", "max-rounds", "timeout", "config"}
+var commonResumeFlags = []string{"defender", "challengers", "max-rounds", "timeout", "config", "max-cost", "max-calls", "max-tokens"}
 
 // droppedResumeFlags are a run's front end and log, which the resume
 // decides for itself: they are left out of the rebuilt command.

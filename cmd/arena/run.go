@@ -262,6 +262,7 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	bus := engine.NewBus()
 	bus.Subscribe(run)
 	opts := engine.Options{Env: a.agentEnv, Moderator: notes}
+	a.withBudget(&opts)
 	if f.moderate != "" {
 		go func() {
 			if pn := challengers.Catch(func() { followNotes(ctx, string(f.moderate), notes, a.warn) }); pn != nil {

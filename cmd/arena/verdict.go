@@ -41,7 +41,7 @@ const verdictExitHelp = `Exit codes:
   4    aborted (no usable judge)
   5    reject
   6    escalate: a human must decide (judges disagree, a judge failed, both said improve, or --sensitive)
-  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+` + overBudgetHelp + `  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
 
 func verdictExit(k engine.OutcomeKind) int {
 	switch k {

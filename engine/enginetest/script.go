@@ -39,6 +39,9 @@ type Step struct {
 	Reply  any
 	Reason challengers.Reason // not ok: the call fails so
 	Delay  time.Duration
+	// Usage is what the reply reports it cost (nil: nothing, as plain
+	// text reports).
+	Usage *challengers.Usage
 }
 
 // Call is one call the script answered.
@@ -123,7 +126,7 @@ func (s *Script) Run(ctx context.Context, req challengers.Request) challengers.R
 		req.OnChunk(text[:half])
 		req.OnChunk(text[half:])
 	}
-	return challengers.Result{Agent: req.Agent.Name, Reason: challengers.ReasonOK, Text: text}
+	return challengers.Result{Agent: req.Agent.Name, Reason: challengers.ReasonOK, Text: text, Usage: st.Usage}
 }
 
 // Count is how many calls of a shape an agent got ("critique",
@@ -150,10 +153,21 @@ func Agent(name string) challengers.Agent {
 // event it emitted.
 func Run(t testing.TB, ctx context.Context, p engine.Protocol, s *Script) (engine.Outcome, []engine.Event) {
 	t.Helper()
+	return RunWith(t, ctx, p, s, engine.Options{})
+}
+
+// RunWith is Run with options of the caller's (a budget, a resume); the
+// script answers every call and the environment is a bare one.
+func RunWith(t testing.TB, ctx context.Context, p engine.Protocol, s *Script, opts engine.Options) (engine.Outcome, []engine.Event) {
+	t.Helper()
 	var mu sync.Mutex
 	var events []engine.Event
 	bus := engine.NewBus(engine.SinkFunc(func(e engine.Event) { mu.Lock(); events = append(events, e); mu.Unlock() }))
-	out := engine.Run(ctx, p, bus, engine.Options{Run: s.Run, Env: []string{"PATH=/usr/bin:/bin"}})
+	if opts.Resume != nil {
+		bus.ContinueAfter(opts.Resume.Event.After)
+	}
+	opts.Run, opts.Env = s.Run, []string{"PATH=/usr/bin:/bin"}
+	out := engine.Run(ctx, p, bus, opts)
 	bus.Close()
 	mu.Lock()
 	defer mu.Unlock()

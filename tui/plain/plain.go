@@ -37,9 +37,11 @@ type Printer struct {
 	layouts map[string]layout.Layout
 	live    map[string]*liveReply // by seat
 
-	noun  string    // what the run is called: "debate", "comparison"
-	style *Style    // how the outcome is drawn; nil: as Markdown
-	raw   io.Writer // w without the cleaner, for the drawn document
+	noun        string    // what the run is called: "debate", "comparison"
+	style       *Style    // how the outcome is drawn; nil: as Markdown
+	raw         io.Writer // w without the cleaner, for the drawn document
+	budgetShown bool      // the run's budget was printed
+	overShown   bool      // and that it was spent
 }
 
 // liveReply is a reply being rendered as it streams.
@@ -125,7 +127,30 @@ func (p *Printer) Handle(e engine.Event) {
 	case engine.ModeratorNote:
 		p.flushAll()
 		p.printf("✎ moderator: %s\n", engine.OneLine(v.Text, 0))
+	case engine.BudgetUsed:
+		p.budget(v)
 	}
+}
+
+// budget prints the budget when the run starts, with the seats it cannot
+// hold, and when it stops the run; the outcome says what was spent.
+func (p *Printer) budget(v engine.BudgetUsed) {
+	switch {
+	case v.Over != "":
+		if p.overShown {
+			return // the replies of the calls still running follow
+		}
+		p.overShown = true
+		p.flushAll()
+		p.printf("! over budget: %s (%s)\n", v.Over, v.Words())
+	case !p.budgetShown:
+		p.flushAll()
+		p.printf("  Budget: %s\n", v.Words())
+		for _, w := range v.Warnings {
+			p.printf("%s %s\n", noteMark(engine.NoteWarn), w)
+		}
+	}
+	p.budgetShown = true
 }
 
 func (p *Printer) banner(v engine.DebateStarted) {

@@ -57,6 +57,7 @@ type run struct {
 	failures []string
 	notes    []string // the server's own (the self-preference guard)
 	runNotes []string // the run's warnings
+	budget   string   // where its budget stands, when it has one
 	tables   []engine.Table
 	outcome  *engine.Outcome
 	saved    []engine.Saved
@@ -210,6 +211,15 @@ func (r *run) handle(e engine.Event) {
 		r.say("outcome: " + p.Summary)
 	case engine.Saved:
 		r.saved = append(r.saved, p)
+	case engine.BudgetUsed:
+		r.budget = p.Words()
+		for _, w := range p.Warnings {
+			r.runNotes = appendBounded(r.runNotes, w, 50)
+		}
+		if p.Over == "" {
+			return
+		}
+		r.say("over budget: " + p.Over)
 	default:
 		return
 	}

@@ -64,6 +64,9 @@ type Config struct {
 	// Stopping bounds how long a stopped run may take to close its log
 	// before it is killed (default 30s).
 	Stopping time.Duration
+	// Budget is the server's own budget (arena mcp --max-..., or its
+	// config): every run gets it, and a caller can only lower it.
+	Budget Budget
 }
 
 // Manager holds the runs a server started.
@@ -125,6 +128,9 @@ func runTool[In any](s *mcp.Server, m *Manager, name, desc string, args func(In)
 			var notes []string
 			for _, g := range guards {
 				notes = append(notes, g(m, caller, &in)...)
+			}
+			if b, ok := any(&in).(interface{ limits() *Budget }); ok {
+				*b.limits() = b.limits().Within(m.cfg.Budget)
 			}
 			a, stdin := args(in)
 			a = m.withCommon(a)

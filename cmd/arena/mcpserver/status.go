@@ -29,6 +29,9 @@ type RunStatus struct {
 	// calls (a retried call counts each time).
 	Calls       int `json:"calls"`
 	CallsFailed int `json:"calls_failed"`
+	// Budget is where the run's budget stands ("$0.42 of $1.00 · 12 of
+	// 30 calls"), when it has one.
+	Budget string `json:"budget,omitempty" jsonschema:"what the run has spent of its budget (max_cost, max_calls, max_tokens), when it has one"`
 	// Happened is what happened since the cursor the caller passed, a
 	// line each; Cursor is what to pass next time.
 	Happened []string `json:"happened,omitempty" jsonschema:"what happened since the cursor you passed, oldest first"`
@@ -66,7 +69,7 @@ type Outcome struct {
 	// Verdict is arena verdict's final record (decision, scores, calls).
 	Verdict any    `json:"verdict,omitempty" jsonschema:"arena verdict's final record"`
 	Report  any    `json:"report,omitempty" jsonschema:"arena rank's JSON report"`
-	Resume  string `json:"resume,omitempty" jsonschema:"the command that carries an interrupted or aborted run on"`
+	Resume  string `json:"resume,omitempty" jsonschema:"the command that carries an interrupted, aborted or over-budget run on (over budget: add a higher max, as the outcome document says)"`
 }
 
 // File is a file a run saved.
@@ -90,7 +93,7 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 	st := RunStatus{
 		RunID: r.id, Tool: r.tool, State: "running", LogPath: r.logPath,
 		Elapsed: time.Since(r.started).Round(time.Second).String(),
-		Phase:   r.phase, Calls: r.calls, CallsFailed: r.failed,
+		Phase:   r.phase, Calls: r.calls, CallsFailed: r.failed, Budget: r.budget,
 		Failures: r.failures, Notes: append(append([]string(nil), r.notes...), r.runNotes...),
 	}
 	if r.logPath != "" {
@@ -158,7 +161,7 @@ func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Sa
 		}
 		out.Tables = append(out.Tables, tt)
 	}
-	if (o.Result == engine.OutcomeInterrupted || o.Result == engine.OutcomeAborted) && o.LogPath != "" {
+	if o.Result.Resumable() && o.LogPath != "" {
 		out.Resume = "arena resume " + shellQuote(m.abs(o.LogPath))
 	}
 }

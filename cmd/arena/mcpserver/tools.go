@@ -17,6 +17,42 @@ type Follow struct {
 	WaitSeconds int `json:"wait_seconds,omitempty" jsonschema:"follow the run for up to this many seconds (0 to 50) before returning; a run that ends sooner returns its outcome at once"`
 }
 
+// Budget is what every run tool may spend: the run stops before a call
+// once one limit is spent (over budget, exit 75), and arena resume
+// carries it on with a higher one. The server's own limits (arena mcp
+// --max-..., or its config) hold whatever the caller asks: a limit the
+// caller leaves out, or sets higher, is the server's.
+type Budget struct {
+	MaxCost   float64 `json:"max_cost,omitempty" jsonschema:"stop the run before a call once this many US dollars are spent (only claude's CLI reports a cost: other seats count against max_calls and max_tokens)"`
+	MaxCalls  int     `json:"max_calls,omitempty" jsonschema:"stop the run before a call once this many model calls are made"`
+	MaxTokens int     `json:"max_tokens,omitempty" jsonschema:"stop the run before a call once this many tokens (in and out) are used"`
+}
+
+func (b *Budget) limits() *Budget { return b }
+
+// Within is b kept within the server's budget: a limit the caller leaves
+// out, or sets higher, is the server's.
+func (b Budget) Within(server Budget) Budget {
+	if server.MaxCost > 0 && (b.MaxCost <= 0 || b.MaxCost > server.MaxCost) {
+		b.MaxCost = server.MaxCost
+	}
+	if server.MaxCalls > 0 && (b.MaxCalls <= 0 || b.MaxCalls > server.MaxCalls) {
+		b.MaxCalls = server.MaxCalls
+	}
+	if server.MaxTokens > 0 && (b.MaxTokens <= 0 || b.MaxTokens > server.MaxTokens) {
+		b.MaxTokens = server.MaxTokens
+	}
+	return b
+}
+
+func (b Budget) args(a []string) []string {
+	if b.MaxCost != 0 {
+		a = append(a, "--max-cost="+strconv.FormatFloat(b.MaxCost, 'f', -1, 64))
+	}
+	a = number(a, "max-calls", b.MaxCalls)
+	return number(a, "max-tokens", b.MaxTokens)
+}
+
 // DebateIn is the adversarial debate's input (arena "topic").
 type DebateIn struct {
 	Topic       string   `json:"topic" jsonschema:"the question or decision to debate"`
@@ -25,6 +61,7 @@ type DebateIn struct {
 	Challengers []string `json:"challengers,omitempty" jsonschema:"the challenger agents (default: the usable ones arena doctor finds)"`
 	MaxRounds   int      `json:"max_rounds,omitempty" jsonschema:"maximum confrontation rounds (default 5)"`
 	Timeout     string   `json:"timeout,omitempty" jsonschema:"timeout per agent call, e.g. 90s or 5m"`
+	Budget
 	Follow
 }
 
@@ -36,6 +73,7 @@ func (in DebateIn) Args() ([]string, string) {
 	a = number(a, "max-rounds", in.MaxRounds)
 	a = flag(a, "timeout", in.Timeout)
 	a = each(a, "context", in.Context)
+	a = in.Budget.args(a)
 	return append(a, "--no-tui", "-f", "-"), in.Topic
 }
 
@@ -52,6 +90,7 @@ type CompareIn struct {
 	Judge        string   `json:"judge,omitempty" jsonschema:"the judge's agent"`
 	Author       string   `json:"author,omitempty" jsonschema:"the agent that proposed the options: it gets no judge seat (default: the calling agent, when it is one of arena's agents)"`
 	Timeout      string   `json:"timeout,omitempty" jsonschema:"timeout per agent call, e.g. 90s or 5m"`
+	Budget
 	Follow
 }
 
@@ -68,6 +107,7 @@ func (in CompareIn) Args() ([]string, string) {
 	a = flag(a, "judge", in.Judge)
 	a = flag(a, "author", in.Author)
 	a = flag(a, "timeout", in.Timeout)
+	a = in.Budget.args(a)
 	return append(a, "--no-tui", "-f", "-"), in.Decision
 }
 
@@ -85,6 +125,7 @@ type JudgeIn struct {
 	ReportsDir string   `json:"reports_dir,omitempty" jsonschema:"write each judge's report and a copy of the outcome there"`
 	MaxRounds  int      `json:"max_rounds,omitempty" jsonschema:"debate rounds between the judges (default 3)"`
 	Timeout    string   `json:"timeout,omitempty" jsonschema:"timeout per agent call, e.g. 90s or 5m"`
+	Budget
 	Follow
 }
 
@@ -103,6 +144,7 @@ func (in JudgeIn) Args() ([]string, string) {
 	a = flag(a, "reports-dir", in.ReportsDir)
 	a = number(a, "max-rounds", in.MaxRounds)
 	a = flag(a, "timeout", in.Timeout)
+	a = in.Budget.args(a)
 	a = append(a, "--no-tui")
 	if in.Solution != "" && len(in.Paths) == 0 {
 		return append(a, "-"), in.Solution
@@ -128,6 +170,7 @@ type VerdictIn struct {
 	Author       string   `json:"author,omitempty" jsonschema:"the agent that wrote the work: kept out of every seat it would hold (default: the calling agent, when it is one of arena's agents)"`
 	QuickTimeout string   `json:"quick_timeout,omitempty" jsonschema:"the quick judge's timeout per call (default 30s)"`
 	DeepTimeout  string   `json:"deep_timeout,omitempty" jsonschema:"the deep judge's timeout per call (default 60s)"`
+	Budget
 	Follow
 }
 
@@ -144,6 +187,7 @@ func (in VerdictIn) Args() ([]string, string) {
 	a = flag(a, "author", in.Author)
 	a = flag(a, "quick-timeout", in.QuickTimeout)
 	a = flag(a, "deep-timeout", in.DeepTimeout)
+	a = in.Budget.args(a)
 	// --json: its stdout is the final record alone, kept for the outcome.
 	a = append(a, "--json")
 	stdin := ""
@@ -168,6 +212,7 @@ type RankIn struct {
 	ExpectWinner string   `json:"expect_winner,omitempty" jsonschema:"the label expected to rank first alone (exit code 3 otherwise)"`
 	Seed         uint64   `json:"seed,omitempty" jsonschema:"seed of the judges' shuffled orders (default: random, logged)"`
 	Timeout      string   `json:"timeout,omitempty" jsonschema:"timeout per agent call, e.g. 90s or 5m"`
+	Budget
 	Follow
 }
 
@@ -188,6 +233,7 @@ func (in RankIn) Args() ([]string, string) {
 		a = append(a, "--seed="+strconv.FormatUint(in.Seed, 10))
 	}
 	a = flag(a, "timeout", in.Timeout)
+	a = in.Budget.args(a)
 	a = append(a, "--no-tui", "--", in.Spec)
 	return append(a, in.Repos...), ""
 }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/settings"
+)
+
+// A run's budget comes from the settings (max_cost, max_calls,
+// max_tokens; --max-cost, --max-calls, --max-tokens) and is kept by the
+// engine for every protocol (engine/budget.go): a run that spends it
+// stops before its next call, exits 75, and leaves a log arena resume
+// carries on from, with the same flags to raise the limit.
+
+// budgetFlags are the budget's flags, as arena resume passes them on.
+var budgetFlags = []struct{ flag, name string }{
+	{"max-cost", "max cost"}, {"max-calls", "max calls"}, {"max-tokens", "max tokens"},
+}
+
+// withBudget gives a run the budget of the settings it was started with,
+// and the agents they define (how each is billed).
+func (a *app) withBudget(opts *engine.Options) {
+	s := a.settings
+	if s == nil {
+		return
+	}
+	opts.Budget = engine.Budget{MaxCostUSD: s.MaxCostUSD, MaxCalls: s.MaxCalls, MaxTokens: s.MaxTokens}
+	opts.Agents = s.Agents
+}
+
+// doctorBilling is doctor's account of how each installed agent is
+// billed, and whether that is arena's guess from how its CLI is logged
+// in or the config's word: it decides what a budget counts of its calls.
+func doctorBilling(s *settings.Settings, checks []challengers.Check) map[string]string {
+	out := map[string]string{}
+	for _, c := range checks {
+		if a, ok := s.Agents[c.Agent]; ok && c.Found {
+			out[c.Agent] = string(a.Billing) + " (" + s.BillingSource(c.Agent) + ")"
+		}
+	}
+	return out
+}
+
+func (a *app) printBilling(r doctorReport, st doctorStyles) {
+	if len(r.Billing) == 0 {
+		return
+	}
+	fmt.Fprintf(a.stdout, "\nBilling %s\n", st.dim.Render("(what a budget counts: a subscription seat's calls; a metered one's tokens and dollars too)"))
+	guessed := false
+	for _, c := range r.Checks {
+		b, ok := r.Billing[c.Agent]
+		if !ok {
+			continue
+		}
+		kind, why, _ := strings.Cut(b, " (")
+		guessed = guessed || strings.HasPrefix(why, "guessed")
+		fmt.Fprintf(a.stdout, "  %-8s %-13s %s\n", c.Agent, kind, st.dim.Render(strings.TrimSuffix(why, ")")))
+	}
+	if guessed {
+		fmt.Fprintln(a.stdout, st.dim.Render("  a guess can be wrong: set agents.NAME.billing: metered | subscription in the config"))
+	}
+}
+
+// budgetOverrides are the budget flags given to arena resume, for the
+// resumed command: a higher limit lets an over-budget run go on.
+func (rr *resumeRun) budgetOverrides(cmd *cobra.Command) []string {
+	var out []string
+	for _, b := range budgetFlags {
+		if f := cmd.Flags().Lookup(b.flag); f != nil && f.Changed {
+			out = append(out, "--"+b.flag, f.Value.String())
+			rr.changed = append(rr.changed, engine.Setting{Name: b.name, Value: fmt.Sprint(f.Value.String())})
+		}
+	}
+	return out
+}

@@ -136,20 +136,20 @@ func (w Weights) String() string {
 // Total is the weighted mean of one repository's scores over the judged
 // dimensions: Σ score × weight ÷ Σ weight. A dimension whose judge failed
 // is not in judged, and so is in neither sum.
-func Total(scores map[Dimension]int, w Weights, judged []Dimension) float64 {
-	num, den := 0, 0
+func Total[N int | float64](scores map[Dimension]N, w Weights, judged []Dimension) float64 {
+	num, den := 0.0, 0
 	for _, d := range judged {
 		s, ok := scores[d]
 		if !ok || w[d] == 0 {
 			continue
 		}
-		num += s * w[d]
+		num += float64(s) * float64(w[d])
 		den += w[d]
 	}
 	if den == 0 {
 		return 0
 	}
-	return float64(num) / float64(den)
+	return num / float64(den)
 }
 
 // Place is one repository's place in the ranking.

@@ -109,6 +109,17 @@ func (s *Seen) Add(texts ...string) {
 	}
 }
 
+// Clone is a copy of what was said so far, which later additions to s do
+// not change.
+func (s *Seen) Clone() *Seen {
+	c := &Seen{numbers: map[string]bool{}}
+	c.text.WriteString(s.text.String())
+	for n := range s.numbers {
+		c.numbers[n] = true
+	}
+	return c
+}
+
 // Has reports whether the quote q was said before.
 func (s *Seen) Has(q string) bool { return strings.Contains(s.text.String(), squash(q)) }
 

@@ -19,6 +19,7 @@ require (
 )
 
 require (
+	github.com/NimbleMarkets/ntcharts v0.4.0 // indirect
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1 // indirect
 	github.com/aymanbagabas/go-udiff v0.4.1 // indirect
 	github.com/charmbracelet/colorprofile v0.4.1 // indirect

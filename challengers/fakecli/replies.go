@@ -12,13 +12,13 @@ import (
 
 // replyText is the text the fake model answers with: the step's reply, or
 // the canned one for the kind, dressed as the step asks (fence, prose).
-func replyText(st fakeapi.Step, agent string, kind fakeapi.Kind, prompt string) (string, error) {
+func replyText(st fakeapi.Step, agent string, bias *fakeapi.Bias, kind fakeapi.Kind, prompt string) (string, error) {
 	body, isJSON, err := stepReply(st.Reply)
 	if err != nil {
 		return "", err
 	}
 	if st.Reply == nil {
-		body, isJSON = canned(agent, kind, prompt), kind != fakeapi.KindOther
+		body, isJSON = canned(agent, bias, kind, prompt), kind != fakeapi.KindOther
 	}
 	if isJSON && st.Fence {
 		body = "```json\n" + body + "\n```"
@@ -63,6 +63,8 @@ func indent(raw []byte) string {
 type voice struct {
 	name string // "Gemini"
 	n    int    // a number derived from the agent name
+	// bias is how it judges (nil: as the canned replies do).
+	bias *fakeapi.Bias
 }
 
 func voiceOf(agent string) voice {
@@ -119,8 +121,9 @@ var proseReplies = map[fakeapi.Kind]func(v voice, prompt string) string{}
 
 // canned is the default reply for a kind: valid JSON of the shape arena
 // asks for, so a whole debate can run on fakes alone.
-func canned(agent string, kind fakeapi.Kind, prompt string) string {
+func canned(agent string, bias *fakeapi.Bias, kind fakeapi.Kind, prompt string) string {
 	v := voiceOf(agent)
+	v.bias = bias
 	if f, ok := proseReplies[kind]; ok {
 		return f(v, prompt)
 	}

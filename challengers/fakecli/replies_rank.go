@@ -80,10 +80,17 @@ func rankJudge(v voice, prompt string) obj {
 		h := fnv.New32a()
 		h.Write([]byte(dim + facts))
 		score := 2 + int(h.Sum32()%4)
+		if q, ok := v.quality(facts); ok {
+			score = q
+		}
+		if v.firstShown() {
+			score = map[bool]int{true: 5, false: 2}[i == 0]
+		}
+		score = v.judged(score, facts)
 		best[letter] = score
 		scores = append(scores, kv{letter, obj{
 			{"score", score},
-			{"justification", fmt.Sprintf("%s reads candidate %s's facts on %s as %s.", v.name, letter, dim, []string{"", "", "weak", "adequate", "good", "excellent"}[score])},
+			{"justification", fmt.Sprintf("%s reads candidate %s's facts on %s as %s.", v.name, letter, dim, []string{"", "poor", "weak", "adequate", "good", "excellent"}[score])},
 			{"evidence", []string{dim + " facts"}},
 		}})
 		ranking = append(ranking, letter)

@@ -175,12 +175,12 @@ func TestRankTwoRepositoriesEndToEnd(t *testing.T) {
 	// arena's ranking follows its own arithmetic from the scores.
 	tot := map[string]float64{}
 	for l, rs := range rep.Scores {
-		num, den := 0, 0
+		num, den := 0.0, 0
 		for d, ds := range rs.Dims {
-			num += ds.Score * rep.Weights[d]
+			num += ds.Score * float64(rep.Weights[d])
 			den += rep.Weights[d]
 		}
-		tot[l] = float64(num) / float64(den)
+		tot[l] = num / float64(den)
 	}
 	if tot[rep.Ranking[0]] < tot[rep.Ranking[1]] {
 		t.Fatalf("ranking %q with totals %v", rep.Ranking, tot)

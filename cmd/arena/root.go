@@ -65,6 +65,11 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 		c.cmd.SetUsageTemplate(plain + "\nExit codes:\n" + c.codes + "\n")
 		root.AddCommand(c.cmd)
 	}
+	for _, c := range extraCommands {
+		cmd := c.build(a, &f.commonFlags)
+		cmd.SetUsageTemplate(plain + "\n" + c.codes + "\n")
+		root.AddCommand(cmd)
+	}
 	for _, c := range protocolCommands {
 		root.AddCommand(c(a, &f.commonFlags))
 	}
@@ -75,3 +80,13 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 // adversarial debate (arena compare, arena judge, ...), each appended by
 // its own file's init, so adding a protocol touches its own file only.
 var protocolCommands []func(a *app, cf *commonFlags) *cobra.Command
+
+// extraCommands are the commands other than the protocols' that register
+// themselves from their own file's init (arena stats, arena label), each
+// with its exit codes' help ("Exit codes:\n  0 ...").
+var extraCommands []extraCommand
+
+type extraCommand struct {
+	build func(a *app, cf *commonFlags) *cobra.Command
+	codes string
+}

@@ -262,14 +262,19 @@ func fenced(prompt, prefix string) (string, bool) {
 			return "", false
 		}
 		rest = rest[i+len(open):]
-		head, body, ok := strings.Cut(rest, ">>>\n")
+		line, _, _ := strings.Cut(rest, "\n")
+		head, ok := strings.CutSuffix(line, ">>>")
 		if !ok {
+			continue // the marker quoted in prose (the rule that explains fences)
+		}
+		if len(line) == len(rest) {
 			return "", false
 		}
+		body := rest[len(line)+1:]
 		id, name, _ := strings.Cut(head, " ")
 		end := strings.Index(body, "\n"+closing+id+">>>")
 		if end < 0 {
-			return "", false
+			continue
 		}
 		if strings.HasPrefix(name, prefix) {
 			return body[:end], true

@@ -105,7 +105,7 @@ func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, er
 			continue
 		}
 		logs++
-		r := runOf(path, lc)
+		r := RunOf(path, lc)
 		if !f.Since.IsZero() && r.Started.Before(f.Since) {
 			continue
 		}
@@ -118,8 +118,8 @@ func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, er
 	return runs, logs, skipped, nil
 }
 
-// runOf collects what stats needs of a log's events.
-func runOf(path string, lc engine.LogContents) Run {
+// RunOf collects what stats needs of a log's events.
+func RunOf(path string, lc engine.LogContents) Run {
 	r := Run{Path: path, Problem: lc.Problem}
 	type asked struct {
 		repair bool

@@ -202,7 +202,7 @@ func statsText(rep stats.Report, r *lipgloss.Renderer) string {
 		j := m.Judge
 		first := cell(j.FirstShown, "%.2f")
 		if j.FirstShown.Shown {
-			first += fmt.Sprintf(" (%.2f)", j.FirstShownChance)
+			first = fmt.Sprintf("%.2f (n=%d; %.2f)", j.FirstShown.Value, j.FirstShown.N, j.FirstShownChance)
 		}
 		t.Row(m.Name, fmt.Sprint(j.Readings), cell(j.FlipRate, "%.2f"), first, cell(j.PanelDifference, "%.2f"), cell(j.PanelAlpha, "%.2f"),
 			cell(j.SelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.Conformity, "%.2f"), cell(j.PersonKappa, "%.2f"), cell(j.PersonAgreement, "%.2f"))
@@ -290,7 +290,7 @@ func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
 	}
 	width = max(min(width, 120), 60)
 	var b strings.Builder
-	b.WriteString(th.dim.Render(trust.Text(statsHeader(rep))) + "\n")
+	b.WriteString(th.dim.Render(trust.Text(strings.TrimSpace(statsHeader(rep)))) + "\n")
 	if len(rep.Models) == 0 {
 		b.WriteString("No model has taken part in these runs.\n")
 		return b.String()
@@ -341,6 +341,9 @@ func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
 		b.WriteString("\n" + th.title.Render(c.title) + " " + th.dim.Render(c.what) + "\n")
 		bc := barchart.New(nameW+1+barW, len(data), barchart.WithHorizontalBars(), barchart.WithMaxValue(1), barchart.WithNoAutoMaxValue(),
 			barchart.WithBarGap(0), barchart.WithBarWidth(1), barchart.WithDataSet(data), barchart.WithStyles(th.dim, th.dim))
+		// The labels' width is known once the data is in: lay it out
+		// again so the axis starts after the longest name.
+		bc.Resize(nameW+1+barW, len(data))
 		bc.Draw()
 		lines := strings.Split(bc.View(), "\n")
 		for i, l := range lines {
@@ -356,7 +359,7 @@ func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
 		fmt.Fprintf(&b, "%-*s  self-pref %s · length r %s · panel Δ %s\n", nameW, trust.Text(m.Name),
 			cell(j.SelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.PanelDifference, "%.2f"))
 	}
-	b.WriteString("\n" + th.title.Render("Run by run") + " " + th.dim.Render("flip rate in each run asked in several orders, and every reply's latency") + "\n")
+	b.WriteString("\n" + th.title.Render("As a seat") + " " + th.dim.Render("flip rate in each run asked in several orders, every reply's latency, oldest first") + "\n")
 	sparkW := max(min(width-nameW-40, 60), 8)
 	for _, m := range rep.Models {
 		flips := "—"
@@ -372,8 +375,10 @@ func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
 			lat = spark(m.Seat.Latencies, min(sparkW, n), mx, th.bar)
 		}
 		s := m.Seat
-		fmt.Fprintf(&b, "%-*s  flips %s  latency %s p50 %s p95 %s · %d calls, %d failed (%s), %d repairs · %s · %s\n", nameW, trust.Text(m.Name), flips, lat,
-			cell(s.LatencyP50, "%.1fs"), cell(s.LatencyP95, "%.1fs"), s.Calls, s.Failures, kinds(s), s.Repairs, tokens(s), cost(s))
+		fmt.Fprintf(&b, "%-*s  flips %s  latency %s  p50 %s  p95 %s\n", nameW, trust.Text(m.Name), flips, lat,
+			cell(s.LatencyP50, "%.1fs"), cell(s.LatencyP95, "%.1fs"))
+		fmt.Fprintf(&b, "%-*s  %s\n", nameW, "", th.dim.Render(fmt.Sprintf("%d calls, %d failed (%s), %d repair requests · tokens %s · cost %s",
+			s.Calls, s.Failures, kinds(s), s.Repairs, tokens(s), cost(s))))
 	}
 	if len(rep.Authors) > 0 {
 		b.WriteString("\n" + th.title.Render("As an author") + " " + th.dim.Render("Bradley–Terry rating, 95% interval; 1000 is the group's mean") + "\n")
@@ -411,8 +416,13 @@ func spark(values []float64, w int, maxV float64, st lipgloss.Style) string {
 	if len(values) > w {
 		values = values[len(values)-w:]
 	}
-	sl := sparkline.New(w, 1, sparkline.WithMaxValue(math.Max(maxV, 1e-9)), sparkline.WithNoAutoMaxValue(), sparkline.WithStyle(st))
-	sl.PushAll(values)
+	maxV = math.Max(maxV, 1e-9)
+	sl := sparkline.New(w, 1, sparkline.WithMaxValue(maxV), sparkline.WithNoAutoMaxValue(), sparkline.WithStyle(st))
+	for _, v := range values {
+		// A floor of one eighth, so a 0 still shows as the lowest block
+		// rather than as nothing.
+		sl.Push(maxV/8 + v*7/8)
+	}
 	sl.Draw()
 	return sl.View()
 }

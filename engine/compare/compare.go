@@ -563,10 +563,12 @@ func (r *run) judgePhase(ctx context.Context) {
 		}
 	}
 	r.emitScored()
-	r.scorecardTable()
+	// The receipts first: a screen shows the latest table, and the
+	// scorecard, with its recommendation, is what the run ends on.
 	if len(r.readings) > 1 {
 		r.rt.Bus.Emit(r.receiptTable())
 	}
+	r.scorecardTable()
 }
 
 func reversed(ss []string) []string {

@@ -136,10 +136,10 @@ func TestComparisonToARecommendation(t *testing.T) {
 		}
 	}
 	tables := enginetest.Payloads[engine.Table](events)
-	if len(tables) != 2 || tables[0].Rows[0].Cells[0] != "Kafka" || tables[0].Rows[0].Cells[3] != "30.0" || tables[0].Rows[0].Stance != engine.StanceAgree {
+	if len(tables) != 2 || tables[1].Rows[0].Cells[0] != "Kafka" || tables[1].Rows[0].Cells[3] != "30.0" || tables[1].Rows[0].Stance != engine.StanceAgree {
 		t.Fatalf("scorecard table %+v", tables)
 	}
-	if rc := tables[1]; !strings.HasPrefix(rc.Title, "Order receipts") || rc.Rows[0].Cells[1] != "picked Kafka in 2 of 2 orders" ||
+	if rc := tables[0]; !strings.HasPrefix(rc.Title, "Order receipts") || rc.Rows[0].Cells[1] != "picked Kafka in 2 of 2 orders" ||
 		rc.Rows[1].Cells[1] != "Kafka over Postgres LISTEN/NOTIFY in 2 of 2 orders" || !strings.HasPrefix(rc.Decision, "0 of 4 decisive preferences did not hold") {
 		t.Fatalf("receipt table %+v", rc)
 	}
@@ -300,10 +300,10 @@ func TestAFlipCountsAsATie(t *testing.T) {
 	}
 	tables := enginetest.Payloads[engine.Table](events)
 	// Levelled: 4.0 on every criterion for both, 4×6 = 24 each.
-	if tables[0].Rows[0].Cells[3] != "24.0" || tables[0].Rows[1].Cells[3] != "24.0" {
-		t.Fatalf("scorecard %+v", tables[0])
+	if tables[1].Rows[0].Cells[3] != "24.0" || tables[1].Rows[1].Cells[3] != "24.0" {
+		t.Fatalf("scorecard %+v", tables[1])
 	}
-	rc := tables[1]
+	rc := tables[0]
 	for _, row := range rc.Rows {
 		if row.Stance != engine.StanceDisagree {
 			t.Fatalf("a receipt held: %+v", row)

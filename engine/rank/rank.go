@@ -617,10 +617,12 @@ func (s *state) judge(ctx context.Context) bool {
 		return false
 	}
 	s.emitScored()
-	s.rt.Bus.Emit(s.scoreTable())
+	// The receipts first: a screen shows the latest table, and the
+	// scores, levelled where a preference flipped, are what it ends on.
 	if k > 1 {
 		s.rt.Bus.Emit(s.receiptTable())
 	}
+	s.rt.Bus.Emit(s.scoreTable())
 	return true
 }
 

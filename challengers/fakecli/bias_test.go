@@ -77,3 +77,14 @@ func TestBiasedCompareAndSolutionJudges(t *testing.T) {
 		t.Fatalf("own solution: %+v", a)
 	}
 }
+
+// An unbiased fake judge scores a candidate by its facts, whatever letter
+// (and fence nonce) they come under.
+func TestTheCannedRankJudgeFollowsTheFacts(t *testing.T) {
+	a, b := `{"finding": "alpha"}`, `{"finding": "beta, much longer"}`
+	ab, _ := rankScores(t, nil, rankPrompt(a, b))
+	ba, _ := rankScores(t, nil, rankPrompt(b, a))
+	if ab["A"] != ba["B"] || ab["B"] != ba["A"] {
+		t.Fatalf("scores depend on the order: %v / %v", ab, ba)
+	}
+}

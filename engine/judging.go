@@ -94,9 +94,12 @@ type Placed struct {
 
 // Stand is a seat's position at one point of a debate.
 type Stand struct {
-	Seat     string `json:"seat"`
-	Agent    string `json:"agent"`
+	Seat  string `json:"seat"`
+	Agent string `json:"agent"`
+	// Position is the position in a few words ("disagree", "overall 3.20
+	// — needs revision"); Detail what it rests on (the text, the scores).
 	Position string `json:"position"`
+	Detail   string `json:"detail,omitempty"`
 	// Score is the seat's score where its position is one (nil: none).
 	Score *float64 `json:"score,omitempty"`
 }

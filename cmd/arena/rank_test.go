@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -199,7 +200,8 @@ func TestRankTwoRepositoriesEndToEnd(t *testing.T) {
 		case "rank.judge":
 			body := c.Prompt[strings.Index(c.Prompt, "CANDIDATE A"):]
 			for _, bad := range []string{"alpha", "beta", repos[0], "impl"} {
-				if strings.Contains(body, bad) {
+				// As a word: the facts' key "implemented" is not the branch.
+				if regexp.MustCompile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(bad) + `([^\pL\pN]|$)`).MatchString(body) {
 					t.Errorf("a judge's prompt names %q", bad)
 				}
 			}

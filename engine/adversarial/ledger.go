@@ -64,7 +64,7 @@ func (d *debate) ledgerOpening(o Opening) {
 	b := d.book()
 	b.wrote(d.defender.Name, append(append([]string{o.Position}, o.Reasoning...), o.Assumptions...)...)
 	b.atPosition = b.said.Clone()
-	b.first = append(b.first, engine.Stand{Seat: d.defender.Name, Agent: d.defender.Name, Position: "for its position: " + engine.OneLine(o.Position, 160)})
+	b.first = append(b.first, engine.Stand{Seat: d.defender.Name, Agent: d.defender.Name, Position: "for its position", Detail: o.Position})
 	b.forVotes++
 }
 
@@ -76,7 +76,7 @@ func (d *debate) ledgerCritique(st *seat, c Critique) {
 	if c.ObjectionStrength != "" {
 		pos += " (" + c.ObjectionStrength + " objection)"
 	}
-	b.first = append(b.first, engine.Stand{Seat: st.name, Agent: st.agent.Name, Position: pos})
+	b.first = append(b.first, engine.Stand{Seat: st.name, Agent: st.agent.Name, Position: pos, Detail: c.Critique})
 	if c.Verdict == "disagree" {
 		b.against++
 	} else {

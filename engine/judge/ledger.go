@@ -63,7 +63,7 @@ func (r *run) debateLedger(kind engine.OutcomeKind, last Check) (engine.DebateLe
 			parts = append(parts, fmt.Sprintf("%s %d", c.Name, s.initial[i]))
 		}
 		l.Positions = append(l.Positions, engine.Stand{Seat: s.name, Agent: s.agent.Name, Score: engine.Float(math.Round(w*100) / 100),
-			Position: fmt.Sprintf("overall %.2f — %s (%s)", w, RecommendationWords(Recommendation(w, r.passMark())), strings.Join(parts, ", "))})
+			Position: fmt.Sprintf("overall %.2f — %s", w, RecommendationWords(Recommendation(w, r.passMark()))), Detail: strings.Join(parts, ", ")})
 	}
 	mean0 := sum / float64(len(first))
 	vote := Recommendation(mean0, r.passMark())

@@ -165,7 +165,11 @@ func Table(l engine.DebateLedger, phase engine.Phase, round int) engine.Table {
 				moves = append(moves, m)
 			}
 		}
-		row := engine.Row{Cells: []string{p.Seat + " · " + p.Agent, engine.OneLine(p.Position, 80), "stayed", ""}, Stance: engine.StanceNeutral}
+		who := p.Seat
+		if p.Agent != p.Seat {
+			who += " · " + p.Agent
+		}
+		row := engine.Row{Cells: []string{who, engine.OneLine(p.Position, 60), "stayed", ""}, Stance: engine.StanceNeutral}
 		if len(moves) > 0 {
 			var what, ev []string
 			row.Stance = engine.StanceAgree
@@ -231,9 +235,9 @@ func Markdown(l engine.DebateLedger) string {
 	var b strings.Builder
 	b.WriteString("## Debate ledger\n\n")
 	b.WriteString("What each seat held before any debate, what a plain vote of those positions would have concluded, and who moved during the debate. A move counts as backed by new evidence when it came with a quote from the material the mover had not cited before, or a figure nobody had given before (found by arena); a move without either is flagged as conformity.\n\n")
-	b.WriteString("| Seat | Round one |\n|---|---|\n")
+	b.WriteString("| Seat | Round one | On |\n|---|---|---|\n")
 	for _, p := range l.Positions {
-		fmt.Fprintf(&b, "| %s (%s) | %s |\n", engine.Cell(p.Seat), engine.Cell(p.Agent), engine.Cell(engine.OneLine(p.Position, 200)))
+		fmt.Fprintf(&b, "| %s (%s) | %s | %s |\n", engine.Cell(p.Seat), engine.Cell(p.Agent), engine.Cell(p.Position), engine.Cell(engine.OrDash(engine.OneLine(p.Detail, 200))))
 	}
 	fmt.Fprintf(&b, "\n**Plain vote** (%s): %s.  \n**After the debate:** %s.  \n", l.VoteRule, l.Vote, l.Result)
 	if l.Changed {

@@ -29,8 +29,8 @@ var (
 	// fenceLineRe is a fence's opening or closing line, whose nonce is
 	// drawn from what it holds.
 	fenceLineRe = regexp.MustCompile(`(?m)^<<<(END )?ARENA-INPUT [^\n]*>>>$`)
-	dimensionRe   = regexp.MustCompile(`"dimension": "(\w+)"`)
-	winnerRe      = regexp.MustCompile(`Do not change it: (.+?), and the verdict must say so\.`)
+	dimensionRe = regexp.MustCompile(`"dimension": "(\w+)"`)
+	winnerRe    = regexp.MustCompile(`Do not change it: (.+?), and the verdict must say so\.`)
 )
 
 func rankFacts(v voice, prompt string) obj {

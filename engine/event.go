@@ -172,6 +172,10 @@ type Invocation struct {
 	Args  []string `json:"args"`
 	Dir   string   `json:"dir"`
 	Stdin string   `json:"stdin,omitempty"`
+	// MAC signs the rest with a key of the user's that arena keeps, so
+	// that arena resume can tell a log it wrote on this machine from one
+	// that came from elsewhere (cmd/arena/logkey.go).
+	MAC string `json:"mac,omitempty"`
 }
 
 // Setting is one of a protocol's own parameters, for the record and for a
@@ -358,8 +362,9 @@ type Resumed struct {
 	// Settings are what changed for the resumed run (--timeout, a seat's
 	// agent), as a person reads them.
 	Settings []Setting `json:"settings,omitempty"`
-	// Problem says what was wrong with the log's end, if anything ("line
-	// 41 is cut short"): the run resumes after its last complete event.
+	// Problem says what was wrong with the log, if anything ("line 41 is
+	// cut short"): the damaged lines are kept, and the run resumes from
+	// the events that can be read.
 	Problem string `json:"problem,omitempty"`
 }
 

@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/arenadebate/arena/engine/trust"
 )
@@ -24,7 +27,9 @@ import (
 
 const flushEvery = 500 * time.Millisecond
 
-// LogWriter is a Sink writing the event log.
+// LogWriter is a Sink writing the event log. It holds the log's writer
+// lock (loglock_*.go) from the moment it opens the file until Close: one
+// writer per log, whoever else tries.
 type LogWriter struct {
 	mu        sync.Mutex
 	f         *os.File
@@ -32,6 +37,10 @@ type LogWriter struct {
 	path      string
 	err       error
 	lastFlush time.Time
+	// newline says the file does not end with one (its last line was cut
+	// short): the first write starts a line of its own, so the damaged
+	// line stays as it is, whole, and nothing is glued to it.
+	newline bool
 	// kept holds the events that could not be written after a write
 	// failed (a full disk, say), so the debate is not lost.
 	kept []Event
@@ -41,11 +50,34 @@ type LogWriter struct {
 	pending []Event
 }
 
+// ErrLogLocked says a log is being written by another arena.
+var ErrLogLocked = errors.New("the log is being written by another arena")
+
+// errLockHeld is what lockFile says when another writer holds the lock.
+var errLockHeld = errors.New("lock held")
+
+// LockedError names the process writing a log.
+type LockedError struct {
+	Path string
+	PID  int // 0 when the holder is not known
+}
+
+func (e *LockedError) Error() string {
+	who := "another arena"
+	if e.PID > 0 {
+		who = "another arena (process " + strconv.Itoa(e.PID) + ")"
+	}
+	return e.Path + " is being written by " + who + " right now"
+}
+
+func (e *LockedError) Unwrap() error { return ErrLogLocked }
+
 // CreateLog creates a new log file in dir (made 0700 if missing); the file
 // is readable only by the user. It never opens an existing file: when
 // name is taken (two debates of one topic started in the same
 // millisecond) it takes the first free of name-2, name-3, ... (before the
-// extension). Path says which it got.
+// extension). Path says which it got. The file is opened to append and
+// locked before anything is written.
 func CreateLog(dir, name string) (*LogWriter, error) {
 	// The directory is often inside a repository: no link in it is
 	// followed (trust.OpenDir), and what is made of it is 0700.
@@ -60,7 +92,33 @@ func CreateLog(dir, name string) (*LogWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create log: %w", err)
 	}
-	return &LogWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path, lastFlush: time.Now()}, nil
+	if err := appendOnly(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("create log: %s: %w", path, err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		if errors.Is(err, errLockHeld) {
+			return nil, fmt.Errorf("create log: %w", &LockedError{Path: path})
+		}
+		return nil, fmt.Errorf("create log: lock %s: %w", path, err)
+	}
+	return newLogWriter(f, path, false), nil
+}
+
+// appendOnly makes every write to f land at its end (O_APPEND), whatever
+// else writes the file: no write can overwrite another's.
+func appendOnly(f *os.File) error {
+	fl, err := unix.FcntlInt(f.Fd(), unix.F_GETFL, 0)
+	if err != nil {
+		return err
+	}
+	_, err = unix.FcntlInt(f.Fd(), unix.F_SETFL, fl|unix.O_APPEND)
+	return err
+}
+
+func newLogWriter(f *os.File, path string, newline bool) *LogWriter {
+	return &LogWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path, lastFlush: time.Now(), newline: newline}
 }
 
 // Path is the log file's path.
@@ -81,6 +139,10 @@ func (l *LogWriter) Handle(e Event) {
 		return
 	}
 	line = append(line, '\n')
+	if l.newline {
+		line = append([]byte{'\n'}, line...)
+		l.newline = false
+	}
 	if _, err := l.w.Write(line); err != nil {
 		l.fail(err)
 		return
@@ -174,7 +236,8 @@ func Slug(topic string, n int) string {
 	return b.String()
 }
 
-// MaxLogLine bounds one line of a log; a longer one is treated as damage.
+// MaxLogLine bounds one line of a log; a longer one is damage, skipped
+// without being held in memory whole.
 const MaxLogLine = 64 << 20
 
 // LogContents is what ReadLog found.
@@ -182,20 +245,52 @@ type LogContents struct {
 	Events []Event
 	// Complete is true when the log ends with an Outcome event.
 	Complete bool
-	// Problem says why reading stopped early ("" when the whole file was
-	// read), naming the line.
+	// Problem sums up what is wrong with the log ("" when nothing is),
+	// naming the damaged lines: the first, and how many more.
 	Problem string
-	// Lines is the number of lines read (the line where reading stopped,
-	// when there is a Problem).
+	// Damage lists every line that could not be read as an event. Reading
+	// goes on after each: what follows a damaged line is still read.
+	Damage []LineDamage
+	// Sequence lists the gaps and repeats in the events' sequence
+	// numbers: events lost, or two writers on one log.
+	Sequence []string
+	// Lines is the number of lines read.
 	Lines int
 	// Skipped counts events of unknown kinds.
 	Skipped int
 	// Version is the format version the log was written in; older ones
 	// are upgraded to LogVersion's events as they are read.
 	Version int
+	// LastSeq is the highest sequence number read.
+	LastSeq int64
+	// Writing says another arena is writing the log right now (it holds
+	// the writer's lock), WriterPID which process when known (ReadLogFile
+	// only).
+	Writing   bool
+	WriterPID int
 
 	v1Defender string // the defender of a version 1 log, whose positions it records
+	lastLine   int    // the line of the latest sequence number read
 }
+
+// LineDamage is one line of a log that is not an event.
+type LineDamage struct {
+	Line    int
+	Problem string // "is cut short", "is longer than 64 MiB", "is not a valid event: ..."
+}
+
+func (d LineDamage) String() string { return lineProblem(d.Line, d.Problem) }
+
+// Damaged says whether any line could not be read.
+func (lc LogContents) Damaged() bool { return len(lc.Damage) > 0 }
+
+// DamagedEnd says whether the only damage is the last line, cut short: a
+// writer stopped in the middle of it.
+func (lc LogContents) DamagedEnd() bool {
+	return len(lc.Damage) == 1 && lc.Damage[0].Line == lc.Lines && lc.Damage[0].Problem == cutShort
+}
+
+const cutShort = "is cut short"
 
 // ErrNotALog is returned for files that are not arena logs at all.
 var ErrNotALog = errors.New("not an arena debate log")
@@ -203,56 +298,83 @@ var ErrNotALog = errors.New("not an arena debate log")
 // ErrNewerLog is returned for logs written by a newer arena.
 var ErrNewerLog = errors.New("log written by a newer arena")
 
-// ReadLog reads events until the end or the first damaged line. A log cut
-// short (a killed arena, a full disk) yields everything up to its last
-// complete line, with Problem saying where it ends. A file that does not
-// start with a debate_started event, or whose version is newer than
-// LogVersion, is refused with an error.
+// ReadLog reads every event a log holds. A damaged line (a killed
+// arena's last line, a NUL byte, a line over MaxLogLine) is listed in
+// Damage and reading goes on after it: damage anywhere costs only its own
+// line. A file that does not start with a debate_started event, or whose
+// version is newer than LogVersion, is refused with an error.
 func ReadLog(r io.Reader) (LogContents, error) {
 	br := bufio.NewReaderSize(r, 256<<10)
 	var lc LogContents
 	for {
-		line, complete, err := readLine(br)
-		if len(line) == 0 && err != nil {
+		line, state, err := readLine(br)
+		if len(line) == 0 && state == lineWhole && err != nil {
 			if !errors.Is(err, io.EOF) {
-				lc.Problem = fmt.Sprintf("read error after line %d: %v", lc.Lines, err)
+				lc.damage(lc.Lines+1, "cannot be read: "+err.Error())
 			}
 			break
 		}
 		lc.Lines++
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+		if state == lineTooLong {
+			lc.damage(lc.Lines, fmt.Sprintf("is longer than %d MiB", MaxLogLine>>20))
+			if ferr := lc.needStart(); ferr != nil {
+				lc.sumUp()
+				return lc, ferr
+			}
+		} else if len(bytes.TrimSpace(line)) > 0 {
+			if ferr := lc.add(line, state == lineWhole); ferr != nil {
+				lc.sumUp()
+				return lc, ferr
+			}
 		}
-		if stop, ferr := lc.add(line, complete); ferr != nil {
-			return lc, ferr
-		} else if stop {
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				lc.damage(lc.Lines+1, "cannot be read: "+err.Error())
+			}
 			break
 		}
 	}
+	lc.sumUp()
 	return lc, nil
 }
 
-// add decodes one line; stop says reading must end here.
-func (lc *LogContents) add(line []byte, complete bool) (stop bool, err error) {
-	if len(line) > MaxLogLine {
-		lc.Problem = lineProblem(lc.Lines, fmt.Sprintf("is longer than %d MiB", MaxLogLine>>20))
-		return true, lc.needStart()
+func (lc *LogContents) damage(line int, problem string) {
+	lc.Damage = append(lc.Damage, LineDamage{Line: line, Problem: problem})
+}
+
+// sumUp words Problem from the damage found.
+func (lc *LogContents) sumUp() {
+	switch n := len(lc.Damage); {
+	case n == 0:
+		lc.Problem = ""
+	case n == 1:
+		lc.Problem = lc.Damage[0].String()
+	default:
+		lc.Problem = fmt.Sprintf("%s, and %d more damaged lines", lc.Damage[0], n-1)
 	}
+}
+
+// add decodes one line.
+func (lc *LogContents) add(line []byte, complete bool) error {
 	events, derr := lc.decode(line)
 	if derr != nil {
-		lc.Problem = lineProblem(lc.Lines, "is not a valid event: "+derr.Error())
+		problem := "is not a valid event: " + derr.Error()
 		if !complete {
 			// The last line without its newline: the writer was stopped
 			// in the middle of it.
-			lc.Problem = lineProblem(lc.Lines, "is cut short")
+			problem = cutShort
 		}
-		return true, lc.needStart()
+		lc.damage(lc.Lines, problem)
+		return lc.needStart()
 	}
-	for _, e := range events {
-		if len(lc.Events) == 0 {
+	for i, e := range events {
+		if len(lc.Events) == 0 && lc.Skipped == 0 {
 			if err := checkStart(e); err != nil {
-				return true, err
+				return err
 			}
+		}
+		if i == 0 {
+			lc.sequence(e.Seq)
 		}
 		if _, unknown := e.Payload.(Unknown); unknown {
 			lc.Skipped++
@@ -263,7 +385,33 @@ func (lc *LogContents) add(line []byte, complete bool) (stop bool, err error) {
 			lc.Complete = true
 		}
 	}
-	return false, nil
+	return nil
+}
+
+// sequence checks a line's sequence number against the one before: each
+// event's is one more than the last's. A version 1 line holds several
+// events of one number; it is checked once.
+func (lc *LogContents) sequence(seq int64) {
+	prev, prevLine := lc.LastSeq, lc.lastLine
+	if seq > lc.LastSeq {
+		lc.LastSeq = seq
+	}
+	lc.lastLine = lc.Lines
+	if prevLine == 0 {
+		return
+	}
+	switch {
+	case seq == prev:
+		lc.Sequence = append(lc.Sequence, fmt.Sprintf("line %d repeats event number %d (of line %d)", lc.Lines, seq, prevLine))
+	case seq < prev:
+		lc.Sequence = append(lc.Sequence, fmt.Sprintf("line %d goes back to event number %d after %d (line %d)", lc.Lines, seq, prev, prevLine))
+	case seq > prev+1:
+		missing := fmt.Sprintf("events %d to %d are", prev+1, seq-1)
+		if seq == prev+2 {
+			missing = fmt.Sprintf("event %d is", prev+1)
+		}
+		lc.Sequence = append(lc.Sequence, fmt.Sprintf("%s missing between lines %d and %d", missing, prevLine, lc.Lines))
+	}
 }
 
 // decode reads one line as the events it holds, in the format version the
@@ -314,9 +462,11 @@ func (lc *LogContents) decode(line []byte) ([]Event, error) {
 	return events, nil
 }
 
+// needStart refuses a file whose first line is damaged: it cannot be
+// told to be a log at all.
 func (lc *LogContents) needStart() error {
-	if len(lc.Events) == 0 {
-		return fmt.Errorf("%w: %s", ErrNotALog, lc.Problem)
+	if len(lc.Events) == 0 && lc.Skipped == 0 && len(lc.Damage) > 0 {
+		return fmt.Errorf("%w: %s", ErrNotALog, lc.Damage[len(lc.Damage)-1])
 	}
 	return nil
 }
@@ -339,63 +489,95 @@ func checkStart(e Event) error {
 	return nil
 }
 
-// readLine reads one line, without its newline. complete is false for a
-// last line without a newline, or one over MaxLogLine (the rest of such a
-// line is discarded).
-func readLine(br *bufio.Reader) (line []byte, complete bool, err error) {
+// How readLine found a line.
+const (
+	lineWhole   = iota // ended by a newline (or nothing at the end)
+	lineCut            // the last line, without its newline
+	lineTooLong        // over MaxLogLine: read through to its newline, not kept
+)
+
+// readLine reads one line, without its newline. A line over MaxLogLine is
+// read through to its end without being kept: memory stays bounded, and
+// the next line is read as it should be.
+func readLine(br *bufio.Reader) (line []byte, state int, err error) {
 	for {
 		frag, ferr := br.ReadSlice('\n')
-		if len(line)+len(frag) > MaxLogLine {
-			return append(line, frag[:min(len(frag), MaxLogLine+1-len(line))]...), false, nil
+		if state != lineTooLong {
+			if len(line)+len(frag) > MaxLogLine+1 {
+				state, line = lineTooLong, nil
+			} else {
+				line = append(line, frag...)
+			}
 		}
-		line = append(line, frag...)
 		if ferr == nil {
-			return line[:len(line)-1], true, nil
+			if state == lineTooLong {
+				return nil, state, nil
+			}
+			return line[:len(line)-1], lineWhole, nil
 		}
-		if !errors.Is(ferr, bufio.ErrBufferFull) {
-			return line, false, ferr
+		if errors.Is(ferr, bufio.ErrBufferFull) {
+			continue
 		}
+		if state != lineTooLong && len(line) > 0 {
+			state = lineCut
+		}
+		return line, state, ferr
 	}
 }
 
-// AppendLog opens an existing log to append a resumed run to it. When
-// keep >= 0 the file is first cut to its first keep bytes: a log whose
-// last line was cut short (a killed arena) would otherwise hold a broken
-// line in its middle, and readers stop at the first one.
-func AppendLog(path string, keep int64) (*LogWriter, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+// AppendLog opens an existing log to append to it (a resumed run, a
+// follow-up question), taking its writer's lock first: a log another arena
+// is writing is refused with a *LockedError naming that process. Nothing
+// of the log is changed: a damaged line stays as it is, whole, and when
+// the file's last line was cut short, what is appended starts on a line
+// of its own. Only a regular file of the user's, not reached through a
+// symbolic link, is opened.
+func AppendLog(path string) (*LogWriter, error) {
+	f, err := trust.OpenAppend(path, false)
 	if err != nil {
 		return nil, fmt.Errorf("open log: %w", err)
 	}
-	if keep >= 0 {
-		if err := f.Truncate(keep); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("cut the log's damaged end: %w", err)
+	if err := lockFile(f); err != nil {
+		f.Close()
+		if errors.Is(err, errLockHeld) {
+			return nil, &LockedError{Path: path, PID: LogWriterPID(path)}
 		}
+		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	return &LogWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path, lastFlush: time.Now()}, nil
+	newline, err := endsUnfinished(path)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open log: %w", err)
+	}
+	return newLogWriter(f, path, newline), nil
 }
 
-// CompleteBytes is how many bytes of a log hold its first n lines, each
-// with its newline: where to cut a log whose line n+1 is damaged.
-func CompleteBytes(path string, n int) (int64, error) {
-	f, err := os.Open(path)
+// LogWriterPID is the process writing the log at path (0 when none is, or
+// it is not known).
+func LogWriterPID(path string) int {
+	f, err := trust.Open(path)
 	if err != nil {
-		return 0, err
+		return 0
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 256<<10)
-	var off int64
-	for i := 0; i < n; i++ {
-		line, err := br.ReadSlice('\n')
-		for errors.Is(err, bufio.ErrBufferFull) {
-			off += int64(len(line))
-			line, err = br.ReadSlice('\n')
-		}
-		if err != nil {
-			return 0, fmt.Errorf("line %d: %w", i+1, err)
-		}
-		off += int64(len(line))
+	_, pid, _ := lockHolder(f)
+	return pid
+}
+
+// endsUnfinished says whether the file's last byte is not a newline.
+func endsUnfinished(path string) (bool, error) {
+	r, err := trust.Open(path)
+	if err != nil {
+		return false, err
 	}
-	return off, nil
+	defer r.Close()
+	st, err := r.Stat()
+	if err != nil || st.Size() == 0 {
+		return false, err
+	}
+	var b [1]byte
+	if _, err := r.ReadAt(b[:], st.Size()-1); err != nil {
+		return false, err
+	}
+	return b[0] != '\n', nil
 }

@@ -144,7 +144,7 @@ func TestReadLogRefusesNewerAndForeignFiles(t *testing.T) {
 	}
 }
 
-func TestReadLogSkipsUnknownAndStopsAtDamage(t *testing.T) {
+func TestReadLogSkipsUnknownAndReadsPastDamage(t *testing.T) {
 	good := logBytes(t, sampleEvents()[:3])
 	in := string(good) + `{"seq":9,"t":"2026-11-21T15:30:00Z","type":"from_the_future","data":{"x":1}}` + "\n" +
 		`{"seq":10,"t":"2026-11-21T15:30:00Z","type":"chunk","data":{"seat":5,"text":"x"}}` + "\n" +
@@ -153,7 +153,7 @@ func TestReadLogSkipsUnknownAndStopsAtDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lc.Skipped != 1 || len(lc.Events) != 3 || !strings.Contains(lc.Problem, "line 5 is not a valid event: chunk event") {
+	if lc.Skipped != 1 || len(lc.Events) != 4 || !strings.Contains(lc.Problem, "line 5 is not a valid event: chunk event") {
 		t.Fatalf("skipped %d, events %d, problem %q", lc.Skipped, len(lc.Events), lc.Problem)
 	}
 }

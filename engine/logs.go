@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // LogSummary describes a saved debate, for `arena logs`.
@@ -22,7 +24,13 @@ type LogSummary struct {
 	Rounds   int
 	Took     time.Duration // from the first event to the last
 	Usage    Usage         // over every call
-	Problem  string        // why the log could not be read, or where it ends
+	Problem  string        // why the log could not be read, or which lines are damaged
+	// Sequence lists gaps and repeats in the events' sequence numbers.
+	Sequence []string
+	// Writing says an arena is writing the log now (the run is going on),
+	// WriterPID which process when known.
+	Writing   bool
+	WriterPID int
 }
 
 // Agents lists the agents holding seats, once each, in seat order.
@@ -36,14 +44,20 @@ func (s LogSummary) Agents() []string {
 	return out
 }
 
-// ReadLogFile reads a log from a file.
+// ReadLogFile reads a log from a file, and says whether another arena is
+// writing it now. Only a regular file is read (a FIFO or a device is
+// refused by name, before any read: trust.Open), each line bounded by
+// MaxLogLine.
 func ReadLogFile(path string) (LogContents, error) {
-	f, err := os.Open(path)
+	f, err := trust.Open(path)
 	if err != nil {
 		return LogContents{}, err
 	}
 	defer f.Close()
-	return ReadLog(f)
+	held, pid, _ := lockHolder(f)
+	lc, err := ReadLog(f)
+	lc.Writing, lc.WriterPID = held, pid
+	return lc, err
 }
 
 // Summarize reads the essentials of one log.
@@ -52,9 +66,13 @@ func Summarize(path string) LogSummary {
 	lc, err := ReadLogFile(path)
 	if err != nil {
 		s.Problem = err.Error()
+		var ie *trust.InputError
+		if errors.As(err, &ie) {
+			s.Problem = ie.Problem // the path is in the listing already
+		}
 		return s
 	}
-	s.Problem = lc.Problem
+	s.Problem, s.Sequence, s.Writing, s.WriterPID = lc.Problem, lc.Sequence, lc.Writing, lc.WriterPID
 	for _, e := range lc.Events {
 		switch p := e.Payload.(type) {
 		case DebateStarted:

@@ -103,7 +103,7 @@ func (r Resumed) Words() string {
 		s += " · " + st.Name + ": " + st.Value
 	}
 	if r.Problem != "" {
-		s += " · the log's damaged end was dropped (" + r.Problem + ")"
+		s += " · the log is damaged (" + r.Problem + "): every byte of it is kept, the resumed run is written after it"
 	}
 	return s
 }

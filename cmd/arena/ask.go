@@ -66,26 +66,24 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 	if err != nil {
 		return err
 	}
-	lc, err := engine.ReadLogFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return usageCause(err, "ask: %s: no such file", path)
-	case err != nil:
-		return usagef("ask %s: %w", path, err)
-	case lc.Problem != "":
-		return usagef("ask %s: the log is damaged (%s); resume the run first (arena resume %s)", path, lc.Problem, path)
+	// One writer per log: the log is locked before it is read, so what
+	// is read is what the answer is appended after.
+	logw, lc, err := lockLog(path, "ask")
+	if err != nil {
+		return err
+	}
+	if lc.Problem != "" {
+		a.warn("%s is damaged (%s): the follow-up is asked from the events that can be read, and appended after every byte of it", path, lc.Problem)
 	}
 	if o, ok := lastOutcome(lc.Events); !ok || o.Result == engine.OutcomeInterrupted {
+		logw.Close()
 		return usagef("ask %s: the run has no outcome to follow up yet; resume it first (arena resume %s)", path, path)
 	}
 	start := lc.Events[0].Payload.(engine.DebateStarted)
 	seat, agent, err := followUpSeat(s, start.Seats, f.seat)
 	if err != nil {
+		logw.Close()
 		return err
-	}
-	logw, err := engine.AppendLog(path, -1)
-	if err != nil {
-		return usageCause(err, "ask %s: %v", path, err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -94,7 +92,7 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 		printer = plain.NewJSON(a.stdout)
 	}
 	bus := engine.NewBus(logw, printer)
-	bus.ContinueAfter(lc.Events[len(lc.Events)-1].Seq)
+	bus.ContinueAfter(lc.LastSeq)
 	ans := a.followUp(ctx, bus, lc.Events, seat, agent, question, documentOf(path, lc.Events))
 	bus.Close()
 	a.closeLog(logw)
@@ -108,6 +106,38 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 		return exitCode(exitAborted)
 	}
 	return nil
+}
+
+// lockLog takes the writer's lock of the log at path (a FIFO or a device
+// refused by name before anything opens it to write; a log another arena
+// is writing refused naming that process), then reads it.
+func lockLog(path, what string) (*engine.LogWriter, engine.LogContents, error) {
+	var lc engine.LogContents
+	f, err := trust.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, lc, usageCause(err, "%s: %s: no such file", what, path)
+		}
+		return nil, lc, usagef("%s: %w", what, err)
+	}
+	f.Close()
+	w, err := engine.AppendLog(path)
+	if err != nil {
+		if errors.Is(err, engine.ErrLogLocked) {
+			return nil, lc, usageCause(err, "%s: %v; try again once that run has ended", what, err)
+		}
+		return nil, lc, usagef("%s %s: %w", what, path, err)
+	}
+	lc, err = engine.ReadLogFile(path)
+	switch {
+	case err != nil:
+		w.Close()
+		return nil, lc, usagef("%s %s: %w", what, path, err)
+	case len(lc.Events) == 0:
+		w.Close()
+		return nil, lc, usagef("%s %s: %w: the file is empty", what, path, engine.ErrNotALog)
+	}
+	return w, lc, nil
 }
 
 // followUpSeat is the seat named (by seat or agent name), or the default

@@ -46,6 +46,7 @@ type compareFlags struct {
 	judge        string
 	orders       int
 	authors      []string
+	author       string
 }
 
 func init() {
@@ -95,6 +96,7 @@ no seat.`,
 	fl.StringVar(&f.judge, "judge", "", "the judge's agent")
 	fl.IntVar(&f.orders, "orders", 0, "how many counterbalanced orders of the options the judge is asked in (default 2; 1 with --single)")
 	fl.StringSliceVar(&f.authors, "authors", nil, "the agent that wrote each option, comma-separated in option order (\"\" for none): for arena stats")
+	fl.StringVar(&f.author, "author", "", "the agent that proposed the options: no seat the defaults fill goes to it (flags and the config still can)")
 	f.outputFlags.register(cmd)
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + compareExitHelp + "\n")
 	return cmd
@@ -143,7 +145,20 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 			return usagef("--authors: unknown agent %q", n)
 		}
 	}
-	seats := a.seatPicker(s, compare.Name)
+	// The author of the options (arena mcp names the calling agent) is
+	// left out of the pool, so the seats that defaults fill, the judge's
+	// first, are held by other models (the self-preference guard).
+	var exclude []string
+	if f.author != "" {
+		if _, ok := s.Agents[f.author]; !ok {
+			return usagef("--author: unknown agent %q (known: %s)", f.author, strings.Join(agentNames(s), ", "))
+		}
+		exclude = append(exclude, f.author)
+		if f.judge == f.author {
+			a.warn("%s proposed the options and judges them, because --judge names it", f.author)
+		}
+	}
+	seats := a.seatPicker(s, compare.Name, exclude...)
 	var judge []string
 	if f.judge != "" {
 		judge = []string{f.judge}
@@ -156,6 +171,13 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 		ID: engine.Slug(decision, 40), Decision: decision, Options: options, Criteria: criteria,
 		Context: docs, Stakeholders: stakeholders, Judge: judges[0],
 		Quick: f.quick, Single: f.single, Timeout: s.TimeoutPerCLI, Orders: f.orders, Authors: f.authors,
+	}
+	if cfg.Authors == nil && f.author != "" {
+		// One proposer of every option: its judging them shows in
+		// arena stats as self-preference.
+		for range options {
+			cfg.Authors = append(cfg.Authors, f.author)
+		}
 	}
 	if !f.single {
 		if cfg.Advocates, err = seats.pick("advocates", "advocate", f.advocates, len(options)); err != nil {

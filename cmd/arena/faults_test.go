@@ -233,9 +233,8 @@ func challengerFaults() []challengerFault {
 	}
 	const timeout = 3 * time.Second
 	short := func(agent string) string { return agentTimeout(agent, "3s") }
-	// Time for everything but the failing call, on a loaded machine with
-	// the race detector.
-	const rest = 15 * time.Second
+	// Time for everything but the failing call.
+	const rest = loadedMachine
 	return []challengerFault{
 		{name: "hang", script: agent("codex", clitest.AgentScript{Mode: clitest.ModeHang}), config: short("codex"),
 			agent: "codex", failure: "codex timed out in round 1", maxTook: timeout + rest},
@@ -361,7 +360,7 @@ func TestEveryChallengerFails(t *testing.T) {
 	if r.code != exitAborted {
 		t.Fatalf("exit %d, want %d\n%s\n%s", r.code, exitAborted, tail(r.stdout, 3000), r.stderr)
 	}
-	if r.took > 3*time.Second+15*time.Second {
+	if r.took > 3*time.Second+loadedMachine {
 		t.Errorf("took %v with a 3s timeout", r.took)
 	}
 	o := outcomeOf(t, s.onlyLog())

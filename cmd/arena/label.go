@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 	"time"
 
@@ -65,14 +63,20 @@ func init() {
 }
 
 func (a *app) runLabel(f *labelFlags, path, words string) error {
-	lc, err := engine.ReadLogFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return usageCause(err, "label: %s: no such file", path)
-	case err != nil:
-		return usagef("label %s: %w", path, err)
-	case lc.Problem != "":
-		return usagef("label %s: the log is damaged (%s); resume the run first (arena resume %s)", path, lc.Problem, path)
+	// One writer per log: the log is locked before it is read, so the
+	// label follows what was read.
+	logw, lc, err := lockLog(path, "label")
+	if err != nil {
+		return err
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			logw.Close()
+		}
+	}()
+	if lc.Problem != "" {
+		return usagef("label %s: the log is damaged (%s)", path, lc.Problem)
 	}
 	if o, ok := lastOutcome(lc.Events); !ok || o.Result == engine.OutcomeInterrupted {
 		return usagef("label %s: the run has not finished; resume it first (arena resume %s)", path, path)
@@ -96,8 +100,11 @@ func (a *app) runLabel(f *labelFlags, path, words string) error {
 		return usagef("label: %w", err)
 	}
 	l.By, l.Note = "person", strings.TrimSpace(trust.Text(f.note))
-	if err := appendEvents(path, lc.Events[len(lc.Events)-1].Seq, l,
-		engine.Note{Level: engine.NoteInfo, Message: "the person's own verdict (arena label): " + labelWords(l)}); err != nil {
+	now := time.Now()
+	logw.Handle(engine.Event{Seq: lc.LastSeq + 1, Time: now, Payload: l})
+	logw.Handle(engine.Event{Seq: lc.LastSeq + 2, Time: now, Payload: engine.Note{Level: engine.NoteInfo, Message: "the person's own verdict (arena label): " + labelWords(l)}})
+	closed = true
+	if err := logw.Close(); err != nil {
 		return fmt.Errorf("label %s: %w", path, err)
 	}
 	fmt.Fprintf(trust.Writer{W: a.stdout}, "Recorded your verdict on %s: %s.\n", path, labelWords(l))
@@ -122,25 +129,4 @@ func labelWords(l engine.Label) string {
 		s += " (" + l.Note + ")"
 	}
 	return s
-}
-
-// appendEvents appends events to the arena log at path, numbered after
-// seq, each one whole line in one write: through trust.OpenAppend, which
-// appends only to a regular file of this user's with a single link, and
-// through no symbolic link (a log's path may come from anywhere).
-func appendEvents(path string, seq int64, ps ...engine.Payload) error {
-	var buf []byte
-	for i, p := range ps {
-		line, err := trust.JSON(engine.Event{Seq: seq + int64(i) + 1, Time: time.Now(), Payload: p})
-		if err != nil {
-			return err
-		}
-		buf = append(append(buf, line...), '\n')
-	}
-	f, err := trust.OpenAppend(path, false)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(buf)
-	return errors.Join(werr, f.Close())
 }

@@ -217,12 +217,6 @@ func TestRankTwoRepositoriesEndToEnd(t *testing.T) {
 	}
 }
 
-func sameFile(a, b string) bool {
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
-}
-
 func TestRankThreeRepositoriesWithLabelsWeightsAndExpectWinner(t *testing.T) {
 	s := newSandbox(t)
 	spec, repos := rankSetup(t, s, "alpha", "gamma", "delta")

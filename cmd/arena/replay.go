@@ -12,12 +12,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui/plain"
 )
 
 type replayFlags struct {
 	noTUI, json, instant bool
+	follow               bool
 	speed                float64
 }
 
@@ -33,12 +35,21 @@ n jumps to the next phase, + and - change the speed, q quits.
 Without LOG it offers the latest debate in the log directory (debate_log_path,
 --log-dir). With --no-tui it prints the debate as the headless mode did, and
 with --json it prints the events again. A log cut short (a killed arena, a
-full disk) plays up to its last complete event and says where it ends.`,
+full disk) plays up to its last complete event and says where it ends.
+
+With --follow it watches a run still going on (one arena mcp started, or one
+in another terminal) as tail -f follows a file: what the log holds at once,
+then every event as it is written, until the outcome, or until the arena
+writing it stops (it holds the log's writer lock while it writes). Stopping
+the watching (q, Ctrl+C) does not stop the run.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, err := a.replayPath(cmd, cf, args)
 			if err != nil {
 				return err
+			}
+			if f.follow {
+				return a.follow(path, f)
 			}
 			return a.replay(path, f)
 		},
@@ -48,6 +59,7 @@ full disk) plays up to its last complete event and says where it ends.`,
 	fl.BoolVar(&f.json, "json", false, "print the events as JSON Lines")
 	fl.Float64Var(&f.speed, "speed", 1, "playback speed factor")
 	fl.BoolVar(&f.instant, "instant", false, "play without waiting between events")
+	fl.BoolVar(&f.follow, "follow", false, "follow a log still being written, until its outcome (stopping does not stop the run)")
 	return cmd
 }
 
@@ -85,6 +97,8 @@ func (a *app) replay(path string, f replayFlags) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return usageCause(err, "replay: %s: no such file", path)
+	case errors.As(err, new(*trust.InputError)):
+		return usagef("replay: %w", err) // a FIFO, a device: named, never read
 	case err != nil:
 		return usagef("replay %s: %w", path, err)
 	case len(lc.Events) == 0:
@@ -135,16 +149,50 @@ func replayAll(events []engine.Event, sink engine.Sink) {
 	}
 }
 
-// endNote says where a log that does not end with an outcome stops.
+// endNote says what is wrong with a log, if anything: the lines that are
+// damaged (each skipped, what follows replayed), gaps and repeats in its
+// event numbers, where a log without an outcome stops, and whether an
+// arena is writing it now.
 func endNote(lc engine.LogContents) string {
-	if lc.Complete {
-		return ""
-	}
+	var notes []string
 	last := len(lc.Events)
-	if lc.Problem != "" {
-		return fmt.Sprintf("the log ends early: %s; replayed up to event %d, the last complete one", lc.Problem, last)
+	damage := lc.Damage
+	if lc.DamagedEnd() && !lc.Complete {
+		damage = nil
+		notes = append(notes, fmt.Sprintf("the log ends early: %s; replayed up to event %d, the last complete one", lc.Damage[0], last))
 	}
-	return fmt.Sprintf("the log ends after event %d without an outcome: the debate was cut short", last)
+	notes = append(notes, listed(damage, 5, func(d engine.LineDamage) string {
+		return fmt.Sprintf("the log is damaged: %s; that line was skipped, the events around it replayed", d)
+	}, "damaged lines")...)
+	notes = append(notes, listed(lc.Sequence, 5, func(q string) string { return "the log's event numbers are broken: " + q }, "breaks in the event numbers")...)
+	if !lc.Complete && len(notes) == 0 {
+		notes = append(notes, fmt.Sprintf("the log ends after event %d without an outcome: the debate was cut short", last))
+	}
+	if lc.Writing {
+		notes = append(notes, "an arena "+writer(lc.WriterPID)+" is writing this log now: what it held when read was replayed")
+	}
+	return strings.Join(notes, "; ")
+}
+
+// listed words at most n of xs, and how many more there are.
+func listed[T any](xs []T, n int, word func(T) string, more string) []string {
+	var out []string
+	for i, x := range xs {
+		if i == n {
+			out = append(out, fmt.Sprintf("and %d more %s", len(xs)-n, more))
+			break
+		}
+		out = append(out, word(x))
+	}
+	return out
+}
+
+// writer names the process writing a log.
+func writer(pid int) string {
+	if pid > 0 {
+		return fmt.Sprintf("(process %d)", pid)
+	}
+	return "(process unknown)"
 }
 
 func resultWords(s engine.LogSummary) string {
@@ -197,8 +245,11 @@ func (a *app) listLogs(s *settings.Settings) error {
 			date = l.Started.Local().Format(time.DateTime)
 		}
 		result := resultWords(l)
-		if l.Problem != "" && l.Started.IsZero() {
+		switch {
+		case l.Problem != "" && l.Started.IsZero():
 			result = "unreadable"
+		case l.Writing:
+			result = "running " + writer(l.WriterPID)
 		}
 		took := "—"
 		if l.Took > 0 {
@@ -207,5 +258,16 @@ func (a *app) listLogs(s *settings.Settings) error {
 		t.Row(date, orDash(l.Protocol), result, fmt.Sprint(l.Rounds), took, l.Usage.Tokens(), strings.Join(l.Agents(), ","), oneLine(l.Topic, 50), l.Path)
 	}
 	fmt.Fprintln(a.stdout, t.Render())
+	// What is wrong with a log is said on stderr, a line each.
+	for _, l := range logs {
+		var what []string
+		if l.Problem != "" {
+			what = append(what, l.Problem)
+		}
+		what = append(what, listed(l.Sequence, 3, func(q string) string { return "event numbers: " + q }, "breaks in the event numbers")...)
+		if len(what) > 0 {
+			a.warn("%s: %s", l.Path, trust.Text(strings.Join(what, "; ")))
+		}
+	}
 	return nil
 }

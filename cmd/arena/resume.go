@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,7 +21,10 @@ import (
 // again, in the same directory, with the earlier run's replies at hand:
 // the protocol is rebuilt by the code that built it the first time, the
 // engine answers every question the log holds an answer to from the log
-// (engine/resume.go), and the command appends to the same log.
+// (engine/resume.go), and the command appends to the same log. The
+// recorded command is data: resumeguard.go checks and rebuilds it, and
+// shows it before it runs. The log is locked for the whole resume: one
+// writer per log.
 
 // resumers says how each protocol's run is started again from its log's
 // start event: the arguments to run arena with. Each protocol's command
@@ -46,7 +47,7 @@ type resumeRun struct {
 	path    string
 	lc      engine.LogContents
 	start   engine.DebateStarted
-	keep    int64 // bytes of the log to keep (-1: all of it)
+	w       *engine.LogWriter // the log, locked, to append to
 	force   bool
 	swap    map[string]challengers.Agent
 	changed []engine.Setting // what the resumed run does differently
@@ -60,6 +61,7 @@ type resumeFlags struct {
 	outputFlags
 	seats []string
 	force bool
+	yes   bool
 }
 
 func (a *app) resumeCmd(cf *commonFlags) *cobra.Command {
@@ -76,14 +78,23 @@ settings, in the directory it was started in, unless flags change them:
 of an agent) another agent. It appends to the same log, after a "resumed"
 event, so arena replay shows the whole run and arena logs lists it once.
 
-Without LOG it offers the latest interrupted or aborted run of the log
-directory. A finished run is not resumed (watch it with arena replay). A log
-whose end is damaged resumes after its last complete event. A context file
-that changed since the run is named, and the run is not resumed unless
---force is given.
+Without LOG it takes the latest interrupted or aborted run of the log
+directory. A finished run is not resumed (watch it with arena replay), nor
+one another arena is writing now. A damaged log resumes from the events
+that can be read; its bytes are all kept, and the resumed run is written
+after them. A context file that changed since the run is named, and the run
+is not resumed unless --force is given.
+
+A log is data, not a command line: the command it records is checked
+against what its protocol's runs record (no other command, no hook, no file
+the run did not attach) and rebuilt, and what it will run is shown first
+(the files it reads, where it writes, the seats). On a terminal you are
+asked; without one, only a log arena wrote on this machine (signed with
+your key in ~/.local/state/arena) is resumed, any other only with --yes.
 
 Exit codes: those of the resumed run's command; 2 when the log cannot be
-resumed (finished, newer format, not a log, a changed context file).`,
+resumed (finished, being written, newer format, not a log, a command line
+refused, an unsigned log without --yes, a changed context file).`,
 		Example: `  arena resume                      # the latest interrupted run
   arena resume debate-logs/20261121-153000.042-should-we-move.jsonl --timeout 5m
   arena resume LOG --seat codex=qwen  # codex kept failing: qwen takes its seats`,
@@ -95,6 +106,7 @@ resumed (finished, newer format, not a log, a changed context file).`,
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.seats, "seat", nil, "SEAT=AGENT: give a seat (or every seat an agent holds) another agent (repeatable)")
 	fl.BoolVar(&f.force, "force", false, "resume even if a context file changed since the run")
+	fl.BoolVarP(&f.yes, "yes", "y", false, "resume a log arena did not write on this machine, without asking")
 	f.outputFlags.register(cmd)
 	return cmd
 }
@@ -108,21 +120,29 @@ func (a *app) runResume(cmd *cobra.Command, cf *commonFlags, f *resumeFlags, arg
 	if err != nil {
 		return err
 	}
-	rr, err := a.readResumable(path)
+	rr, err := a.lockResumable(path)
 	if err != nil {
 		return err
 	}
+	defer rr.release()
 	rr.force = f.force
 	if err := rr.swapSeats(s, f.seats); err != nil {
 		return err
 	}
-	run, err := resumers[rr.start.Protocol](rr.start)
+	raw, err := resumers[rr.start.Protocol](rr.start)
 	if err != nil {
 		return usageCause(err, "cannot resume %s: %v", path, err)
 	}
-	run = withFlags(run, rr.overrides(cmd, cf, f)...)
+	plan, err := a.planResume(rr, raw)
+	if err != nil {
+		return err
+	}
+	if err := a.confirmResume(rr, plan, f.yes); err != nil {
+		return err
+	}
+	run := withFlags(plan.args, rr.overrides(cmd, cf, f)...)
 	if rr.problem != "" {
-		a.warn("the log is damaged: %s; resuming after its last complete event (event %d)", rr.problem, len(rr.lc.Events))
+		a.warn("the log is damaged: %s; every byte of it is kept, and the resumed run is written after it, from the %d events that can be read (arena replay names the damaged lines)", rr.problem, len(rr.lc.Events))
 	}
 	if dir := rr.start.Invocation.Dir; dir != "" {
 		if err := os.Chdir(dir); err != nil {
@@ -138,9 +158,9 @@ func (a *app) runResume(cmd *cobra.Command, cf *commonFlags, f *resumeFlags, arg
 	return exitCode(code)
 }
 
-// resumePath is the log named, or the latest interrupted or aborted one,
-// confirmed when a person is at the terminal. The path is made absolute:
-// the run goes on in the directory it was started in.
+// resumePath is the log named, or the latest interrupted or aborted one
+// no arena is writing now (confirmed with the rest of the plan). The path
+// is made absolute: the run goes on in the directory it was started in.
 func (a *app) resumePath(s *settings.Settings, args []string) (string, error) {
 	if len(args) == 1 {
 		return filepath.Abs(args[0])
@@ -151,8 +171,8 @@ func (a *app) resumePath(s *settings.Settings, args []string) (string, error) {
 	}
 	var latest *engine.LogSummary
 	for i, l := range logs {
-		if l.Started.IsZero() {
-			continue // unreadable
+		if l.Started.IsZero() || l.Writing {
+			continue // unreadable, or a run going on
 		}
 		if l.Result == "" || l.Result == engine.OutcomeInterrupted || l.Result == engine.OutcomeAborted {
 			latest = &logs[i]
@@ -162,32 +182,38 @@ func (a *app) resumePath(s *settings.Settings, args []string) (string, error) {
 	if latest == nil {
 		return "", usagef("no interrupted or aborted run in %s to resume (give a log file: arena resume LOG)", s.DebateLogPath)
 	}
-	if a.isTTY() {
-		fmt.Fprintf(a.stderr, "Resume the latest unfinished run, %q (%s, %s)? [Y/n] ",
-			oneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), resultWords(*latest))
-		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "" && a != "y" && a != "yes" {
-			return "", exitCode(exitOK)
-		}
-	}
 	return filepath.Abs(latest.Path)
 }
 
-// readResumable reads a log and says why it cannot be resumed, if it
-// cannot.
-func (a *app) readResumable(path string) (*resumeRun, error) {
-	lc, err := engine.ReadLogFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, usageCause(err, "resume: %s: no such file", path)
-	case errors.Is(err, engine.ErrNewerLog):
-		return nil, usageCause(err, "cannot resume %s: %v", path, err)
-	case err != nil:
-		return nil, usagef("cannot resume %s: %w", path, err)
-	case len(lc.Events) == 0:
-		return nil, usagef("cannot resume %s: %w: the file is empty", path, engine.ErrNotALog)
+// lockResumable takes the log's writer lock, then reads it, and says why
+// it cannot be resumed, if it cannot: read under the lock, what it holds
+// cannot change before the resumed run appends to it. The caller
+// releases the lock unless the run took the log over.
+func (a *app) lockResumable(path string) (*resumeRun, error) {
+	w, lc, err := lockLog(path, "resume")
+	if err != nil {
+		return nil, err
 	}
-	rr := &resumeRun{path: path, lc: lc, start: lc.Events[0].Payload.(engine.DebateStarted), keep: -1}
+	rr, err := resumable(path, lc)
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	rr.w = w
+	return rr, nil
+}
+
+// release lets go of the log, unless the resumed run took it over.
+func (rr *resumeRun) release() {
+	if rr.w != nil {
+		rr.w.Close()
+		rr.w = nil
+	}
+}
+
+// resumable says why a log cannot be resumed, if it cannot.
+func resumable(path string, lc engine.LogContents) (*resumeRun, error) {
+	rr := &resumeRun{path: path, lc: lc, start: lc.Events[0].Payload.(engine.DebateStarted)}
 	if o, ok := lastOutcome(lc.Events); ok && o.Result != engine.OutcomeInterrupted && o.Result != engine.OutcomeAborted {
 		return nil, usagef("cannot resume %s: the run is finished (%s): %s; watch it again with arena replay %s", path, o.Result, o.Summary, path)
 	}
@@ -197,14 +223,7 @@ func (a *app) readResumable(path string) (*resumeRun, error) {
 	if rr.start.Invocation == nil {
 		return nil, usagef("cannot resume %s: the log does not record how the run was started (it was written by an older arena); start it again", path)
 	}
-	if lc.Problem != "" {
-		rr.problem = lc.Problem
-		if strings.HasPrefix(lc.Problem, "line ") {
-			if rr.keep, err = engine.CompleteBytes(path, lc.Lines-1); err != nil {
-				return nil, usagef("cannot resume %s: %w", path, err)
-			}
-		}
-	}
+	rr.problem = lc.Problem
 	return rr, nil
 }
 
@@ -271,6 +290,12 @@ func (rr *resumeRun) overrides(cmd *cobra.Command, cf *commonFlags, f *resumeFla
 		abs, _ := filepath.Abs(string(f.moderate)) // the run goes on in its own directory
 		out = append(out, "--moderate", abs)
 	}
+	if f.includeSecrets {
+		out = append(out, "--include-secrets") // the person's own say, never the log's
+	}
+	if f.dryRun {
+		out = append(out, "--dry-run")
+	}
 	// The front end is this command's, not the first run's.
 	return append(out, fmt.Sprintf("--no-tui=%v", f.noTUI), fmt.Sprintf("--json=%v", f.json))
 }
@@ -285,12 +310,14 @@ func withFlags(args []string, flags ...string) []string {
 	return slices.Concat(args[:i], flags, args[i:])
 }
 
-// resumeLog opens the log a resumed run appends to.
+// resumeLog hands the locked log over to the resumed run, which appends
+// to it and closes it.
 func (rr *resumeRun) resumeLog() (*engine.LogWriter, error) {
-	w, err := engine.AppendLog(rr.path, rr.keep)
-	if err != nil {
-		return nil, usageCause(err, "cannot resume %s: %v", rr.path, err)
+	w := rr.w
+	if w == nil {
+		return nil, usagef("cannot resume %s: the log was opened once already", rr.path)
 	}
+	rr.w = nil
 	return w, nil
 }
 
@@ -332,7 +359,7 @@ func (rr *resumeRun) options() (*engine.Resume, int64) {
 			break
 		}
 	}
-	last := events[len(events)-1].Seq
+	last := rr.lc.LastSeq
 	ev.After, ev.Reusable, ev.Settings, ev.Problem = last, engine.NewReplayCache(events).Len(), rr.changed, rr.problem
 	return &engine.Resume{Events: events, Event: ev, Swap: rr.swap}, last
 }

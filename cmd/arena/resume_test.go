@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -373,13 +374,20 @@ func TestResumeADamagedLog(t *testing.T) {
 	f, _ := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
 	f.WriteString(`{"seq":999,"t":"2026-01-01T00:00:00Z","type":"chunk","da`)
 	f.Close()
+	before, _ := os.ReadFile(log)
 	r := s.run("resume", "--no-tui", log)
-	if r.code != exitConsensus || !strings.Contains(r.stderr, "the log is damaged") || !strings.Contains(r.stderr, "is cut short") {
+	if r.code != exitConsensus || !strings.Contains(r.stderr, "the log is damaged") || !strings.Contains(r.stderr, "is cut short") || !strings.Contains(r.stderr, "every byte of it is kept") {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+	// Every byte is kept: the cut line stays, whole, on a line of its
+	// own, and the resumed run follows it.
+	after, _ := os.ReadFile(log)
+	if !bytes.HasPrefix(after, append(before, '\n')) {
+		t.Fatal("the resume changed the log's earlier bytes")
+	}
 	lc := s.onlyLog()
-	if lc.Problem != "" || outcomeOf(t, lc).Result != "consensus" {
-		t.Fatalf("problem %q", lc.Problem)
+	if len(lc.Damage) != 1 || outcomeOf(t, lc).Result != "consensus" {
+		t.Fatalf("damage %v", lc.Damage)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,12 @@ func TestResumeOnTheLiveScreenInTmux(t *testing.T) {
 	s, log := interruptedDebate(t)
 	s.fakes.SetScript(streamingScript())
 	ts := s.startTmux(120, 40, nil, "resume", log)
+	// What it will run is shown first, and the person says yes.
+	prompt := ts.waitText("Resume it? [Y/n]", 30*time.Second)
+	if !strings.Contains(prompt, "seats:") || !strings.Contains(prompt, "schema.sql") || !strings.Contains(prompt, "written by arena on this machine") {
+		t.Fatalf("the plan before the prompt:\n%s", prompt)
+	}
+	ts.keys("Enter")
 	screen := ts.waitFor("the resumed marker while the run goes on", 30*time.Second, func(sc string) bool {
 		return strings.Contains(sc, "↻ resumed from Parallel challenge (round 1)") && strings.Contains(sc, "left")
 	})
@@ -34,5 +41,29 @@ func TestResumeOnTheLiveScreenInTmux(t *testing.T) {
 	rp.keys("q")
 	if code := rp.exitCode(10 * time.Second); code != "0" {
 		t.Fatalf("replay exit %s\n%s", code, rp.scrollback())
+	}
+}
+
+// On a terminal, a log arena did not sign here is shown and asked about,
+// with no as the answer Enter gives: nothing runs, the log is unchanged.
+func TestResumeAsksAboutAnUnsignedLogInTmux(t *testing.T) {
+	s, log := interruptedDebate(t)
+	rewriteStart(t, log, func(d map[string]any) { delete(d["invocation"].(map[string]any), "mac") })
+	before, _ := os.ReadFile(log)
+	calls := len(s.fakes.Calls())
+	ts := s.startTmux(120, 40, nil, "resume", log)
+	prompt := ts.waitText("Resume it anyway? [y/N]", 30*time.Second)
+	if !strings.Contains(prompt, "NOT written by arena on this machine") || !strings.Contains(prompt, "schema.sql") {
+		t.Fatalf("the plan before the prompt:\n%s", prompt)
+	}
+	ts.keys("Enter")
+	if code := ts.exitCode(10 * time.Second); code != "0" {
+		t.Fatalf("exit %s\n%s", code, ts.scrollback())
+	}
+	if after, _ := os.ReadFile(log); string(after) != string(before) {
+		t.Fatal("a resume answered no changed the log")
+	}
+	if len(s.fakes.Calls()) != calls {
+		t.Fatal("a resume answered no asked a model")
 	}
 }

@@ -59,7 +59,7 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 		{a.replayCmd(&f.commonFlags), "  0    played to its end (or quit)\n  2    usage error (no such log, not an arena log, a newer format)\n  130  interrupted"},
 		{a.logsCmd(&f.commonFlags), "  0    listed\n  2    usage error (bad flag, config file, or an unreadable log directory)"},
 		{a.demoCmd(), "  0    played to its end (or quit)\n  2    usage error (no demo of that protocol)\n  130  interrupted"},
-		{a.resumeCmd(&f.commonFlags), "  the resumed command's own (see its --help), and\n  2    the log cannot be resumed: a finished run (use arena replay), a newer format,\n       a context file that changed since (unless --force)"},
+		{a.resumeCmd(&f.commonFlags), "  the resumed command's own (see its --help), and\n  2    the log cannot be resumed: a finished run (use arena replay), one being written,\n       a newer format, its command line refused, a log not signed here (without --yes),\n       a context file that changed since (unless --force)"},
 		{a.askCmd(&f.commonFlags), "  0    answered\n  1    internal error\n  2    usage error (no such log, no outcome yet, unknown seat)\n  4    the seat's agent failed\n  130  interrupted"},
 	} {
 		c.cmd.SetUsageTemplate(plain + "\nExit codes:\n" + c.codes + "\n")

@@ -79,23 +79,32 @@ func (a *app) runProtocol(p engine.Protocol, logw *engine.LogWriter, f outputFla
 type invoked struct {
 	engine.Protocol
 	inv engine.Invocation
+	key []byte // the user's log key, to sign the invocation (logkey.go)
 }
 
 func (p invoked) Start() engine.DebateStarted {
 	st := p.Protocol.Start()
-	st.Invocation = &p.inv
+	inv := p.inv
+	if p.key != nil {
+		inv.MAC = signInvocation(p.key, st.Protocol, inv)
+	}
+	st.Invocation = &inv
 	return st
 }
 
 // recorded records in p's start event the command line, the directory
-// and what was read from stdin.
+// and what was read from stdin, signed with the user's log key.
 func (a *app) recorded(p engine.Protocol) engine.Protocol {
 	inv := engine.Invocation{Args: a.args}
 	inv.Dir, _ = os.Getwd()
 	if a.stdinRead != nil {
 		inv.Stdin = string(a.stdinRead.buf)
 	}
-	return invoked{p, inv}
+	key, err := a.logKey(true)
+	if err != nil {
+		a.warn("the log will not be signed (%v): arena resume will ask before running it again", err)
+	}
+	return invoked{p, inv, key}
 }
 
 // startReaper starts the watchdog that kills the agents' process groups
@@ -243,6 +252,7 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 		a.replayBefore(fe, f, rr.lc.Events)
 	}
 	saved := &savedFiles{}
+	streamEvents(bus, logw) // to arena mcp, when it started this run (mcp_events.go)
 	if logw != nil {
 		bus.Subscribe(logw)
 		opts.LogPath = logw.Path()

@@ -220,7 +220,7 @@ func TestVerdictTimeoutAfterRetryEscalates(t *testing.T) {
 	if n := len(s.fakes.CallsTo("gemini")); n != 2 {
 		t.Fatalf("the quick judge was called %d times, want the call and one retry", n)
 	}
-	if r.took > 2*2*time.Second+20*time.Second {
+	if r.took > 2*2*time.Second+loadedMachine {
 		t.Fatalf("took %v", r.took)
 	}
 	lines := verdictLines(t, s, defaultVerdictLog(s))

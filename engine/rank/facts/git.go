@@ -32,13 +32,6 @@ func git(dir string, args ...string) (string, error) {
 	return string(out), err
 }
 
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
 // ErrNotWorkTree says a directory is not inside a git work tree.
 var ErrNotWorkTree = errors.New("not a git work tree")
 

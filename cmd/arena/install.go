@@ -1,0 +1,352 @@
+package main
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
+
+	"github.com/arenadebate/arena/engine/trust"
+)
+
+// arena install claude|codex|gemini: register arena mcp with the agent CLI
+// the way it registers MCP servers itself (what its own mcp add writes,
+// checked against the real CLIs), and for Claude Code add the slash
+// commands of the workflows arena grew from. Nothing arena did not write
+// is replaced: an entry named arena that another hand wrote, a command
+// file of the same name, a configuration arena cannot read back whole, or
+// a symbolic link where it would write are refused, and said so.
+
+//go:embed claude-plugin/commands/*.md
+var claudeCommands embed.FS
+
+// The marker a command file carries when arena install wrote it.
+const commandMarker = "<!-- written by arena install: it rewrites this file; delete this line to keep your edits -->"
+
+const installExitHelp = `Exit codes:
+  0    registered (or already registered as it would be)
+  1    internal error
+  2    usage error (no such CLI, a scope the CLI does not have)
+  3    refused, nothing written for the CLI: an entry named arena that arena did not write,
+       a configuration arena cannot edit safely (comments, a symbolic link, not JSON or TOML)`
+
+const exitRefused = 3
+
+type installFlags struct {
+	dryRun bool
+	scope  string
+}
+
+// hostCLI is an agent CLI arena registers with.
+type hostCLI struct {
+	name, title string
+	// config is the configuration file for a scope, and the entry's form.
+	config func(home, dir, scope string) (string, error)
+	format string // json or toml
+	typed  bool   // the entry names its transport (type: stdio)
+	// add is the CLI's own command doing the same, shown to the person.
+	add func(exe string) string
+}
+
+var hostCLIs = map[string]hostCLI{
+	"claude": {name: "claude", title: "Claude Code", format: "json", typed: true,
+		config: func(home, dir, scope string) (string, error) {
+			if scope == "project" {
+				return filepath.Join(dir, ".mcp.json"), nil
+			}
+			return filepath.Join(home, ".claude.json"), nil
+		},
+		add: func(exe string) string {
+			return fmt.Sprintf("claude mcp add --scope user -e %s=claude arena -- %s mcp", envMCPHost, shellWord(exe))
+		}},
+	"codex": {name: "codex", title: "Codex", format: "toml",
+		config: func(home, dir, scope string) (string, error) {
+			if scope == "project" {
+				return "", usagef("codex registers MCP servers for the user only (~/.codex/config.toml): leave out --scope project")
+			}
+			if ch := os.Getenv("CODEX_HOME"); ch != "" {
+				return filepath.Join(ch, "config.toml"), nil
+			}
+			return filepath.Join(home, ".codex", "config.toml"), nil
+		},
+		add: func(exe string) string {
+			return fmt.Sprintf("codex mcp add --env %s=codex arena -- %s mcp", envMCPHost, shellWord(exe))
+		}},
+	"gemini": {name: "gemini", title: "Gemini CLI", format: "json",
+		config: func(home, dir, scope string) (string, error) {
+			if scope == "project" {
+				return filepath.Join(dir, ".gemini", "settings.json"), nil
+			}
+			return filepath.Join(home, ".gemini", "settings.json"), nil
+		},
+		add: func(exe string) string {
+			return fmt.Sprintf("gemini mcp add --scope user -e %s=gemini arena %s mcp", envMCPHost, shellWord(exe))
+		}},
+}
+
+func init() {
+	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
+		var f installFlags
+		cmd := &cobra.Command{
+			Use:   "install claude|codex|gemini [--dry-run] [--scope user|project]",
+			Short: "Register arena's MCP server (and Claude Code's slash commands) with an agent CLI",
+			Long: `install registers arena mcp with an agent CLI, as its own mcp add command would:
+  claude   ~/.claude.json (or ./.mcp.json with --scope project), and the slash
+           commands /debate, /judge-with-debate, /evaluate, /verdict and /llm-judge
+           in ~/.claude/commands (./.claude/commands)
+  codex    ~/.codex/config.toml ($CODEX_HOME/config.toml)
+  gemini   ~/.gemini/settings.json (./.gemini/settings.json)
+
+The entry runs this arena binary (arena mcp) and names the CLI's agent in
+ARENA_MCP_HOST, which is how arena keeps the calling agent out of judging
+seats, and how it knows the entry is its own. Running install again updates
+what it wrote. Nothing else is changed: an entry named arena, or a command
+file, that arena did not write is left alone (and said so); a configuration
+arena cannot read back whole (JSON with comments, say) or a symbolic link
+where it would write is refused, with the CLI's own command to run instead.
+--dry-run shows the change and writes nothing.
+
+The same commands and server ship as a Claude Code plugin in this
+repository (cmd/arena/claude-plugin, listed by .claude-plugin/marketplace.json).`,
+			Example: `  arena install claude --dry-run
+  arena install claude
+  arena install codex
+  arena install gemini --scope project`,
+			Args: cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error { return a.runInstall(args[0], f) },
+		}
+		cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "show what would change, write nothing")
+		cmd.Flags().StringVar(&f.scope, "scope", "user", "user (your home) or project (this directory)")
+		cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + installExitHelp + "\n")
+		return cmd
+	})
+}
+
+func (a *app) runInstall(name string, f installFlags) error {
+	h, ok := hostCLIs[name]
+	if !ok {
+		return usagef("arena install %s: not a CLI arena installs into (claude, codex or gemini)", name)
+	}
+	if f.scope != "user" && f.scope != "project" {
+		return usagef("--scope %s: user or project", f.scope)
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return fmt.Errorf("cannot find your home directory: %w", err)
+	}
+	dir, _ := os.Getwd()
+	path, err := h.config(home, dir, f.scope)
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("cannot find arena's own binary to register: %w", err)
+	}
+	entry := mcpEntry{Command: exe, Args: []string{"mcp"}, Env: map[string]string{envMCPHost: h.name}}
+	if h.typed {
+		entry.Type = "stdio"
+	}
+	verb := "registers"
+	if f.dryRun {
+		verb = "would register"
+	}
+	fmt.Fprintf(a.stdout, "arena install %s %s arena mcp with %s:\n", name, verb, h.title)
+	if err := a.installEntry(h, path, entry, f.dryRun); err != nil {
+		if errors.Is(err, errRefused) {
+			fmt.Fprintf(a.stdout, "\nNothing was written. To register arena yourself: %s\n", h.add(exe))
+			return exitCode(exitRefused)
+		}
+		return err
+	}
+	if h.name == "claude" {
+		cdir := filepath.Join(home, ".claude", "commands")
+		if f.scope == "project" {
+			cdir = filepath.Join(dir, ".claude", "commands")
+		}
+		if err := a.installCommands(cdir, f.dryRun); err != nil {
+			return err
+		}
+	}
+	switch {
+	case f.dryRun:
+		fmt.Fprintln(a.stdout, "\n(dry run: nothing was written)")
+	default:
+		fmt.Fprintf(a.stdout, "\nRestart %s to load it. Its tools: debate, compare, judge, verdict, rank, run_status, cancel_run, list_runs, read_outcome.\n", h.title)
+	}
+	return nil
+}
+
+var errRefused = errors.New("refused")
+
+// installEntry registers the entry in the configuration at path.
+func (a *app) installEntry(h hostCLI, path string, entry mcpEntry, dry bool) error {
+	show := tildePath(path)
+	refuse := func(format string, args ...any) error {
+		fmt.Fprintf(a.stdout, "  %s: refused: %s\n", show, fmt.Sprintf(format, args...))
+		return errRefused
+	}
+	st, err := os.Lstat(path)
+	var before []byte
+	mode := os.FileMode(0o600)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("%s: %w", path, err)
+	case st.Mode()&fs.ModeSymlink != 0:
+		return refuse("it is a symbolic link, and arena writes a file by replacing it, which would replace the link")
+	case !st.Mode().IsRegular():
+		return refuse("it is not a regular file")
+	default:
+		mode = st.Mode().Perm()
+		if before, err = trust.ReadFile(path, 64<<20); err != nil {
+			return refuse("%v", err)
+		}
+	}
+	var after []byte
+	var state entryState
+	if h.format == "toml" {
+		after, state, err = editTOML(before, entry)
+	} else {
+		after, state, err = editJSON(before, "mcpServers", "arena", entry)
+	}
+	switch {
+	case errors.Is(err, errNotOurs):
+		return refuse("it has an MCP server named arena that arena install did not write (%v); remove or rename it, then run arena install again", strings.TrimPrefix(err.Error(), errNotOurs.Error()+": "))
+	case err != nil:
+		return refuse("%v", err)
+	case state == entrySame:
+		fmt.Fprintf(a.stdout, "  %s: arena is registered already, as it would be (unchanged)\n", show)
+		return nil
+	}
+	what, would := "registered the MCP server arena (arena mcp)", "would register the MCP server arena (arena mcp)"
+	if state == entryOurs {
+		what, would = "updated the entry arena wrote", "would update the entry arena wrote"
+	}
+	if dry {
+		fmt.Fprintf(a.stdout, "  %s: %s\n%s", show, would, indent(changeDiff(show, before, after), "    "))
+		return nil
+	}
+	if err := replaceFile(path, after, mode); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "  %s: %s\n", show, what)
+	return nil
+}
+
+// installCommands writes the slash commands into dir, leaving alone a file
+// of the same name that arena did not write.
+func (a *app) installCommands(dir string, dry bool) error {
+	entries, err := fs.ReadDir(claudeCommands, "claude-plugin/commands")
+	if err != nil {
+		return err
+	}
+	var d *trust.Dir
+	if !dry {
+		if d, err = trust.OpenDir(dir, true); err != nil {
+			return err
+		}
+		defer d.Close()
+	}
+	for _, e := range entries {
+		body, err := fs.ReadFile(claudeCommands, "claude-plugin/commands/"+e.Name())
+		if err != nil {
+			return err
+		}
+		data := append(bytes.TrimRight(body, "\n"), []byte("\n\n"+commandMarker+"\n")...)
+		path := filepath.Join(dir, e.Name())
+		show := tildePath(path)
+		slash := "/" + strings.TrimSuffix(e.Name(), ".md")
+		st, err := os.Lstat(path)
+		state := "added"
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return err
+		case st.Mode()&fs.ModeSymlink != 0 || !st.Mode().IsRegular():
+			fmt.Fprintf(a.stdout, "  %s: kept: it is not a regular file (%s not installed)\n", show, slash)
+			continue
+		default:
+			cur, err := trust.ReadFile(path, 1<<20)
+			if err != nil {
+				fmt.Fprintf(a.stdout, "  %s: kept: %v (%s not installed)\n", show, err, slash)
+				continue
+			}
+			if bytes.Equal(cur, data) {
+				fmt.Fprintf(a.stdout, "  %s: %s is there already (unchanged)\n", show, slash)
+				continue
+			}
+			if !bytes.Contains(cur, []byte(commandMarker)) {
+				fmt.Fprintf(a.stdout, "  %s: kept: arena did not write it (%s not installed)\n", show, slash)
+				continue
+			}
+			state = "updated"
+		}
+		if dry {
+			fmt.Fprintf(a.stdout, "  %s: %s would be %s\n", show, slash, state)
+			continue
+		}
+		if state == "added" {
+			f, err := d.Create(e.Name(), 0o644)
+			if err != nil {
+				return err
+			}
+			_, werr := f.Write(data)
+			if err := errors.Join(werr, f.Close()); err != nil {
+				_ = d.Remove(e.Name())
+				return err
+			}
+		} else if err := d.Replace(e.Name(), data, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "  %s: %s %s\n", show, slash, state)
+	}
+	return nil
+}
+
+// replaceFile writes data to path through trust's replacing write,
+// refusing a symbolic link that appeared since it was checked.
+func replaceFile(path string, data []byte, mode os.FileMode) error {
+	d, err := trust.OpenDir(filepath.Dir(path), true)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	name := filepath.Base(path)
+	if st, err := d.Stat(name); err == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+		return fmt.Errorf("%s became a symbolic link: nothing written", path)
+	}
+	return d.Replace(name, data, mode)
+}
+
+func tildePath(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		if rest, ok := strings.CutPrefix(p, home+string(filepath.Separator)); ok {
+			return "~/" + rest
+		}
+	}
+	return p
+}
+
+func indent(s, pad string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pad + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// shellWord quotes a word for a shell when it needs it.
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

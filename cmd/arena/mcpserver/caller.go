@@ -1,0 +1,119 @@
+package mcpserver
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The self-preference guard. A model judging its own work grades it up;
+// the protocols keep an author out of judging seats (--author). When the
+// agent calling arena is itself one of arena's agents (Claude Code is
+// claude, Codex is codex, ...), what it hands arena to judge is most
+// likely its own work: it is named the author unless the call names one,
+// and the result says so.
+
+// callerInfo is who is calling: the client's name and the arena agent it
+// runs ("" when none of arena's).
+type callerInfo struct {
+	client string
+	agent  string
+	how    string // how the agent was told: by the client's name, or the install
+}
+
+// clientAgents map words of MCP clients' names to the agents they run:
+// claude-code, codex-mcp-client, gemini-cli-mcp-client, qwen-code...
+var clientAgents = []struct{ word, agent string }{
+	{"claude", "claude"},
+	{"codex", "codex"},
+	{"gemini", "gemini"},
+	{"qwen", "qwen"},
+}
+
+func (m *Manager) caller(req *mcp.CallToolRequest) callerInfo {
+	var c callerInfo
+	if info := req.ClientInfo(); info != nil {
+		c.client = info.Name
+	}
+	agent, how := "", ""
+	if m.cfg.Host != "" {
+		agent, how = m.cfg.Host, "registered by arena install "+m.cfg.Host
+	} else {
+		name := strings.ToLower(c.client)
+		for _, ca := range clientAgents {
+			if strings.Contains(name, ca.word) {
+				agent, how = ca.agent, fmt.Sprintf("the client calls itself %q", c.client)
+				break
+			}
+		}
+	}
+	if agent != "" && slices.Contains(m.cfg.Agents, agent) {
+		c.agent, c.how = agent, how
+	}
+	return c
+}
+
+// authored is a tool input with an author seat guard.
+type authored interface {
+	CompareIn | JudgeIn | VerdictIn
+}
+
+// guardAuthor names the calling agent the author, unless the input names
+// one.
+func guardAuthor[In authored](tool string) guard[In] {
+	return func(m *Manager, c callerInfo, in *In) []string {
+		if c.agent == "" {
+			return nil
+		}
+		author, named := authorOf(in)
+		switch {
+		case *author != "" && *author != c.agent:
+			return []string{fmt.Sprintf("you are %s (%s); the author named is %s, so %s may hold a judging seat", c.agent, c.how, *author, c.agent)}
+		case *author != "":
+			return []string{fmt.Sprintf("you (%s) are named the author: you hold no judging seat", c.agent)}
+		}
+		*author = c.agent
+		msg := fmt.Sprintf("you are %s (%s), and a model judging its own work grades it up: %s is kept out of the judging seats as the author (name another author to change it)", c.agent, c.how, c.agent)
+		if slices.Contains(named, c.agent) {
+			msg = fmt.Sprintf("you are %s (%s), one of the seats the call names: %s judges as named, and the outcome says it is the author", c.agent, c.how, c.agent)
+		}
+		return []string{msg}
+	}
+}
+
+// authorOf is the input's author field, and the agents it names for
+// judging seats.
+func authorOf[In authored](in *In) (*string, []string) {
+	switch v := any(in).(type) {
+	case *CompareIn:
+		return &v.Author, []string{v.Judge}
+	case *JudgeIn:
+		return &v.Author, v.Judges
+	case *VerdictIn:
+		return &v.Author, []string{v.QuickJudge, v.DeepJudge, v.Tiebreaker}
+	}
+	panic("unreachable")
+}
+
+// guardRank says what it cannot decide: which repository, if any, the
+// calling agent wrote.
+func guardRank(_ *Manager, c callerInfo, in *RankIn) []string {
+	if c.agent == "" || slices.Contains(in.Authors, c.agent) {
+		return nil
+	}
+	return []string{fmt.Sprintf("you are %s (%s): if you wrote one of the repositories, name each repository's author with authors, and no judge seat goes to an author's agent where another exists", c.agent, c.how)}
+}
+
+// guardDebate says which seat the caller holds: a debate has no judging
+// seat, and defending its own plan is what a caller asks a debate for.
+func guardDebate(_ *Manager, c callerInfo, in *DebateIn) []string {
+	if c.agent == "" {
+		return nil
+	}
+	if slices.Contains(in.Challengers, c.agent) {
+		return []string{fmt.Sprintf("you are %s (%s), and the call names you a challenger: you attack a position you may have given yourself", c.agent, c.how)}
+	}
+	return nil
+}

@@ -1,0 +1,360 @@
+// Package mcpserver serves arena's protocols as Model Context Protocol
+// tools (arena mcp), so that the agents people already run (Claude Code,
+// Codex, Gemini CLI) can put a question to a debate, a judging or a
+// verdict and act on the outcome.
+//
+// Each run is a child arena process running the very command a person
+// would type (its typed input turned into flags, tools.go): it checks its
+// input with the command line's code and words refusals the same way, it
+// writes its log as from the command line (arena replay, resume and logs
+// work on it, and a person can watch it with arena replay --follow), and
+// a run that crashes cannot take the server down. Its events come back on
+// a pipe (EnvEventsFD), which is how the server knows what happened so far.
+//
+// Runs take minutes; hosts give a tool call about one. A run tool starts
+// the run and follows it for a bounded time (wait_seconds), returning its
+// outcome if it ended by then and its run id and progress if not;
+// run_status follows it further, cancel_run stops it (as Ctrl+C would: the
+// log stays resumable), list_runs and read_outcome read what the log
+// directory holds. While a call follows a run, every step is sent as a
+// progress notification when the client asked for them; a client that
+// cancels such a call stops the run.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/arenadebate/arena/engine"
+)
+
+// Config is what the server needs from arena's command line.
+type Config struct {
+	Arena string   // the arena binary each run is started with
+	Args  []string // flags every run gets after its command (--config, --log-dir)
+	Dir   string   // the runs' working directory ("": this process's)
+	Env   []string // the runs' environment (nil: this process's)
+	// LogDir is where the runs' logs are saved, for list_runs and
+	// read_outcome.
+	LogDir string
+	// Agents are the configured agents' names: the calling agent is kept
+	// out of judging seats only when it is one of them.
+	Agents []string
+	// Host is the agent the installing CLI runs (ARENA_MCP_HOST, written
+	// by arena install); "" to tell it by the client's name.
+	Host string
+	// ExitMeanings are each tool's exit codes, as its --help lists them.
+	ExitMeanings map[string]map[int]string
+	// ExitOf is the exit code the command line gives a protocol's result
+	// (for a run read from its log).
+	ExitOf  func(protocol string, result engine.OutcomeKind) (int, bool)
+	Version string
+	// MaxRuns bounds the runs going on at once (default 4).
+	MaxRuns int
+	// Stopping bounds how long a stopped run may take to close its log
+	// before it is killed (default 30s).
+	Stopping time.Duration
+}
+
+// Manager holds the runs a server started.
+type Manager struct {
+	cfg  Config
+	mu   sync.Mutex
+	runs []*run
+	n    int
+}
+
+// NewManager returns a manager of runs started as cfg says.
+func NewManager(cfg Config) *Manager {
+	if cfg.MaxRuns <= 0 {
+		cfg.MaxRuns = 4
+	}
+	if cfg.Stopping <= 0 {
+		cfg.Stopping = 30 * time.Second
+	}
+	return &Manager{cfg: cfg}
+}
+
+const (
+	defaultWait = 20 * time.Second
+	maxWait     = 50 * time.Second // hosts give a call about a minute
+)
+
+// NewServer returns the MCP server of m's tools.
+func NewServer(m *Manager) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "arena", Title: "arena: AI models debate and judge", Version: m.cfg.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+	})
+	runTool(s, m, "debate", "Adversarial debate: a defender model takes a position on a question or decision, challenger models attack it in parallel, round by round, to a consensus report or a tradeoff document naming the assumption the decision turns on. Use it to have other models attack a plan.", DebateIn.Args, func(in DebateIn) Follow { return in.Follow }, guardDebate)
+	runTool(s, m, "compare", "Compare two to four options: an advocate per option argues for it and attacks the others' weakest claims; a judge who never sees which model argued what scores every option on weighted criteria, asked twice with the options in opposite orders. arena computes the totals.", CompareIn.Args, func(in CompareIn) Follow { return in.Follow }, guardAuthor[CompareIn]("compare"))
+	runTool(s, m, "judge", "Three judges (different models) score a solution against weighted criteria with quoted evidence, then debate their scores until arena's consensus check passes. The caller's own agent is kept out of the judges by default.", JudgeIn.Args, func(in JudgeIn) Follow { return in.Follow }, guardAuthor[JudgeIn]("judge"))
+	runTool(s, m, "verdict", "Rubric quality gate for finished work (files or a diff): quick judge, then deep judge, then a tiebreaker, deciding accept, improve, reject or escalate. arena applies the thresholds to the parsed scores. The caller's own agent is kept out of the seats by default.", VerdictIn.Args, func(in VerdictIn) Follow { return in.Follow }, guardAuthor[VerdictIn]("verdict"))
+	runTool(s, m, "rank", "Rank two or more implementations (git repositories) of one spec: measured git facts, a fact seat per repository, five dimension judges under neutral labels, and a ranking arena computes.", RankIn.Args, func(in RankIn) Follow { return in.Follow }, guardRank)
+	mcp.AddTool(s, &mcp.Tool{Name: "run_status", Description: "Follow a run started by a run tool: what happened since the cursor you pass (phases, replies, failures), for up to wait_seconds, then its outcome once it is over.", InputSchema: schemaOf[StatusIn](), OutputSchema: schemaOf[RunStatus]()}, m.statusTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "cancel_run", Description: "Stop a run as Ctrl+C would: its agents are stopped and its log stays resumable (arena resume LOG).", InputSchema: schemaOf[CancelIn](), OutputSchema: schemaOf[RunStatus]()}, m.cancelTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "list_runs", Description: "List runs, newest first: those this server is running and those saved in the log directory.", InputSchema: schemaOf[ListIn](), OutputSchema: schemaOf[RunList](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.listTool)
+	mcp.AddTool(s, &mcp.Tool{Name: "read_outcome", Description: "Read a run's outcome: the structured result and the outcome document, by run id or log path.", InputSchema: schemaOf[ReadIn](), OutputSchema: schemaOf[RunStatus](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.readTool)
+	return s
+}
+
+const instructions = `arena runs debates and judgings between different AI models (claude, gemini, codex, qwen CLIs).
+A run takes minutes. A run tool (debate, compare, judge, verdict, rank) starts one and follows it for up to wait_seconds:
+if it ended by then you get its outcome (the outcome document as text, the result and exit code structured), otherwise
+its run_id; call run_status with that run_id (and the cursor as since) until state is finished. cancel_run stops a run.
+Paths are relative to the directory the server runs in.`
+
+// guard adjusts a run tool's input for the calling agent (the
+// self-preference guard) and says what it did.
+type guard[In any] func(m *Manager, caller callerInfo, in *In) []string
+
+// runTool adds a tool that starts a run of args(in).
+func runTool[In any](s *mcp.Server, m *Manager, name, desc string, args func(In) ([]string, string), follow func(In) Follow, guards ...guard[In]) {
+	mcp.AddTool(s, &mcp.Tool{Name: name, Description: desc, InputSchema: schemaOf[In](), OutputSchema: schemaOf[RunStatus](), Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true), DestructiveHint: ptr(false)}},
+		func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, RunStatus, error) {
+			caller := m.caller(req)
+			var notes []string
+			for _, g := range guards {
+				notes = append(notes, g(m, caller, &in)...)
+			}
+			a, stdin := args(in)
+			a = m.withCommon(a)
+			r, err := m.launch(name, a, stdin, notes)
+			if err != nil {
+				return nil, RunStatus{}, err
+			}
+			return m.follow(ctx, req, r, 0, follow(in).wait())
+		})
+}
+
+// withCommon adds the server's own flags (--config, --log-dir) after the
+// command's name.
+func (m *Manager) withCommon(a []string) []string {
+	if len(m.cfg.Args) == 0 {
+		return a
+	}
+	at := 0
+	if len(a) > 0 && !strings.HasPrefix(a[0], "-") {
+		at = 1 // after the subcommand
+	}
+	return slices.Concat(a[:at], m.cfg.Args, a[at:])
+}
+
+// launch starts a run and registers it; a run that refused its input
+// (it exited before it began) is an error worded as the command words it.
+func (m *Manager) launch(tool string, args []string, stdin string, notes []string) (*run, error) {
+	m.mu.Lock()
+	going := 0
+	for _, r := range m.runs {
+		if !r.finished() {
+			going++
+		}
+	}
+	m.mu.Unlock()
+	if going >= m.cfg.MaxRuns {
+		return nil, fmt.Errorf("%d runs are going on already, the most this server runs at once: wait for one to finish (run_status) or stop one (cancel_run)", going)
+	}
+	r, err := m.startRun(tool, args, stdin, notes)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	began := r.hasLog || r.start != nil || !r.exited
+	logPath, stderr, code := r.logPath, strings.TrimSpace(r.stderr.String()), r.code
+	r.mu.Unlock()
+	if !began { // it refused its input: nothing ran, nothing to follow
+		if stderr == "" {
+			stderr = fmt.Sprintf("arena exited with code %d before the run began", code)
+		}
+		return nil, errors.New(stderr)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.n++
+	r.id = fmt.Sprintf("run-%d", m.n)
+	if logPath != "" {
+		r.id = strings.TrimSuffix(baseName(logPath), ".jsonl")
+	}
+	m.runs = append(m.runs, r)
+	return r, nil
+}
+
+// wait is how long to follow; the schema's default fills an absent
+// wait_seconds (defaultWait).
+func (f Follow) wait() time.Duration {
+	return min(max(time.Duration(f.WaitSeconds)*time.Second, 0), maxWait)
+}
+
+// follow waits up to wait for r to end, sending what happens as progress
+// notifications, and returns its status. A client that cancels the call
+// stops the run.
+func (m *Manager) follow(ctx context.Context, req *mcp.CallToolRequest, r *run, since int, wait time.Duration) (*mcp.CallToolResult, RunStatus, error) {
+	token := req.Params.GetProgressToken()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	sent := since
+	for {
+		r.mu.Lock()
+		changed := r.changed
+		r.mu.Unlock()
+		if token != nil {
+			sent = m.notify(ctx, req, r, token, sent)
+		}
+		if r.finished() {
+			break
+		}
+		select {
+		case <-changed:
+			continue
+		case <-r.done:
+			continue
+		case <-timer.C:
+		case <-ctx.Done():
+			// The client cancelled the call (or went away): stop the run
+			// and leave its log resumable. No answer goes back.
+			r.stop()
+			go m.reap(r)
+			return nil, RunStatus{}, ctx.Err()
+		}
+		break
+	}
+	st, doc := m.status(r, since)
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: statusText(st, doc)}}}, st, nil
+}
+
+// notify sends the lines that happened after sent as progress
+// notifications, and returns the new count.
+func (m *Manager) notify(ctx context.Context, req *mcp.CallToolRequest, r *run, token any, sent int) int {
+	r.mu.Lock()
+	total := r.dropped + len(r.happened)
+	var lines []string
+	if sent < r.dropped {
+		sent = r.dropped
+	}
+	if sent < total {
+		lines = append(lines, r.happened[sent-r.dropped:]...)
+	}
+	r.mu.Unlock()
+	for i, line := range lines {
+		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(sent + i + 1), Message: line})
+	}
+	return total
+}
+
+// reap kills a stopped run that has not closed its log in time.
+func (m *Manager) reap(r *run) {
+	select {
+	case <-r.done:
+	case <-time.After(m.cfg.Stopping):
+		r.kill()
+	}
+}
+
+// StopAll stops every run going on and waits for them to close their
+// logs: the server is going away, and nobody would see them end.
+func (m *Manager) StopAll() {
+	m.mu.Lock()
+	runs := slices.Clone(m.runs)
+	m.mu.Unlock()
+	for _, r := range runs {
+		r.stop()
+	}
+	for _, r := range runs {
+		m.reap(r)
+		<-r.done
+	}
+}
+
+func (m *Manager) find(id string) *run {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, r := range m.runs {
+		if r.id == id {
+			return r
+		}
+	}
+	return nil
+}
+
+func (m *Manager) statusTool(ctx context.Context, req *mcp.CallToolRequest, in StatusIn) (*mcp.CallToolResult, RunStatus, error) {
+	r := m.find(in.RunID)
+	if r == nil {
+		return m.readLogged(in.RunID, "")
+	}
+	return m.follow(ctx, req, r, in.Since, in.wait())
+}
+
+func (m *Manager) cancelTool(ctx context.Context, req *mcp.CallToolRequest, in CancelIn) (*mcp.CallToolResult, RunStatus, error) {
+	r := m.find(in.RunID)
+	if r == nil {
+		return nil, RunStatus{}, fmt.Errorf("run %q is not one this server is running (list_runs lists them)", in.RunID)
+	}
+	r.stop()
+	go m.reap(r)
+	return m.follow(ctx, req, r, 0, in.wait())
+}
+
+func (m *Manager) readTool(_ context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mcp.CallToolResult, RunStatus, error) {
+	if in.RunID == "" && in.Log == "" {
+		return nil, RunStatus{}, errors.New("give run_id or log")
+	}
+	if r := m.find(in.RunID); r != nil && in.Log == "" {
+		st, doc := m.status(r, 0)
+		st.Happened = nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: statusText(st, doc)}}}, st, nil
+	}
+	return m.readLogged(in.RunID, in.Log)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// schemaOf is T's schema, with what struct tags cannot say, and in the
+// portable subset of JSON Schema that every host maps onto its model's
+// function declarations (Gemini's take one type per value, no null):
+// every optional field is simply absent when unset.
+func schemaOf[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(err)
+	}
+	portable(s)
+	if p := s.Properties["wait_seconds"]; p != nil {
+		p.Minimum, p.Maximum = ptr(0.0), ptr(maxWait.Seconds())
+		p.Default = json.RawMessage(strconv.Itoa(int(defaultWait.Seconds())))
+	}
+	if p := s.Properties["preset"]; p != nil {
+		p.Enum = []any{"code", "design", "docs"}
+	}
+	return s
+}
+
+// portable rewrites ["null", T] types as T, and gives a value of any
+// type (a record kept as it was read) the type object.
+func portable(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && slices.Contains(s.Types, "null") {
+		for _, t := range s.Types {
+			if t != "null" {
+				s.Type, s.Types = t, nil
+			}
+		}
+	}
+	if s.Type == "" && len(s.Types) == 0 && s.Ref == "" && len(s.AnyOf) == 0 {
+		s.Type = "object"
+	}
+	for _, p := range s.Properties {
+		portable(p)
+	}
+	portable(s.Items)
+}

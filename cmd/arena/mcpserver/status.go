@@ -1,0 +1,269 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/arenadebate/arena/engine"
+)
+
+// RunStatus is what a tool says of a run: what it is, what happened so
+// far, and once it is over its outcome.
+type RunStatus struct {
+	RunID    string `json:"run_id" jsonschema:"the run's id: pass it to run_status, cancel_run and read_outcome"`
+	Tool     string `json:"tool,omitempty" jsonschema:"the tool that started the run"`
+	Protocol string `json:"protocol,omitempty" jsonschema:"the protocol: adversarial, compare, judge, verdict or rank"`
+	Title    string `json:"title,omitempty"`
+	Topic    string `json:"topic,omitempty" jsonschema:"the topic, decision or task (shortened)"`
+	State    string `json:"state" jsonschema:"running, finished, or unfinished (a log without an outcome, of a run this server is not running)"`
+	LogPath  string `json:"log_path,omitempty" jsonschema:"the run's log: arena replay, arena resume and arena logs read it"`
+	Watch    string `json:"watch,omitempty" jsonschema:"the command a person runs to watch the run live"`
+	Elapsed  string `json:"elapsed,omitempty"`
+	Phase    string `json:"phase,omitempty" jsonschema:"the phase the run is in"`
+	Seats    []Seat `json:"seats,omitempty"`
+	// Calls counts the agents' replies so far; CallsFailed their failed
+	// calls (a retried call counts each time).
+	Calls       int `json:"calls"`
+	CallsFailed int `json:"calls_failed"`
+	// Happened is what happened since the cursor the caller passed, a
+	// line each; Cursor is what to pass next time.
+	Happened []string `json:"happened,omitempty" jsonschema:"what happened since the cursor you passed, oldest first"`
+	Cursor   int      `json:"cursor" jsonschema:"pass it as since to run_status to hear only what happens next"`
+	Failures []string `json:"failures,omitempty" jsonschema:"calls that failed for good"`
+	Notes    []string `json:"notes,omitempty" jsonschema:"warnings of the run, and what the server decided for you (the self-preference guard)"`
+	Warnings string   `json:"warnings,omitempty" jsonschema:"what the run printed on stderr"`
+	Outcome  *Outcome `json:"outcome,omitempty" jsonschema:"present once the run is over"`
+}
+
+// Seat is one seat of a run and how it is doing.
+type Seat struct {
+	Seat   string `json:"seat"`
+	Agent  string `json:"agent"`
+	Role   string `json:"role"`
+	State  string `json:"state" jsonschema:"waiting, asking, replied or failed"`
+	Calls  int    `json:"calls"`
+	Fails  int    `json:"fails,omitempty"`
+	Latest string `json:"latest,omitempty" jsonschema:"its latest badge, or why its latest call failed"`
+}
+
+// Outcome is how a run ended, for an agent to act on.
+type Outcome struct {
+	Result      string   `json:"result" jsonschema:"the protocol's result: consensus, tradeoff, recommendation, accept, improve, reject, escalate, ranked, interrupted, aborted..."`
+	ExitCode    int      `json:"exit_code" jsonschema:"the exit code the command line gives this outcome"`
+	ExitMeaning string   `json:"exit_meaning,omitempty" jsonschema:"what that exit code means"`
+	Summary     string   `json:"summary"`
+	Rounds      int      `json:"rounds,omitempty"`
+	Failures    []string `json:"failures,omitempty"`
+	// Document is the outcome document's path; its text is the tool
+	// result's text.
+	Document string  `json:"document,omitempty" jsonschema:"the outcome document's file (its Markdown is the result's text)"`
+	Files    []File  `json:"files,omitempty" jsonschema:"every file the run saved"`
+	Tables   []Table `json:"tables,omitempty" jsonschema:"the latest of each of the run's tables: scores, verdicts, rankings"`
+	// Verdict is arena verdict's final record (decision, scores, calls).
+	Verdict any    `json:"verdict,omitempty" jsonschema:"arena verdict's final record"`
+	Report  any    `json:"report,omitempty" jsonschema:"arena rank's JSON report"`
+	Resume  string `json:"resume,omitempty" jsonschema:"the command that carries an interrupted or aborted run on"`
+}
+
+// File is a file a run saved.
+type File struct {
+	What string `json:"what"`
+	Path string `json:"path"`
+}
+
+// Table is a run's table as it last stood.
+type Table struct {
+	Title    string     `json:"title"`
+	Columns  []string   `json:"columns,omitempty"`
+	Rows     [][]string `json:"rows,omitempty"`
+	Decision string     `json:"decision,omitempty"`
+}
+
+// status is the run's status, with what happened since cursor since.
+func (m *Manager) status(r *run, since int) (RunStatus, string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := RunStatus{
+		RunID: r.id, Tool: r.tool, State: "running", LogPath: r.logPath,
+		Elapsed: time.Since(r.started).Round(time.Second).String(),
+		Phase:   r.phase, Calls: r.calls, CallsFailed: r.failed,
+		Failures: r.failures, Notes: append(append([]string(nil), r.notes...), r.runNotes...),
+	}
+	if r.logPath != "" {
+		st.Watch = "arena replay --follow " + shellQuote(r.logPath)
+	}
+	if s := r.start; s != nil {
+		st.Protocol, st.Title, st.Topic = s.Protocol, s.Title, oneLine(s.Topic, 200)
+	}
+	for _, s := range r.seats {
+		st.Seats = append(st.Seats, Seat{Seat: s.seat.Name, Agent: s.seat.Agent, Role: string(s.seat.Role), State: s.state, Calls: s.calls, Fails: s.fails, Latest: oneLine(s.latest, 120)})
+	}
+	total := r.dropped + len(r.happened)
+	if since < r.dropped {
+		since = r.dropped
+	}
+	if since < total {
+		st.Happened = append([]string(nil), r.happened[since-r.dropped:]...)
+	}
+	st.Cursor = total
+	st.Warnings = strings.TrimSpace(r.stderr.String())
+	if !r.exited {
+		return st, ""
+	}
+	st.State = "finished"
+	st.Elapsed = ""
+	out := &Outcome{ExitCode: r.code, ExitMeaning: m.meaning(r.tool, r.code)}
+	doc := ""
+	if o := r.outcome; o != nil {
+		m.fillOutcome(out, o, r.saved, r.tables)
+		doc = o.Markdown
+	} else {
+		// No outcome: the command refused its input (exit 2) or died.
+		out.Result = "failed"
+		out.Summary = firstLine(st.Warnings)
+		if out.Summary == "" {
+			out.Summary = fmt.Sprintf("arena exited with code %d before the run began", r.code)
+		}
+		doc = st.Warnings
+	}
+	if r.tool == "verdict" {
+		out.Verdict = lastJSON(r.stdout.String())
+	}
+	st.Outcome = out
+	return st, doc
+}
+
+// fillOutcome fills what an Outcome event and the run's saved files and
+// tables say.
+func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Saved, tables []engine.Table) {
+	out.Result, out.Summary, out.Rounds, out.Failures = string(o.Result), o.Summary, o.Rounds, o.Failures
+	for _, s := range saved {
+		path := m.abs(s.Path)
+		out.Files = append(out.Files, File{What: s.What, Path: path})
+		if s.What == engine.WhatOutcomeDocument {
+			out.Document = path
+		}
+		if strings.HasSuffix(s.Path, ".json") && out.Report == nil {
+			out.Report = readJSONFile(path)
+		}
+	}
+	for _, t := range tables {
+		tt := Table{Title: t.Title, Columns: t.Columns, Decision: t.Decision}
+		for _, row := range t.Rows {
+			tt.Rows = append(tt.Rows, append([]string{}, row.Cells...))
+		}
+		out.Tables = append(out.Tables, tt)
+	}
+	if (o.Result == engine.OutcomeInterrupted || o.Result == engine.OutcomeAborted) && o.LogPath != "" {
+		out.Resume = "arena resume " + shellQuote(m.abs(o.LogPath))
+	}
+}
+
+// fromLog is the status of a run read from its log (a run this server did
+// not start, or started before it was restarted).
+func (m *Manager) fromLog(path string) (RunStatus, string, error) {
+	lc, err := engine.ReadLogFile(path)
+	if err != nil {
+		return RunStatus{}, "", err
+	}
+	if len(lc.Events) == 0 {
+		return RunStatus{}, "", fmt.Errorf("%s: %w: it is empty", path, engine.ErrNotALog)
+	}
+	r := &run{id: strings.TrimSuffix(filepath.Base(path), ".jsonl"), changed: make(chan struct{})}
+	for _, e := range lc.Events {
+		r.handle(e)
+	}
+	st := RunStatus{RunID: r.id, State: "unfinished", LogPath: path, Calls: r.calls, CallsFailed: r.failed, Failures: r.failures, Notes: r.runNotes, Phase: r.phase}
+	if s := r.start; s != nil {
+		st.Protocol, st.Title, st.Topic, st.Tool = s.Protocol, s.Title, oneLine(s.Topic, 200), toolOf(s.Protocol)
+	}
+	for _, s := range r.seats {
+		st.Seats = append(st.Seats, Seat{Seat: s.seat.Name, Agent: s.seat.Agent, Role: string(s.seat.Role), State: s.state, Calls: s.calls, Fails: s.fails, Latest: oneLine(s.latest, 120)})
+	}
+	st.Cursor = len(r.happened)
+	if r.outcome == nil {
+		st.Notes = append(st.Notes, "the log has no outcome: the run is still going on elsewhere, or it was cut short ("+orNone(lc.Problem)+"); arena resume "+shellQuote(path)+" carries a cut-short run on")
+		return st, "", nil
+	}
+	st.State = "finished"
+	out := &Outcome{}
+	m.fillOutcome(out, r.outcome, r.saved, r.tables)
+	if code, ok := m.cfg.ExitOf(st.Protocol, r.outcome.Result); ok {
+		out.ExitCode, out.ExitMeaning = code, m.meaning(st.Tool, code)
+	}
+	st.Outcome = out
+	return st, r.outcome.Markdown, nil
+}
+
+func (m *Manager) meaning(tool string, code int) string {
+	return m.cfg.ExitMeanings[tool][code]
+}
+
+func (m *Manager) abs(path string) string {
+	if filepath.IsAbs(path) || m.cfg.Dir == "" {
+		return path
+	}
+	return filepath.Join(m.cfg.Dir, path)
+}
+
+func toolOf(protocol string) string {
+	if protocol == "adversarial" {
+		return "debate"
+	}
+	return protocol
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "its last line is whole"
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+// lastJSON is the last line of s that is a JSON object, decoded.
+func lastJSON(s string) any {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		var v map[string]any
+		if json.Unmarshal([]byte(lines[i]), &v) == nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// readJSONFile reads a JSON report a run saved (at most 8 MiB).
+func readJSONFile(path string) any {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > 8<<20 {
+		return nil
+	}
+	var v map[string]any
+	if json.NewDecoder(f).Decode(&v) != nil {
+		return nil
+	}
+	return v
+}
+
+// shellQuote quotes a path for a shell command line when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:+=@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

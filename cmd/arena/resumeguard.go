@@ -1,0 +1,284 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/arenadebate/arena/engine/adversarial"
+	"github.com/arenadebate/arena/engine/compare"
+	"github.com/arenadebate/arena/engine/judge"
+	"github.com/arenadebate/arena/engine/rank"
+	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/engine/verdict"
+)
+
+// A log is data, never a command line. The invocation a log records is
+// parsed by the protocol's own command, every flag checked against what
+// that protocol's runs record, and the command rebuilt from the parsed
+// values: a log cannot name another command (a hook installer, a resume
+// of itself), a flag its protocol does not take, or a file its run did
+// not attach. What is left is shown before it runs (the files it reads,
+// where it writes, the seats) and run only when the log was signed by
+// this user's arena (logkey.go), or the person says so.
+
+// resumeRule is what a protocol's command may be started again with.
+type resumeRule struct {
+	command string   // its name under arena; "" for the debate, arena itself
+	flags   []string // its own flags a run may record
+	reads   []string // flags naming files it reads
+	args    bool     // its arguments name the files and directories it reads
+	writes  []string // flags naming where it writes
+	runs    map[string]string
+}
+
+// commonResumeFlags are the settings every protocol's command takes.
+var commonResumeFlags = []string{"defender", "challengers", "max-rounds", "timeout", "config"}
+
+// droppedResumeFlags are a run's front end and log, which the resume
+// decides for itself: they are left out of the rebuilt command.
+var droppedResumeFlags = []string{"no-tui", "json", "moderate", "log-dir", "no-log"}
+
+var resumeRules = map[string]resumeRule{
+	adversarial.Name: {flags: []string{"file", "context"}, reads: []string{"file", "context"}},
+	compare.Name: {command: "compare",
+		flags: []string{"file", "option", "criteria", "context", "stakeholders", "quick", "single", "advocates", "judge"},
+		reads: []string{"file", "context", "stakeholders"}},
+	judge.Name: {command: "judge", args: true,
+		flags:  []string{"task", "criteria", "preset", "judges", "author", "reports-dir", "min-score", "max-bytes"},
+		writes: []string{"reports-dir"}},
+	verdict.Name: {command: "verdict", args: true,
+		flags: []string{"task-id", "task", "thorough", "sensitive", "log", "author",
+			"quick-judge", "deep-judge", "tiebreaker", "quick-timeout", "deep-timeout", "tiebreaker-timeout"},
+		writes: []string{"log"}},
+	rank.Name: {command: "rank", args: true,
+		flags:  []string{"labels", "weights", "branch", "base", "run-tests", "test-timeout", "out", "expect-winner", "authors", "seed"},
+		writes: []string{"out"},
+		runs:   map[string]string{"run-tests": "each repository's own tests (the repositories' code)"}},
+}
+
+// resumePlan is what a resume will run, as a person checks it.
+type resumePlan struct {
+	args   []string // the command, rebuilt
+	dir    string
+	reads  []string
+	writes []string
+	runs   []string
+	stdin  int
+	signed bool
+}
+
+// refusal is a log's command line refused: exit 2, nothing run.
+func (rr *resumeRun) refusal(why []string) error {
+	return usagef("cannot resume %s: the command line its log records is refused (nothing was run):\n  - %s",
+		rr.path, strings.Join(why, "\n  - "))
+}
+
+// planResume checks the command line raw (from the log) against what
+// the run's protocol can record, and rebuilds it.
+func (a *app) planResume(rr *resumeRun, raw []string) (*resumePlan, error) {
+	st := rr.start
+	rule, ok := resumeRules[st.Protocol]
+	if !ok {
+		return nil, usagef("cannot resume %s: this arena cannot resume a %s run", rr.path, st.Protocol)
+	}
+	want := "arena"
+	if rule.command != "" {
+		want = "arena " + rule.command
+	}
+	root := a.rootCmd()
+	cmd, rest, err := root.Find(raw)
+	if err != nil {
+		return nil, rr.refusal([]string{fmt.Sprintf("it is not a command of arena's (%v)", err)})
+	}
+	if cmd != root && cmd.Parent() != root || cmd != root && cmd.Name() != rule.command || cmd == root && rule.command != "" {
+		return nil, rr.refusal([]string{fmt.Sprintf("it runs %q, and the run this log records (%s) is started by %q only", trust.Text(cmd.CommandPath()), st.Protocol, want)})
+	}
+	if err := cmd.ParseFlags(rest); err != nil {
+		return nil, rr.refusal([]string{"its flags do not parse: " + trust.Text(err.Error())})
+	}
+	allowed := slices.Concat(commonResumeFlags, rule.flags)
+	var why []string
+	var flags []string
+	values := map[string][]string{}
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		switch {
+		case slices.Contains(droppedResumeFlags, f.Name):
+			return
+		case !slices.Contains(allowed, f.Name):
+			why = append(why, fmt.Sprintf("--%s: not a flag a %s run records (%s)", f.Name, st.Protocol, refusedFlagWhy(f.Name)))
+			return
+		}
+		vs := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			vs = sv.GetSlice()
+		}
+		values[f.Name] = vs
+		for _, v := range vs {
+			flags = append(flags, "--"+f.Name+"="+v)
+		}
+	})
+	pos := cmd.Flags().Args()
+	// What the run attached is in its start event: a file the command
+	// line names that the run did not attach was put there by a hand.
+	attached := map[string]bool{}
+	for _, c := range st.Context {
+		attached[c.Name] = true
+	}
+	for _, name := range []string{"context"} {
+		for _, v := range values[name] {
+			if !attached[v] {
+				why = append(why, fmt.Sprintf("--%s %s: the run this log records attached no such file", name, trust.Text(v)))
+			}
+		}
+	}
+	if st.Protocol == rank.Name && (len(pos) == 0 || len(st.Context) == 0 || st.Context[0].Name != pos[0]) {
+		why = append(why, "the specification it names is not the one the run judged against")
+	}
+	inv := st.Invocation
+	if !filepath.IsAbs(inv.Dir) {
+		why = append(why, fmt.Sprintf("the directory it ran in (%q) is not an absolute path", trust.Text(inv.Dir)))
+	} else if fi, err := os.Stat(inv.Dir); err != nil || !fi.IsDir() {
+		why = append(why, fmt.Sprintf("the directory it ran in, %s, is not a directory here", trust.Text(inv.Dir)))
+	}
+	if len(why) > 0 {
+		return nil, rr.refusal(why)
+	}
+	plan := &resumePlan{dir: inv.Dir, stdin: len(inv.Stdin), signed: a.signedHere(st.Protocol, *inv)}
+	if rule.command != "" {
+		plan.args = append(plan.args, rule.command)
+	}
+	plan.args = append(append(plan.args, flags...), "--")
+	plan.args = append(plan.args, pos...)
+	at := func(p string) string {
+		if p == "-" {
+			return "stdin"
+		}
+		if !filepath.IsAbs(p) {
+			return filepath.Join(inv.Dir, p)
+		}
+		return p
+	}
+	for _, name := range append([]string{"config"}, rule.reads...) {
+		for _, v := range values[name] {
+			plan.reads = append(plan.reads, at(v))
+		}
+	}
+	if rule.args {
+		for _, p := range pos {
+			plan.reads = append(plan.reads, at(p))
+		}
+	}
+	for _, name := range rule.writes {
+		for _, v := range values[name] {
+			plan.writes = append(plan.writes, at(v))
+		}
+	}
+	for name, what := range rule.runs {
+		if v := values[name]; len(v) > 0 && v[0] == "true" {
+			plan.runs = append(plan.runs, what)
+		}
+	}
+	return plan, nil
+}
+
+// refusedFlagWhy says why a flag is never taken from a log.
+func refusedFlagWhy(name string) string {
+	switch name {
+	case "install-hook", "force":
+		return "a resume never installs a hook"
+	case "help", "version", "schema", "stats", "dry-run":
+		return "it does not start a run"
+	case "include-secrets":
+		return "a log cannot ask for secrets to be sent; give --include-secrets to arena resume yourself"
+	}
+	return "a log cannot add it"
+}
+
+// show writes the plan for a person to read.
+func (p *resumePlan) show(rr *resumeRun) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "arena resume %s\n", rr.path)
+	fmt.Fprintf(&b, "  the run:    %s: %s\n", rr.start.Protocol, oneLine(trust.Text(rr.start.Topic), 70))
+	fmt.Fprintf(&b, "  runs:       arena %s\n", quoteArgs(p.args))
+	fmt.Fprintf(&b, "  in:         %s\n", trust.Text(p.dir))
+	var seats []string
+	for _, s := range rr.start.Seats {
+		agent := s.Agent
+		if a, ok := rr.swap[s.Name]; ok {
+			agent = a.Name + ", was " + s.Agent
+		} else if a, ok := rr.swap[s.Agent]; ok {
+			agent = a.Name + ", was " + s.Agent
+		}
+		seats = append(seats, s.Name+" ("+agent+")")
+	}
+	fmt.Fprintf(&b, "  seats:      %s\n", trust.Text(strings.Join(seats, ", ")))
+	if len(p.reads) > 0 {
+		fmt.Fprintf(&b, "  reads:      %s (sent to the seats)\n", trust.Text(strings.Join(p.reads, ", ")))
+	}
+	if p.stdin > 0 {
+		fmt.Fprintf(&b, "  stdin:      %d bytes the log recorded\n", p.stdin)
+	}
+	if len(p.writes) > 0 {
+		fmt.Fprintf(&b, "  writes to:  %s\n", trust.Text(strings.Join(p.writes, ", ")))
+	}
+	for _, r := range p.runs {
+		fmt.Fprintf(&b, "  runs:       %s\n", r)
+	}
+	if p.signed {
+		b.WriteString("  the log was written by arena on this machine (its signature holds)\n")
+	} else {
+		b.WriteString("  the log was NOT written by arena on this machine, or was changed since: check the above\n")
+	}
+	return b.String()
+}
+
+func quoteArgs(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if a == "" || strings.ContainsAny(a, " \t\n\"'\\$`;&|<>*?()[]{}!#~") || strings.ContainsFunc(a, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			out[i] = strconv.Quote(a)
+		}
+	}
+	return trust.Text(strings.Join(out, " "))
+}
+
+// confirm decides whether the plan runs: with --yes, or when the log was
+// signed here and no one is at the terminal; on a terminal the person
+// answers.
+func (a *app) confirmResume(rr *resumeRun, p *resumePlan, yes bool) error {
+	switch {
+	case yes:
+		if !p.signed {
+			fmt.Fprint(a.stderr, p.show(rr))
+		}
+		return nil
+	case a.isTTY():
+		fmt.Fprint(a.stderr, p.show(rr))
+		prompt, def := "Resume it? [Y/n] ", true
+		if !p.signed {
+			prompt, def = "Resume it anyway? [y/N] ", false
+		}
+		fmt.Fprint(a.stderr, prompt)
+		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')
+		switch strings.ToLower(strings.TrimSpace(answer)) {
+		case "y", "yes":
+			return nil
+		case "":
+			if def {
+				return nil
+			}
+		}
+		return exitCode(exitOK)
+	case p.signed:
+		return nil
+	}
+	return usagef("cannot resume %s: the log was not written by arena on this machine (its command line carries no valid signature of this user's), so nothing was run; here is what resuming it would do:\n%sresume it with --yes if that is what you want", rr.path, p.show(rr))
+}

@@ -571,12 +571,6 @@ func (r *run) judgePhase(ctx context.Context) {
 	r.scorecardTable()
 }
 
-func reversed(ss []string) []string {
-	out := slices.Clone(ss)
-	slices.Reverse(out)
-	return out
-}
-
 func (r *run) picks() []string {
 	out := make([]string, len(r.readings))
 	for i, rd := range r.readings {

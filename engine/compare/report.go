@@ -168,9 +168,11 @@ func (r *run) scoresSection(b *strings.Builder) {
 	}
 	b.WriteString(head + "\n" + sep + "\n")
 	lv := r.levelled()
+	anyLevelled := false
 	for _, c := range r.criteria {
 		row := "| " + engine.Cell(c.Name) + " |"
 		_, groups := receipt.Level(len(r.cfg.Options), r.receiptReadings(c.Name))
+		anyLevelled = anyLevelled || len(groups) > 0
 		for i, o := range r.cfg.Options {
 			for _, rd := range r.readings {
 				row += fmt.Sprintf(" %d |", rd.card[o][c.Name])
@@ -186,7 +188,7 @@ func (r *run) scoresSection(b *strings.Builder) {
 		b.WriteString(row + "\n")
 	}
 	b.WriteString("\n")
-	if len(r.readings) > 1 {
+	if anyLevelled {
 		b.WriteString("⇄ marks an average levelled with another option's: the judge's preference between them changed with the order, so it counts as a tie.\n\n")
 	}
 	for i, rd := range r.readings {

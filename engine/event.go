@@ -559,39 +559,14 @@ func needsScrub(s string) bool {
 }
 
 // deref turns the pointer the decoder filled back into a value, so that
-// consumers switch on value types only.
+// consumers switch on value types only (every payload type, wherever it
+// is registered).
 func deref(p Payload) Payload {
-	switch v := p.(type) {
-	case *DebateStarted:
-		return *v
-	case *PhaseStarted:
-		return *v
-	case *AgentStarted:
-		return *v
-	case *Chunk:
-		return *v
-	case *AgentFinished:
-		return *v
-	case *AgentFailed:
-		return *v
-	case *Table:
-		return *v
-	case *PositionUpdated:
-		return *v
-	case *Note:
-		return *v
-	case *Outcome:
-		return *v
-	case *Saved:
-		return *v
-	case *Resumed:
-		return *v
-	case *ModeratorNote:
-		return *v
-	case *FollowUp:
-		return *v
-	case *BudgetUsed:
-		return *v
+	v := reflect.ValueOf(p)
+	if v.Kind() == reflect.Pointer && !v.IsNil() {
+		if d, ok := v.Elem().Interface().(Payload); ok {
+			return d
+		}
 	}
 	return p
 }

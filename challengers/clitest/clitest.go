@@ -41,6 +41,7 @@ type (
 	Mode        = fakeapi.Mode
 	Kind        = fakeapi.Kind
 	Call        = fakeapi.Call
+	Bias        = fakeapi.Bias
 )
 
 // Modes; see fakeapi for what each does.

@@ -92,7 +92,7 @@ func resolvePlan(agent string, as fakeapi.AgentScript, prompt string) (plan, err
 	p.piece = max(firstSet(st.FloodPiece, as.FloodPiece), 0)
 	p.stderr = st.Stderr
 	var err error
-	p.reply, err = replyText(st, agent, kind, prompt)
+	p.reply, err = replyText(st, agent, as.Bias, kind, prompt)
 	if p.mode == fakeapi.ModeEscapes {
 		p.reply = withEscapes(p.reply)
 	}

@@ -12,13 +12,13 @@ import (
 
 // replyText is the text the fake model answers with: the step's reply, or
 // the canned one for the kind, dressed as the step asks (fence, prose).
-func replyText(st fakeapi.Step, agent string, kind fakeapi.Kind, prompt string) (string, error) {
+func replyText(st fakeapi.Step, agent string, bias *fakeapi.Bias, kind fakeapi.Kind, prompt string) (string, error) {
 	body, isJSON, err := stepReply(st.Reply)
 	if err != nil {
 		return "", err
 	}
 	if st.Reply == nil {
-		body, isJSON = canned(agent, kind, prompt), kind != fakeapi.KindOther
+		body, isJSON = canned(agent, bias, kind, prompt), kind != fakeapi.KindOther
 	}
 	if isJSON && st.Fence {
 		body = "```json\n" + body + "\n```"
@@ -63,6 +63,8 @@ func indent(raw []byte) string {
 type voice struct {
 	name string // "Gemini"
 	n    int    // a number derived from the agent name
+	// bias is how it judges (nil: as the canned replies do).
+	bias *fakeapi.Bias
 }
 
 func voiceOf(agent string) voice {
@@ -119,8 +121,9 @@ var proseReplies = map[fakeapi.Kind]func(v voice, prompt string) string{}
 
 // canned is the default reply for a kind: valid JSON of the shape arena
 // asks for, so a whole debate can run on fakes alone.
-func canned(agent string, kind fakeapi.Kind, prompt string) string {
+func canned(agent string, bias *fakeapi.Bias, kind fakeapi.Kind, prompt string) string {
 	v := voiceOf(agent)
+	v.bias = bias
 	if f, ok := proseReplies[kind]; ok {
 		return f(v, prompt)
 	}
@@ -259,14 +262,19 @@ func fenced(prompt, prefix string) (string, bool) {
 			return "", false
 		}
 		rest = rest[i+len(open):]
-		head, body, ok := strings.Cut(rest, ">>>\n")
+		line, _, _ := strings.Cut(rest, "\n")
+		head, ok := strings.CutSuffix(line, ">>>")
 		if !ok {
+			continue // the marker quoted in prose (the rule that explains fences)
+		}
+		if len(line) == len(rest) {
 			return "", false
 		}
+		body := rest[len(line)+1:]
 		id, name, _ := strings.Cut(head, " ")
 		end := strings.Index(body, "\n"+closing+id+">>>")
 		if end < 0 {
-			return "", false
+			continue
 		}
 		if strings.HasPrefix(name, prefix) {
 			return body[:end], true

@@ -149,15 +149,32 @@ func (v voice) compareJudge(prompt string) obj {
 	favour := append([]string(nil), options...)
 	sort.Strings(favour)
 	pick := favour[0]
-	if strings.Contains(prompt, FavourFirstListed) {
+	if strings.Contains(prompt, FavourFirstListed) || v.firstShown() {
 		pick = options[0]
+	}
+	// A biased judge scores each option by what it reads of it: its true
+	// quality, a bonus for its own model's work.
+	score := map[string]int{}
+	for _, o := range options {
+		opening, _ := fenced(prompt, "opening for "+o)
+		s := 3
+		if q, ok := v.quality(opening); ok {
+			s = q
+		} else if o == pick {
+			s = 4
+		}
+		score[o] = v.judged(s, opening)
+	}
+	if v.bias != nil && !v.firstShown() {
+		for _, o := range favour {
+			if score[o] > score[pick] {
+				pick = o
+			}
+		}
 	}
 	var scores, conds, rebs []obj
 	for _, o := range options {
-		s := 3
-		if o == pick {
-			s = 4
-		}
+		s := score[o]
 		for _, c := range criteria {
 			scores = append(scores, obj{
 				{"criterion", c}, {"option", o}, {"score", s},

@@ -82,6 +82,13 @@ func (v voice) judgeAnalysis(prompt string) obj {
 		}
 		return 4
 	}
+	solution, _ := fenced(prompt, "")
+	if q, ok := v.quality(solution); ok {
+		score = func(int) int { return q }
+	}
+	if v.isOwn(solution) {
+		score = func(int) int { return 5 }
+	}
 	return obj{
 		{"scores", v.judgeScores(cs, solutionQuote(prompt), score)},
 		{"overall", judgeOverall(prompt, score)},

@@ -25,9 +25,12 @@ var (
 	diffFileRe    = regexp.MustCompile(`(?m)^\+\+\+ b/(\S+)`)
 	measuredRe    = regexp.MustCompile(`tests \([^)]*\): (\d+) passed, (\d+) failed, (\d+) skipped`)
 	candidateRe   = regexp.MustCompile(`(?m)^CANDIDATE ([A-Z])$`)
-	neutralNameRe = regexp.MustCompile(`Candidate [A-Z]`)
-	dimensionRe   = regexp.MustCompile(`"dimension": "(\w+)"`)
-	winnerRe      = regexp.MustCompile(`Do not change it: (.+?), and the verdict must say so\.`)
+	neutralNameRe = regexp.MustCompile(`(?i)candidate [A-Z]\b`)
+	// fenceLineRe is a fence's opening or closing line, whose nonce is
+	// drawn from what it holds.
+	fenceLineRe = regexp.MustCompile(`(?m)^<<<(END )?ARENA-INPUT [^\n]*>>>$`)
+	dimensionRe = regexp.MustCompile(`"dimension": "(\w+)"`)
+	winnerRe    = regexp.MustCompile(`Do not change it: (.+?), and the verdict must say so\.`)
 )
 
 func rankFacts(v voice, prompt string) obj {
@@ -75,15 +78,24 @@ func rankJudge(v voice, prompt string) obj {
 			stop = len(prompt)
 		}
 		// The score follows the facts, not the letter they are shown
-		// under: the neutral name is left out of what is hashed.
-		facts := neutralNameRe.ReplaceAllString(prompt[loc[1]:stop], "")
+		// under: the neutral name, and the fence around the facts (its
+		// nonce is drawn from them, letter included) and the blank
+		// lines around it, are left out of what is hashed.
+		facts := strings.TrimSpace(neutralNameRe.ReplaceAllString(fenceLineRe.ReplaceAllString(prompt[loc[1]:stop], ""), ""))
 		h := fnv.New32a()
 		h.Write([]byte(dim + facts))
 		score := 2 + int(h.Sum32()%4)
+		if q, ok := v.quality(facts); ok {
+			score = q
+		}
+		if v.firstShown() {
+			score = map[bool]int{true: 5, false: 2}[i == 0]
+		}
+		score = v.judged(score, facts)
 		best[letter] = score
 		scores = append(scores, kv{letter, obj{
 			{"score", score},
-			{"justification", fmt.Sprintf("%s reads candidate %s's facts on %s as %s.", v.name, letter, dim, []string{"", "", "weak", "adequate", "good", "excellent"}[score])},
+			{"justification", fmt.Sprintf("%s reads candidate %s's facts on %s as %s.", v.name, letter, dim, []string{"", "poor", "weak", "adequate", "good", "excellent"}[score])},
 			{"evidence", []string{dim + " facts"}},
 		}})
 		ranking = append(ranking, letter)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/compare"
+	"github.com/arenadebate/arena/engine/receipt"
 	"github.com/arenadebate/arena/engine/trust"
 )
 
@@ -43,6 +44,8 @@ type compareFlags struct {
 	single       bool
 	advocates    []string
 	judge        string
+	orders       int
+	authors      []string
 	author       string
 }
 
@@ -67,10 +70,11 @@ criterion and names three risks of the other; the advocates then attack each
 other's three weakest claims, quoted word for word (arena checks the quotes).
 A judge, who never sees which model argued what, scores every option on every
 criterion from 1 to 5, audits the arguments and recommends one option. The
-judge is asked twice at once, with the options in opposite orders: arena
-computes the weighted totals (high = 3, medium = 2, low = 1) from the parsed
-scores, averages the two readings, and says so when the recommendation
-changed with the order.
+judge is asked twice at once, with the options in opposite orders (--orders K
+for more counterbalanced orders): arena computes the weighted totals (high =
+3, medium = 2, low = 1) from the parsed scores and averages the readings. A
+preference that changed with the order counts as a tie, never a win, and the
+outcome's order receipts say, judgement by judgement, whether it held.
 
 Without --criteria the judge first proposes four to six weighted criteria.
 Seats come from --advocates and --judge, else the config's compare section
@@ -95,6 +99,8 @@ no seat.`,
 	fl.BoolVar(&f.single, "single", false, "one agent scores the options alone, for a quick look")
 	fl.StringSliceVar(&f.advocates, "advocates", nil, "advocate agents, one per option in option order, comma-separated")
 	fl.StringVar(&f.judge, "judge", "", "the judge's agent")
+	fl.IntVar(&f.orders, "orders", 0, "how many counterbalanced orders of the options the judge is asked in (default 2; 1 with --single)")
+	fl.StringSliceVar(&f.authors, "authors", nil, "the agent that wrote each option, comma-separated in option order (\"\" for none): for arena stats")
 	fl.StringVar(&f.author, "author", "", "the agent that proposed the options: no seat the defaults fill goes to it (flags and the config still can)")
 	f.outputFlags.register(cmd)
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + compareExitHelp + "\n")
@@ -116,6 +122,14 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 			return usageCause(err, "--criteria: %v", err)
 		}
 	}
+	if cmd.Flags().Changed("orders") {
+		if n := receipt.MaxOrders(len(options)); f.orders < 1 || f.orders > n {
+			return usagef("--orders %d: %d options can be shown in 1 to %d counterbalanced orders", f.orders, len(options), n)
+		}
+	}
+	if f.authors != nil && len(f.authors) != len(options) {
+		return usagef("--authors names %s for %d options (one per option, in order; \"\" for one not written by an agent)", engine.Plural(len(f.authors), "agent"), len(options))
+	}
 	if f.quick && f.single {
 		return usagef("--quick and --single do not go together: --single has no advocates to rebut")
 	}
@@ -130,6 +144,11 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	s, err := a.loadSettings(cmd, cf)
 	if err != nil {
 		return err
+	}
+	for _, n := range f.authors {
+		if _, ok := s.Agents[n]; n != "" && !ok {
+			return usagef("--authors: unknown agent %q", n)
+		}
 	}
 	// The author of the options (arena mcp names the calling agent) is
 	// left out of the pool, so the seats that defaults fill, the judge's
@@ -156,7 +175,14 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	cfg := compare.Config{
 		ID: engine.Slug(decision, 40), Decision: decision, Options: options, Criteria: criteria,
 		Context: docs, Stakeholders: stakeholders, Judge: judges[0],
-		Quick: f.quick, Single: f.single, Timeout: s.TimeoutPerCLI,
+		Quick: f.quick, Single: f.single, Timeout: s.TimeoutPerCLI, Orders: f.orders, Authors: f.authors,
+	}
+	if cfg.Authors == nil && f.author != "" {
+		// One proposer of every option: its judging them shows in
+		// arena stats as self-preference.
+		for range options {
+			cfg.Authors = append(cfg.Authors, f.author)
+		}
 	}
 	if !f.single {
 		if cfg.Advocates, err = seats.pick("advocates", f.advocates, len(options)); err != nil {

@@ -154,7 +154,7 @@ func TestJudgeDebatesTwoRoundsToConsensus(t *testing.T) {
 	}
 	var decisions []string
 	for _, e := range lc.Events {
-		if tb, ok := e.Payload.(engine.Table); ok {
+		if tb, ok := e.Payload.(engine.Table); ok && tb.Phase == judge.PhaseCheck && strings.HasPrefix(tb.Title, "Consensus check") {
 			decisions = append(decisions, tb.Decision)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/rank"
 	"github.com/arenadebate/arena/engine/rank/facts"
+	"github.com/arenadebate/arena/engine/receipt"
 	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/settings"
 )
@@ -46,6 +47,7 @@ type rankFlags struct {
 	runTests                                   bool
 	testTimeout                                time.Duration
 	seed                                       uint64
+	orders                                     int
 }
 
 func init() {
@@ -75,8 +77,11 @@ One fact seat per repository, running read-only inside it, reports the
 facts of the spec's requirements, security, tests, overengineering and
 dead code, without scoring; arena checks them against what it measured.
 Five dimension judges then score every repository from 1 to 5 under neutral
-letters, each in its own shuffled order; arena computes the weighted totals
-and the ranking. Nothing in the repositories is changed.
+letters, each in its own shuffled order and again in the reverse order
+(--orders K for more counterbalanced orders); a preference that changed with
+the order counts as a tie, and the outcome's order receipts say, dimension by
+dimension, whether it held. arena computes the weighted totals and the
+ranking. Nothing in the repositories is changed.
 
 Seats come from the config's rank section, else from the defender and
 challengers in turn:
@@ -105,6 +110,7 @@ challengers in turn:
 		fl.StringVar(&f.expect, "expect-winner", "", "exit 3 unless the repository with this label ranks first alone")
 		fl.StringSliceVar(&f.authors, "authors", nil, "the agent that wrote each repository, comma-separated: no judge is held by an author's agent where another exists")
 		fl.Uint64Var(&f.seed, "seed", 0, "seed of the judges' shuffled orders (default: random, logged)")
+		fl.IntVar(&f.orders, "orders", rank.DefaultOrders, "how many counterbalanced orders each judge is asked in (the second the reverse of the first)")
 		f.outputFlags.register(cmd)
 		cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + rankExitHelp + "\n")
 		return cmd
@@ -225,6 +231,9 @@ func readRankInput(f *rankFlags, args []string) (rankInput, error) {
 		if st, err := os.Stat(filepath.Dir(f.out)); err != nil || !st.IsDir() {
 			return in, usagef("--out %s: the directory %s does not exist", f.out, filepath.Dir(f.out))
 		}
+	}
+	if n := receipt.MaxOrders(len(paths)); f.orders < 1 || f.orders > n {
+		return in, usagef("--orders %d: %d repositories can be shown in 1 to %d counterbalanced orders", f.orders, len(paths), n)
 	}
 	if f.testTimeout <= 0 {
 		return in, usagef("--test-timeout must be positive, got %s", f.testTimeout)
@@ -376,7 +385,7 @@ func resumeRank(st engine.DebateStarted) ([]string, error) {
 func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank.Config, error) {
 	cfg := rank.Config{
 		ID: engine.Slug("rank "+strings.Join(in.labels, " "), 40), Spec: in.spec, Repos: in.repos,
-		Weights: in.weights, Judges: map[rank.Dimension]challengers.Agent{}, Timeout: s.TimeoutPerCLI, Seed: f.seed,
+		Weights: in.weights, Judges: map[rank.Dimension]challengers.Agent{}, Timeout: s.TimeoutPerCLI, Seed: f.seed, Orders: f.orders,
 	}
 	if cfg.Seed == 0 {
 		cfg.Seed = uint64(time.Now().UnixNano())

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -155,12 +156,12 @@ func TestRankTwoRepositoriesEndToEnd(t *testing.T) {
 	// arena's ranking follows its own arithmetic from the scores.
 	tot := map[string]float64{}
 	for l, rs := range rep.Scores {
-		num, den := 0, 0
+		num, den := 0.0, 0
 		for d, ds := range rs.Dims {
-			num += ds.Score * rep.Weights[d]
+			num += ds.Score * float64(rep.Weights[d])
 			den += rep.Weights[d]
 		}
-		tot[l] = float64(num) / float64(den)
+		tot[l] = num / float64(den)
 	}
 	if tot[rep.Ranking[0]] < tot[rep.Ranking[1]] {
 		t.Fatalf("ranking %q with totals %v", rep.Ranking, tot)
@@ -219,7 +220,8 @@ func checkSeatsSawNoRepository(t *testing.T, calls []clitest.Call, repos []strin
 		case "rank.judge":
 			body := c.Prompt[strings.Index(c.Prompt, "CANDIDATE A"):]
 			for _, bad := range append(labels, repos[0], "impl") {
-				if strings.Contains(body, bad) {
+				// As a word: the facts' key "implemented" is not the branch.
+				if regexp.MustCompile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(bad) + `([^\pL\pN]|$)`).MatchString(body) {
 					t.Errorf("a judge's prompt names %q", bad)
 				}
 			}

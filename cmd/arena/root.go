@@ -64,6 +64,11 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 		c.cmd.SetUsageTemplate(plain + "\nExit codes:\n" + c.codes + "\n")
 		root.AddCommand(c.cmd)
 	}
+	for _, c := range extraCommands {
+		cmd := c.build(a, &f.commonFlags)
+		cmd.SetUsageTemplate(plain + "\n" + c.codes + "\n")
+		root.AddCommand(cmd)
+	}
 	for _, c := range protocolCommands {
 		root.AddCommand(c(a, &f.commonFlags))
 	}
@@ -97,3 +102,13 @@ var protocolCommands []func(a *app, cf *commonFlags) *cobra.Command
 // seatingPlans are those protocols' seats, appended by the same inits:
 // the settings read each protocol's section of the config file by them.
 var seatingPlans []seating.Plan
+
+// extraCommands are the commands other than the protocols' that register
+// themselves from their own file's init (arena stats, arena label), each
+// with its exit codes' help ("Exit codes:\n  0 ...").
+var extraCommands []extraCommand
+
+type extraCommand struct {
+	build func(a *app, cf *commonFlags) *cobra.Command
+	codes string
+}

@@ -114,6 +114,7 @@ type debate struct {
 	ask      *engine.Runtime
 	s        *state
 	defender challengers.Agent
+	led      *book // the debate-versus-vote ledger (ledger.go)
 }
 
 // Run runs the debate to its outcome, emitting every step on rt's bus. It
@@ -318,6 +319,7 @@ func (d *debate) opening(ctx context.Context) {
 		o = ans.Reply.(Opening)
 	}
 	d.s.opening = &o
+	d.ledgerOpening(o)
 	d.audit(d.defender.Name, TaskOpening, o.Display())
 	d.setPosition(o.Position)
 }
@@ -362,6 +364,7 @@ func (d *debate) challenge(ctx context.Context) {
 		c := ans.Reply.(Critique)
 		st.critique = c
 		st.verdict = effectiveVerdict(c.Verdict, d.s.round, d.s.skeptical)
+		d.ledgerCritique(st, c)
 		d.audit(st.name, TaskCritique, c.Display())
 	}
 }
@@ -481,6 +484,11 @@ func (d *debate) confront(ctx context.Context) {
 	}
 	a := d.answerOrFallback(ans, names)
 	d.audit(d.defender.Name, task, a.Display())
+	from, to := len(d.s.positions), len(d.s.positions)
+	if strings.TrimSpace(a.UpdatedPosition) != d.s.position() {
+		to++ // setPosition, below, adds it
+	}
+	d.ledgerAnswer(seats, a, from, to)
 	for i, st := range seats {
 		r := a.Responses[i]
 		st.response = &r
@@ -531,6 +539,7 @@ func (d *debate) rebuttal(ctx context.Context) {
 			continue
 		}
 		r := ans.Reply.(Rebuttal)
+		d.ledgerRebuttal(st, r)
 		d.audit(st.name, TaskRebuttal, r.Display())
 		st.status = afterRebuttal(r.Choice)
 		switch st.status {
@@ -653,6 +662,7 @@ func (d *debate) outcome() engine.Outcome {
 		Result: kind, Stance: outcomeStance(kind), Rounds: d.s.round, Failures: d.s.failures(),
 		Summary: d.summary(kind),
 	}
+	d.s.ledger = d.emitLedger(kind)
 	o.Markdown = report(d.s, d.cfg, kind, o.Summary)
 	d.s.phase = engine.PhaseOutcome
 	d.bus.Emit(engine.PhaseStarted{Phase: engine.PhaseOutcome, Round: d.s.round, Title: "Outcome"})

@@ -288,3 +288,75 @@ func TestNoChallengersInstalledAbortsWithTheProtocolMessage(t *testing.T) {
 		t.Fatal("an agent was asked something in an aborted debate")
 	}
 }
+
+// The ledger on a scripted debate: after round one the defender and qwen
+// (partial) are for the position, gemini and codex against: no majority.
+// The defender amends its position taking up qwen's critique, which
+// brought a figure nobody had given; gemini accepts after an answer that
+// brings a new figure; codex accepts after an answer that brings nothing
+// new, and is flagged as conformity. The debate changed the result.
+func TestTheLedgerTellsEvidenceFromConformity(t *testing.T) {
+	crit := func(verdict, text, evidence string) Critique {
+		return Critique{Verdict: verdict, Critique: text, Evidence: evidence, Alternative: "keep Redis",
+			Confidence: "high", ObjectionStrength: "strong", AssumptionsChallenged: []string{}}
+	}
+	ans := Answer{UpdatedPosition: "Move sessions to Postgres, with a cache in front.", Responses: []Response{
+		{Challenger: "gemini", Decision: "reject", Explanation: "The pool is sized for 400 connections; reads take 0.4 ms."},
+		{Challenger: "codex", Decision: "reject", Explanation: "We simply disagree on the risk."},
+		{Challenger: "qwen", Decision: "partial", Explanation: "A cache absorbs the login storm."},
+	}}
+	s := newScript().On("claude", "opening", step{Reply: openingReply()}).
+		On("claude", "answer", step{Reply: ans})
+	s.On("gemini", "critique", step{Reply: crit("disagree", "the pool will saturate", "no numbers given")})
+	s.On("codex", "critique", step{Reply: crit("disagree", "too risky", "gut feeling")})
+	s.On("qwen", "critique", step{Reply: crit("partial", "login storms hurt", "after a deploy 1,800 logins/s hit the primary")})
+	s.On("gemini", "rebuttal", step{Reply: Rebuttal{Choice: "accept", Explanation: "Those numbers settle it."}})
+	s.On("codex", "rebuttal", step{Reply: Rebuttal{Choice: "accept", Explanation: "Fine, I go along with the others."}})
+	out, events := runDebate(t, context.Background(), s, 3, false, three...)
+	if out.Result != OutcomeConsensus {
+		t.Fatalf("%s: %s", out.Result, out.Summary)
+	}
+	ls := payloads[engine.DebateLedger](events)
+	if len(ls) != 1 {
+		t.Fatalf("%d ledgers", len(ls))
+	}
+	l := ls[0]
+	if l.Vote != "no majority (2 for, 2 against)" || !l.Changed || l.Result != "consensus on the position as amended (version 2)" || len(l.Positions) != 4 {
+		t.Fatalf("ledger %+v", l)
+	}
+	if l.Positions[1].Seat != "gemini" || l.Positions[1].Position != "disagree (strong objection)" {
+		t.Fatalf("positions %+v", l.Positions)
+	}
+	if len(l.Moves) != 3 {
+		t.Fatalf("moves %+v", l.Moves)
+	}
+	def, g, c := l.Moves[0], l.Moves[1], l.Moves[2]
+	if def.Seat != "claude" || def.On != "position" || def.From != "version 1" || def.To != "version 2" || def.Conformity || !slices.Equal(def.Evidence, []string{"figure 1,800"}) {
+		t.Fatalf("the defender's move %+v", def)
+	}
+	if g.Seat != "gemini" || g.From != "disagree" || g.Conformity || !slices.Equal(g.Evidence, []string{"figure 400", "figure 0.4 ms"}) {
+		t.Fatalf("gemini's move %+v", g)
+	}
+	if c.Seat != "codex" || !c.Conformity || c.Toward != "claude" {
+		t.Fatalf("codex's move %+v", c)
+	}
+	for _, w := range []string{"## Debate ledger", "**The debate changed the result.**", "- codex (codex): verdict disagree → accepts the position (version 2) (round 1), toward claude — ⚠ **no new evidence (conformity)**"} {
+		if !strings.Contains(out.Markdown, w) {
+			t.Errorf("document lacks %q\n%s", w, out.Markdown)
+		}
+	}
+	tables := payloads[engine.Table](events)
+	if lt := tables[len(tables)-1]; !strings.HasPrefix(lt.Title, "Debate ledger") || !strings.Contains(lt.Decision, "3 moves, 1 without new evidence (conformity)") {
+		t.Fatalf("ledger table %+v", lt)
+	}
+}
+
+// A fast exit debated nothing: no ledger.
+func TestNoLedgerWithoutADebate(t *testing.T) {
+	s := newScript().On("claude", "opening", step{Reply: openingReply()})
+	scriptAll(s, "critique", step{Reply: critiqueReply("agree", "minor", "high")})
+	_, events := runDebate(t, context.Background(), s, 5, false, three...)
+	if n := len(payloads[engine.DebateLedger](events)); n != 0 {
+		t.Fatalf("%d ledgers", n)
+	}
+}

@@ -20,6 +20,7 @@ func report(s *state, cfg Config, kind engine.OutcomeKind, summary string) strin
 	default:
 		stoppedReport(&b, s, cfg, kind, summary)
 	}
+	b.WriteString(s.ledger)
 	failuresSection(&b, s)
 	auditTrail(&b, s)
 	return b.String()

@@ -36,6 +36,7 @@ type state struct {
 	synthesis   *Synthesis
 	finals      map[string]Final // party → answers to the final questions
 	audit       []auditEntry
+	ledger      string // the outcome document's debate ledger section ("" for none)
 }
 
 // auditEntry is one reply (or failure) for the audit trail.

@@ -1,9 +1,10 @@
 // Package compare is the comparative debate (seed 001): advocates argue
 // for competing options with asymmetric lenses, attack each other's
-// openings, and a judge scores every option on weighted criteria, asked
-// twice in parallel with the options in opposite orders. arena computes
-// the weighted totals and decides whether the recommendation survives the
-// change of order.
+// openings, and a judge scores every option on weighted criteria, asked in
+// parallel in counterbalanced orders of the options (two by default, the
+// second the reverse of the first). arena computes the weighted totals,
+// counts a preference that changed with the order as a tie, and decides
+// whether the recommendation survives the change of order.
 package compare
 
 import (
@@ -16,6 +17,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/receipt"
 	"github.com/arenadebate/arena/engine/seating"
 )
 
@@ -91,7 +93,35 @@ type Config struct {
 	StandIns []challengers.Agent
 	Quick    bool // no rebuttals
 	Single   bool // one agent scores the options alone
-	Timeout  time.Duration
+	// Orders is how many counterbalanced orders the judge is asked in
+	// (0: two, or one with Single); see receipt.Orders.
+	Orders int
+	// Authors are the agents that wrote each option, in option order,
+	// where the person said ("" or nil: not said), for arena stats.
+	Authors []string
+	Timeout time.Duration
+}
+
+// DefaultOrders is how many orders the judge is asked in by default.
+const DefaultOrders = 2
+
+// orders is how many orders the judge is asked in.
+func (c Config) orders() int {
+	switch {
+	case c.Orders > 0:
+		return min(c.Orders, receipt.MaxOrders(len(c.Options)))
+	case c.Single:
+		return 1
+	}
+	return DefaultOrders
+}
+
+// author is the agent that wrote option i ("" when not said).
+func (c Config) author(i int) string {
+	if i < len(c.Authors) {
+		return c.Authors[i]
+	}
+	return ""
 }
 
 // Protocol is a comparison, ready to run (engine.Run).
@@ -100,13 +130,33 @@ type Protocol struct{ cfg Config }
 // New returns the comparison of cfg.
 func New(cfg Config) *Protocol { return &Protocol{cfg: cfg} }
 
-// Seat names: one per advocate, two for the judge's two readings.
+// Seat names: one per advocate, one per order the judge reads in.
 func advocateSeat(option string) string { return "for " + option }
 
-const (
-	judgeSeat         = "judge"
-	judgeReversedSeat = "judge, reversed"
-)
+const judgeSeat = "judge"
+
+// judgeSeatOf is the seat of the judge's k-th reading: "judge", "judge,
+// reversed", "judge, order 3".
+func judgeSeatOf(k int) string {
+	switch k {
+	case 0:
+		return judgeSeat
+	case 1:
+		return "judge, reversed"
+	}
+	return fmt.Sprintf("judge, order %d", k+1)
+}
+
+// judgeRoleOf is that seat's role.
+func judgeRoleOf(k int) engine.Role {
+	switch k {
+	case 0:
+		return "judge"
+	case 1:
+		return "judge, options reversed"
+	}
+	return engine.Role(fmt.Sprintf("judge, options in order %d", k+1))
+}
 
 // Phases lists the phases this comparison goes through.
 func (p *Protocol) Phases() []engine.PhaseInfo {
@@ -139,9 +189,8 @@ func (p *Protocol) Start() engine.DebateStarted {
 			addAgent(cfg.Advocates[i])
 		}
 	}
-	seats = append(seats, engine.Seat{Name: judgeSeat, Agent: cfg.Judge.Name, Role: "judge"})
-	if !cfg.Single {
-		seats = append(seats, engine.Seat{Name: judgeReversedSeat, Agent: cfg.Judge.Name, Role: "judge, options reversed"})
+	for k := range cfg.orders() {
+		seats = append(seats, engine.Seat{Name: judgeSeatOf(k), Agent: cfg.Judge.Name, Role: judgeRoleOf(k)})
 	}
 	addAgent(cfg.Judge)
 	var ctxFiles []engine.ContextFile
@@ -157,6 +206,16 @@ func (p *Protocol) Start() engine.DebateStarted {
 		settings = append(settings, engine.Setting{Name: "mode", Value: "single: one agent scores alone"})
 	case cfg.Quick:
 		settings = append(settings, engine.Setting{Name: "mode", Value: "quick: no rebuttals"})
+	}
+	if k := cfg.orders(); k != DefaultOrders {
+		settings = append(settings, engine.Setting{Name: "orders", Value: fmt.Sprint(k)})
+	}
+	if slices.ContainsFunc(cfg.Authors, func(a string) bool { return a != "" }) {
+		var parts []string
+		for i, o := range cfg.Options {
+			parts = append(parts, o+": "+engine.OrDash(cfg.author(i)))
+		}
+		settings = append(settings, engine.Setting{Name: "authors", Value: strings.Join(parts, " · ")})
 	}
 	return engine.DebateStarted{
 		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Topic: cfg.Decision,
@@ -196,9 +255,11 @@ type run struct {
 
 // reading is the judge's scorecard in one order of the options.
 type reading struct {
-	order []string
-	j     Judgement
-	card  Scorecard
+	order       []string
+	j           Judgement
+	card        Scorecard
+	seat, agent string
+	bytes       []int // what the judge read of each option, in order
 }
 
 type trailEntry struct {
@@ -454,16 +515,24 @@ type judgePrompt struct {
 	Rebuttals bool
 }
 
-// judgePhase asks the judge for its scorecard twice at once, the options
-// in opposite orders (once, alone, with --single).
+// judgePhase asks the judge for its scorecard in every order at once: the
+// options as given, reversed, and further counterbalanced orders when
+// asked (receipt.Orders); once, alone, with --single.
 func (r *run) judgePhase(ctx context.Context) {
-	orders := [][]string{r.cfg.Options}
-	if !r.cfg.Single {
-		orders = append(orders, reversed(r.cfg.Options))
+	base := make([]int, len(r.cfg.Options))
+	for i := range base {
+		base[i] = i
 	}
-	seats := []string{judgeSeat, judgeReversedSeat}
-	roles := []string{"judge", "judge, options reversed"}
+	var orders [][]string
+	for _, o := range receipt.Orders(base, r.cfg.orders()) {
+		var names []string
+		for _, i := range o {
+			names = append(names, r.cfg.Options[i])
+		}
+		orders = append(orders, names)
+	}
 	qs := make([]engine.Question, len(orders))
+	cases := make([][]judgeCase, len(orders))
 	for k, order := range orders {
 		p := judgePrompt{base: r.base(order), Rebuttals: !r.cfg.Quick && !r.cfg.Single}
 		for _, o := range order {
@@ -474,11 +543,12 @@ func (r *run) judgePhase(ctx context.Context) {
 			}
 			p.Cases = append(p.Cases, c)
 		}
+		cases[k] = p.Cases
 		name := "judge"
 		if r.cfg.Single {
 			name = "single"
 		}
-		qs[k] = r.question(seats[k], r.judge, roles[k], TaskJudge, ShapeJudge,
+		qs[k] = r.question(judgeSeatOf(k), r.judge, string(judgeRoleOf(k)), TaskJudge, ShapeJudge,
 			prompts.Render(name, ShapeJudge, p),
 			func(t string) (engine.Reply, error) {
 				return nonNil(parseJudgement(t, r.cfg.Options, r.criteria, p.Rebuttals))
@@ -490,32 +560,27 @@ func (r *run) judgePhase(ctx context.Context) {
 	}
 	for k, a := range answers {
 		j := a.Reply.(Judgement)
-		rd := reading{order: orders[k], j: j, card: Card(j.Scores)}
+		rd := reading{order: orders[k], j: j, card: Card(j.Scores), seat: qs[k].Seat, agent: qs[k].Agent.Name}
+		for _, c := range cases[k] {
+			rd.bytes = append(rd.bytes, len(c.Opening)+len(c.Rebuttal))
+		}
 		r.readings = append(r.readings, rd)
 		r.record(qs[k].Seat, qs[k].Agent.Name, j.Display())
 		for o, stated := range j.Totals {
 			if got := Total(rd.card, o, r.criteria); float64(got) != stated {
-				msg := fmt.Sprintf("the %s stated a weighted total of %g for %s; from its scores it is %d, and that is used", seats[k], stated, o, got)
+				msg := fmt.Sprintf("the %s stated a weighted total of %g for %s; from its scores it is %d, and that is used", qs[k].Seat, stated, o, got)
 				r.notes = append(r.notes, msg)
 				r.rt.Note(engine.NoteInfo, "%s", msg)
 			}
 		}
 	}
-	r.scorecardTable()
-}
-
-func reversed(ss []string) []string {
-	out := slices.Clone(ss)
-	slices.Reverse(out)
-	return out
-}
-
-func (r *run) cards() []Scorecard {
-	out := make([]Scorecard, len(r.readings))
-	for i, rd := range r.readings {
-		out[i] = rd.card
+	r.emitScored()
+	// The receipts first: a screen shows the latest table, and the
+	// scorecard, with its recommendation, is what the run ends on.
+	if len(r.readings) > 1 {
+		r.rt.Bus.Emit(r.receiptTable())
 	}
-	return out
+	r.scorecardTable()
 }
 
 func (r *run) picks() []string {
@@ -535,14 +600,15 @@ func (r *run) scorecardTable() {
 	}
 	cols = append(cols, "average", "recommended by")
 	v := Decide(r.picks())
-	leader, _ := Leader(r.cards(), r.cfg.Options, r.criteria)
+	lv := r.levelled()
+	leader, _ := lv.Leader(r.cfg.Options, r.criteria)
 	t := engine.Table{Phase: PhaseJudge, Round: 1, Title: "Weighted scorecard", Columns: cols}
 	for _, o := range r.cfg.Options {
 		cells := []string{o}
 		for _, rd := range r.readings {
 			cells = append(cells, fmt.Sprint(Total(rd.card, o, r.criteria)))
 		}
-		cells = append(cells, fmt.Sprintf("%.1f", Average(r.cards(), o, r.criteria)))
+		cells = append(cells, fmt.Sprintf("%.1f", lv.Total(o, r.criteria)))
 		var by []string
 		for i, rd := range r.readings {
 			if rd.j.Recommendation == o {
@@ -570,15 +636,17 @@ func (r *run) scorecardTable() {
 	r.rt.Bus.Emit(t)
 }
 
-// readingName names a reading: "as given", "reversed".
+// readingName names a reading: "as given", "reversed", "order 3".
 func readingName(i, n int) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return "score"
-	}
-	if i == 0 {
+	case i == 0:
 		return "as given"
+	case i == 1:
+		return "reversed"
 	}
-	return "reversed"
+	return fmt.Sprintf("order %d", i+1)
 }
 
 func (r *run) record(seat, agent, body string) {

@@ -38,7 +38,10 @@ func rebuttal(opponent string) Rebuttal {
 
 // judgement scores favour on every criterion 5 and the others 3, and
 // recommends favour.
-func judgement(favour string) Judgement {
+func judgement(favour string) Judgement { return judgementOf(favour, options) }
+
+// judgementOf is judgement over other options.
+func judgementOf(favour string, options []string) Judgement {
 	j := Judgement{Recommendation: favour, OpenQuestions: []string{"what is the peak rate?"},
 		Audit: []AuditItem{{Option: "Kafka", Kind: "unsupported", Claim: "1M events/s", Detail: "no source"}}}
 	for _, o := range options {
@@ -133,8 +136,12 @@ func TestComparisonToARecommendation(t *testing.T) {
 		}
 	}
 	tables := enginetest.Payloads[engine.Table](events)
-	if len(tables) != 1 || tables[0].Rows[0].Cells[0] != "Kafka" || tables[0].Rows[0].Cells[3] != "30.0" || tables[0].Rows[0].Stance != engine.StanceAgree {
+	if len(tables) != 2 || tables[1].Rows[0].Cells[0] != "Kafka" || tables[1].Rows[0].Cells[3] != "30.0" || tables[1].Rows[0].Stance != engine.StanceAgree {
 		t.Fatalf("scorecard table %+v", tables)
+	}
+	if rc := tables[0]; !strings.HasPrefix(rc.Title, "Order receipts") || rc.Rows[0].Cells[1] != "picked Kafka in 2 of 2 orders" ||
+		rc.Rows[1].Cells[1] != "Kafka over Postgres LISTEN/NOTIFY in 2 of 2 orders" || !strings.HasPrefix(rc.Decision, "0 of 4 decisive preferences did not hold") {
+		t.Fatalf("receipt table %+v", rc)
 	}
 	seats := events[0].Payload.(engine.DebateStarted).Seats
 	if len(seats) != 4 || seats[0].Role != "advocate for Kafka" || seats[3].Name != "judge, reversed" {
@@ -267,5 +274,113 @@ func TestInterruptedComparison(t *testing.T) {
 	out, _ := enginetest.Run(t, ctx, New(config()), s)
 	if out.Result != engine.OutcomeInterrupted || !strings.Contains(out.Summary, "rebuttals") {
 		t.Fatalf("%s: %s", out.Result, out.Summary)
+	}
+}
+
+// A judge that always favours the first option listed flips with the
+// order: every preference counts as a tie, the averages are levelled, the
+// receipts say so, and the tally counts the flips and the first-shown
+// picks.
+func TestAFlipCountsAsATie(t *testing.T) {
+	s := script("claude/"+ShapeJudge).On("claude", ShapeJudge, enginetest.Step{Reply: firstListed})
+	out, events := enginetest.Run(t, context.Background(), New(config()), s)
+	if out.Result != OutcomeOrderDependent || !strings.Contains(out.Summary, "Kafka with the options as given and Postgres LISTEN/NOTIFY with them reversed — counted as a tie") {
+		t.Fatalf("%s: %s", out.Result, out.Summary)
+	}
+	for _, w := range []string{
+		"## Order receipts",
+		"- recommendation: the pick flipped (Kafka in 1 of 2 orders, Postgres LISTEN/NOTIFY in 1) — counted as a tie",
+		"- throughput: Kafka and Postgres LISTEN/NOTIFY flipped (Kafka over Postgres LISTEN/NOTIFY in 1 of 2 orders, Postgres LISTEN/NOTIFY over Kafka in 1) — counted as a tie",
+		"4 of 4 decisive preferences did not hold across the orders (4 flipped outright); the first-shown candidate was picked in 2 of 2 readings (1.0 expected by chance).",
+		"| 4.0 ⇄ |",
+	} {
+		if !strings.Contains(out.Markdown, w) {
+			t.Errorf("the document lacks %q", w)
+		}
+	}
+	tables := enginetest.Payloads[engine.Table](events)
+	// Levelled: 4.0 on every criterion for both, 4×6 = 24 each.
+	if tables[1].Rows[0].Cells[3] != "24.0" || tables[1].Rows[1].Cells[3] != "24.0" {
+		t.Fatalf("scorecard %+v", tables[1])
+	}
+	rc := tables[0]
+	for _, row := range rc.Rows {
+		if row.Stance != engine.StanceDisagree {
+			t.Fatalf("a receipt held: %+v", row)
+		}
+	}
+	placed := enginetest.Payloads[engine.Placed](events)
+	if len(placed) != 1 || placed[0].Candidates[0].Place != 1 || placed[0].Candidates[1].Place != 1 {
+		t.Fatalf("placed %+v", placed)
+	}
+}
+
+// Every reading is recorded for arena stats: the options in the order
+// shown, with their scores, the lengths read, the pick and the authors.
+func TestReadingsAreRecordedForStats(t *testing.T) {
+	cfg := config()
+	cfg.Authors = []string{"claude", ""}
+	out, events := enginetest.Run(t, context.Background(), New(cfg), script())
+	if out.Result != OutcomeRecommendation {
+		t.Fatal(out.Summary)
+	}
+	sc := enginetest.Payloads[engine.Scored](events)
+	if len(sc) != 2*(1+len(crit)) {
+		t.Fatalf("%d scored events", len(sc))
+	}
+	rec := sc[0]
+	if rec.Judgement != "recommendation" || rec.Seat != "judge" || rec.Agent != "claude" || rec.Order != 0 || rec.Orders != 2 ||
+		rec.Pick != "Kafka" || rec.Candidates[0].ID != "Kafka" || rec.Candidates[0].Author != "claude" || *rec.Candidates[0].Score != 30 || rec.Candidates[0].Bytes == 0 {
+		t.Fatalf("first reading %+v", rec)
+	}
+	rev := sc[1+len(crit)]
+	if rev.Seat != "judge, reversed" || rev.Order != 1 || rev.Candidates[0].ID != "Postgres LISTEN/NOTIFY" || rev.Candidates[0].Author != "" {
+		t.Fatalf("second reading %+v", rev)
+	}
+	if sc[1].Judgement != crit[0].Name || sc[1].Max != 5 || *sc[1].Candidates[1].Score != 3 {
+		t.Fatalf("criterion reading %+v", sc[1])
+	}
+	placed := enginetest.Payloads[engine.Placed](events)
+	if len(placed) != 1 || placed[0].Candidates[0] != (engine.Standing{ID: "Kafka", Author: "claude", Place: 1}) || placed[0].Candidates[1].Place != 2 {
+		t.Fatalf("placed %+v", placed)
+	}
+	st := events[0].Payload.(engine.DebateStarted)
+	if !slices.Contains(st.Settings, engine.Setting{Name: "authors", Value: "Kafka: claude · Postgres LISTEN/NOTIFY: —"}) {
+		t.Fatalf("settings %+v", st.Settings)
+	}
+}
+
+// --orders 4 with three options: four counterbalanced orders, each its own
+// seat, every option shown first at least once.
+func TestMoreOrders(t *testing.T) {
+	cfg := config()
+	cfg.Options = []string{"Kafka", "Postgres LISTEN/NOTIFY", "NATS"}
+	cfg.Advocates = append(cfg.Advocates, enginetest.Agent("qwen"))
+	cfg.Orders, cfg.Quick = 4, true
+	s := script("claude/"+ShapeJudge).On("qwen", ShapeOpening, enginetest.Step{Reply: opening("NATS", "Kafka")}).
+		On("claude", ShapeJudge, enginetest.Step{Reply: judgementOf("Kafka", cfg.Options)})
+	out, events := enginetest.Run(t, context.Background(), New(cfg), s)
+	if out.Result != OutcomeRecommendation || s.Count("claude", ShapeJudge) != 4 {
+		t.Fatalf("%s: %s; %d judge calls", out.Result, out.Summary, s.Count("claude", ShapeJudge))
+	}
+	seats := events[0].Payload.(engine.DebateStarted).Seats
+	var judges []string
+	for _, st := range seats {
+		if strings.HasPrefix(st.Name, "judge") {
+			judges = append(judges, st.Name)
+		}
+	}
+	if !slices.Equal(judges, []string{"judge", "judge, reversed", "judge, order 3", "judge, order 4"}) {
+		t.Fatalf("judge seats %q", judges)
+	}
+	firsts := map[string]bool{}
+	for _, sc := range enginetest.Payloads[engine.Scored](events) {
+		firsts[sc.Candidates[0].ID] = true
+	}
+	if len(firsts) != 3 {
+		t.Fatalf("first shown: %v", firsts)
+	}
+	if !strings.Contains(out.Markdown, "The judge was asked in 4 orders") || !strings.Contains(out.Summary, "in all 4 orders") {
+		t.Fatalf("%s\n%s", out.Summary, out.Markdown)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/receipt"
 )
 
 // outcome decides how the comparison ended and writes its document.
@@ -25,35 +26,58 @@ func (r *run) outcome(ctx context.Context) engine.Outcome {
 		o.Summary = "Aborted: " + r.abort
 	case v.Flipped:
 		o.Result, o.Stance = OutcomeOrderDependent, engine.StancePartial
-		o.Summary = fmt.Sprintf("Not robust: the judge recommended %s with the options as given and %s with them reversed", v.Picks[0], v.Picks[1])
+		o.Summary = "Not robust: the judge recommended " + r.pickWords(v) + " — counted as a tie"
 	default:
 		o.Result, o.Stance = OutcomeRecommendation, engine.StanceAgree
 		o.Summary = fmt.Sprintf("Recommendation: %s (%s)", v.Recommendation, r.margin(v.Recommendation))
+	}
+	if o.Result == OutcomeRecommendation || o.Result == OutcomeOrderDependent {
+		r.rt.Bus.Emit(r.placed(v))
 	}
 	o.Markdown = r.document(o, v)
 	return o
 }
 
-func (r *run) wantReadings() int {
-	if r.cfg.Single {
-		return 1
+// pickWords says what the judge recommended in each order: "Kafka with
+// the options as given and NATS with them reversed".
+func (r *run) pickWords(v Verdict) string {
+	var parts []string
+	for i, p := range v.Picks {
+		switch i {
+		case 0:
+			parts = append(parts, p+" with the options as given")
+		case 1:
+			parts = append(parts, p+" with them reversed")
+		default:
+			parts = append(parts, fmt.Sprintf("%s in order %d", p, i+1))
+		}
 	}
-	return 2
+	if len(parts) <= 2 {
+		return strings.Join(parts, " and ")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
+
+func (r *run) wantReadings() int { return r.cfg.orders() }
 
 // margin says by how much the recommendation leads on average.
 func (r *run) margin(rec string) string {
-	cards := r.cards()
-	best := Average(cards, rec, r.criteria)
+	lv := r.levelled()
+	best := lv.Total(rec, r.criteria)
 	var parts []string
 	for _, o := range r.cfg.Options {
 		if o != rec {
-			parts = append(parts, fmt.Sprintf("%.1f vs %.1f for %s", best, Average(cards, o, r.criteria), o))
+			parts = append(parts, fmt.Sprintf("%.1f vs %.1f for %s", best, lv.Total(o, r.criteria), o))
 		}
 	}
-	what := "in both orders"
-	if r.cfg.Single {
+	what := fmt.Sprintf("in all %d orders", len(r.readings))
+	switch {
+	case len(r.readings) == 2:
+		what = "in both orders"
+	case r.cfg.Single && len(r.readings) == 1:
 		what = "one agent alone"
+	case len(r.readings) == 1:
+		what = "in one order"
 	}
 	return what + "; weighted " + strings.Join(parts, ", ")
 }
@@ -89,12 +113,16 @@ func (r *run) document(o engine.Outcome, v Verdict) string {
 		fmt.Fprintf(&b, "**%s**\n\n", o.Summary)
 	}
 	if r.cfg.Single {
-		b.WriteString("*A single agent scored the options alone (--single): no advocates, and no check of position bias.*\n\n")
+		b.WriteString("*A single agent scored the options alone (--single): no advocates.*\n\n")
+	}
+	if len(r.readings) == 1 {
+		b.WriteString("*The judge was asked in one order only: its position bias was not checked.*\n\n")
 	}
 	r.criteriaSection(&b)
 	if len(r.readings) > 0 {
 		r.scoresSection(&b)
 		r.scorecardSection(&b, v)
+		r.receiptSection(&b)
 		r.conditionsSection(&b)
 		r.auditSection(&b)
 		r.rebuttalSection(&b)
@@ -139,22 +167,30 @@ func (r *run) scoresSection(b *strings.Builder) {
 		}
 	}
 	b.WriteString(head + "\n" + sep + "\n")
+	lv := r.levelled()
+	anyLevelled := false
 	for _, c := range r.criteria {
 		row := "| " + engine.Cell(c.Name) + " |"
-		for _, o := range r.cfg.Options {
-			sum := 0
+		_, groups := receipt.Level(len(r.cfg.Options), r.receiptReadings(c.Name))
+		anyLevelled = anyLevelled || len(groups) > 0
+		for i, o := range r.cfg.Options {
 			for _, rd := range r.readings {
-				s := rd.card[o][c.Name]
-				sum += s
-				row += fmt.Sprintf(" %d |", s)
+				row += fmt.Sprintf(" %d |", rd.card[o][c.Name])
 			}
 			if len(r.readings) > 1 {
-				row += fmt.Sprintf(" %.1f |", float64(sum)/float64(len(r.readings)))
+				mark := ""
+				if slices.ContainsFunc(groups, func(g []int) bool { return slices.Contains(g, i) }) {
+					mark = " ⇄"
+				}
+				row += fmt.Sprintf(" %.1f%s |", lv[o][c.Name], mark)
 			}
 		}
 		b.WriteString(row + "\n")
 	}
 	b.WriteString("\n")
+	if anyLevelled {
+		b.WriteString("⇄ marks an average levelled with another option's: the judge's preference between them changed with the order, so it counts as a tie.\n\n")
+	}
 	for i, rd := range r.readings {
 		fmt.Fprintf(b, "**Justifications (%s):**\n\n", readingName(i, len(r.readings)))
 		for _, s := range rd.j.Scores {
@@ -183,7 +219,7 @@ func (r *run) scorecardSection(b *strings.Builder, v Verdict) {
 		for _, rd := range r.readings {
 			row += " " + Math(rd.card, o, r.criteria) + " |"
 		}
-		row += fmt.Sprintf(" %.1f |", Average(r.cards(), o, r.criteria))
+		row += fmt.Sprintf(" %.1f |", r.levelled().Total(o, r.criteria))
 		b.WriteString(row + "\n")
 	}
 	b.WriteString("\n## Recommendation\n\n")
@@ -191,7 +227,7 @@ func (r *run) scorecardSection(b *strings.Builder, v Verdict) {
 		fmt.Fprintf(b, "- With the options %s (%s): **%s**\n", readingName(i, len(v.Picks)), strings.Join(r.readings[i].order, ", "), p)
 	}
 	b.WriteString("\n")
-	leader, alone := Leader(r.cards(), r.cfg.Options, r.criteria)
+	leader, alone := r.levelled().Leader(r.cfg.Options, r.criteria)
 	switch {
 	case v.Flipped:
 		b.WriteString("The recommendation changed when the order of the options changed: it depends on presentation, not on the arguments, and is not robust. Weigh the scorecard and the conditions below yourself.\n\n")

@@ -384,6 +384,7 @@ func (r *run) analyse(ctx context.Context) {
 		a := ans.Reply.(Analysis)
 		s.analysis, s.scores = &a, a.Scores
 		s.initial = s.ints(r.cfg.Criteria)
+		r.emitScored(s)
 		r.checkQuotes(s, a.Scores, nil)
 		r.checkTotal(s, a.Overall)
 		r.write(s, r.header(s)+analysisSection(r.cfg.Criteria, s, a, r.corpus))

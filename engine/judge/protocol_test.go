@@ -196,8 +196,11 @@ func TestNoConsensusFlagsHumanReview(t *testing.T) {
 	if out.Result != OutcomeNoConsensus || out.Rounds != 2 {
 		t.Fatalf("outcome %s after %d: %s", out.Result, out.Rounds, out.Summary)
 	}
-	if n := len(enginetest.Payloads[engine.Table](events)); n != 3 {
+	if n := len(enginetest.Payloads[engine.Table](events)); n != 4 {
 		t.Fatalf("%d tables", n)
+	}
+	if l := enginetest.Payloads[engine.DebateLedger](events); len(l) != 1 || !l[0].Changed || len(l[0].Moves) != 0 || !strings.HasPrefix(l[0].Result, "no consensus") {
+		t.Fatalf("ledger %+v", l)
 	}
 	for _, want := range []string{"HUMAN REVIEW NEEDED", "### security: Judge 1 2, Judge 2 5", "no input validation"} {
 		if !strings.Contains(out.Markdown, want) {
@@ -258,5 +261,67 @@ func TestBelowMinScore(t *testing.T) {
 	out, _ := enginetest.Run(t, context.Background(), p, s)
 	if out.Result != OutcomeBelowMin || !strings.Contains(out.Markdown, "**Needs revision**") || !strings.Contains(out.Markdown, "differs") {
 		t.Fatalf("outcome %s: %s\n%s", out.Result, out.Summary, out.Markdown)
+	}
+}
+
+// The ledger: a judge that moves citing a line of the solution it had not
+// cited is backed by new evidence; one that moves citing only what it had
+// cited already is flagged as conformity, and toward whom. A plain vote of
+// the round-one overalls (3.20, 4.10, 3.80: mean 3.70) said pass, as the
+// debate did.
+func TestTheLedgerTellsEvidenceFromConformity(t *testing.T) {
+	s := enginetest.NewScript().
+		On("gemini", ShapeAnalysis, enginetest.Step{Reply: analysis(4, 2, 3)}).
+		On("codex", ShapeAnalysis, enginetest.Step{Reply: analysis(4, 5, 3)}).
+		On("qwen", ShapeAnalysis, enginetest.Step{Reply: analysis(4, 4, 3)}).
+		On("gemini", ShapeDebate, enginetest.Step{Reply: debate(true, []int{4, 4, 3}, map[string]any{"criterion": "security", "from": 2, "to": 4,
+			"reason": "the signature takes ints only, so 15 of the 16 injection cases cannot arise", "evidence": []string{"func Add(a, b int) int"}})}).
+		On("codex", ShapeDebate, enginetest.Step{Reply: debate(true, []int{4, 4, 3}, map[string]any{"criterion": "security", "from": 5, "to": 4,
+			"reason": "the others see it lower", "evidence": []string{"return a + b"}})}).
+		On("qwen", ShapeDebate, enginetest.Step{Reply: debate(true, []int{4, 4, 3})}).
+		On("gemini", ShapeSynthesis, enginetest.Step{Reply: synthesis})
+	out, events := enginetest.Run(t, context.Background(), newJudging(nil, 3, "gemini", "codex", "qwen"), s)
+	if out.Result != OutcomeConsensus {
+		t.Fatalf("%s: %s", out.Result, out.Summary)
+	}
+	ls := enginetest.Payloads[engine.DebateLedger](events)
+	if len(ls) != 1 {
+		t.Fatalf("%d ledgers", len(ls))
+	}
+	l := ls[0]
+	if l.Vote != "Pass (3.70)" || l.Changed || !strings.HasPrefix(l.Result, "Pass (consensus overall 3.80)") || len(l.Positions) != 3 || *l.Positions[0].Score != 3.2 {
+		t.Fatalf("ledger %+v", l)
+	}
+	if len(l.Moves) != 2 {
+		t.Fatalf("moves %+v", l.Moves)
+	}
+	g, c := l.Moves[0], l.Moves[1]
+	if g.Seat != "Judge 1" || g.On != "security" || g.From != "2" || g.To != "4" || g.Conformity ||
+		!slices.Equal(g.Evidence, []string{"“func Add(a, b int) int”", "figure 15", "figure 16"}) || g.Toward != "Judge 2, Judge 3" {
+		t.Fatalf("gemini's move %+v", g)
+	}
+	if c.Seat != "Judge 2" || !c.Conformity || len(c.Evidence) != 0 || c.Toward != "Judge 1, Judge 3" {
+		t.Fatalf("codex's move %+v", c)
+	}
+	for _, w := range []string{"## Debate ledger", "**Plain vote** (mean of the judges' round-one overalls): Pass (3.70).", "**The debate did not change the result.**",
+		"- Judge 2 (codex): security 5 → 4 (round 1), toward Judge 1, Judge 3 — ⚠ **no new evidence (conformity)**"} {
+		if !strings.Contains(out.Markdown, w) {
+			t.Errorf("document lacks %q", w)
+		}
+	}
+	tables := enginetest.Payloads[engine.Table](events)
+	if lt := tables[len(tables)-1]; !strings.HasPrefix(lt.Title, "Debate ledger") || lt.Rows[1].Stance != engine.StanceDisagree || lt.Rows[2].Cells[2] != "stayed" {
+		t.Fatalf("ledger table %+v", lt)
+	}
+	// Every judge's independent scores are recorded for arena stats.
+	var overall []engine.Scored
+	for _, sc := range enginetest.Payloads[engine.Scored](events) {
+		if sc.Judgement == "overall" {
+			overall = append(overall, sc)
+		}
+	}
+	if len(overall) != 3 || overall[1].Agent != "codex" || *overall[1].Candidates[0].Score != 4.1 || overall[1].Verdict != "accept" ||
+		overall[0].Verdict != "improve" || overall[0].Candidates[0].Author != "qwen" || overall[0].Candidates[0].Bytes != len(solutionText) {
+		t.Fatalf("overall readings %+v", overall)
 	}
 }

@@ -223,6 +223,7 @@ func (r *run) outcome(kind engine.OutcomeKind) engine.Outcome {
 		o.Summary = "Aborted " + r.where() + ": " + r.abort
 		r.stoppedDoc(&b, "aborted", o.Summary)
 	}
+	b.WriteString(r.emitLedger(kind, last))
 	r.appendix(&b)
 	o.Markdown = r.rt.WithCosts(b.String())
 	if r.cfg.Reports != nil {

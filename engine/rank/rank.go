@@ -13,6 +13,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/rank/facts"
+	"github.com/arenadebate/arena/engine/receipt"
 	"github.com/arenadebate/arena/engine/seating"
 )
 
@@ -117,6 +119,11 @@ type Config struct {
 	Verdict challengers.Agent
 	// Seed draws the order each judge sees the repositories in.
 	Seed uint64
+	// Orders is how many counterbalanced orders each dimension's judge is
+	// asked in (0: DefaultOrders): the seeded order, its reverse, then
+	// further ones (receipt.Orders). A preference that changes with the
+	// order counts as a tie.
+	Orders int
 	// RunTests is nil unless the person asked for the tests to be run.
 	RunTests TestRunner
 	Timeout  time.Duration // timeout_per_cli, for the record
@@ -139,6 +146,26 @@ type Config struct {
 
 // WhatReport is how a Saved event names the JSON report.
 const WhatReport = "JSON report"
+
+// DefaultOrders is how many orders each judge is asked in by default.
+const DefaultOrders = 2
+
+// orders is how many orders each judge is asked in, for n repositories.
+func (c Config) orders(n int) int {
+	k := c.Orders
+	if k <= 0 {
+		k = DefaultOrders
+	}
+	return max(min(k, receipt.MaxOrders(n)), 1)
+}
+
+// author is the agent that wrote repository i ("" when not said).
+func (c Config) author(i int) string {
+	if i < len(c.Authors) {
+		return c.Authors[i]
+	}
+	return ""
+}
 
 // Protocol is a ranking, ready to run (engine.Run).
 type Protocol struct {
@@ -187,7 +214,9 @@ func (p *Protocol) Manifest() engine.Manifest {
 	}
 	for _, d := range p.cfg.Weights.Active() {
 		ag := p.cfg.Judges[d]
-		m.Seats = append(m.Seats, engine.ManifestSeat{Seat: JudgeSeat(d), Agent: ag.Name, Role: engine.Role(strings.ToLower(d.Title()) + " judge"), Inputs: []engine.ManifestInput{spec}})
+		for k := range p.cfg.orders(len(p.cfg.Repos)) {
+			m.Seats = append(m.Seats, engine.ManifestSeat{Seat: JudgeSeatOf(d, k), Agent: ag.Name, Role: judgeRole(d, k), Inputs: []engine.ManifestInput{spec}})
+		}
 	}
 	m.Seats = append(m.Seats, engine.ManifestSeat{Seat: VerdictSeat, Agent: p.cfg.Verdict.Name, Role: "verdict writer"})
 	m.Notes = append(m.Notes, "The judges also receive the fact seats' reports (checked against arena's measurements), under neutral letters; the verdict writer, arena's ranking.")
@@ -220,6 +249,31 @@ func JudgeSeat(d Dimension) string { return strings.ReplaceAll(string(d), "_", "
 // JudgeKey is the config key of a dimension's judge: "judges.security".
 func JudgeKey(d Dimension) string { return "judges." + string(d) }
 
+// JudgeSeatOf is the seat of a dimension judge's k-th order: "security
+// judge", "security judge, reversed", "security judge, order 3".
+func JudgeSeatOf(d Dimension, k int) string {
+	switch k {
+	case 0:
+		return JudgeSeat(d)
+	case 1:
+		return JudgeSeat(d) + ", reversed"
+	}
+	return fmt.Sprintf("%s, order %d", JudgeSeat(d), k+1)
+}
+
+// judgeRole is the role of that seat.
+func judgeRole(d Dimension, k int) engine.Role {
+	r := strings.ToLower(d.Title()) + " judge"
+	switch k {
+	case 0:
+	case 1:
+		r += ", order reversed"
+	default:
+		r += fmt.Sprintf(", order %d", k+1)
+	}
+	return engine.Role(r)
+}
+
 // VerdictSeat is the seat of the verdict writer, and its config key.
 const VerdictSeat = "verdict"
 
@@ -242,17 +296,27 @@ func (p *Protocol) Start() engine.DebateStarted {
 		labels = append(labels, r.Label)
 	}
 	for _, d := range cfg.Weights.Active() {
-		add(JudgeSeat(d), cfg.Judges[d], engine.Role(strings.ToLower(d.Title())+" judge"))
+		for k := range cfg.orders(len(cfg.Repos)) {
+			add(JudgeSeatOf(d, k), cfg.Judges[d], judgeRole(d, k))
+		}
 	}
 	add(VerdictSeat, cfg.Verdict, "verdict writer")
 	settings := []engine.Setting{
 		{Name: "repositories", Value: strings.Join(labels, " · ")},
 		{Name: "weights", Value: cfg.Weights.String()},
 		{Name: "judge order seed", Value: fmt.Sprint(cfg.Seed)},
+		{Name: "orders", Value: fmt.Sprint(cfg.orders(len(cfg.Repos)))},
 		{Name: "run tests", Value: fmt.Sprint(cfg.RunTests != nil)},
 	}
 	for _, r := range cfg.Repos {
 		settings = append(settings, engine.Setting{Name: r.Label, Value: fmt.Sprintf("%s (%s vs %s, %.12s)", r.Path, r.Git.Branch, r.Git.Base, r.Git.Head)})
+	}
+	if slices.ContainsFunc(cfg.Authors, func(a string) bool { return a != "" }) {
+		var parts []string
+		for i, r := range cfg.Repos {
+			parts = append(parts, r.Label+": "+engine.OrDash(cfg.author(i)))
+		}
+		settings = append(settings, engine.Setting{Name: "authors", Value: strings.Join(parts, " · ")})
 	}
 	return engine.DebateStarted{
 		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, FollowUpSeat: VerdictSeat,
@@ -276,13 +340,27 @@ type state struct {
 	failures []string
 }
 
-// dimResult is one judge's work: the order it saw, and its scores mapped
-// back from letters to repositories.
+// dimResult is one judge's work: the orders it saw, its scores in each
+// mapped back from letters to repositories, and the scores arena uses:
+// averaged over the orders, with a preference that did not hold in every
+// order levelled (receipt.Level).
 type dimResult struct {
-	agent  string
-	order  []int // order[k] is the repository shown as Letters()[k]
+	agent    string
+	order    []int // order[k] is the repository shown as Letters()[k] in the first order
+	scores   map[int]LetterScore
+	rank     []int // the judge's own ranking in the first order, as repositories
+	readings []dimReading
+	avg      map[int]float64
+	levelled [][]int // repositories levelled together
+}
+
+// dimReading is the judge's answer in one order.
+type dimReading struct {
+	seat   string
+	order  []int
 	scores map[int]LetterScore
-	rank   []int // the judge's own ranking, as repositories
+	rank   []int
+	bytes  map[int]int // what the judge read of each repository
 }
 
 // Run runs the ranking to its outcome.
@@ -459,63 +537,114 @@ func (s *state) judged() []int {
 	return out
 }
 
-// judge asks the five dimension judges at once, each with its own order.
+// judge asks the dimension judges at once, each in its own counterbalanced
+// orders of the repositories (the seeded order, its reverse, ...).
 func (s *state) judge(ctx context.Context) bool {
 	judged := s.judged()
 	dims := s.cfg.Weights.Active()
+	k := s.cfg.orders(len(judged))
+	if want := s.cfg.Orders; want > k {
+		s.rt.Note(engine.NoteInfo, "%d repositories can be shown in %d distinct orders: each judge is asked in %d, not %d", len(judged), k, k, want)
+	}
 	var qs []engine.Question
-	for k, d := range dims {
-		order := Order(judged, s.cfg.Seed, k)
-		letters := Letters(len(order))
-		var cands []candidate
-		var shown []string
-		for j, i := range order {
-			cands = append(cands, candidate{Letter: letters[j], Facts: s.neutralFacts(i, "Candidate "+letters[j])})
-			shown = append(shown, letters[j]+" = "+s.cfg.Repos[i].Label)
+	type ask struct {
+		d     Dimension
+		order []int
+		bytes map[int]int
+	}
+	var asks []ask
+	for n, d := range dims {
+		s.dims[d] = &dimResult{agent: s.cfg.Judges[d].Name}
+		for m, order := range receipt.Orders(Order(judged, s.cfg.Seed, n), k) {
+			letters := Letters(len(order))
+			var cands []candidate
+			var shown []string
+			bytes := map[int]int{}
+			for j, i := range order {
+				f := s.neutralFacts(i, "Candidate "+letters[j])
+				bytes[i] = len(f)
+				cands = append(cands, candidate{Letter: letters[j], Facts: f})
+				shown = append(shown, letters[j]+" = "+s.cfg.Repos[i].Label)
+			}
+			if m == 0 {
+				s.dims[d].order = order
+			}
+			s.rt.Note(engine.NoteInfo, "the %s judge sees %s", strings.TrimSuffix(string(judgeRole(d, m)), " judge"), strings.Join(shown, ", "))
+			asks = append(asks, ask{d: d, order: order, bytes: bytes})
+			qs = append(qs, engine.Question{
+				Seat: JudgeSeatOf(d, m), Agent: s.cfg.Judges[d], Role: judgeRole(d, m),
+				Phase: PhaseJudging, Task: TaskJudge, Shape: ShapeJudge, Retries: 1,
+				Prompt: prompts.Render("judge", ShapeJudge, judgePrompt{
+					Title: d.Title(), Dimension: string(d), Focus: focus[d], SpecName: s.cfg.Spec.Name, Spec: s.cfg.Spec.Content,
+					Candidates: cands, Letters: letters, LetterList: strings.Join(letters, ", "),
+				}),
+				Parse: func(text string) (engine.Reply, error) { return ParseJudgement(text, letters) },
+			})
 		}
-		s.dims[d] = &dimResult{agent: s.cfg.Judges[d].Name, order: order}
-		s.rt.Note(engine.NoteInfo, "the %s judge sees %s", strings.ToLower(d.Title()), strings.Join(shown, ", "))
-		qs = append(qs, engine.Question{
-			Seat: JudgeSeat(d), Agent: s.cfg.Judges[d], Role: engine.Role(strings.ToLower(d.Title()) + " judge"),
-			Phase: PhaseJudging, Task: TaskJudge, Shape: ShapeJudge, Retries: 1,
-			Prompt: prompts.Render("judge", ShapeJudge, judgePrompt{
-				Title: d.Title(), Dimension: string(d), Focus: focus[d], SpecName: s.cfg.Spec.Name, Spec: s.cfg.Spec.Content,
-				Candidates: cands, Letters: letters, LetterList: strings.Join(letters, ", "),
-			}),
-			Parse: func(text string) (engine.Reply, error) { return ParseJudgement(text, letters) },
-		})
 	}
 	answers := s.rt.AskAll(ctx, qs)
 	if ctx.Err() != nil {
 		return false
 	}
-	for k, a := range answers {
-		d := dims[k]
-		res := s.dims[d]
+	failed := map[Dimension][]string{}
+	for n, a := range answers {
+		d, res := asks[n].d, s.dims[asks[n].d]
 		if !a.OK() {
 			why := engine.FailureWords(res.agent, a.Failed, 0)
 			if a.Unparseable {
 				why = res.agent + " returned an unparseable reply twice"
 			}
+			failed[d] = append(failed[d], qs[n].Seat+": "+why)
+			continue
+		}
+		j := a.Reply.(Judgement)
+		order := asks[n].order
+		letters := Letters(len(order))
+		rd := dimReading{seat: qs[n].Seat, order: order, scores: map[int]LetterScore{}, bytes: asks[n].bytes}
+		for i, l := range letters {
+			rd.scores[order[i]] = j.Scores[l]
+		}
+		for _, l := range j.Ranking {
+			rd.rank = append(rd.rank, order[strings.Index(strings.Join(letters, ""), l)])
+		}
+		res.readings = append(res.readings, rd)
+	}
+	for _, d := range dims {
+		res := s.dims[d]
+		if len(res.readings) == 0 {
+			why := strings.Join(failed[d], "; ")
 			s.leftOut[d] = why
 			delete(s.dims, d)
 			s.failures = append(s.failures, fmt.Sprintf("the %s judge (%s) failed: %s is left out of every total", strings.ToLower(d.Title()), res.agent, strings.ToLower(d.Title())))
 			s.rt.Note(engine.NoteWarn, "the %s judge failed (%s): %s is left out of every total", strings.ToLower(d.Title()), why, strings.ToLower(d.Title()))
 			continue
 		}
-		j := a.Reply.(Judgement)
-		letters := Letters(len(res.order))
-		res.scores = map[int]LetterScore{}
-		for n, l := range letters {
-			res.scores[res.order[n]] = j.Scores[l]
+		if len(failed[d]) > 0 {
+			s.rt.Note(engine.NoteWarn, "the %s judge answered in %d of %d orders (%s): its receipts rest on those", strings.ToLower(d.Title()), len(res.readings), len(res.readings)+len(failed[d]), strings.Join(failed[d], "; "))
 		}
-		for _, l := range j.Ranking {
-			res.rank = append(res.rank, res.order[strings.Index(strings.Join(letters, ""), l)])
+		res.order, res.scores, res.rank = res.readings[0].order, res.readings[0].scores, res.readings[0].rank
+		avg, groups := receipt.Level(len(judged), s.receiptReadings(res))
+		res.avg, res.levelled = map[int]float64{}, nil
+		for x, i := range judged {
+			res.avg[i] = avg[x]
+		}
+		for _, g := range groups {
+			var repos []int
+			for _, x := range g {
+				repos = append(repos, judged[x])
+			}
+			res.levelled = append(res.levelled, repos)
 		}
 	}
 	if len(s.dims) == 0 {
 		s.rt.Note(engine.NoteError, "every judge failed: nothing was scored")
 		return false
+	}
+	s.emitScored()
+	// The receipts first: a screen shows the latest table, and the
+	// scores, levelled where a preference flipped, are what it ends on.
+	if k > 1 {
+		s.rt.Bus.Emit(s.receiptTable())
 	}
 	s.rt.Bus.Emit(s.scoreTable())
 	return true
@@ -565,9 +694,9 @@ func (s *state) judgedDims() []Dimension {
 func (s *state) totals() map[int]float64 {
 	totals := map[int]float64{}
 	for _, i := range s.judged() {
-		sc := map[Dimension]int{}
+		sc := map[Dimension]float64{}
 		for d, res := range s.dims {
-			sc[d] = res.scores[i].Score
+			sc[d] = res.avg[i]
 		}
 		totals[i] = Total(sc, s.cfg.Weights, s.judgedDims())
 	}
@@ -597,7 +726,7 @@ func (s *state) scoreTable() engine.Table {
 		row := engine.Row{Cells: []string{d.Title(), fmt.Sprint(s.cfg.Weights[d])}}
 		for _, i := range judged {
 			if res := s.dims[d]; res != nil {
-				row.Cells = append(row.Cells, fmt.Sprint(res.scores[i].Score))
+				row.Cells = append(row.Cells, res.scoreWords(i))
 			} else {
 				row.Cells = append(row.Cells, "—")
 			}
@@ -641,7 +770,7 @@ func (s *state) verdict(ctx context.Context, places []Place) (text, by string) {
 	for _, d := range s.judgedDims() {
 		var cells []string
 		for _, i := range s.judged() {
-			cells = append(cells, fmt.Sprintf("%s %d", s.cfg.Repos[i].Label, s.dims[d].scores[i].Score))
+			cells = append(cells, fmt.Sprintf("%s %s", s.cfg.Repos[i].Label, trimScore(s.dims[d].avg[i])))
 		}
 		rows = append(rows, fmt.Sprintf("%s (%d): %s", d.Title(), s.cfg.Weights[d], strings.Join(cells, " · ")))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -82,6 +83,7 @@ func letterOfMarker(t *testing.T, prompt, marker string) string {
 func TestScoresFollowTheLettersThroughEachJudgesShuffle(t *testing.T) {
 	cfg := config("alpha", "beta", "gamma")
 	cfg.Authors = []string{"mistral", "", "llama"}
+	cfg.Orders = 1 // one order: what a letter scores is what its repository gets
 	s := enginetest.NewScript()
 	s.On("claude", ShapeFacts, enginetest.Step{Reply: factsReply("req-one", 3)})
 	s.On("gemini", ShapeFacts, enginetest.Step{Reply: factsReply("req-two", 3)})
@@ -114,8 +116,8 @@ func TestScoresFollowTheLettersThroughEachJudgesShuffle(t *testing.T) {
 		for _, lm := range [][2]string{{"alpha", "req-one"}, {"beta", "req-two"}, {"gamma", "req-three"}} {
 			l, letter := lm[0], letterOfMarker(t, c.Prompt, lm[1])
 			order += letter
-			if got := rep.Scores[l].Dims[dim].Score; got != want[letter] {
-				t.Errorf("%s judge showed %s as %s (score %d), report has %d", dim, l, letter, want[letter], got)
+			if got := rep.Scores[l].Dims[dim].Score; got != float64(want[letter]) {
+				t.Errorf("%s judge showed %s as %s (score %d), report has %g", dim, l, letter, want[letter], got)
 			}
 		}
 		orders[order] = true
@@ -161,12 +163,12 @@ func TestTotalsRankingAndReport(t *testing.T) {
 	// Each repository's total is its own weighted mean, computed here
 	// from the report's scores.
 	for l, rs := range rep.Scores {
-		num, den := 0, 0
+		num, den := 0.0, 0
 		for _, d := range Dimensions {
-			num += rs.Dims[d].Score * cfg.Weights[d]
+			num += rs.Dims[d].Score * float64(cfg.Weights[d])
 			den += cfg.Weights[d]
 		}
-		if want := float64(num) / float64(den); fmt.Sprintf("%.2f", want) != fmt.Sprintf("%.2f", rs.WeightedTotal) {
+		if want := num / float64(den); fmt.Sprintf("%.2f", want) != fmt.Sprintf("%.2f", rs.WeightedTotal) {
 			t.Errorf("%s total %.2f, want %.2f", l, rs.WeightedTotal, want)
 		}
 	}
@@ -174,7 +176,7 @@ func TestTotalsRankingAndReport(t *testing.T) {
 		t.Fatalf("places %+v result %s", rep.Places, out.Result)
 	}
 	tables := enginetest.Payloads[engine.Table](events)
-	if len(tables) != 2 || tables[1].Rows[len(tables[1].Rows)-1].Cells[0] != "Weighted total" {
+	if len(tables) != 3 || tables[2].Rows[len(tables[2].Rows)-1].Cells[0] != "Weighted total" || tables[1].Title != "Order receipts" {
 		t.Fatalf("tables %+v", tables)
 	}
 	b, err := json.Marshal(rep)
@@ -246,19 +248,19 @@ func TestAFailedJudgeLeavesItsDimensionOutOfEveryTotal(t *testing.T) {
 	p := New(cfg)
 	out, _ := enginetest.Run(t, context.Background(), p, s)
 	rep := p.Report()
-	if rep.LeftOut["security"] == "" || s.Count("broken", ShapeJudge+".repair") != 1 {
+	if rep.LeftOut["security"] == "" || s.Count("broken", ShapeJudge+".repair") != 2 {
 		t.Fatalf("left out %v", rep.LeftOut)
 	}
 	for l, rs := range rep.Scores {
 		if _, ok := rs.Dims[DimSecurity]; ok {
 			t.Errorf("%s has a security score", l)
 		}
-		num, den := 0, 0
+		num, den := 0.0, 0
 		for d, ds := range rs.Dims {
-			num += ds.Score * cfg.Weights[d]
+			num += ds.Score * float64(cfg.Weights[d])
 			den += cfg.Weights[d]
 		}
-		if den != 75 || fmt.Sprintf("%.2f", float64(num)/75) != fmt.Sprintf("%.2f", rs.WeightedTotal) {
+		if den != 75 || fmt.Sprintf("%.2f", num/75) != fmt.Sprintf("%.2f", rs.WeightedTotal) {
 			t.Errorf("%s total %.2f over weights %d", l, rs.WeightedTotal, den)
 		}
 	}
@@ -320,5 +322,137 @@ func TestInterruptedRanking(t *testing.T) {
 	out, _ := enginetest.Run(t, ctx, New(cfg), s)
 	if out.Result != engine.OutcomeInterrupted {
 		t.Fatalf("%+v", out)
+	}
+}
+
+// byMarker scores each candidate by the marker its facts hold, whatever
+// letter it is shown under: an unbiased judge.
+func byMarker(scores map[string]int) func(prompt string) any {
+	return func(prompt string) any {
+		letters := map[string]int{}
+		for _, part := range strings.Split(prompt, "\nCANDIDATE ")[1:] {
+			for m, n := range scores {
+				if strings.Contains(part, m) {
+					letters[part[:1]] = n
+				}
+			}
+		}
+		return judgeReply("x", letters)
+	}
+}
+
+// firstShown scores the first candidate shown 5 and the others 2: a
+// judge with a position bias.
+func firstShown(prompt string) any {
+	sc := map[string]int{}
+	for _, part := range strings.Split(prompt, "\nCANDIDATE ")[1:] {
+		sc[part[:1]] = 2
+	}
+	sc["A"] = 5
+	return judgeReply("x", sc)
+}
+
+// The security judge always favours the first candidate shown; the others
+// judge the facts. Asked in two orders, security's preference flips and
+// counts as a tie (both levelled to 3.5); the others' hold. The receipts
+// say which, the tally counts the flips, and every reading is recorded.
+func TestAPositionBiasedJudgeIsCountedAsATie(t *testing.T) {
+	cfg := config("alpha", "beta")
+	cfg.Authors = []string{"claude", "gemini"}
+	s := enginetest.NewScript()
+	s.On("claude", ShapeFacts, enginetest.Step{Reply: factsReply("req-one", 3)})
+	s.On("gemini", ShapeFacts, enginetest.Step{Reply: factsReply("req-two", 3)})
+	cfg.Judges[DimSecurity] = enginetest.Agent("biased")
+	s.On("biased", ShapeJudge, enginetest.Step{Reply: firstShown})
+	for _, a := range []string{"codex", "qwen", "claude"} {
+		s.On(a, ShapeJudge, enginetest.Step{Reply: byMarker(map[string]int{"req-one": 4, "req-two": 3})})
+	}
+	s.On("claude", ShapeSynthesis, enginetest.Step{Reply: map[string]any{"verdict": "alpha ranks first."}})
+	p := New(cfg)
+	out, events := enginetest.Run(t, context.Background(), p, s)
+	rep := p.Report()
+	if out.Result != OutcomeRanked || rep.Ranking[0] != "alpha" || s.Count("biased", ShapeJudge) != 2 {
+		t.Fatalf("%s %q; biased asked %d times", out.Result, rep.Ranking, s.Count("biased", ShapeJudge))
+	}
+	sec := rep.Scores["alpha"].Dims[DimSecurity]
+	if sec.Score != 3.5 || !sec.Levelled || rep.Scores["beta"].Dims[DimSecurity].Score != 3.5 || len(sec.ByOrder) != 2 {
+		t.Fatalf("security %+v / %+v", sec, rep.Scores["beta"].Dims[DimSecurity])
+	}
+	if f := rep.Scores["alpha"].Dims[DimFunctionality]; f.Score != 4 || f.Levelled {
+		t.Fatalf("functionality %+v", f)
+	}
+	// Functionality 30, tests 20, overengineering 15, dead code 10 favour
+	// alpha 4 to 3; security 25 is level at 3.5.
+	if want := (4*75 + 3.5*25) / 100.0; math.Abs(rep.Scores["alpha"].WeightedTotal-math.Round(want*100)/100) > 1e-9 {
+		t.Fatalf("alpha total %v, want %v", rep.Scores["alpha"].WeightedTotal, want)
+	}
+	for _, w := range []string{
+		"- Security: alpha and beta flipped (alpha over beta in 1 of 2 orders, beta over alpha in 1) — counted as a tie",
+		"- Functionality: alpha over beta in 2 of 2 orders",
+		"1 of 5 decisive preferences did not hold across the orders (1 flipped outright)",
+		"| 3.5 ⇄ |",
+		"## Order receipts",
+	} {
+		if !strings.Contains(out.Markdown, w) {
+			t.Errorf("the document lacks %q", w)
+		}
+	}
+	if rep.Orders != 2 || len(rep.Judges["security"].Orders) != 2 || rep.Version != "1.1.0" {
+		t.Fatalf("report orders %d %v", rep.Orders, rep.Judges["security"].Orders)
+	}
+	sc := enginetest.Payloads[engine.Scored](events)
+	if len(sc) != 10 {
+		t.Fatalf("%d scored events", len(sc))
+	}
+	var biased []engine.Scored
+	for _, x := range sc {
+		if x.Agent == "biased" {
+			biased = append(biased, x)
+		}
+	}
+	if len(biased) != 2 || biased[0].Seat != "security judge" || biased[1].Seat != "security judge, reversed" ||
+		biased[0].Candidates[0].ID != biased[1].Candidates[1].ID || biased[0].Pick != biased[0].Candidates[0].ID ||
+		biased[1].Pick != biased[1].Candidates[0].ID || biased[0].Candidates[0].Shown != "Candidate A" || biased[0].Candidates[0].Bytes == 0 {
+		t.Fatalf("biased readings %+v", biased)
+	}
+	if a := biased[0].Candidates[0]; a.Author != map[string]string{"alpha": "claude", "beta": "gemini"}[a.ID] {
+		t.Fatalf("author %+v", a)
+	}
+	placed := enginetest.Payloads[engine.Placed](events)
+	if len(placed) != 1 || placed[0].Candidates[0] != (engine.Standing{ID: "alpha", Author: "claude", Place: 1}) {
+		t.Fatalf("placed %+v", placed)
+	}
+	tables := enginetest.Payloads[engine.Table](events)
+	if rc := tables[len(tables)-2]; rc.Title != "Order receipts" || len(rc.Rows) != 5 || rc.Rows[1].Stance != engine.StanceDisagree || rc.Rows[0].Stance != engine.StanceAgree {
+		t.Fatalf("receipt table %+v", rc)
+	}
+}
+
+// Two repositories have two orders: --orders 3 asks in two, and says so.
+// A judge that answers in one order only leaves its receipts resting on
+// that one.
+func TestOrdersAreCappedAndAFailedOrderIsNamed(t *testing.T) {
+	cfg := config("alpha", "beta")
+	cfg.Orders = 3
+	s := enginetest.NewScript()
+	s.On("claude", ShapeFacts, enginetest.Step{Reply: factsReply("req-one", 3)})
+	s.On("gemini", ShapeFacts, enginetest.Step{Reply: factsReply("req-two", 3)})
+	for _, a := range []string{"gemini", "qwen", "claude"} {
+		s.On(a, ShapeJudge, enginetest.Step{Reply: byMarker(map[string]int{"req-one": 4, "req-two": 3})})
+	}
+	s.On("codex", ShapeJudge, enginetest.Step{Reply: byMarker(map[string]int{"req-one": 4, "req-two": 3})},
+		enginetest.Step{Reason: challengers.ReasonTimeout})
+	s.On("claude", ShapeSynthesis, enginetest.Step{Reply: map[string]any{"verdict": "alpha ranks first."}})
+	p := New(cfg)
+	out, events := enginetest.Run(t, context.Background(), p, s)
+	if out.Result != OutcomeRanked {
+		t.Fatalf("%+v", out)
+	}
+	notes := enginetest.Payloads[engine.Note](events)
+	has := func(sub string) bool {
+		return slices.ContainsFunc(notes, func(n engine.Note) bool { return strings.Contains(n.Message, sub) })
+	}
+	if !has("2 repositories can be shown in 2 distinct orders: each judge is asked in 2, not 3") || !has("answered in 1 of 2 orders") {
+		t.Fatalf("notes %+v", notes)
 	}
 }

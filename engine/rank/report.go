@@ -5,16 +5,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/rank/facts"
+	"github.com/arenadebate/arena/engine/receipt"
 )
 
 // ReportVersion is the version of the JSON report's shape.
-const ReportVersion = "1.0.0"
+//
+// 1.1.0: each judge is asked in several orders; a dimension's score is the
+// mean over them (a number, no longer a whole one), with the order
+// receipts, the orders, and each order's score.
+const ReportVersion = "1.1.0"
 
 // Report is the JSON report, in the seed's shape with what arena adds:
 // who judged, in which order, what was left out and why, and what the
@@ -41,6 +47,11 @@ type Report struct {
 	Facts     map[string]*Facts    `json:"facts"`
 	Notes     []string             `json:"notes,omitempty"`
 	Seed      uint64               `json:"judge_order_seed"`
+	// Orders is how many orders each judge was asked in; Receipts say,
+	// per dimension and pair, whether the preference held in all of them.
+	Orders       int      `json:"orders"`
+	Receipts     []string `json:"order_receipts,omitempty"`
+	ReceiptTally string   `json:"order_receipt_tally,omitempty"`
 	// SavedTo is where the report was saved ("" when it was not).
 	SavedTo string `json:"-"`
 }
@@ -60,11 +71,17 @@ type ReportRepo struct {
 	Judged       bool           `json:"judged"`
 }
 
-// DimScore is one score with its reasons.
+// DimScore is one score with its reasons: the mean of the judge's scores
+// over the orders, levelled with another repository's where the judge's
+// preference between them changed with the order; the justification and
+// evidence of the first order.
 type DimScore struct {
-	Score         int      `json:"score"`
+	Score         float64  `json:"score"`
 	Justification string   `json:"justification"`
 	Evidence      []string `json:"evidence,omitempty"`
+	// ByOrder is the judge's score in each order.
+	ByOrder  []int `json:"by_order,omitempty"`
+	Levelled bool  `json:"levelled,omitempty"`
 }
 
 // RepoScores is a repository's scores by dimension, and its total.
@@ -109,8 +126,10 @@ func (r *RepoScores) UnmarshalJSON(b []byte) error {
 // JudgeInfo is who judged a dimension and the order it saw.
 type JudgeInfo struct {
 	Agent string `json:"agent"`
-	// Order is the labels in the order the judge saw them, as A, B, ...
-	Order []string `json:"order"`
+	// Order is the labels in the order the judge saw them first, as A,
+	// B, ...; Orders every order it was asked in.
+	Order  []string   `json:"order"`
+	Orders [][]string `json:"orders,omitempty"`
 	// Ranking is the judge's own ranking (arena ranks by the totals).
 	Ranking []string `json:"ranking,omitempty"`
 	Failed  string   `json:"failed,omitempty"`
@@ -125,10 +144,19 @@ func (p *Protocol) finish(s *state, ctx context.Context, places []Place, verdict
 		Version: ReportVersion, CreatedAt: cfg.Now().UTC().Truncate(time.Second), SpecFile: cfg.Spec.Name,
 		Weights: cfg.Weights, Scores: map[string]RepoScores{}, Judges: map[string]JudgeInfo{},
 		Facts: map[string]*Facts{}, Seed: cfg.Seed, Notes: cfg.Notes, Ranking: []string{},
+		Orders: cfg.orders(len(s.judged())),
+	}
+	if places != nil && rep.Orders > 1 {
+		var tally receipt.Tally
+		rep.Receipts, _, tally = s.receiptLines()
+		rep.ReceiptTally = tally.Words()
 	}
 	rep.addRepos(s, places != nil)
 	rep.addJudges(s)
 	rep.addPlaces(s, places)
+	if places != nil {
+		s.rt.Bus.Emit(s.placed(places))
+	}
 	if text, by, ok := strings.Cut(verdict, "\x00"); ok {
 		rep.Verdict, rep.VerdictBy = text, by
 	}
@@ -187,6 +215,13 @@ func (rep *Report) addJudges(s *state) {
 			for _, i := range res.order {
 				ji.Order = append(ji.Order, s.cfg.Repos[i].Label)
 			}
+			for _, rd := range res.readings {
+				var o []string
+				for _, i := range rd.order {
+					o = append(o, s.cfg.Repos[i].Label)
+				}
+				ji.Orders = append(ji.Orders, o)
+			}
 			for _, i := range res.rank {
 				ji.Ranking = append(ji.Ranking, s.cfg.Repos[i].Label)
 			}
@@ -203,7 +238,13 @@ func (rep *Report) addPlaces(s *state, places []Place) {
 		rep.Ranking = append(rep.Ranking, pl.Label)
 		rs := RepoScores{Dims: map[Dimension]DimScore{}, WeightedTotal: pl.Total}
 		for d, res := range s.dims {
-			rs.Dims[d] = DimScore(res.scores[pl.Index])
+			first := res.scores[pl.Index]
+			ds := DimScore{Score: math.Round(res.avg[pl.Index]*100) / 100, Justification: first.Justification, Evidence: first.Evidence}
+			for _, rd := range res.readings {
+				ds.ByOrder = append(ds.ByOrder, rd.scores[pl.Index].Score)
+			}
+			ds.Levelled = slices.ContainsFunc(res.levelled, func(g []int) bool { return slices.Contains(g, pl.Index) })
+			rs.Dims[d] = ds
 		}
 		rep.Scores[pl.Label] = rs
 	}
@@ -304,7 +345,11 @@ func (r *Report) scoresSection(b *strings.Builder) {
 		fmt.Fprintf(b, "| %s | %d%% |", d.Title(), int(math.Round(float64(r.Weights[d])*100/float64(sum))))
 		for _, l := range r.Ranking {
 			if s, ok := r.Scores[l].Dims[d]; ok {
-				fmt.Fprintf(b, " %d |", s.Score)
+				lv := ""
+				if s.Levelled {
+					lv = " ⇄"
+				}
+				fmt.Fprintf(b, " %s%s |", trimScore(s.Score), lv)
 			} else {
 				b.WriteString(" — |")
 			}
@@ -332,6 +377,7 @@ func (r *Report) rankingSection(b *strings.Builder) {
 		}
 		fmt.Fprintf(b, "%d. %s (%.2f)%s\n", p.Place, name, p.Total, tie)
 	}
+	receiptsMarkdown(b, r)
 	fmt.Fprintf(b, "\n## Verdict\n\n%s\n", r.Verdict)
 	if r.VerdictBy == "arena" {
 		b.WriteString("\n*(stated by arena: the verdict writer gave no usable verdict)*\n")
@@ -363,10 +409,14 @@ func (r *Report) justificationsSection(b *strings.Builder) {
 		if ji.Failed != "" {
 			continue
 		}
-		fmt.Fprintf(b, "\n### %s (judged by %s; seen as %s)\n\n", d.Title(), ji.Agent, lettered(ji.Order))
+		seen := []string{lettered(ji.Order)}
+		for _, o := range ji.Orders[min(1, len(ji.Orders)):] {
+			seen = append(seen, lettered(o))
+		}
+		fmt.Fprintf(b, "\n### %s (judged by %s; seen as %s)\n\n", d.Title(), ji.Agent, strings.Join(seen, ", then as "))
 		for _, l := range r.Ranking {
 			s := r.Scores[l].Dims[d]
-			fmt.Fprintf(b, "- **%s — %d/5:** %s\n", md(l), s.Score, s.Justification)
+			fmt.Fprintf(b, "- **%s — %s/5:** %s\n", md(l), trimScore(s.Score), s.Justification)
 			for _, e := range s.Evidence {
 				fmt.Fprintf(b, "  - %s\n", e)
 			}

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/arenadebate/arena/engine/rank/facts"
 )
@@ -136,20 +138,20 @@ func (w Weights) String() string {
 // Total is the weighted mean of one repository's scores over the judged
 // dimensions: Σ score × weight ÷ Σ weight. A dimension whose judge failed
 // is not in judged, and so is in neither sum.
-func Total(scores map[Dimension]int, w Weights, judged []Dimension) float64 {
-	num, den := 0, 0
+func Total[N int | float64](scores map[Dimension]N, w Weights, judged []Dimension) float64 {
+	num, den := 0.0, 0
 	for _, d := range judged {
 		s, ok := scores[d]
 		if !ok || w[d] == 0 {
 			continue
 		}
-		num += s * w[d]
+		num += float64(s) * float64(w[d])
 		den += w[d]
 	}
 	if den == 0 {
 		return 0
 	}
-	return float64(num) / float64(den)
+	return num / float64(den)
 }
 
 // Place is one repository's place in the ranking.
@@ -233,11 +235,36 @@ func Anonymize(text, neutral string, names ...string) string {
 	// Longest first, so a path goes before its last element.
 	sort.Slice(olds, func(i, j int) bool { return len(olds[i]) > len(olds[j]) })
 	for _, o := range olds {
-		re := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(o))
-		text = re.ReplaceAllLiteralString(text, neutral)
+		text = replaceWord(text, o, neutral)
 	}
 	return text
 }
+
+// replaceWord replaces, ignoring case, each occurrence of old in text
+// that is not part of a longer word: a branch named "impl" goes, the key
+// "implemented" of a fact stays whole (it did not: the judges read
+// "Candidate Aemented", a different text under each letter). An
+// underscore or a dash is not part of a word here, so "claude_style"
+// still loses the author's name.
+func replaceWord(text, old, neutral string) string {
+	re := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(old))
+	var b strings.Builder
+	last := 0
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		before, _ := utf8.DecodeLastRuneInString(text[:m[0]])
+		after, _ := utf8.DecodeRuneInString(text[m[1]:])
+		if m[0] > 0 && wordRune(before) || m[1] < len(text) && wordRune(after) {
+			continue
+		}
+		b.WriteString(text[last:m[0]])
+		b.WriteString(neutral)
+		last = m[1]
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // IdentifyingNames are what Anonymize removes for a repository.
 func IdentifyingNames(label, path, branch string) []string {

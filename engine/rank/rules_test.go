@@ -117,6 +117,12 @@ func TestAnonymizeRemovesWhatIdentifiesARepository(t *testing.T) {
 	if !strings.Contains(got, "Candidate B/main.go") {
 		t.Fatalf("got %q", got)
 	}
+	// A name inside a longer word is not one: a branch "impl" leaves the
+	// facts' "implemented" whole; an author inside "claude_style" goes.
+	got = Anonymize(`{"implemented": ["impl"], "style": "claude_style", "by": "Impl."}`, "Candidate A", "impl", "claude")
+	if got != `{"implemented": ["Candidate A"], "style": "Candidate A_style", "by": "Candidate A."}` {
+		t.Fatalf("got %q", got)
+	}
 }
 
 func TestCheckHoldsFactsToMeasurements(t *testing.T) {

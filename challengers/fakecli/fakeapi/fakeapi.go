@@ -161,6 +161,29 @@ type AgentScript struct {
 	// Steps maps a kind (or "<kind>.repair") to the replies for its
 	// successive calls: the Nth call uses element N, the last repeats.
 	Steps map[string][]Step `json:"steps,omitempty"`
+	// Bias makes the agent's canned replies to judging requests
+	// (compare.judge, rank.judge, judge.analysis) those of a judge with
+	// a known bias, or of known judgement.
+	Bias *Bias `json:"bias,omitempty"`
+}
+
+// Bias is how a fake judge judges, in its canned replies.
+type Bias struct {
+	// FirstShown prefers whichever candidate the prompt shows first: it
+	// recommends the first option listed (compare), scores the first
+	// candidate 5 and the others 2 and ranks them as shown (rank). A
+	// judge with a position bias, whose preferences flip with the order.
+	FirstShown bool `json:"first_shown,omitempty"`
+	// Own marks its own model's work: a candidate whose material holds
+	// this text scores 2 points more (at most 5), and in arena judge a
+	// solution holding it gets 5 on every criterion. A judge that prefers
+	// its own model's work.
+	Own string `json:"own,omitempty"`
+	// Quality is a regular expression whose first group, a digit from 1
+	// to 5, found in a candidate's material (a rank candidate's facts, an
+	// option's opening, a judged solution), is the score it deserves: a
+	// judge that sees every candidate's true quality, whatever the order.
+	Quality string `json:"quality,omitempty"`
 }
 
 // Step is one scripted call. Zero fields fall back to the AgentScript.

@@ -1,0 +1,428 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/NimbleMarkets/ntcharts/barchart"
+	"github.com/NimbleMarkets/ntcharts/sparkline"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/arenadebate/arena/engine/adversarial"
+	"github.com/arenadebate/arena/engine/compare"
+	"github.com/arenadebate/arena/engine/judge"
+	"github.com/arenadebate/arena/engine/rank"
+	"github.com/arenadebate/arena/engine/stats"
+	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/engine/verdict"
+)
+
+// arena stats: how each model judges, across runs.
+
+const statsExitHelp = `Exit codes:
+  0    printed (also when no log holds a figure yet)
+  1    internal error
+  2    usage error (no such file or directory, a bad --since or --protocol, a bad config file)`
+
+type statsFlags struct {
+	since     string
+	protocols []string
+	json      bool
+}
+
+func (a *app) statsCmd(cf *commonFlags) *cobra.Command {
+	var f statsFlags
+	cmd := &cobra.Command{
+		Use:   "stats [DIR|LOG...]",
+		Short: "How each model judges, across runs: agreement, flips, position bias, self-preference, ratings",
+		Long: `stats reads the logs of many runs (the log directory by default, or the
+directories and logs named) and reports, per model:
+
+  as a judge   agreement with the rest of the panel (mean difference and
+               Krippendorff's alpha, leave-one-out), flip rate when the order
+               of the candidates changes, how often it picked the candidate
+               shown first, self-preference (its score of its own model's work
+               minus the other judges'), the correlation of its scores with the
+               length of what it judged, how often it moved in a debate without
+               new evidence, and its agreement with your own verdicts (arena
+               label; Cohen's kappa);
+  as a seat    calls, failures by kind, repair requests, latency p50/p95,
+               tokens and cost;
+  as an author a Bradley–Terry rating, with a 95% interval, from the results
+               of the runs whose candidates' authors are known (rank --authors,
+               compare --authors).
+
+Every figure carries the count it rests on; none is shown from fewer than 5
+cases (a 95th percentile: 20). On a terminal it draws bars and sparklines;
+to a pipe it prints tables; --json for scripts.`,
+		Example: `  arena stats
+  arena stats debate-logs/ ../other-project/debate-logs --since 30d
+  arena stats --protocol rank,compare --json | jq '.models[] | {model, flip: .as_judge.flip_rate}'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runStats(cmd, cf, &f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.since, "since", "", "only runs started since: a date (2026-01-31), a time (RFC 3339) or an age (7d, 36h)")
+	fl.StringSliceVar(&f.protocols, "protocol", nil, "only runs of these protocols, comma-separated (adversarial, compare, judge, verdict, rank)")
+	fl.BoolVar(&f.json, "json", false, "print the figures as JSON")
+	return cmd
+}
+
+func init() {
+	extraCommands = append(extraCommands, extraCommand{(*app).statsCmd, statsExitHelp})
+}
+
+// protocolNames are the protocols --protocol accepts.
+var protocolNames = []string{adversarial.Name, compare.Name, judge.Name, verdict.Name, rank.Name}
+
+func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args []string) error {
+	var filter stats.Filter
+	if f.since != "" {
+		t, err := parseSince(f.since, time.Now())
+		if err != nil {
+			return err
+		}
+		filter.Since = t
+	}
+	for _, p := range f.protocols {
+		p = strings.TrimSpace(p)
+		if !slices.Contains(protocolNames, p) {
+			return usagef("--protocol %q: the protocols are %s", trust.Text(p), strings.Join(protocolNames, ", "))
+		}
+		filter.Protocols = append(filter.Protocols, p)
+	}
+	paths := args
+	if len(paths) == 0 {
+		s, err := a.loadSettings(cmd, cf)
+		if err != nil {
+			return err
+		}
+		paths = []string{s.DebateLogPath}
+		if _, err := os.Stat(s.DebateLogPath); err != nil {
+			fmt.Fprintf(trust.Writer{W: a.stdout}, "No saved runs in %s.\n", s.DebateLogPath)
+			return nil
+		}
+	}
+	runs, logs, skipped, err := stats.Read(paths, filter)
+	if err != nil {
+		return usagef("stats: %w", err)
+	}
+	rep := stats.Compute(runs)
+	rep.Logs, rep.Skipped = logs, skipped
+	switch {
+	case f.json:
+		b, err := trust.JSON(rep)
+		if err != nil {
+			return err
+		}
+		_, err = a.stdout.Write(append(b, '\n'))
+		return err
+	case isTerminal(a.stdout):
+		w, _, err := term.GetSize(int(a.stdout.(*os.File).Fd()))
+		if err != nil || w <= 0 {
+			w = 100
+		}
+		_, err = io.WriteString(a.stdout, statsChart(rep, lipgloss.NewRenderer(a.stdout), w))
+		return err
+	}
+	_, err = io.WriteString(trust.Writer{W: a.stdout}, statsText(rep, lipgloss.NewRenderer(a.stdout)))
+	return err
+}
+
+// parseSince reads --since: a date, an RFC 3339 time, or an age in days
+// or any Go duration ("7d", "36h").
+func parseSince(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.ParseInLocation(time.DateOnly, s, time.Local); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.Atoi(d); err == nil && n >= 0 {
+			return now.AddDate(0, 0, -n), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, usagef("--since %q: give a date (2026-01-31), a time (2026-01-31T15:00:00Z) or an age (7d, 36h)", trust.Text(s))
+}
+
+// cell is a figure in a table cell: "0.83 (n=12)", or "— (n=3)".
+func cell(f stats.Figure, format string) string {
+	if !f.Shown {
+		return fmt.Sprintf("— (n=%d)", f.N)
+	}
+	return fmt.Sprintf(format+" (n=%d)", f.Value, f.N)
+}
+
+// statsHeader says what the figures rest on.
+func statsHeader(rep stats.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s from %d arena %s", rep.Runs, plural2(rep.Runs, "run"), rep.Logs, plural2(rep.Logs, "log"))
+	if n := len(rep.Skipped); n > 0 {
+		fmt.Fprintf(&b, " (%d other %s skipped)", n, plural2(n, "file"))
+	}
+	if rep.Labelled > 0 {
+		fmt.Fprintf(&b, ", %d with your verdict", rep.Labelled)
+	}
+	fmt.Fprintf(&b, ". A figure resting on fewer than %d cases (a p95: %d) is shown as —, with its count.\n", rep.MinCases, rep.MinP95)
+	return b.String()
+}
+
+func plural2(n int, w string) string {
+	if n == 1 {
+		return w
+	}
+	return w + "s"
+}
+
+// statsText is the report as plain tables, for a pipe.
+func statsText(rep stats.Report, r *lipgloss.Renderer) string {
+	var b strings.Builder
+	b.WriteString(statsHeader(rep))
+	if len(rep.Models) == 0 {
+		b.WriteString("\nNo model has taken part in these runs.\n")
+		return b.String()
+	}
+	b.WriteString("\nAS A JUDGE\n")
+	t := newTable(r, "MODEL", "READINGS", "FLIP RATE", "FIRST SHOWN (CHANCE)", "PANEL Δ", "PANEL α", "SELF-PREF", "LENGTH r", "CONFORMITY", "YOU: κ", "YOU: AGREE")
+	for _, m := range rep.Models {
+		j := m.Judge
+		first := cell(j.FirstShown, "%.2f")
+		if j.FirstShown.Shown {
+			first = fmt.Sprintf("%.2f (n=%d; %.2f)", j.FirstShown.Value, j.FirstShown.N, j.FirstShownChance)
+		}
+		t.Row(m.Name, fmt.Sprint(j.Readings), cell(j.FlipRate, "%.2f"), first, cell(j.PanelDifference, "%.2f"), cell(j.PanelAlpha, "%.2f"),
+			cell(j.SelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.Conformity, "%.2f"), cell(j.PersonKappa, "%.2f"), cell(j.PersonAgreement, "%.2f"))
+	}
+	b.WriteString(t.Render() + "\n")
+	b.WriteString("\nAS A SEAT\n")
+	t = newTable(r, "MODEL", "CALLS", "FAILED", "BY KIND", "REPAIRS", "P50", "P95", "TOKENS IN · OUT", "COST")
+	for _, m := range rep.Models {
+		s := m.Seat
+		t.Row(m.Name, fmt.Sprint(s.Calls), fmt.Sprint(s.Failures), kinds(s), fmt.Sprint(s.Repairs),
+			cell(s.LatencyP50, "%.1fs"), cell(s.LatencyP95, "%.1fs"), tokens(s), cost(s))
+	}
+	b.WriteString(t.Render() + "\n")
+	if len(rep.Authors) > 0 {
+		b.WriteString("\nAS AN AUTHOR (Bradley–Terry rating; 1000 is the group's mean; 95% interval)\n")
+		t = newTable(r, "AUTHOR", "RATING", "INTERVAL", "GAMES", "WON", "LOST", "TIED", "GROUP")
+		for _, au := range rep.Authors {
+			rating, interval := "—", "—"
+			if au.Shown {
+				rating, interval = fmt.Sprintf("%.0f", au.Rating), fmt.Sprintf("%.0f–%.0f", au.Low, au.High)
+			}
+			t.Row(au.Name, rating, interval, fmt.Sprint(au.Games), fmt.Sprint(au.Wins), fmt.Sprint(au.Losses), fmt.Sprint(au.Ties), fmt.Sprint(au.Group))
+		}
+		b.WriteString(t.Render() + "\n")
+	}
+	if len(rep.Skipped) > 0 {
+		b.WriteString("\nSKIPPED\n")
+		for _, s := range rep.Skipped {
+			fmt.Fprintf(&b, "%s: %s\n", trust.Text(s.Path), trust.Text(s.Why))
+		}
+	}
+	return b.String()
+}
+
+func kinds(s stats.SeatFigure) string {
+	var parts []string
+	for _, k := range s.ByKind {
+		parts = append(parts, fmt.Sprintf("%s %d", k.Kind, k.Count))
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func tokens(s stats.SeatFigure) string {
+	if s.TokensReported == 0 {
+		return "not reported"
+	}
+	out := fmt.Sprintf("%d · %d", s.TokensIn, s.TokensOut)
+	if s.TokensReported < s.Replies {
+		out += fmt.Sprintf(" (%d of %d replies)", s.TokensReported, s.Replies)
+	}
+	return out
+}
+
+func cost(s stats.SeatFigure) string {
+	if s.CostReported == 0 {
+		return "not reported"
+	}
+	out := fmt.Sprintf("$%.4f", s.CostUSD)
+	if s.CostReported < s.Replies {
+		out += fmt.Sprintf(" (%d of %d replies)", s.CostReported, s.Replies)
+	}
+	return out
+}
+
+// rateChart is one figure of every model as horizontal bars from 0 to
+// 1 (ntcharts), each model's value and count written after the chart.
+type rateChart struct {
+	title string
+	what  string // how it reads: "lower is better"
+	get   func(m stats.Model) (stats.Figure, string)
+}
+
+// statsChart is the report drawn for a terminal: a bar chart per rate
+// with every model's bar, sparklines of each model's flip rate run by run
+// and its latencies, and the ratings as bars with their intervals.
+func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
+	th := struct{ title, dim, bar, warn lipgloss.Style }{
+		title: r.NewStyle().Bold(true).Foreground(lipgloss.Color("12")),
+		dim:   r.NewStyle().Faint(true),
+		bar:   r.NewStyle().Foreground(lipgloss.Color("10")),
+		warn:  r.NewStyle().Foreground(lipgloss.Color("11")),
+	}
+	width = max(min(width, 120), 60)
+	var b strings.Builder
+	b.WriteString(th.dim.Render(trust.Text(strings.TrimSpace(statsHeader(rep)))) + "\n")
+	if len(rep.Models) == 0 {
+		b.WriteString("No model has taken part in these runs.\n")
+		return b.String()
+	}
+	nameW := 0
+	for _, m := range rep.Models {
+		nameW = max(nameW, lipgloss.Width(trust.Text(m.Name)))
+	}
+	charts := []rateChart{
+		{"Flip rate", "the share of its preferences that changed with the order: 0 is best", func(m stats.Model) (stats.Figure, string) { return m.Judge.FlipRate, "" }},
+		{"First shown", "how often it picked the candidate shown first", func(m stats.Model) (stats.Figure, string) {
+			f := m.Judge.FirstShown
+			if f.Shown {
+				return f, fmt.Sprintf(" chance %.2f", m.Judge.FirstShownChance)
+			}
+			return f, ""
+		}},
+		{"Panel α", "Krippendorff's alpha against the other judges' mean: 1 is full agreement", func(m stats.Model) (stats.Figure, string) { return m.Judge.PanelAlpha, "" }},
+		{"Conformity", "the share of its moves in debates with no new evidence", func(m stats.Model) (stats.Figure, string) { return m.Judge.Conformity, "" }},
+		{"Agreement with you", "the share of your verdicts it matched", func(m stats.Model) (stats.Figure, string) {
+			f := m.Judge.PersonAgreement
+			if k := m.Judge.PersonKappa; k.Shown {
+				return f, fmt.Sprintf(" κ %.2f", k.Value)
+			}
+			return f, ""
+		}},
+	}
+	barW := max(width-nameW-34, 10)
+	for _, c := range charts {
+		var data []barchart.BarData
+		var notes []string
+		any := false
+		for _, m := range rep.Models {
+			f, extra := c.get(m)
+			name := trust.Text(m.Name)
+			v := 0.0
+			if f.Shown {
+				v, any = math.Max(f.Value, 0), true
+				notes = append(notes, fmt.Sprintf("%.2f n=%d%s", f.Value, f.N, extra))
+			} else {
+				notes = append(notes, th.dim.Render(fmt.Sprintf("— n=%d", f.N)))
+			}
+			data = append(data, barchart.BarData{Label: name, Values: []barchart.BarValue{{Name: name, Value: v, Style: th.bar}}})
+		}
+		if !any {
+			continue
+		}
+		b.WriteString("\n" + th.title.Render(c.title) + " " + th.dim.Render(c.what) + "\n")
+		bc := barchart.New(nameW+1+barW, len(data), barchart.WithHorizontalBars(), barchart.WithMaxValue(1), barchart.WithNoAutoMaxValue(),
+			barchart.WithBarGap(0), barchart.WithBarWidth(1), barchart.WithDataSet(data), barchart.WithStyles(th.dim, th.dim))
+		// The labels' width is known once the data is in: lay it out
+		// again so the axis starts after the longest name.
+		bc.Resize(nameW+1+barW, len(data))
+		bc.Draw()
+		lines := strings.Split(bc.View(), "\n")
+		for i, l := range lines {
+			if i < len(notes) {
+				l += "  " + notes[i]
+			}
+			b.WriteString(l + "\n")
+		}
+	}
+	b.WriteString("\n" + th.title.Render("Other figures") + "\n")
+	for _, m := range rep.Models {
+		j := m.Judge
+		fmt.Fprintf(&b, "%-*s  self-pref %s · length r %s · panel Δ %s\n", nameW, trust.Text(m.Name),
+			cell(j.SelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.PanelDifference, "%.2f"))
+	}
+	b.WriteString("\n" + th.title.Render("As a seat") + " " + th.dim.Render("flip rate in each run asked in several orders, every reply's latency, oldest first") + "\n")
+	sparkW := max(min(width-nameW-40, 60), 8)
+	for _, m := range rep.Models {
+		flips := "—"
+		if len(m.Judge.FlipRateByRun) > 0 {
+			flips = spark(m.Judge.FlipRateByRun, min(sparkW/2, len(m.Judge.FlipRateByRun)), 1, th.warn)
+		}
+		lat := "—"
+		if n := len(m.Seat.Latencies); n > 0 {
+			mx := 0.0
+			for _, v := range m.Seat.Latencies {
+				mx = math.Max(mx, v)
+			}
+			lat = spark(m.Seat.Latencies, min(sparkW, n), mx, th.bar)
+		}
+		s := m.Seat
+		fmt.Fprintf(&b, "%-*s  flips %s  latency %s  p50 %s  p95 %s\n", nameW, trust.Text(m.Name), flips, lat,
+			cell(s.LatencyP50, "%.1fs"), cell(s.LatencyP95, "%.1fs"))
+		fmt.Fprintf(&b, "%-*s  %s\n", nameW, "", th.dim.Render(fmt.Sprintf("%d calls, %d failed (%s), %d repair requests · tokens %s · cost %s",
+			s.Calls, s.Failures, kinds(s), s.Repairs, tokens(s), cost(s))))
+	}
+	if len(rep.Authors) > 0 {
+		b.WriteString("\n" + th.title.Render("As an author") + " " + th.dim.Render("Bradley–Terry rating, 95% interval; 1000 is the group's mean") + "\n")
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, au := range rep.Authors {
+			if au.Shown {
+				lo, hi = math.Min(lo, au.Low), math.Max(hi, au.High)
+			}
+		}
+		aw := 0
+		for _, au := range rep.Authors {
+			aw = max(aw, lipgloss.Width(trust.Text(au.Name)))
+		}
+		span := max(width-aw-40, 10)
+		for _, au := range rep.Authors {
+			line := th.dim.Render(fmt.Sprintf("— (%d games)", au.Games))
+			if au.Shown && hi > lo {
+				at := func(v float64) int { return int(math.Round((v - lo) / (hi - lo) * float64(span-1))) }
+				row := []rune(strings.Repeat(" ", span))
+				for x := at(au.Low); x <= at(au.High); x++ {
+					row[x] = '─'
+				}
+				row[at(au.Rating)] = '●'
+				line = th.bar.Render(string(row)) + fmt.Sprintf("  %.0f (%.0f–%.0f), %d games: %d–%d–%d", au.Rating, au.Low, au.High, au.Games, au.Wins, au.Losses, au.Ties)
+			}
+			fmt.Fprintf(&b, "%-*s  %s\n", aw, trust.Text(au.Name), line)
+		}
+	}
+	return b.String()
+}
+
+// spark draws values as a one-line sparkline of w columns (ntcharts),
+// the latest w values.
+func spark(values []float64, w int, maxV float64, st lipgloss.Style) string {
+	if len(values) > w {
+		values = values[len(values)-w:]
+	}
+	maxV = math.Max(maxV, 1e-9)
+	sl := sparkline.New(w, 1, sparkline.WithMaxValue(maxV), sparkline.WithNoAutoMaxValue(), sparkline.WithStyle(st))
+	for _, v := range values {
+		// A floor of one eighth, so a 0 still shows as the lowest block
+		// rather than as nothing.
+		sl.Push(maxV/8 + v*7/8)
+	}
+	sl.Draw()
+	return sl.View()
+}

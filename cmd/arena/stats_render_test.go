@@ -1,0 +1,80 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/arenadebate/arena/engine/stats"
+)
+
+func renderReport() stats.Report {
+	return stats.Report{Logs: 3, Runs: 3, MinCases: 5, MinP95: 20, Models: []stats.Model{
+		{Name: "claude", Judge: stats.JudgeFigure{Readings: 12,
+			FlipRate:   stats.Figure{Value: 0.9, N: 10, Shown: true},
+			FirstShown: stats.Figure{Value: 1, N: 12, Shown: true}, FirstShownChance: 0.5,
+			FlipRateByRun: []float64{1, 0.5, 1},
+			PanelAlpha:    stats.Figure{N: 2, Note: "fewer than 5 cases"}},
+			Seat: stats.SeatFigure{Calls: 3, Replies: 3, Latencies: []float64{1, 2, 3}, LatencyP50: stats.Figure{N: 3}}},
+		{Name: "evil\x1b]0;PWNED\x07name", Judge: stats.JudgeFigure{FlipRate: stats.Figure{Value: 0, N: 6, Shown: true}}},
+	}, Authors: []stats.Author{
+		{Name: "codex", Rating: 1100, Low: 1000, High: 1200, Games: 6, Shown: true, Group: 1},
+		{Name: "gemini", Rating: 900, Low: 800, High: 1000, Games: 6, Shown: true, Group: 1},
+	}}
+}
+
+// The terminal view draws bars, sparklines and the ratings' intervals;
+// the pipe view prints tables. Neither lets a name from a log reach the
+// terminal as an escape sequence.
+func TestStatsViews(t *testing.T) {
+	rep := renderReport()
+	plain := lipgloss.NewRenderer(io.Discard)
+	chart := statsChart(rep, plain, 100)
+	for _, w := range []string{"Flip rate", "claude  │", "0.90 n=10", "1.00 n=12 chance 0.50", "█", "evilname│", "— n=0", "flips █▅█", "As an author", "●", "1100 (1000–1200), 6 games"} {
+		if !strings.Contains(chart, w) {
+			t.Errorf("the chart lacks %q:\n%s", w, chart)
+		}
+	}
+	text := statsText(rep, plain)
+	for _, w := range []string{"AS A JUDGE", "0.90 (n=10)", "1.00 (n=12; 0.50)", "— (n=2)", "AS AN AUTHOR", "1000–1200"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the tables lack %q:\n%s", w, text)
+		}
+	}
+	for name, out := range map[string]string{"chart": chart, "text": text} {
+		if strings.ContainsAny(out, "\x1b\x07") {
+			t.Errorf("the %s holds an escape: %q", name, out)
+		}
+	}
+	// In colour, every escape is one of arena's own styles (CSI ... m).
+	colour := lipgloss.NewRenderer(io.Discard)
+	colour.SetColorProfile(termenv.ANSI256)
+	if out := statsChart(rep, colour, 100); strings.Contains(out, "\x1b]") || strings.Contains(out, "PWNED\x07") {
+		t.Errorf("an OSC sequence from a log reached the chart: %q", out)
+	}
+}
+
+func TestParseSince(t *testing.T) {
+	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"7d":                   now.AddDate(0, 0, -7),
+		"36h":                  now.Add(-36 * time.Hour),
+		"2026-03-01T00:00:00Z": time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		if got, err := parseSince(in, now); err != nil || !got.Equal(want) {
+			t.Errorf("%s: %v %v", in, got, err)
+		}
+	}
+	if got, err := parseSince("2026-03-01", now); err != nil || got.Format(time.DateOnly) != "2026-03-01" {
+		t.Errorf("a date: %v %v", got, err)
+	}
+	for _, bad := range []string{"yesterday", "-3d", "", "7x"} {
+		if _, err := parseSince(bad, now); err == nil {
+			t.Errorf("%q was accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,206 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/receipt"
+)
+
+// The order receipts of a comparison: for the recommendation and for each
+// criterion, whether the judge's preference held in every order it was
+// asked in. A preference that did not hold counts as a tie: it is levelled
+// in the averaged scores (receipt.Level), so no option leads on what the
+// order gave it.
+
+// recommendation names the judgement of the judge's pick.
+const recommendation = "recommendation"
+
+// receiptReadings are the readings of one criterion ("" for the weighted
+// totals and the recommendation), by option index.
+func (r *run) receiptReadings(criterion string) []receipt.Reading {
+	var out []receipt.Reading
+	for _, rd := range r.readings {
+		rr := receipt.Reading{Scores: receipt.NoScores(len(r.cfg.Options)), Pick: slices.Index(r.cfg.Options, rd.j.Recommendation)}
+		for _, o := range rd.order {
+			rr.Shown = append(rr.Shown, slices.Index(r.cfg.Options, o))
+		}
+		for i, o := range r.cfg.Options {
+			if criterion == "" {
+				rr.Scores[i] = float64(Total(rd.card, o, r.criteria))
+			} else if s, ok := rd.card[o][criterion]; ok {
+				rr.Scores[i] = float64(s)
+			}
+		}
+		out = append(out, rr)
+	}
+	return out
+}
+
+// Levelled is the judge's scores averaged over the orders, with every
+// preference that did not hold levelled: option → criterion → score.
+type Levelled map[string]map[string]float64
+
+// levelled averages the readings criterion by criterion.
+func (r *run) levelled() Levelled {
+	lv := Levelled{}
+	for _, o := range r.cfg.Options {
+		lv[o] = map[string]float64{}
+	}
+	for _, c := range r.criteria {
+		avg, _ := receipt.Level(len(r.cfg.Options), r.receiptReadings(c.Name))
+		for i, o := range r.cfg.Options {
+			if !math.IsNaN(avg[i]) {
+				lv[o][c.Name] = avg[i]
+			}
+		}
+	}
+	return lv
+}
+
+// Total is an option's weighted total on the levelled scores.
+func (lv Levelled) Total(option string, criteria []Criterion) float64 {
+	t := 0.0
+	for _, c := range criteria {
+		t += lv[option][c.Name] * float64(WeightOf(c.Weight))
+	}
+	return t
+}
+
+// Leader is the option with the highest levelled total, and whether it
+// leads alone.
+func (lv Levelled) Leader(options []string, criteria []Criterion) (string, bool) {
+	best, alone, bestT := "", false, math.Inf(-1)
+	for _, o := range options {
+		t := lv.Total(o, criteria)
+		switch {
+		case t > bestT+1e-9:
+			best, bestT, alone = o, t, true
+		case math.Abs(t-bestT) <= 1e-9:
+			alone = false
+		}
+	}
+	return best, alone
+}
+
+// receiptLines are the receipts in words, the recommendation first, then
+// each criterion's pairs: "security: Kafka over NATS in 2 of 2 orders".
+func (r *run) receiptLines() (lines []string, held []bool, tally receipt.Tally) {
+	rs := r.receiptReadings("")
+	picks := receipt.PicksOf(rs)
+	lines = append(lines, recommendation+": "+picks.Words(r.cfg.Options))
+	held = append(held, picks.Held() >= 0)
+	tally.AddPicks(rs)
+	if len(r.cfg.Options) == 2 {
+		// The pick is a preference of one pair: counted with the rest.
+		tally.AddPairs([]receipt.Pair{pickPair(picks)})
+	}
+	for _, c := range r.criteria {
+		pairs := receipt.Pairs(len(r.cfg.Options), r.receiptReadings(c.Name))
+		tally.AddPairs(pairs)
+		for _, p := range pairs {
+			lines = append(lines, c.Name+": "+p.Words(r.cfg.Options))
+			held = append(held, p.Held() || !p.Decisive())
+		}
+	}
+	return lines, held, tally
+}
+
+// pickPair is a two-option pick receipt as a pair's.
+func pickPair(p receipt.Picks) receipt.Pair {
+	pr := receipt.Pair{A: 0, B: 1}
+	for _, c := range p.Picks {
+		switch c {
+		case 0:
+			pr.AOver++
+		case 1:
+			pr.BOver++
+		}
+	}
+	return pr
+}
+
+// receiptTable shows every receipt, coloured by whether it held, with
+// the run's flip rate and first-position rate as its decision.
+func (r *run) receiptTable() engine.Table {
+	lines, held, tally := r.receiptLines()
+	t := engine.Table{Phase: PhaseJudge, Round: 1, Title: fmt.Sprintf("Order receipts (%d orders)", len(r.readings)),
+		Columns: []string{"judgement", "receipt"}, Decision: tally.Words()}
+	for i, l := range lines {
+		what, words, _ := strings.Cut(l, ": ")
+		st := engine.StanceAgree
+		if !held[i] {
+			st = engine.StanceDisagree
+		}
+		t.Rows = append(t.Rows, engine.Row{Cells: []string{what, words}, Stance: st})
+	}
+	return t
+}
+
+// receiptSection is the outcome document's account of the receipts.
+func (r *run) receiptSection(b *strings.Builder) {
+	if len(r.readings) < 2 {
+		return
+	}
+	lines, _, tally := r.receiptLines()
+	fmt.Fprintf(b, "## Order receipts\n\nThe judge was asked in %d orders of the options. A preference that did not hold in every order counts as a tie, never a win: it is levelled in the averages above (computed by arena from the parsed scores).\n\n", len(r.readings))
+	for _, l := range lines {
+		fmt.Fprintf(b, "- %s\n", l)
+	}
+	fmt.Fprintf(b, "\n%s.\n\n", upperFirst(tally.Words()))
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// emitScored records every reading for arena stats: its weighted totals
+// and pick, and its scores on each criterion, with the options in the
+// order shown.
+func (r *run) emitScored() {
+	n := len(r.readings)
+	for k, rd := range r.readings {
+		cands := func(score func(o string) (float64, bool)) []engine.Candidate {
+			var out []engine.Candidate
+			for pos, o := range rd.order {
+				c := engine.Candidate{ID: o, Author: r.cfg.author(slices.Index(r.cfg.Options, o)), Bytes: rd.bytes[pos]}
+				if v, ok := score(o); ok {
+					c.Score = engine.Float(v)
+				}
+				out = append(out, c)
+			}
+			return out
+		}
+		r.rt.Bus.Emit(engine.Scored{Seat: rd.seat, Agent: rd.agent, Judgement: recommendation, Order: k, Orders: n,
+			Candidates: cands(func(o string) (float64, bool) { return float64(Total(rd.card, o, r.criteria)), true }),
+			Pick:       rd.j.Recommendation})
+		for _, c := range r.criteria {
+			r.rt.Bus.Emit(engine.Scored{Seat: rd.seat, Agent: rd.agent, Judgement: c.Name, Order: k, Orders: n, Min: 1, Max: 5,
+				Candidates: cands(func(o string) (float64, bool) {
+					s, ok := rd.card[o][c.Name]
+					return float64(s), ok
+				})})
+		}
+	}
+}
+
+// placed is the comparison's result for arena stats: the recommendation
+// first and the rest second, or every option level when the pick changed
+// with the order.
+func (r *run) placed(v Verdict) engine.Placed {
+	var p engine.Placed
+	for i, o := range r.cfg.Options {
+		place := 1
+		if v.Recommendation != "" && o != v.Recommendation {
+			place = 2
+		}
+		p.Candidates = append(p.Candidates, engine.Standing{ID: o, Author: r.cfg.author(i), Place: place})
+	}
+	return p
+}

@@ -1,0 +1,140 @@
+package rank
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/receipt"
+)
+
+// The order receipts of a ranking: for each dimension and each pair of
+// repositories, whether the judge's preference held in every order it was
+// asked in. One that did not counts as a tie: the two are levelled in that
+// dimension's scores, so neither gains a place from the order it was shown
+// in.
+
+// receiptReadings are a judge's readings by position in s.judged().
+func (s *state) receiptReadings(res *dimResult) []receipt.Reading {
+	judged := s.judged()
+	var out []receipt.Reading
+	for _, rd := range res.readings {
+		rr := receipt.Reading{Scores: receipt.NoScores(len(judged)), Pick: -1}
+		for _, i := range rd.order {
+			rr.Shown = append(rr.Shown, slices.Index(judged, i))
+		}
+		for x, i := range judged {
+			if sc, ok := rd.scores[i]; ok {
+				rr.Scores[x] = float64(sc.Score)
+			}
+		}
+		if len(rd.rank) > 0 {
+			rr.Pick = slices.Index(judged, rd.rank[0])
+		}
+		out = append(out, rr)
+	}
+	return out
+}
+
+// scoreWords is a repository's score on a dimension as the score table
+// shows it: "4", "3.5", "3.5 ⇄" where it was levelled with another's.
+func (res *dimResult) scoreWords(i int) string {
+	w := trimScore(res.avg[i])
+	if slices.ContainsFunc(res.levelled, func(g []int) bool { return slices.Contains(g, i) }) {
+		w += " ⇄"
+	}
+	return w
+}
+
+// trimScore writes a score without trailing zeros: 4, 3.5, 3.67.
+func trimScore(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+}
+
+// receiptLines are the receipts in words, dimension by dimension: each
+// pair of repositories ("Security: alpha over beta in 2 of 2 orders"),
+// with whether it held, and the run's tally.
+func (s *state) receiptLines() (lines []string, held []bool, tally receipt.Tally) {
+	judged := s.judged()
+	var names []string
+	for _, i := range judged {
+		names = append(names, s.cfg.Repos[i].Label)
+	}
+	for _, d := range s.judgedDims() {
+		rs := s.receiptReadings(s.dims[d])
+		pairs := receipt.Pairs(len(judged), rs)
+		tally.AddPairs(pairs)
+		tally.AddPicks(rs)
+		for _, p := range pairs {
+			lines = append(lines, d.Title()+": "+p.Words(names))
+			held = append(held, p.Held() || !p.Decisive())
+		}
+	}
+	return lines, held, tally
+}
+
+// receiptTable shows every receipt, coloured by whether it held, with
+// the run's flip rate and first-position rate as its decision.
+func (s *state) receiptTable() engine.Table {
+	lines, held, tally := s.receiptLines()
+	t := engine.Table{Phase: PhaseJudging, Title: "Order receipts", Columns: []string{"Dimension", "Receipt"}, Decision: tally.Words()}
+	for i, l := range lines {
+		d, words, _ := strings.Cut(l, ": ")
+		st := engine.StanceAgree
+		if !held[i] {
+			st = engine.StanceDisagree
+		}
+		t.Rows = append(t.Rows, engine.Row{Cells: []string{d, words}, Stance: st})
+	}
+	return t
+}
+
+// emitScored records every judge's reading for arena stats: the
+// repositories in the order shown, under their letters, with their scores,
+// the length of the facts read, the authors, and the judge's first choice.
+func (s *state) emitScored() {
+	for _, d := range s.judgedDims() {
+		res := s.dims[d]
+		for k, rd := range res.readings {
+			sc := engine.Scored{Seat: rd.seat, Agent: res.agent, Judgement: string(d), Order: k, Orders: len(res.readings), Min: 1, Max: 5}
+			for n, i := range rd.order {
+				c := engine.Candidate{ID: s.cfg.Repos[i].Label, Shown: "Candidate " + Letters(len(rd.order))[n], Author: s.cfg.author(i), Bytes: rd.bytes[i]}
+				if ls, ok := rd.scores[i]; ok {
+					c.Score = engine.Float(float64(ls.Score))
+				}
+				sc.Candidates = append(sc.Candidates, c)
+			}
+			if len(rd.rank) > 0 {
+				sc.Pick = s.cfg.Repos[rd.rank[0]].Label
+			}
+			s.rt.Bus.Emit(sc)
+		}
+	}
+}
+
+// placed is the ranking for arena stats.
+func (s *state) placed(places []Place) engine.Placed {
+	var p engine.Placed
+	for _, pl := range places {
+		p.Candidates = append(p.Candidates, engine.Standing{ID: pl.Label, Author: s.cfg.author(pl.Index), Place: pl.Place})
+	}
+	return p
+}
+
+// receiptsMarkdown is the outcome document's account of the receipts.
+func receiptsMarkdown(b *strings.Builder, r *Report) {
+	if len(r.Receipts) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n## Order receipts\n\nEach judge was asked in %d orders of the repositories, each under its own letters. A preference that did not hold in every order counts as a tie, never a win: the two are levelled in that dimension's scores (⇄ in the table), computed by arena from the parsed scores.\n\n", r.Orders)
+	for _, l := range r.Receipts {
+		fmt.Fprintf(b, "- %s\n", l)
+	}
+	fmt.Fprintf(b, "\n%s.\n", strings.ToUpper(r.ReceiptTally[:1])+r.ReceiptTally[1:])
+}

@@ -1,0 +1,184 @@
+// Package stats reads arena's logs, across runs, for how each model judges:
+// as a judge (its agreement with the rest of the panel, how often its
+// preferences flip when the order changes, how often it picks the
+// candidate shown first, how much it favours its own model's work, how
+// its scores follow the length of what it read, how often it moves in a
+// debate without new evidence, how it agrees with a person's own verdict),
+// as a seat (calls, failures, repairs, latency, tokens, cost) and as an
+// author (a Bradley–Terry rating from the results of the runs whose
+// candidates' authors are known).
+//
+// Logs are hostile data: they are read only through the engine's log
+// reader (engine.ReadLogFile), which cleans every string of them. Every
+// figure carries the count it rests on, and none is shown from fewer than
+// MinCases cases.
+package stats
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+)
+
+// Run is what stats takes from one log.
+type Run struct {
+	Path     string
+	Started  time.Time
+	Protocol string
+	Scored   []engine.Scored
+	Placed   *engine.Placed
+	Ledgers  []engine.DebateLedger
+	// Label is the person's word on the run: the latest arena label, or
+	// the moderator's explicit override during it (nil: none).
+	Label *engine.Label
+	Calls []Call
+	// Problem says where a damaged log ends ("" when whole).
+	Problem string
+}
+
+// Call is one agent call of a run.
+type Call struct {
+	Agent       string
+	Duration    time.Duration
+	Failed      challengers.Reason // "" when the agent replied
+	Unparseable bool               // it replied, but the reply did not parse
+	Repair      bool               // the call was a repair request
+	Usage       *challengers.Usage
+}
+
+// Filter selects runs.
+type Filter struct {
+	Since     time.Time // runs started before it are left out (zero: none)
+	Protocols []string  // only these protocols (nil: every one)
+}
+
+// Skipped is a file that was not read as a log, and why.
+type Skipped struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
+}
+
+// ErrNoSuchPath is returned for a path that does not exist.
+var ErrNoSuchPath = errors.New("no such file or directory")
+
+// Read reads the runs of the logs at paths: files, or directories whose
+// *.jsonl files are read (not their subdirectories). A file that is not an
+// arena log, or cannot be read, is skipped and named; a run the filter
+// leaves out is not returned. Runs come in the order they started.
+func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, err error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, 0, nil, fmt.Errorf("%s: %w", p, ErrNoSuchPath)
+		}
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		for _, e := range entries {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".jsonl") {
+				files = append(files, filepath.Join(p, e.Name()))
+			}
+		}
+	}
+	for _, path := range files {
+		lc, err := engine.ReadLogFile(path)
+		if err != nil {
+			skipped = append(skipped, Skipped{Path: path, Why: err.Error()})
+			continue
+		}
+		logs++
+		r := RunOf(path, lc)
+		if !f.Since.IsZero() && r.Started.Before(f.Since) {
+			continue
+		}
+		if f.Protocols != nil && !slices.Contains(f.Protocols, r.Protocol) {
+			continue
+		}
+		runs = append(runs, r)
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Started.Before(runs[j].Started) })
+	return runs, logs, skipped, nil
+}
+
+// RunOf collects what stats needs of a log's events.
+func RunOf(path string, lc engine.LogContents) Run {
+	r := Run{Path: path, Problem: lc.Problem}
+	type asked struct {
+		repair bool
+	}
+	last := map[string]engine.AgentFinished{} // per seat: its last reply, to tell a repair request
+	inFlight := map[string]asked{}
+	for _, e := range lc.Events {
+		switch p := e.Payload.(type) {
+		case engine.DebateStarted:
+			r.Started, r.Protocol = e.Time, p.Protocol
+		case engine.AgentStarted:
+			prev, ok := last[p.Seat]
+			inFlight[p.Seat] = asked{repair: ok && prev.Unparseable && prev.Task == p.Task && prev.Phase == p.Phase &&
+				prev.Round == p.Round && p.Attempt == prev.Attempt+1}
+		case engine.AgentFinished:
+			last[p.Seat] = p
+			if p.Reused {
+				continue // a resumed run's copy of a reply the log holds
+			}
+			r.Calls = append(r.Calls, Call{Agent: p.Agent, Duration: p.Duration.D(), Unparseable: p.Unparseable,
+				Repair: inFlight[p.Seat].repair, Usage: p.Usage})
+		case engine.AgentFailed:
+			delete(last, p.Seat)
+			r.Calls = append(r.Calls, Call{Agent: p.Agent, Duration: p.Duration.D(), Failed: p.Reason, Repair: inFlight[p.Seat].repair})
+		case engine.Scored:
+			r.Scored = append(r.Scored, p)
+		case engine.Placed:
+			r.Placed = &p
+		case engine.DebateLedger:
+			r.Ledgers = append(r.Ledgers, p)
+		case engine.Label:
+			r.Label = &p
+		case engine.ModeratorNote:
+			if l, ok := ModeratorLabel(p.Text); ok {
+				r.Label = &l
+			}
+		}
+	}
+	return r
+}
+
+// Candidates are the IDs of the candidates of a run, sorted.
+func (r Run) Candidates() []string {
+	var out []string
+	add := func(id string) {
+		if id != "" && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	if r.Placed != nil {
+		for _, c := range r.Placed.Candidates {
+			add(c.ID)
+		}
+	}
+	for _, s := range r.Scored {
+		for _, c := range s.Candidates {
+			add(c.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

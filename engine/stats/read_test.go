@@ -1,0 +1,128 @@
+package stats
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+)
+
+// writeLog writes events as a log named name in dir, numbered from 1.
+func writeLog(t *testing.T, dir, name string, start time.Time, ps ...engine.Payload) string {
+	t.Helper()
+	w, err := engine.CreateLog(dir, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ps {
+		w.Handle(engine.Event{Seq: int64(i + 1), Time: start.Add(time.Duration(i) * time.Second), Payload: p})
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w.Path()
+}
+
+func started(protocol string) engine.DebateStarted {
+	return engine.DebateStarted{Version: engine.LogVersion, ID: "x", Protocol: protocol, Title: "t", Topic: "t"}
+}
+
+func TestReadTakesWhatStatsNeedAndSkipsWhatIsNotALog(t *testing.T) {
+	dir := t.TempDir()
+	day := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	call := engine.CallInfo{Seat: "judge", Agent: "claude\x1b]0;PWNED\x07", Task: "judge", Attempt: 1}
+	repair := call
+	repair.Attempt = 2
+	writeLog(t, dir, "a.jsonl", day,
+		started("compare"),
+		engine.AgentStarted{CallInfo: call},
+		engine.AgentFinished{CallInfo: call, Unparseable: true, Duration: engine.Duration(2 * time.Second)},
+		engine.AgentStarted{CallInfo: repair},
+		engine.AgentFinished{CallInfo: repair, Duration: engine.Duration(3 * time.Second), Usage: &challengers.Usage{InputTokens: 5}},
+		engine.AgentFinished{CallInfo: call, Reused: true},
+		engine.AgentFailed{CallInfo: engine.CallInfo{Seat: "for A", Agent: "gemini"}, Reason: challengers.ReasonTimeout},
+		engine.Scored{Agent: "claude", Judgement: "q", Candidates: []engine.Candidate{{ID: "A"}, {ID: "B"}}},
+		engine.ModeratorNote{Text: "Verdict: winner b, score 4"},
+		engine.Outcome{Result: "recommendation"},
+	)
+	writeLog(t, dir, "b.jsonl", day.AddDate(0, 0, -10), started("rank"), engine.Outcome{Result: "ranked"},
+		engine.Label{By: "person", Winner: "alpha"})
+	os.WriteFile(filepath.Join(dir, "verdicts.jsonl"), []byte(`{"task_id":"x"}`+"\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "junk.jsonl"), []byte("\x00\x01 not json\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("ignored"), 0o600)
+
+	runs, logs, skipped, err := Read([]string{dir}, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if logs != 2 || len(runs) != 2 || len(skipped) != 2 {
+		t.Fatalf("logs %d runs %d skipped %+v", logs, len(runs), skipped)
+	}
+	for _, s := range skipped {
+		if !strings.Contains(s.Why, "not an arena debate log") {
+			t.Fatalf("skipped %+v", s)
+		}
+	}
+	r := runs[1] // oldest first
+	if r.Protocol != "compare" || len(r.Calls) != 3 || !r.Calls[0].Unparseable || !r.Calls[1].Repair || r.Calls[2].Failed != challengers.ReasonTimeout {
+		t.Fatalf("calls %+v", r.Calls)
+	}
+	if strings.ContainsAny(r.Calls[0].Agent, "\x1b\x07") {
+		t.Fatalf("an escape reached the figures: %q", r.Calls[0].Agent)
+	}
+	if r.Label == nil || r.Label.By != "moderator" || r.Label.Winner != "b" || *r.Label.Score != 4 {
+		t.Fatalf("label %+v", r.Label)
+	}
+	if got := r.Candidates(); len(got) != 2 || got[0] != "A" {
+		t.Fatalf("candidates %q", got)
+	}
+	if runs[0].Label == nil || runs[0].Label.Winner != "alpha" {
+		t.Fatalf("label %+v", runs[0].Label)
+	}
+	// Filters.
+	runs, _, _, _ = Read([]string{dir}, Filter{Since: day.AddDate(0, 0, -1)})
+	if len(runs) != 1 || runs[0].Protocol != "compare" {
+		t.Fatalf("since: %d runs", len(runs))
+	}
+	runs, _, _, _ = Read([]string{dir}, Filter{Protocols: []string{"rank"}})
+	if len(runs) != 1 || runs[0].Protocol != "rank" {
+		t.Fatalf("protocol: %d runs", len(runs))
+	}
+	if _, _, _, err := Read([]string{filepath.Join(dir, "missing")}, Filter{}); !errors.Is(err, ErrNoSuchPath) {
+		t.Fatalf("missing: %v", err)
+	}
+}
+
+func TestParseLabel(t *testing.T) {
+	l, err := ParseLabel("winner Alpha, score 4.5, accept", []string{"alpha", "beta"})
+	if err != nil || l.Winner != "alpha" || *l.Score != 4.5 || l.Verdict != "accept" {
+		t.Fatalf("%+v %v", l, err)
+	}
+	for in, want := range map[string]string{
+		"winner gamma": `winner "gamma" is not one of the run's candidates (alpha, beta)`,
+		"score 9":      `score "9": give a number from 1 to 5`,
+		"maybe":        `"maybe" is not a verdict`,
+		"":             "no verdict given",
+	} {
+		if _, err := ParseLabel(in, []string{"alpha", "beta"}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", in, err, want)
+		}
+	}
+	if _, err := ParseLabel("winner x", nil); err == nil || !strings.Contains(err.Error(), "no candidates") {
+		t.Fatalf("%v", err)
+	}
+	if _, ok := ModeratorLabel("assume no DBA"); ok {
+		t.Fatal("a plain note is not a verdict")
+	}
+	if l, ok := ModeratorLabel("verdict: reject"); !ok || l.Verdict != "reject" || l.By != "moderator" {
+		t.Fatalf("%+v", l)
+	}
+	if _, ok := ModeratorLabel("verdict: it is complicated"); ok {
+		t.Fatal("an unreadable verdict counts as none")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine/trust"
 )
 
 // reaperCommand is the hidden command arena re-executes itself with to
@@ -18,5 +19,6 @@ func main() {
 		challengers.ServeReaper(os.Stdin)
 		return
 	}
+	trust.TempDir = challengers.TempDir // the reaper removes them if arena is killed
 	os.Exit(newApp(os.Stdin, os.Stdout, os.Stderr).execute(os.Args[1:]))
 }

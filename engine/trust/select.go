@@ -15,6 +15,15 @@ import (
 // matcher written by hand would differ from git at the edges (an escaped
 // trailing space, a negated directory), so git itself chooses.
 
+// TempDir makes the temporary directories of this package and returns
+// the function that removes each. The command line sets it to the reaper's
+// (challengers.TempDir), so that a SIGKILL of arena leaves none behind;
+// this package sits below the runner and cannot call it itself.
+var TempDir = func(pattern string) (string, func(), error) {
+	dir, err := os.MkdirTemp("", pattern)
+	return dir, func() { os.RemoveAll(dir) }, err
+}
+
 // WorkFiles lists the files under dir that git counts as the work: in a
 // git work tree, the tracked files and the untracked ones no ignore rule
 // excludes; outside one, every file no .gitignore file (or the person's
@@ -32,11 +41,11 @@ func WorkFiles(ctx context.Context, dir string) ([]string, error) {
 	} else {
 		// An empty repository of arena's own, holding no configuration
 		// and no exclude file, lends dir git's reading of ignore files.
-		empty, terr := os.MkdirTemp("", "arena-empty-git-")
+		empty, remove, terr := TempDir("arena-empty-git-")
 		if terr != nil {
 			return nil, terr
 		}
-		defer os.RemoveAll(empty)
+		defer remove()
 		if _, err = Git(ctx, "", "init", "-q", "--bare", empty); err != nil {
 			return nil, err
 		}

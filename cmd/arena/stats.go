@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
 	"github.com/arenadebate/arena/engine/compare"
 	"github.com/arenadebate/arena/engine/judge"
@@ -170,22 +171,15 @@ func cell(f stats.Figure, format string) string {
 // statsHeader says what the figures rest on.
 func statsHeader(rep stats.Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d %s from %d arena %s", rep.Runs, plural2(rep.Runs, "run"), rep.Logs, plural2(rep.Logs, "log"))
+	fmt.Fprintf(&b, "%s from %s", engine.Plural(rep.Runs, "run"), engine.Plural(rep.Logs, "arena log"))
 	if n := len(rep.Skipped); n > 0 {
-		fmt.Fprintf(&b, " (%d other %s skipped)", n, plural2(n, "file"))
+		fmt.Fprintf(&b, " (%s skipped)", engine.Plural(n, "other file"))
 	}
 	if rep.Labelled > 0 {
 		fmt.Fprintf(&b, ", %d with your verdict", rep.Labelled)
 	}
 	fmt.Fprintf(&b, ". A figure resting on fewer than %d cases (a p95: %d) is shown as —, with its count.\n", rep.MinCases, rep.MinP95)
 	return b.String()
-}
-
-func plural2(n int, w string) string {
-	if n == 1 {
-		return w
-	}
-	return w + "s"
 }
 
 // statsText is the report as plain tables, for a pipe.

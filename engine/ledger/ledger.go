@@ -218,16 +218,9 @@ func Summary(l engine.DebateLedger) string {
 	case len(l.Moves) == 0:
 		s += "; nobody moved"
 	default:
-		s += fmt.Sprintf("; %d %s, %d without new evidence (conformity)", len(l.Moves), plural(len(l.Moves), "move"), conform)
+		s += fmt.Sprintf("; %s, %d without new evidence (conformity)", engine.Plural(len(l.Moves), "move"), conform)
 	}
 	return s
-}
-
-func plural(n int, w string) string {
-	if n == 1 {
-		return w
-	}
-	return w + "s"
 }
 
 // Markdown is the outcome document's section on the ledger.

@@ -14,6 +14,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/arenadebate/arena/engine"
 )
 
 // Orders returns up to k counterbalanced orders of base: base itself,
@@ -344,7 +346,7 @@ func (t *Tally) Add(o Tally) {
 func (t Tally) Words() string {
 	var parts []string
 	if t.Decisive > 0 {
-		s := fmt.Sprintf("%d of %d decisive %s did not hold across the orders", t.NotHeld, t.Decisive, plural(t.Decisive, "preference"))
+		s := fmt.Sprintf("%d of %s did not hold across the orders", t.NotHeld, engine.Plural(t.Decisive, "decisive preference"))
 		if t.Flipped > 0 {
 			s += fmt.Sprintf(" (%d flipped outright)", t.Flipped)
 		}
@@ -353,14 +355,7 @@ func (t Tally) Words() string {
 		parts = append(parts, "no decisive preference was asked in two or more orders")
 	}
 	if t.Picks > 0 {
-		parts = append(parts, fmt.Sprintf("the first-shown candidate was picked in %d of %d %s (%.1f expected by chance)", t.First, t.Picks, plural(t.Picks, "reading"), t.Chance))
+		parts = append(parts, fmt.Sprintf("the first-shown candidate was picked in %d of %s (%.1f expected by chance)", t.First, engine.Plural(t.Picks, "reading"), t.Chance))
 	}
 	return strings.Join(parts, "; ")
-}
-
-func plural(n int, w string) string {
-	if n == 1 {
-		return w
-	}
-	return w + "s"
 }

@@ -24,6 +24,10 @@ type Options struct {
 	Replay bool
 	// Speed is the replay speed factor; <= 0 plays the log instantly.
 	Speed float64
+	// Watching: the screen follows a run another process owns (arena
+	// replay --follow). Quitting stops the watching, not the run, so it
+	// needs no confirmation.
+	Watching bool
 	// Cancel cancels the running debate (live). It must not block; the
 	// engine then emits an Outcome with Result interrupted.
 	Cancel func()

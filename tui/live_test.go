@@ -123,6 +123,27 @@ func TestLiveQuitCancelsAndWaitsForTheOutcome(t *testing.T) {
 	}
 }
 
+// A screen following a run another process owns quits on q at once: it
+// has nothing to cancel, and must not ask to stop a run it does not own.
+func TestWatchingQuitsWithoutAsking(t *testing.T) {
+	in, keys := io.Pipe()
+	defer keys.Close()
+	out := &screen{}
+	ui := NewLive(Options{Input: in, Output: out, Watching: true})
+	errc := runLive(ui)
+	for _, e := range codexTimedOut(t) {
+		ui.Sink().Handle(e)
+	}
+	out.waitFor(t, "codex timed out")
+	keys.Write([]byte("q"))
+	if err := waitErr(t, errc); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if strings.Contains(out.String(), "Stop the") {
+		t.Fatalf("the watching screen asked to stop the run:\n%s", out.String())
+	}
+}
+
 func TestLiveReportsAPanicAfterRestoring(t *testing.T) {
 	in, keys := io.Pipe()
 	defer keys.Close()

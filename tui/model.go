@@ -170,7 +170,7 @@ func (m *Model) clock() time.Time {
 
 // quitFreely says whether quitting needs no confirmation: nothing runs.
 func (m *Model) quitFreely() bool {
-	return m.outcome != nil || m.engineDone || m.replay != nil
+	return m.outcome != nil || m.engineDone || m.replay != nil || m.opts.Watching
 }
 
 // Init starts the heartbeat and the replay.

@@ -93,7 +93,7 @@ func (a *app) follow(path string, f replayFlags) error {
 		}
 		return nil
 	}
-	ui := tui.NewLive(tui.Options{})
+	ui := tui.NewLive(tui.Options{Watching: true}) // q stops the watching at once
 	var tailErr error
 	go func() {
 		_, tailErr = tail(ctx, ui.Sink())

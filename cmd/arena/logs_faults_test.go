@@ -37,7 +37,7 @@ func TestTwoArenasOnOneLog(t *testing.T) {
 			t.Fatalf("%v while the run writes its log: exit %d, want 2 naming the holder (%q)\n%s", args, r.code, holder, r.stderr)
 		}
 	}
-	if r := s.run("resume", "--no-tui"); r.code != exitUsage || !strings.Contains(r.stderr, "no interrupted or aborted run") {
+	if r := s.run("resume", "--no-tui"); r.code != exitUsage || !strings.Contains(r.stderr, "no interrupted, aborted or over-budget run") {
 		t.Fatalf("resume without LOG picked a run going on: exit %d\n%s", r.code, r.stderr)
 	}
 	if r := s.run("logs"); r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("running (process %d)", cmd.Process.Pid)) {
@@ -213,7 +213,7 @@ func TestAFIFOAsALog(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "unreadable") || !strings.Contains(r.stderr, "FIFO") {
 		t.Errorf("logs: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if r := s.run("resume", "--no-tui"); r.code != exitUsage || !strings.Contains(r.stderr, "no interrupted or aborted run") {
+	if r := s.run("resume", "--no-tui"); r.code != exitUsage || !strings.Contains(r.stderr, "no interrupted, aborted or over-budget run") {
 		t.Errorf("resume without LOG: exit %d\n%s", r.code, r.stderr)
 	}
 	if r := s.run("replay", "--no-tui"); r.code != exitUsage {

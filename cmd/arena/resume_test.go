@@ -343,7 +343,7 @@ func TestResumeRefusesWhatItCannotResume(t *testing.T) {
 		if r.code != exitUsage || !strings.Contains(r.stderr, "the run is finished (consensus)") || !strings.Contains(r.stderr, "arena replay") {
 			t.Fatalf("exit %d\n%s", r.code, r.stderr)
 		}
-		if r := s.run("resume", "--no-tui"); r.code != exitUsage || !strings.Contains(r.stderr, "no interrupted or aborted run") {
+		if r := s.run("resume", "--no-tui"); r.code != exitUsage || !strings.Contains(r.stderr, "no interrupted, aborted or over-budget run") {
 			t.Fatalf("resume without a log: exit %d\n%s", r.code, r.stderr)
 		}
 	})

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -17,13 +18,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/adversarial"
-	"github.com/arenadebate/arena/engine/compare"
-	"github.com/arenadebate/arena/engine/judge"
-	"github.com/arenadebate/arena/engine/rank"
 	"github.com/arenadebate/arena/engine/stats"
 	"github.com/arenadebate/arena/engine/trust"
-	"github.com/arenadebate/arena/engine/verdict"
 )
 
 // arena stats: how each model judges, across runs.
@@ -82,8 +78,9 @@ func init() {
 	extraCommands = append(extraCommands, extraCommand{(*app).statsCmd, statsExitHelp})
 }
 
-// protocolNames are the protocols --protocol accepts.
-var protocolNames = []string{adversarial.Name, compare.Name, judge.Name, verdict.Name, rank.Name}
+// protocolNames are the protocols --protocol accepts: those whose
+// commands registered their exit codes (each from its own file).
+func protocolNames() []string { return slices.Sorted(maps.Keys(runExits)) }
 
 func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args []string) error {
 	var filter stats.Filter
@@ -96,8 +93,8 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 	}
 	for _, p := range f.protocols {
 		p = strings.TrimSpace(p)
-		if !slices.Contains(protocolNames, p) {
-			return usagef("--protocol %q: the protocols are %s", trust.Text(p), strings.Join(protocolNames, ", "))
+		if !slices.Contains(protocolNames(), p) {
+			return usagef("--protocol %q: the protocols are %s", trust.Text(p), strings.Join(protocolNames(), ", "))
 		}
 		filter.Protocols = append(filter.Protocols, p)
 	}

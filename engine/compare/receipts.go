@@ -129,14 +129,7 @@ func (r *run) receiptTable() engine.Table {
 	lines, held, tally := r.receiptLines()
 	t := engine.Table{Phase: PhaseJudge, Round: 1, Title: fmt.Sprintf("Order receipts (%d orders)", len(r.readings)),
 		Columns: []string{"judgement", "receipt"}, Decision: tally.Words()}
-	for i, l := range lines {
-		what, words, _ := strings.Cut(l, ": ")
-		st := engine.StanceAgree
-		if !held[i] {
-			st = engine.StanceDisagree
-		}
-		t.Rows = append(t.Rows, engine.Row{Cells: []string{what, words}, Stance: st})
-	}
+	t.Rows = receipt.Rows(lines, held)
 	return t
 }
 

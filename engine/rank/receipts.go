@@ -84,14 +84,7 @@ func (s *state) receiptLines() (lines []string, held []bool, tally receipt.Tally
 func (s *state) receiptTable() engine.Table {
 	lines, held, tally := s.receiptLines()
 	t := engine.Table{Phase: PhaseJudging, Title: "Order receipts", Columns: []string{"Dimension", "Receipt"}, Decision: tally.Words()}
-	for i, l := range lines {
-		d, words, _ := strings.Cut(l, ": ")
-		st := engine.StanceAgree
-		if !held[i] {
-			st = engine.StanceDisagree
-		}
-		t.Rows = append(t.Rows, engine.Row{Cells: []string{d, words}, Stance: st})
-	}
+	t.Rows = receipt.Rows(lines, held)
 	return t
 }
 

@@ -359,3 +359,18 @@ func (t Tally) Words() string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// Rows are a receipts table's rows from lines ("what: words") and whether
+// each held: a receipt that did not hold is drawn as a disagreement.
+func Rows(lines []string, held []bool) []engine.Row {
+	rows := make([]engine.Row, 0, len(lines))
+	for i, l := range lines {
+		what, words, _ := strings.Cut(l, ": ")
+		st := engine.StanceAgree
+		if !held[i] {
+			st = engine.StanceDisagree
+		}
+		rows = append(rows, engine.Row{Cells: []string{what, words}, Stance: st})
+	}
+	return rows
+}

@@ -19,6 +19,12 @@ var Verdicts = []string{"accept", "improve", "reject"}
 // "accept", "improve", "reject", "score 4" (1 to 5). candidates, when
 // given, are the run's; a winner must be one of them.
 func ParseLabel(text string, candidates []string) (engine.Label, error) {
+	return parse(text, func(name string) (string, error) { return Winner(name, candidates) })
+}
+
+// parse reads a verdict's parts; winner turns the name after "winner"
+// into the candidate it means.
+func parse(text string, winner func(string) (string, error)) (engine.Label, error) {
 	var l engine.Label
 	for _, part := range strings.Split(text, ",") {
 		part = strings.TrimSpace(part)
@@ -29,7 +35,7 @@ func ParseLabel(text string, candidates []string) (engine.Label, error) {
 		rest = strings.TrimSpace(rest)
 		switch w := strings.ToLower(strings.TrimSuffix(word, ":")); {
 		case w == "winner":
-			id, err := Winner(rest, candidates)
+			id, err := winner(rest)
 			if err != nil {
 				return l, err
 			}
@@ -110,29 +116,10 @@ func ModeratorLabel(note string) (engine.Label, bool) {
 // parseLoose is ParseLabel without the run's candidates (a moderator
 // names a winner as the run shows it).
 func parseLoose(text string) (engine.Label, error) {
-	var l engine.Label
-	for _, part := range strings.Split(text, ",") {
-		part = strings.TrimSpace(part)
-		word, rest, _ := strings.Cut(part, " ")
-		rest = strings.TrimSpace(rest)
-		switch w := strings.ToLower(strings.TrimSuffix(word, ":")); {
-		case part == "":
-		case w == "winner" && rest != "":
-			l.Winner = rest
-		case w == "score":
-			v, err := Score(rest)
-			if err != nil {
-				return l, err
-			}
-			l.Score = &v
-		case rest == "" && isVerdict(w):
-			l.Verdict = w
-		default:
-			return l, fmt.Errorf("%q is not a verdict", part)
+	return parse(text, func(name string) (string, error) {
+		if name == "" {
+			return "", fmt.Errorf("winner names no candidate")
 		}
-	}
-	if l.Winner == "" && l.Verdict == "" && l.Score == nil {
-		return l, fmt.Errorf("no verdict")
-	}
-	return l, nil
+		return name, nil
+	})
 }

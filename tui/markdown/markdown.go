@@ -253,8 +253,8 @@ func holdHyphens(md string) string {
 				fence = ""
 			}
 			continue
-		case indent < 4 && fenceOf(t) != "":
-			fence = fenceOf(t)
+		case indent < 4 && FenceOf(t) != "":
+			fence = FenceOf(t)
 			continue
 		}
 		lines[i] = holdLineHyphens(ln)

@@ -138,7 +138,7 @@ func piece(open, body, end string) string {
 		body = open + "\n" + body
 	}
 	if end != "" {
-		body = strings.TrimSuffix(body, "\n") + "\n" + fenceOf(strings.TrimLeft(end, " "))
+		body = strings.TrimSuffix(body, "\n") + "\n" + FenceOf(strings.TrimLeft(end, " "))
 	}
 	return body
 }
@@ -220,7 +220,7 @@ func cuts(md, open string) []cut {
 	var out []cut
 	fence := ""
 	if open != "" {
-		fence = fenceOf(strings.TrimLeft(open, " "))
+		fence = FenceOf(strings.TrimLeft(open, " "))
 	}
 	blankFrom := -1 // where the blank lines before this line start
 	start := 0      // where the piece being scanned starts
@@ -262,7 +262,7 @@ func cuts(md, open string) []cut {
 				start = off
 			}
 			blankFrom = -1
-			if f := fenceOf(t); f != "" && indent < 4 {
+			if f := FenceOf(t); f != "" && indent < 4 {
 				fence, open = f, ln
 			}
 		}
@@ -283,8 +283,8 @@ func isItem(t string) bool {
 	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' '
 }
 
-// fenceOf is the fence a line opens ("```", "~~~~"), or "".
-func fenceOf(t string) string {
+// FenceOf is the fence a line opens ("```", "~~~~"), or "".
+func FenceOf(t string) string {
 	for _, c := range []byte{'`', '~'} {
 		n := 0
 		for n < len(t) && t[n] == c {

@@ -76,8 +76,8 @@ func foldTrail(md string) string {
 			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
 				fence = ""
 			}
-		case fenceOf(t) != "":
-			fence = fenceOf(t)
+		case markdown.FenceOf(t) != "":
+			fence = markdown.FenceOf(t)
 		case details:
 			details = t != "</details>"
 			continue
@@ -114,20 +114,6 @@ func headingLevel(t string) int {
 		return 0
 	}
 	return n
-}
-
-// fenceOf is the fence a line opens ("```", "~~~~"), or "".
-func fenceOf(t string) string {
-	for _, c := range []byte{'`', '~'} {
-		n := 0
-		for n < len(t) && t[n] == c {
-			n++
-		}
-		if n >= 3 {
-			return t[:n]
-		}
-	}
-	return ""
 }
 
 // printDocument prints the outcome's document: the audit trail folded,

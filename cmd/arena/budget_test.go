@@ -58,41 +58,10 @@ func TestBudgetStopsARunAndResumeFinishesIt(t *testing.T) {
 			if r.code != exitOverBudget {
 				t.Fatalf("exit %d with --max-calls %d (of %d), want %d\n%s\n%s", r.code, limit, calls, exitOverBudget, r.stdout, r.stderr)
 			}
-			if got := modelCalls(s); got != limit {
-				t.Fatalf("the fakes got %d calls, want %d", got, limit)
-			}
-			lc := s.onlyLog()
-			o := outcomeOf(t, lc)
-			if o.Result != engine.OutcomeOverBudget || !strings.Contains(o.Summary, fmt.Sprintf("all %d calls of the budget made", limit)) {
-				t.Fatalf("outcome %s: %s", o.Result, o.Summary)
-			}
-			for _, want := range []string{"> **Over budget:** ", "was not started", "arena resume " + o.LogPath + " --max-calls " + strconv.Itoa(2*limit),
-				fmt.Sprintf("**Budget:** %d of %d calls", limit, limit)} {
-				if !strings.Contains(o.Markdown, want) {
-					t.Fatalf("the outcome document lacks %q:\n%s", want, o.Markdown)
-				}
-			}
-			started := 0
-			for _, e := range lc.Events {
-				if e.Kind() == engine.KindAgentStarted {
-					started++
-				}
-			}
-			b := budgetEvents(lc)
-			if started != limit || len(b) == 0 || b[len(b)-1].Over == "" || b[len(b)-1].Spent.Calls != limit {
-				t.Fatalf("the log: %d calls started, budget events %+v", started, b)
-			}
-			if !strings.Contains(r.stdout, "! over budget: ") || !strings.Contains(r.stdout, fmt.Sprintf("Budget: 0 of %d calls", limit)) {
-				t.Fatalf("the printer does not show the budget:\n%s", r.stdout)
-			}
-			// arena logs lists it as over budget; arena resume without a
-			// log takes it.
-			if l := s.run("logs"); !strings.Contains(l.stdout, string(engine.OutcomeOverBudget)) {
-				t.Fatalf("arena logs:\n%s", l.stdout)
-			}
-			done := completedHashes(lc)
+			done := completedHashes(checkStoppedOverBudget(t, s, r, limit))
 
-			// The same budget again: over budget at once, nothing asked.
+			// The same budget again, resuming the latest run: over budget at
+			// once, nothing asked.
 			again := s.run("resume", "--no-tui")
 			if again.code != exitOverBudget || modelCalls(s) != limit {
 				t.Fatalf("resumed with the same budget: exit %d, %d calls\n%s\n%s", again.code, modelCalls(s), again.stdout, again.stderr)
@@ -102,12 +71,53 @@ func TestBudgetStopsARunAndResumeFinishesIt(t *testing.T) {
 			if got := modelCalls(s); got != calls {
 				t.Fatalf("the run made %d calls in all, the uninterrupted one %d", got, calls)
 			}
-			o = outcomeOf(t, s.onlyLog())
+			o := outcomeOf(t, s.onlyLog())
 			if !strings.Contains(o.Markdown, fmt.Sprintf("**Budget:** %d of %d calls (the whole run: its earlier part included)", calls, 2*calls)) {
 				t.Fatalf("the resumed outcome's budget:\n%s", o.Markdown)
 			}
 		})
 	}
+}
+
+// checkStoppedOverBudget checks a run r stopped by --max-calls limit:
+// the fakes got limit calls; its outcome, its outcome document, its log
+// and the printer say it is over budget and how to resume it; arena logs
+// lists it so. It returns the run's log.
+func checkStoppedOverBudget(t *testing.T, s *sandbox, r result, limit int) engine.LogContents {
+	t.Helper()
+	if got := modelCalls(s); got != limit {
+		t.Fatalf("the fakes got %d calls, want %d", got, limit)
+	}
+	lc := s.onlyLog()
+	o := outcomeOf(t, lc)
+	if o.Result != engine.OutcomeOverBudget || !strings.Contains(o.Summary, fmt.Sprintf("all %d calls of the budget made", limit)) {
+		t.Fatalf("outcome %s: %s", o.Result, o.Summary)
+	}
+	for _, want := range []string{"> **Over budget:** ", "was not started", "arena resume " + o.LogPath + " --max-calls " + strconv.Itoa(2*limit),
+		fmt.Sprintf("**Budget:** %d of %d calls", limit, limit)} {
+		if !strings.Contains(o.Markdown, want) {
+			t.Fatalf("the outcome document lacks %q:\n%s", want, o.Markdown)
+		}
+	}
+	started := 0
+	for _, e := range lc.Events {
+		if e.Kind() == engine.KindAgentStarted {
+			started++
+		}
+	}
+	b := budgetEvents(lc)
+	if started != limit || len(b) == 0 || b[len(b)-1].Over == "" || b[len(b)-1].Spent.Calls != limit {
+		t.Fatalf("the log: %d calls started, budget events %+v", started, b)
+	}
+	if !strings.Contains(r.stdout, "! over budget: ") || !strings.Contains(r.stdout, fmt.Sprintf("Budget: 0 of %d calls", limit)) {
+		t.Fatalf("the printer does not show the budget:\n%s", r.stdout)
+	}
+	// arena logs lists it as over budget (and arena resume without a
+	// log takes it).
+	if l := s.run("logs"); !strings.Contains(l.stdout, string(engine.OutcomeOverBudget)) {
+		t.Fatalf("arena logs:\n%s", l.stdout)
+	}
+	return lc
 }
 
 // baseline runs the case uninterrupted, without a budget, and counts

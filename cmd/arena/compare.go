@@ -10,6 +10,7 @@ import (
 	"github.com/arenadebate/arena/engine/compare"
 	"github.com/arenadebate/arena/engine/receipt"
 	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/settings"
 )
 
 // The comparison's own exit codes.
@@ -116,22 +117,9 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	if err != nil {
 		return err
 	}
-	var criteria []compare.Criterion
-	if cmd.Flags().Changed("criteria") {
-		if criteria, err = compare.ParseCriteria(trust.Text(f.criteria)); err != nil {
-			return usageCause(err, "--criteria: %v", err)
-		}
-	}
-	if cmd.Flags().Changed("orders") {
-		if n := receipt.MaxOrders(len(options)); f.orders < 1 || f.orders > n {
-			return usagef("--orders %d: %d options can be shown in 1 to %d counterbalanced orders", f.orders, len(options), n)
-		}
-	}
-	if f.authors != nil && len(f.authors) != len(options) {
-		return usagef("--authors names %s for %d options (one per option, in order; \"\" for one not written by an agent)", engine.Plural(len(f.authors), "agent"), len(options))
-	}
-	if f.quick && f.single {
-		return usagef("--quick and --single do not go together: --single has no advocates to rebut")
+	criteria, err := checkCompareFlags(cmd, f, len(options))
+	if err != nil {
+		return err
 	}
 	docs, err := readContext(f.context, f.includeSecrets)
 	if err != nil {
@@ -145,23 +133,9 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	if err != nil {
 		return err
 	}
-	for _, n := range f.authors {
-		if _, ok := s.Agents[n]; n != "" && !ok {
-			return usagef("--authors: unknown agent %q", n)
-		}
-	}
-	// The author of the options (arena mcp names the calling agent) is
-	// left out of the pool, so the seats that defaults fill, the judge's
-	// first, are held by other models (the self-preference guard).
-	var exclude []string
-	if f.author != "" {
-		if _, ok := s.Agents[f.author]; !ok {
-			return usagef("--author: unknown agent %q (known: %s)", f.author, strings.Join(agentNames(s), ", "))
-		}
-		exclude = append(exclude, f.author)
-		if f.judge == f.author {
-			a.warn("%s proposed the options and judges them, because --judge names it", f.author)
-		}
+	exclude, err := a.compareAuthors(s, f)
+	if err != nil {
+		return err
 	}
 	seats := a.seatPicker(s, compare.Seating, exclude...)
 	var judge []string
@@ -201,6 +175,56 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	}
 	out := a.runProtocol(p, logw, f.outputFlags)
 	return exitCode(compareExit(out.Result))
+}
+
+// checkCompareFlags checks the flags that need nothing read or loaded
+// first, for a comparison of n options: --criteria parses, --orders is
+// one the options can be shown in, --authors names one agent per option,
+// and --quick is not given with --single. It returns the criteria, nil
+// when the judge is to propose them.
+func checkCompareFlags(cmd *cobra.Command, f *compareFlags, n int) ([]compare.Criterion, error) {
+	var criteria []compare.Criterion
+	if cmd.Flags().Changed("criteria") {
+		var err error
+		if criteria, err = compare.ParseCriteria(trust.Text(f.criteria)); err != nil {
+			return nil, usageCause(err, "--criteria: %v", err)
+		}
+	}
+	if cmd.Flags().Changed("orders") {
+		if most := receipt.MaxOrders(n); f.orders < 1 || f.orders > most {
+			return nil, usagef("--orders %d: %d options can be shown in 1 to %d counterbalanced orders", f.orders, n, most)
+		}
+	}
+	if f.authors != nil && len(f.authors) != n {
+		return nil, usagef("--authors names %s for %d options (one per option, in order; \"\" for one not written by an agent)", engine.Plural(len(f.authors), "agent"), n)
+	}
+	if f.quick && f.single {
+		return nil, usagef("--quick and --single do not go together: --single has no advocates to rebut")
+	}
+	return criteria, nil
+}
+
+// compareAuthors checks that --authors and --author name agents of the
+// settings, and returns the agents the seats must not go to. The author
+// of the options (arena mcp names the calling agent) is left out of the
+// pool, so the seats that defaults fill, the judge's first, are held by
+// other models (the self-preference guard).
+func (a *app) compareAuthors(s *settings.Settings, f *compareFlags) ([]string, error) {
+	for _, n := range f.authors {
+		if _, ok := s.Agents[n]; n != "" && !ok {
+			return nil, usagef("--authors: unknown agent %q", n)
+		}
+	}
+	if f.author == "" {
+		return nil, nil
+	}
+	if _, ok := s.Agents[f.author]; !ok {
+		return nil, usagef("--author: unknown agent %q (known: %s)", f.author, strings.Join(agentNames(s), ", "))
+	}
+	if f.judge == f.author {
+		a.warn("%s proposed the options and judges them, because --judge names it", f.author)
+	}
+	return []string{f.author}, nil
 }
 
 // checkOptions wants two to four distinct options.

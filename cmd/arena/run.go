@@ -264,11 +264,7 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	opts := engine.Options{Env: a.agentEnv, Moderator: notes}
 	a.withBudget(&opts)
 	if f.moderate != "" {
-		go func() {
-			if pn := challengers.Catch(func() { followNotes(ctx, string(f.moderate), notes, a.warn) }); pn != nil {
-				bus.Fail(&challengers.Panic{Value: pn.Value, Stack: pn.Stack, Where: "reading the moderator's notes"})
-			}
-		}()
+		go a.followModerator(ctx, string(f.moderate), notes, bus)
 	}
 	if rr := a.resume; rr != nil {
 		var after int64
@@ -279,15 +275,7 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	if injectPanic != nil {
 		p = injectPanic(p, bus, &opts)
 	}
-	saved := &savedFiles{}
-	streamEvents(bus, logw) // to arena mcp, when it started this run (mcp_events.go)
-	if logw != nil {
-		bus.Subscribe(logw)
-		opts.LogPath = logw.Path()
-		bus.Subscribe(&engine.DocumentWriter{Path: strings.TrimSuffix(logw.Path(), ".jsonl") + ".md", Bus: bus})
-	}
-	bus.Subscribe(saved)
-	bus.Subscribe(fe.sink())
+	saved := subscribeOutputs(bus, logw, fe, &opts)
 	done := make(chan engine.Outcome, 1)
 	// The screen watches sigCtx, not ctx: after the person asks to quit it
 	// must live on to see the interrupted outcome. It stops by itself
@@ -319,6 +307,33 @@ func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFla
 	cancel()
 	out := <-done
 	return out, saved.files
+}
+
+// followModerator hands the notes the person writes to path (--moderate) to
+// the run until ctx ends; a panic while reading them ends the run as an
+// internal error rather than taking the terminal down.
+func (a *app) followModerator(ctx context.Context, path string, notes chan<- string, bus *engine.Bus) {
+	if pn := challengers.Catch(func() { followNotes(ctx, path, notes, a.warn) }); pn != nil {
+		bus.Fail(&challengers.Panic{Value: pn.Value, Stack: pn.Stack, Where: "reading the moderator's notes"})
+	}
+}
+
+// subscribeOutputs subscribes to the bus, in this order, what a run's
+// events go out to: arena mcp's stream when it started this run
+// (mcp_events.go), the log and its outcome document when there is a log
+// (opts is told its path), the collector of saved files, and the front
+// end. It returns the collector.
+func subscribeOutputs(bus *engine.Bus, logw *engine.LogWriter, fe frontEnd, opts *engine.Options) *savedFiles {
+	saved := &savedFiles{}
+	streamEvents(bus, logw)
+	if logw != nil {
+		bus.Subscribe(logw)
+		opts.LogPath = logw.Path()
+		bus.Subscribe(&engine.DocumentWriter{Path: strings.TrimSuffix(logw.Path(), ".jsonl") + ".md", Bus: bus})
+	}
+	bus.Subscribe(saved)
+	bus.Subscribe(fe.sink())
+	return saved
 }
 
 // injectPanic is set only in a test build (go build -tags arenapanic,

@@ -273,7 +273,7 @@ type rateChart struct {
 // with every model's bar, sparklines of each model's flip rate run by run
 // and its latencies, and the ratings as bars with their intervals.
 func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
-	th := struct{ title, dim, bar, warn lipgloss.Style }{
+	th := chartTheme{
 		title: r.NewStyle().Bold(true).Foreground(lipgloss.Color("12")),
 		dim:   r.NewStyle().Faint(true),
 		bar:   r.NewStyle().Foreground(lipgloss.Color("10")),
@@ -290,59 +290,9 @@ func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
 	for _, m := range rep.Models {
 		nameW = max(nameW, lipgloss.Width(trust.Text(m.Name)))
 	}
-	charts := []rateChart{
-		{"Flip rate", "the share of its preferences that changed with the order: 0 is best", func(m stats.Model) (stats.Figure, string) { return m.Judge.FlipRate, "" }},
-		{"First shown", "how often it picked the candidate shown first", func(m stats.Model) (stats.Figure, string) {
-			f := m.Judge.FirstShown
-			if f.Shown {
-				return f, fmt.Sprintf(" chance %.2f", m.Judge.FirstShownChance)
-			}
-			return f, ""
-		}},
-		{"Panel α", "Krippendorff's alpha against the other judges' mean: 1 is full agreement", func(m stats.Model) (stats.Figure, string) { return m.Judge.PanelAlpha, "" }},
-		{"Conformity", "the share of its moves in debates with no new evidence", func(m stats.Model) (stats.Figure, string) { return m.Judge.Conformity, "" }},
-		{"Agreement with you", "the share of your verdicts it matched", func(m stats.Model) (stats.Figure, string) {
-			f := m.Judge.PersonAgreement
-			if k := m.Judge.PersonKappa; k.Shown {
-				return f, fmt.Sprintf(" κ %.2f", k.Value)
-			}
-			return f, ""
-		}},
-	}
 	barW := max(width-nameW-34, 10)
-	for _, c := range charts {
-		var data []barchart.BarData
-		var notes []string
-		any := false
-		for _, m := range rep.Models {
-			f, extra := c.get(m)
-			name := trust.Text(m.Name)
-			v := 0.0
-			if f.Shown {
-				v, any = math.Max(f.Value, 0), true
-				notes = append(notes, fmt.Sprintf("%.2f n=%d%s", f.Value, f.N, extra))
-			} else {
-				notes = append(notes, th.dim.Render(fmt.Sprintf("— n=%d", f.N)))
-			}
-			data = append(data, barchart.BarData{Label: name, Values: []barchart.BarValue{{Name: name, Value: v, Style: th.bar}}})
-		}
-		if !any {
-			continue
-		}
-		b.WriteString("\n" + th.title.Render(c.title) + " " + th.dim.Render(c.what) + "\n")
-		bc := barchart.New(nameW+1+barW, len(data), barchart.WithHorizontalBars(), barchart.WithMaxValue(1), barchart.WithNoAutoMaxValue(),
-			barchart.WithBarGap(0), barchart.WithBarWidth(1), barchart.WithDataSet(data), barchart.WithStyles(th.dim, th.dim))
-		// The labels' width is known once the data is in: lay it out
-		// again so the axis starts after the longest name.
-		bc.Resize(nameW+1+barW, len(data))
-		bc.Draw()
-		lines := strings.Split(bc.View(), "\n")
-		for i, l := range lines {
-			if i < len(notes) {
-				l += "  " + notes[i]
-			}
-			b.WriteString(l + "\n")
-		}
+	for _, c := range rateCharts {
+		b.WriteString(c.draw(rep.Models, th, nameW, barW))
 	}
 	b.WriteString("\n" + th.title.Render("Other figures") + "\n")
 	for _, m := range rep.Models {
@@ -350,9 +300,85 @@ func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
 		fmt.Fprintf(&b, "%-*s  self-pref %s · length r %s · panel Δ %s\n", nameW, trust.Text(m.Name),
 			cell(j.SelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.PanelDifference, "%.2f"))
 	}
+	b.WriteString(seatChart(rep.Models, th, nameW, width))
+	if len(rep.Authors) > 0 {
+		b.WriteString(authorChart(rep.Authors, th, width))
+	}
+	return b.String()
+}
+
+// chartTheme are the styles of the stats chart.
+type chartTheme struct{ title, dim, bar, warn lipgloss.Style }
+
+// rateCharts are the rates statsChart draws, in order.
+var rateCharts = []rateChart{
+	{"Flip rate", "the share of its preferences that changed with the order: 0 is best", func(m stats.Model) (stats.Figure, string) { return m.Judge.FlipRate, "" }},
+	{"First shown", "how often it picked the candidate shown first", func(m stats.Model) (stats.Figure, string) {
+		f := m.Judge.FirstShown
+		if f.Shown {
+			return f, fmt.Sprintf(" chance %.2f", m.Judge.FirstShownChance)
+		}
+		return f, ""
+	}},
+	{"Panel α", "Krippendorff's alpha against the other judges' mean: 1 is full agreement", func(m stats.Model) (stats.Figure, string) { return m.Judge.PanelAlpha, "" }},
+	{"Conformity", "the share of its moves in debates with no new evidence", func(m stats.Model) (stats.Figure, string) { return m.Judge.Conformity, "" }},
+	{"Agreement with you", "the share of your verdicts it matched", func(m stats.Model) (stats.Figure, string) {
+		f := m.Judge.PersonAgreement
+		if k := m.Judge.PersonKappa; k.Shown {
+			return f, fmt.Sprintf(" κ %.2f", k.Value)
+		}
+		return f, ""
+	}},
+}
+
+// draw is the chart's title and a bar of barW columns for every model,
+// its name in nameW, with its value and count after it; "" when no
+// model has the figure.
+func (c rateChart) draw(models []stats.Model, th chartTheme, nameW, barW int) string {
+	var data []barchart.BarData
+	var notes []string
+	any := false
+	for _, m := range models {
+		f, extra := c.get(m)
+		name := trust.Text(m.Name)
+		v := 0.0
+		if f.Shown {
+			v, any = math.Max(f.Value, 0), true
+			notes = append(notes, fmt.Sprintf("%.2f n=%d%s", f.Value, f.N, extra))
+		} else {
+			notes = append(notes, th.dim.Render(fmt.Sprintf("— n=%d", f.N)))
+		}
+		data = append(data, barchart.BarData{Label: name, Values: []barchart.BarValue{{Name: name, Value: v, Style: th.bar}}})
+	}
+	if !any {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n" + th.title.Render(c.title) + " " + th.dim.Render(c.what) + "\n")
+	bc := barchart.New(nameW+1+barW, len(data), barchart.WithHorizontalBars(), barchart.WithMaxValue(1), barchart.WithNoAutoMaxValue(),
+		barchart.WithBarGap(0), barchart.WithBarWidth(1), barchart.WithDataSet(data), barchart.WithStyles(th.dim, th.dim))
+	// The labels' width is known once the data is in: lay it out
+	// again so the axis starts after the longest name.
+	bc.Resize(nameW+1+barW, len(data))
+	bc.Draw()
+	lines := strings.Split(bc.View(), "\n")
+	for i, l := range lines {
+		if i < len(notes) {
+			l += "  " + notes[i]
+		}
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
+
+// seatChart is the "As a seat" section: for every model, sparklines of
+// its flip rate run by run and of its latencies, and its calls, failures,
+// tokens and cost.
+func seatChart(models []stats.Model, th chartTheme, nameW, width int) string {
+	var b strings.Builder
 	b.WriteString("\n" + th.title.Render("As a seat") + " " + th.dim.Render("flip rate in each run asked in several orders, every reply's latency, oldest first") + "\n")
 	sparkW := max(min(width-nameW-40, 60), 8)
-	for _, m := range rep.Models {
+	for _, m := range models {
 		flips := "—"
 		if len(m.Judge.FlipRateByRun) > 0 {
 			flips = spark(m.Judge.FlipRateByRun, min(sparkW/2, len(m.Judge.FlipRateByRun)), 1, th.warn)
@@ -371,32 +397,38 @@ func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
 		fmt.Fprintf(&b, "%-*s  %s\n", nameW, "", th.dim.Render(fmt.Sprintf("%d calls, %d failed (%s), %d repair requests · tokens %s · cost %s",
 			s.Calls, s.Failures, kinds(s), s.Repairs, tokens(s), cost(s))))
 	}
-	if len(rep.Authors) > 0 {
-		b.WriteString("\n" + th.title.Render("As an author") + " " + th.dim.Render("Bradley–Terry rating, 95% interval; 1000 is the group's mean") + "\n")
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, au := range rep.Authors {
-			if au.Shown {
-				lo, hi = math.Min(lo, au.Low), math.Max(hi, au.High)
+	return b.String()
+}
+
+// authorChart is the "As an author" section: every author's rating as a
+// dot on a line spanning its 95% interval, all on one scale, or its
+// games alone when it has no rating to show.
+func authorChart(authors []stats.Author, th chartTheme, width int) string {
+	var b strings.Builder
+	b.WriteString("\n" + th.title.Render("As an author") + " " + th.dim.Render("Bradley–Terry rating, 95% interval; 1000 is the group's mean") + "\n")
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, au := range authors {
+		if au.Shown {
+			lo, hi = math.Min(lo, au.Low), math.Max(hi, au.High)
+		}
+	}
+	aw := 0
+	for _, au := range authors {
+		aw = max(aw, lipgloss.Width(trust.Text(au.Name)))
+	}
+	span := max(width-aw-40, 10)
+	for _, au := range authors {
+		line := th.dim.Render(fmt.Sprintf("— (%d games)", au.Games))
+		if au.Shown && hi > lo {
+			at := func(v float64) int { return int(math.Round((v - lo) / (hi - lo) * float64(span-1))) }
+			row := []rune(strings.Repeat(" ", span))
+			for x := at(au.Low); x <= at(au.High); x++ {
+				row[x] = '─'
 			}
+			row[at(au.Rating)] = '●'
+			line = th.bar.Render(string(row)) + fmt.Sprintf("  %.0f (%.0f–%.0f), %d games: %d–%d–%d", au.Rating, au.Low, au.High, au.Games, au.Wins, au.Losses, au.Ties)
 		}
-		aw := 0
-		for _, au := range rep.Authors {
-			aw = max(aw, lipgloss.Width(trust.Text(au.Name)))
-		}
-		span := max(width-aw-40, 10)
-		for _, au := range rep.Authors {
-			line := th.dim.Render(fmt.Sprintf("— (%d games)", au.Games))
-			if au.Shown && hi > lo {
-				at := func(v float64) int { return int(math.Round((v - lo) / (hi - lo) * float64(span-1))) }
-				row := []rune(strings.Repeat(" ", span))
-				for x := at(au.Low); x <= at(au.High); x++ {
-					row[x] = '─'
-				}
-				row[at(au.Rating)] = '●'
-				line = th.bar.Render(string(row)) + fmt.Sprintf("  %.0f (%.0f–%.0f), %d games: %d–%d–%d", au.Rating, au.Low, au.High, au.Games, au.Wins, au.Losses, au.Ties)
-			}
-			fmt.Fprintf(&b, "%-*s  %s\n", aw, trust.Text(au.Name), line)
-		}
+		fmt.Fprintf(&b, "%-*s  %s\n", aw, trust.Text(au.Name), line)
 	}
 	return b.String()
 }

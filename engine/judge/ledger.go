@@ -85,73 +85,17 @@ func (r *run) debateLedger(kind engine.OutcomeKind, last Check) (engine.DebateLe
 // differ from its round-one scores.
 func (r *run) moves(first []*seat) []engine.Move {
 	cs := r.cfg.Criteria
-	material := []string{r.cfg.Solution.Text()}
-	// said is everything written before a round; cited, per judge, the
-	// quotes it had given.
-	var said ledger.Seen
-	cited := map[*seat]*ledger.Seen{}
-	for _, s := range first {
-		cited[s] = &ledger.Seen{}
-		for _, sc := range s.analysis.Scores {
-			cited[s].Add(sc.Evidence...)
-			said.Add(sc.Justification)
-			said.Add(sc.Evidence...)
-		}
-		said.Add(s.analysis.Strengths...)
-		said.Add(s.analysis.Weaknesses...)
-	}
-	type key struct {
-		s *seat
-		i int
-	}
-	evidence := map[key][]string{}
-	lastRound := map[key]int{}
+	t := newMoveTrail(cs, r.cfg.Solution.Text(), first)
 	for k := 0; k < r.round; k++ {
 		for _, s := range first {
-			if k >= len(s.rounds) {
-				continue
-			}
-			prev := s.initial
-			if k > 0 {
-				prev = ScoresOf(cs, s.rounds[k-1].Scores)
-			}
-			d := s.rounds[k]
-			cur := ScoresOf(cs, d.Scores)
-			for i := range cs {
-				if prev[i] == cur[i] {
-					continue
-				}
-				lastRound[key{s, i}] = k + 1
-				var text strings.Builder
-				for _, ch := range d.Changes {
-					if j, ok := matchCriterion(cs, ch.Criterion); ok && j == i {
-						text.WriteString(ch.Reason + "\n")
-						for _, q := range ch.Evidence {
-							text.WriteString("\"" + q + "\"\n")
-						}
-					}
-				}
-				evidence[key{s, i}] = append(evidence[key{s, i}], ledger.NewEvidence(text.String(), material, cited[s], &said)...)
+			if k < len(s.rounds) {
+				t.moved(s, k)
 			}
 		}
 		// What this round said is said for the next.
 		for _, s := range first {
-			if k >= len(s.rounds) {
-				continue
-			}
-			d := s.rounds[k]
-			for _, sc := range d.Scores {
-				cited[s].Add(sc.Evidence...)
-				said.Add(sc.Justification)
-				said.Add(sc.Evidence...)
-			}
-			for _, ch := range d.Changes {
-				cited[s].Add(ch.Evidence...)
-				said.Add(ch.Reason)
-				said.Add(ch.Evidence...)
-			}
-			for _, x := range d.Disagreements {
-				said.Add(x.Defense, x.Challenge)
+			if k < len(s.rounds) {
+				t.heard(s, s.rounds[k])
 			}
 		}
 	}
@@ -165,14 +109,105 @@ func (r *run) moves(first []*seat) []engine.Move {
 			if end[i] == s.initial[i] {
 				continue
 			}
-			m := engine.Move{Seat: s.name, Agent: s.agent.Name, Round: lastRound[key{s, i}], On: c.Name,
-				From: fmt.Sprint(s.initial[i]), To: fmt.Sprint(end[i]), Evidence: dedupe(evidence[key{s, i}])}
+			key := moveKey{s, i}
+			m := engine.Move{Seat: s.name, Agent: s.agent.Name, Round: t.lastRound[key], On: c.Name,
+				From: fmt.Sprint(s.initial[i]), To: fmt.Sprint(end[i]), Evidence: dedupe(t.evidence[key])}
 			m.Conformity = len(m.Evidence) == 0
 			m.Toward = toward(s, i, first, end[i])
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// moveKey is one judge's score on one criterion.
+type moveKey struct {
+	s *seat
+	i int
+}
+
+// moveTrail follows a debate round by round: what had been said before
+// a round, the quotes each judge had cited, and, for every score a judge
+// moved, the last round it moved in and the new evidence it gave.
+type moveTrail struct {
+	cs        []Criterion
+	material  []string // where a quote must be found to count
+	said      ledger.Seen
+	cited     map[*seat]*ledger.Seen
+	evidence  map[moveKey][]string
+	lastRound map[moveKey]int
+}
+
+// newMoveTrail starts a trail with what the judges of first said in
+// their independent analyses of the solution.
+func newMoveTrail(cs []Criterion, solution string, first []*seat) *moveTrail {
+	t := &moveTrail{cs: cs, material: []string{solution}, cited: map[*seat]*ledger.Seen{},
+		evidence: map[moveKey][]string{}, lastRound: map[moveKey]int{}}
+	for _, s := range first {
+		t.cited[s] = &ledger.Seen{}
+		for _, sc := range s.analysis.Scores {
+			t.cited[s].Add(sc.Evidence...)
+			t.said.Add(sc.Justification)
+			t.said.Add(sc.Evidence...)
+		}
+		t.said.Add(s.analysis.Strengths...)
+		t.said.Add(s.analysis.Weaknesses...)
+	}
+	return t
+}
+
+// moved records the scores judge s changed in debate round k (from
+// 0) against the round before, with the new evidence its reasons for
+// each change gave.
+func (t *moveTrail) moved(s *seat, k int) {
+	prev := s.initial
+	if k > 0 {
+		prev = ScoresOf(t.cs, s.rounds[k-1].Scores)
+	}
+	d := s.rounds[k]
+	cur := ScoresOf(t.cs, d.Scores)
+	for i := range t.cs {
+		if prev[i] == cur[i] {
+			continue
+		}
+		key := moveKey{s, i}
+		t.lastRound[key] = k + 1
+		t.evidence[key] = append(t.evidence[key], ledger.NewEvidence(changeText(t.cs, d.Changes, i), t.material, t.cited[s], &t.said)...)
+	}
+}
+
+// changeText is what a round's changes say of criterion i: each reason
+// on a line, followed by its quotes, each quoted on a line.
+func changeText(cs []Criterion, changes []Change, i int) string {
+	var text strings.Builder
+	for _, ch := range changes {
+		if j, ok := matchCriterion(cs, ch.Criterion); !ok || j != i {
+			continue
+		}
+		text.WriteString(ch.Reason + "\n")
+		for _, q := range ch.Evidence {
+			text.WriteString("\"" + q + "\"\n")
+		}
+	}
+	return text.String()
+}
+
+// heard adds what judge s wrote in debate round d to what has been
+// said, and its quotes to what it has cited.
+func (t *moveTrail) heard(s *seat, d *Debate) {
+	for _, sc := range d.Scores {
+		t.cited[s].Add(sc.Evidence...)
+		t.said.Add(sc.Justification)
+		t.said.Add(sc.Evidence...)
+	}
+	for _, ch := range d.Changes {
+		t.cited[s].Add(ch.Evidence...)
+		t.said.Add(ch.Reason)
+		t.said.Add(ch.Evidence...)
+	}
+	for _, x := range d.Disagreements {
+		t.said.Add(x.Defense, x.Challenge)
+	}
 }
 
 // toward names the other judges when a judge's move brought it closer to

@@ -541,51 +541,92 @@ func (s *state) judged() []int {
 // orders of the repositories (the seeded order, its reverse, ...).
 func (s *state) judge(ctx context.Context) bool {
 	judged := s.judged()
-	dims := s.cfg.Weights.Active()
 	k := s.cfg.orders(len(judged))
 	if want := s.cfg.Orders; want > k {
 		s.rt.Note(engine.NoteInfo, "%d repositories can be shown in %d distinct orders: each judge is asked in %d, not %d", len(judged), k, k, want)
 	}
-	var qs []engine.Question
-	type ask struct {
-		d     Dimension
-		order []int
-		bytes map[int]int
-	}
-	var asks []ask
-	for n, d := range dims {
-		s.dims[d] = &dimResult{agent: s.cfg.Judges[d].Name}
-		for m, order := range receipt.Orders(Order(judged, s.cfg.Seed, n), k) {
-			letters := Letters(len(order))
-			var cands []candidate
-			var shown []string
-			bytes := map[int]int{}
-			for j, i := range order {
-				f := s.neutralFacts(i, "Candidate "+letters[j])
-				bytes[i] = len(f)
-				cands = append(cands, candidate{Letter: letters[j], Facts: f})
-				shown = append(shown, letters[j]+" = "+s.cfg.Repos[i].Label)
-			}
-			if m == 0 {
-				s.dims[d].order = order
-			}
-			s.rt.Note(engine.NoteInfo, "the %s judge sees %s", strings.TrimSuffix(string(judgeRole(d, m)), " judge"), strings.Join(shown, ", "))
-			asks = append(asks, ask{d: d, order: order, bytes: bytes})
-			qs = append(qs, engine.Question{
-				Seat: JudgeSeatOf(d, m), Agent: s.cfg.Judges[d], Role: judgeRole(d, m),
-				Phase: PhaseJudging, Task: TaskJudge, Shape: ShapeJudge, Retries: 1,
-				Prompt: prompts.Render("judge", ShapeJudge, judgePrompt{
-					Title: d.Title(), Dimension: string(d), Focus: focus[d], SpecName: s.cfg.Spec.Name, Spec: s.cfg.Spec.Content,
-					Candidates: cands, Letters: letters, LetterList: strings.Join(letters, ", "),
-				}),
-				Parse: func(text string) (engine.Reply, error) { return ParseJudgement(text, letters) },
-			})
-		}
-	}
+	qs, asks := s.judgeQuestions(judged, k)
 	answers := s.rt.AskAll(ctx, qs)
 	if ctx.Err() != nil {
 		return false
 	}
+	failed := s.readJudgements(qs, asks, answers)
+	for _, d := range s.cfg.Weights.Active() {
+		s.settleDim(d, judged, failed[d])
+	}
+	if len(s.dims) == 0 {
+		s.rt.Note(engine.NoteError, "every judge failed: nothing was scored")
+		return false
+	}
+	s.emitScored()
+	// The receipts first: a screen shows the latest table, and the
+	// scores, levelled where a preference flipped, are what it ends on.
+	if k > 1 {
+		s.rt.Bus.Emit(s.receiptTable())
+	}
+	s.rt.Bus.Emit(s.scoreTable())
+	return true
+}
+
+// judgeAsk is what a judge's question showed: the dimension, the
+// repositories in the order of the letters, and how many bytes of each.
+type judgeAsk struct {
+	d     Dimension
+	order []int
+	bytes map[int]int
+}
+
+// judgeQuestions are the questions to every active dimension's judge,
+// each in k counterbalanced orders of the judged repositories, with what
+// each one shows. It starts each dimension's result, in its first order.
+func (s *state) judgeQuestions(judged []int, k int) ([]engine.Question, []judgeAsk) {
+	var qs []engine.Question
+	var asks []judgeAsk
+	for n, d := range s.cfg.Weights.Active() {
+		s.dims[d] = &dimResult{agent: s.cfg.Judges[d].Name}
+		for m, order := range receipt.Orders(Order(judged, s.cfg.Seed, n), k) {
+			if m == 0 {
+				s.dims[d].order = order
+			}
+			q, ask := s.judgeQuestion(d, m, order)
+			qs = append(qs, q)
+			asks = append(asks, ask)
+		}
+	}
+	return qs, asks
+}
+
+// judgeQuestion asks d's judge, in its m-th order, to score the
+// repositories of order, each shown by its neutral facts under a letter;
+// it notes which letter is which repository.
+func (s *state) judgeQuestion(d Dimension, m int, order []int) (engine.Question, judgeAsk) {
+	letters := Letters(len(order))
+	var cands []candidate
+	var shown []string
+	bytes := map[int]int{}
+	for j, i := range order {
+		f := s.neutralFacts(i, "Candidate "+letters[j])
+		bytes[i] = len(f)
+		cands = append(cands, candidate{Letter: letters[j], Facts: f})
+		shown = append(shown, letters[j]+" = "+s.cfg.Repos[i].Label)
+	}
+	s.rt.Note(engine.NoteInfo, "the %s judge sees %s", strings.TrimSuffix(string(judgeRole(d, m)), " judge"), strings.Join(shown, ", "))
+	q := engine.Question{
+		Seat: JudgeSeatOf(d, m), Agent: s.cfg.Judges[d], Role: judgeRole(d, m),
+		Phase: PhaseJudging, Task: TaskJudge, Shape: ShapeJudge, Retries: 1,
+		Prompt: prompts.Render("judge", ShapeJudge, judgePrompt{
+			Title: d.Title(), Dimension: string(d), Focus: focus[d], SpecName: s.cfg.Spec.Name, Spec: s.cfg.Spec.Content,
+			Candidates: cands, Letters: letters, LetterList: strings.Join(letters, ", "),
+		}),
+		Parse: func(text string) (engine.Reply, error) { return ParseJudgement(text, letters) },
+	}
+	return q, judgeAsk{d: d, order: order, bytes: bytes}
+}
+
+// readJudgements adds every judge's answer, its letters turned back into
+// repositories, to its dimension's readings. It returns, by dimension,
+// each failed question's seat and why it failed.
+func (s *state) readJudgements(qs []engine.Question, asks []judgeAsk, answers []engine.Answer) map[Dimension][]string {
 	failed := map[Dimension][]string{}
 	for n, a := range answers {
 		d, res := asks[n].d, s.dims[asks[n].d]
@@ -609,45 +650,40 @@ func (s *state) judge(ctx context.Context) bool {
 		}
 		res.readings = append(res.readings, rd)
 	}
-	for _, d := range dims {
-		res := s.dims[d]
-		if len(res.readings) == 0 {
-			why := strings.Join(failed[d], "; ")
-			s.leftOut[d] = why
-			delete(s.dims, d)
-			s.failures = append(s.failures, fmt.Sprintf("the %s judge (%s) failed: %s is left out of every total", strings.ToLower(d.Title()), res.agent, strings.ToLower(d.Title())))
-			s.rt.Note(engine.NoteWarn, "the %s judge failed (%s): %s is left out of every total", strings.ToLower(d.Title()), why, strings.ToLower(d.Title()))
-			continue
-		}
-		if len(failed[d]) > 0 {
-			s.rt.Note(engine.NoteWarn, "the %s judge answered in %d of %d orders (%s): its receipts rest on those", strings.ToLower(d.Title()), len(res.readings), len(res.readings)+len(failed[d]), strings.Join(failed[d], "; "))
-		}
-		res.order, res.scores, res.rank = res.readings[0].order, res.readings[0].scores, res.readings[0].rank
-		avg, groups := receipt.Level(len(judged), s.receiptReadings(res))
-		res.avg, res.levelled = map[int]float64{}, nil
-		for x, i := range judged {
-			res.avg[i] = avg[x]
-		}
-		for _, g := range groups {
-			var repos []int
-			for _, x := range g {
-				repos = append(repos, judged[x])
-			}
-			res.levelled = append(res.levelled, repos)
-		}
+	return failed
+}
+
+// settleDim ends dimension d's judging, failed being why its questions
+// that failed did. A judge that answered in no order leaves d out of
+// every total; one that answered in some gives d its first reading as
+// its order, scores and ranking, and its scores averaged over the orders
+// with the repositories levelled where a preference flipped.
+func (s *state) settleDim(d Dimension, judged []int, failed []string) {
+	res := s.dims[d]
+	if len(res.readings) == 0 {
+		why := strings.Join(failed, "; ")
+		s.leftOut[d] = why
+		delete(s.dims, d)
+		s.failures = append(s.failures, fmt.Sprintf("the %s judge (%s) failed: %s is left out of every total", strings.ToLower(d.Title()), res.agent, strings.ToLower(d.Title())))
+		s.rt.Note(engine.NoteWarn, "the %s judge failed (%s): %s is left out of every total", strings.ToLower(d.Title()), why, strings.ToLower(d.Title()))
+		return
 	}
-	if len(s.dims) == 0 {
-		s.rt.Note(engine.NoteError, "every judge failed: nothing was scored")
-		return false
+	if len(failed) > 0 {
+		s.rt.Note(engine.NoteWarn, "the %s judge answered in %d of %d orders (%s): its receipts rest on those", strings.ToLower(d.Title()), len(res.readings), len(res.readings)+len(failed), strings.Join(failed, "; "))
 	}
-	s.emitScored()
-	// The receipts first: a screen shows the latest table, and the
-	// scores, levelled where a preference flipped, are what it ends on.
-	if k > 1 {
-		s.rt.Bus.Emit(s.receiptTable())
+	res.order, res.scores, res.rank = res.readings[0].order, res.readings[0].scores, res.readings[0].rank
+	avg, groups := receipt.Level(len(judged), s.receiptReadings(res))
+	res.avg, res.levelled = map[int]float64{}, nil
+	for x, i := range judged {
+		res.avg[i] = avg[x]
 	}
-	s.rt.Bus.Emit(s.scoreTable())
-	return true
+	for _, g := range groups {
+		var repos []int
+		for _, x := range g {
+			repos = append(repos, judged[x])
+		}
+		res.levelled = append(res.levelled, repos)
+	}
 }
 
 // neutralFacts is what a judge reads of one repository: its checked facts

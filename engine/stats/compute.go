@@ -362,11 +362,20 @@ func ordered(rs []engine.Scored) bool {
 
 // judging adds a run's readings to each model's cases.
 func judging(r Run, get func(string) *accum) {
+	flips(r, get)
+	sc := scaleScoresOf(r, get)
+	panelScores(sc.byUnit, get)
+	selfPreference(sc, get)
+}
+
+// flips adds each model's readings of a run to its tally of picks of
+// the candidate shown first and, where it was asked in several orders,
+// of preferences that changed with the order; and the share that changed
+// in this run to its flip rates run by run.
+func flips(r Run, get func(string) *accum) {
 	ids := r.Candidates()
-	gs := groups(r)
-	// Flips and first-shown picks.
 	runTally := map[string]*receipt.Tally{}
-	for _, g := range gs {
+	for _, g := range groups(r) {
 		a := get(g.agent)
 		a.readings += len(g.readings)
 		rs := receiptReadings(g.readings, ids)
@@ -386,11 +395,23 @@ func judging(r Run, get func(string) *accum) {
 			get(agent).byRun = append(get(agent).byRun, float64(t.NotHeld)/float64(t.Decisive))
 		}
 	}
-	// Scores on a scale: length, panel agreement, self-preference.
-	type unit struct{ judgement, id string }
-	byUnit := map[unit]map[string][]float64{}    // unit → model → scores
-	centred := map[string]map[string][]float64{} // candidate → model → centred scores
-	authorOf := map[string]string{}
+}
+
+// unit is one thing scored: one judgement of one candidate.
+type unit struct{ judgement, id string }
+
+// scaleScores are a run's scores on a score scale, by what they score
+// and by whom.
+type scaleScores struct {
+	byUnit   map[unit]map[string][]float64   // unit → model → scores
+	centred  map[string]map[string][]float64 // candidate → model → scores less their reading's mean
+	authorOf map[string]string               // candidate → the agent that wrote it
+}
+
+// scaleScoresOf gathers a run's scores on a score scale, and adds each
+// to its model's scores beside the length of what it scored.
+func scaleScoresOf(r Run, get func(string) *accum) scaleScores {
+	sc := scaleScores{byUnit: map[unit]map[string][]float64{}, centred: map[string]map[string][]float64{}, authorOf: map[string]string{}}
 	for _, s := range r.Scored {
 		if s.Max == 0 {
 			continue // not on a score scale (a compare judge's weighted totals)
@@ -408,7 +429,7 @@ func judging(r Run, get func(string) *accum) {
 		a := get(s.Agent)
 		for _, c := range s.Candidates {
 			if c.Author != "" {
-				authorOf[c.ID] = c.Author
+				sc.authorOf[c.ID] = c.Author
 			}
 			if c.Score == nil {
 				continue
@@ -416,16 +437,23 @@ func judging(r Run, get func(string) *accum) {
 			a.scores = append(a.scores, *c.Score)
 			a.lengths = append(a.lengths, float64(c.Bytes))
 			u := unit{s.Judgement, c.ID}
-			if byUnit[u] == nil {
-				byUnit[u] = map[string][]float64{}
+			if sc.byUnit[u] == nil {
+				sc.byUnit[u] = map[string][]float64{}
 			}
-			byUnit[u][s.Agent] = append(byUnit[u][s.Agent], *c.Score)
-			if centred[c.ID] == nil {
-				centred[c.ID] = map[string][]float64{}
+			sc.byUnit[u][s.Agent] = append(sc.byUnit[u][s.Agent], *c.Score)
+			if sc.centred[c.ID] == nil {
+				sc.centred[c.ID] = map[string][]float64{}
 			}
-			centred[c.ID][s.Agent] = append(centred[c.ID][s.Agent], *c.Score-centre)
+			sc.centred[c.ID][s.Agent] = append(sc.centred[c.ID][s.Agent], *c.Score-centre)
 		}
 	}
+	return sc
+}
+
+// panelScores adds, for every unit two or more models scored, each
+// model's mean score beside the mean of the others' means, units in
+// order.
+func panelScores(byUnit map[unit]map[string][]float64, get func(string) *accum) {
 	units := make([]unit, 0, len(byUnit))
 	for u := range byUnit {
 		units = append(units, u)
@@ -454,19 +482,25 @@ func judging(r Run, get func(string) *accum) {
 			a.rest = append(a.rest, rest/float64(n))
 		}
 	}
-	cands := make([]string, 0, len(centred))
-	for id := range centred {
+}
+
+// selfPreference adds, for every candidate whose author scored it beside
+// another model, how far the author's centred scores of it stand above
+// the others', candidates in order.
+func selfPreference(sc scaleScores, get func(string) *accum) {
+	cands := make([]string, 0, len(sc.centred))
+	for id := range sc.centred {
 		cands = append(cands, id)
 	}
 	sort.Strings(cands)
 	for _, id := range cands {
-		author := authorOf[id]
-		own, ok := centred[id][author]
-		if author == "" || !ok || len(centred[id]) < 2 {
+		author := sc.authorOf[id]
+		own, ok := sc.centred[id][author]
+		if author == "" || !ok || len(sc.centred[id]) < 2 {
 			continue
 		}
 		var others []float64
-		for m, vs := range centred[id] {
+		for m, vs := range sc.centred[id] {
 			if m != author {
 				others = append(others, vs...)
 			}
@@ -500,32 +534,46 @@ func person(r Run, get func(string) *accum) {
 	for _, agent := range agents {
 		a := get(agent)
 		gs := byAgent[agent]
-		headline := slices.DeleteFunc(slices.Clone(gs), func(g *group) bool { return g.judgement != "recommendation" && g.judgement != "overall" })
-		if len(headline) == 0 {
-			headline = gs
-		}
 		if winner != "" {
-			w := slices.Index(ids, winner)
-			for _, g := range headline {
-				for _, p := range receipt.Pairs(len(ids), receiptReadings(g.readings, ids)) {
-					if (p.A != w && p.B != w) || p.Orders() == 0 {
-						continue
-					}
-					a.person = append(a.person, side(p, w))
-					a.own = append(a.own, side(p, p.Winner()))
-				}
-			}
+			a.winnerBeside(gs, ids, slices.Index(ids, winner))
 		}
-		for _, g := range gs {
-			for _, s := range g.readings {
-				if l.Verdict != "" && s.Verdict != "" {
-					a.person = append(a.person, "verdict "+l.Verdict)
-					a.own = append(a.own, "verdict "+s.Verdict)
-				}
-				if l.Score != nil && s.Judgement == "overall" && len(s.Candidates) == 1 && s.Candidates[0].Score != nil {
-					a.person = append(a.person, fmt.Sprintf("score %.0f", math.Round(*l.Score)))
-					a.own = append(a.own, fmt.Sprintf("score %.0f", math.Round(*s.Candidates[0].Score)))
-				}
+		a.verdictsBeside(gs, l)
+	}
+}
+
+// winnerBeside adds, for every pair of the person's winner (ids[w]) and
+// another candidate, the side the person took beside the one the model's
+// headline judgement took (the recommendation or overall score; any
+// judgement when it gave neither) in the groups gs of its readings.
+func (a *accum) winnerBeside(gs []*group, ids []string, w int) {
+	headline := slices.DeleteFunc(slices.Clone(gs), func(g *group) bool { return g.judgement != "recommendation" && g.judgement != "overall" })
+	if len(headline) == 0 {
+		headline = gs
+	}
+	for _, g := range headline {
+		for _, p := range receipt.Pairs(len(ids), receiptReadings(g.readings, ids)) {
+			if (p.A != w && p.B != w) || p.Orders() == 0 {
+				continue
+			}
+			a.person = append(a.person, side(p, w))
+			a.own = append(a.own, side(p, p.Winner()))
+		}
+	}
+}
+
+// verdictsBeside adds, for every reading in gs, the person's verdict of
+// label l beside the model's, and the person's score beside the model's
+// overall score of a single candidate, each rounded, where both gave one.
+func (a *accum) verdictsBeside(gs []*group, l *engine.Label) {
+	for _, g := range gs {
+		for _, s := range g.readings {
+			if l.Verdict != "" && s.Verdict != "" {
+				a.person = append(a.person, "verdict "+l.Verdict)
+				a.own = append(a.own, "verdict "+s.Verdict)
+			}
+			if l.Score != nil && s.Judgement == "overall" && len(s.Candidates) == 1 && s.Candidates[0].Score != nil {
+				a.person = append(a.person, fmt.Sprintf("score %.0f", math.Round(*l.Score)))
+				a.own = append(a.own, fmt.Sprintf("score %.0f", math.Round(*s.Candidates[0].Score)))
 			}
 		}
 	}
@@ -547,12 +595,33 @@ func side(p receipt.Pair, c int) string {
 // candidates of a run, by different known authors, is a game the better
 // placed won (a tie when placed level).
 func authors(runs []Run) []Author {
+	names, games := authorGames(runs)
+	if len(names) == 0 {
+		return nil
+	}
+	out, wins := tallyGames(names, games)
+	rateGroups(out, wins)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Group != out[j].Group {
+			return out[i].Group < out[j].Group
+		}
+		return out[i].Theta > out[j].Theta
+	})
+	return out
+}
+
+// game is one pair of candidates by different authors, a and b indices
+// of the authors' names.
+type game struct {
+	a, b   int
+	result float64 // 1: a won, 0: b won, 0.5: a tie
+}
+
+// authorGames are the games of the runs' placed candidates, with the
+// authors' names in the order they first played.
+func authorGames(runs []Run) ([]string, []game) {
 	var names []string
 	idx := map[string]int{}
-	type game struct {
-		a, b   int
-		result float64 // 1: a won, 0: b won, 0.5: a tie
-	}
 	var games []game
 	for _, r := range runs {
 		if r.Placed == nil {
@@ -582,9 +651,13 @@ func authors(runs []Run) []Author {
 			}
 		}
 	}
-	if len(names) == 0 {
-		return nil
-	}
+	return names, games
+}
+
+// tallyGames counts each author's games, wins, losses and ties, and returns
+// them with wins[i][j], the games author i won against j (a tie half to
+// each).
+func tallyGames(names []string, games []game) ([]Author, [][]float64) {
 	n := len(names)
 	wins := make([][]float64, n)
 	for i := range wins {
@@ -611,6 +684,14 @@ func authors(runs []Run) []Author {
 			out[g.b].Ties++
 		}
 	}
+	return out, wins
+}
+
+// rateGroups numbers the groups of authors whose work met, and rates each
+// group of two or more by Bradley–Terry, on the Elo scale with its 95%
+// interval; an author alone, or in a group that cannot be rated, gets a
+// note saying why instead.
+func rateGroups(out []Author, wins [][]float64) {
 	for gi, comp := range Components(wins) {
 		for _, i := range comp {
 			out[i].Group = gi + 1
@@ -646,11 +727,4 @@ func authors(runs []Run) []Author {
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Group != out[j].Group {
-			return out[i].Group < out[j].Group
-		}
-		return out[i].Theta > out[j].Theta
-	})
-	return out
 }

@@ -162,8 +162,28 @@ func BradleyTerry(wins [][]float64) ([]Rating, error) {
 	if n < 2 {
 		return nil, errors.New("fewer than two players")
 	}
-	w := make([][]float64, n)
-	games := make([][]float64, n)
+	w, games := withPrior(wins)
+	if len(Components(games)) != 1 {
+		return nil, errors.New("the players do not form one connected group")
+	}
+	p := strengths(w, games)
+	inv, err := invert(fisherInformation(p, games))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Rating, n)
+	for i := range out {
+		out[i] = Rating{Theta: math.Log(p[i]), SE: math.Sqrt(math.Max(inv[i][i]-1/float64(n), 0))}
+	}
+	return out, nil
+}
+
+// withPrior is wins with Prior added both ways to every pair that met,
+// and the games each pair played, so counted.
+func withPrior(wins [][]float64) (w, games [][]float64) {
+	n := len(wins)
+	w = make([][]float64, n)
+	games = make([][]float64, n)
 	for i := range w {
 		w[i] = make([]float64, n)
 		games[i] = make([]float64, n)
@@ -184,9 +204,14 @@ func BradleyTerry(wins [][]float64) ([]Rating, error) {
 			games[i][j] = w[i][j] + w[j][i]
 		}
 	}
-	if len(Components(games)) != 1 {
-		return nil, errors.New("the players do not form one connected group")
-	}
+	return w, games
+}
+
+// strengths are the maximum-likelihood strengths p of the players by
+// Hunter's MM iteration, centred on their geometric mean, iterated until
+// no strength moves by 1e-12 (at most 10,000 times).
+func strengths(w, games [][]float64) []float64 {
+	n := len(w)
 	p := make([]float64, n)
 	for i := range p {
 		p[i] = 1
@@ -219,7 +244,14 @@ func BradleyTerry(wins [][]float64) ([]Rating, error) {
 			break
 		}
 	}
-	// Fisher information: a Laplacian.
+	return p
+}
+
+// fisherInformation is the information matrix of the log-strengths, a
+// Laplacian of games[i][j]·p_ij·(1−p_ij), with J/n added so that it
+// inverts (the caller takes J/n off the inverse).
+func fisherInformation(p []float64, games [][]float64) [][]float64 {
+	n := len(p)
 	L := make([][]float64, n)
 	for i := range L {
 		L[i] = make([]float64, n)
@@ -240,15 +272,7 @@ func BradleyTerry(wins [][]float64) ([]Rating, error) {
 			L[i][j] += 1 / float64(n)
 		}
 	}
-	inv, err := invert(L)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Rating, n)
-	for i := range out {
-		out[i] = Rating{Theta: math.Log(p[i]), SE: math.Sqrt(math.Max(inv[i][i]-1/float64(n), 0))}
-	}
-	return out, nil
+	return L
 }
 
 // Components lists the connected groups of players, where games[i][j] > 0

@@ -48,6 +48,37 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 		m.onDebateStarted(p, e)
 	case engine.PhaseStarted:
 		m.phase, m.round, m.phaseTitle = p.Phase, p.Round, p.Title
+	case engine.AgentStarted, engine.Chunk, engine.AgentFinished, engine.AgentFailed:
+		m.onSeatEvent(e)
+	case engine.Table:
+		m.onTable(p)
+	case engine.PositionUpdated:
+		m.onPosition(p)
+	case engine.Note:
+		m.status = statusLine{text: p.Message, level: p.Level}
+	case engine.Outcome:
+		return m.onOutcome(p)
+	case engine.Resumed:
+		m.onResumed(p)
+	case engine.ModeratorNote:
+		m.onModeratorNote(p)
+	case engine.BudgetUsed:
+		m.onBudget(p)
+	case engine.FollowUp:
+		m.onFollowUp(p)
+	case engine.Saved:
+		m.saved = append(m.saved, p)
+		if m.outcome != nil {
+			m.relayout()
+		}
+	}
+	return nil // engine.Unknown and anything newer: ignored
+}
+
+// onSeatEvent follows one seat's call: its start, its streamed text, its
+// reply or its failure, on the seat's pane and in the call ledger.
+func (m *Model) onSeatEvent(e engine.Event) {
+	switch p := e.Payload.(type) {
 	case engine.AgentStarted:
 		var l *layout.Layout
 		if lo, ok := m.layouts[p.Shape]; ok {
@@ -73,35 +104,19 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 			m.followUp = false
 		}
 		m.ledger.Record(p)
-	case engine.Table:
-		m.onTable(p)
-	case engine.PositionUpdated:
-		m.onPosition(p)
-	case engine.Note:
-		m.status = statusLine{text: p.Message, level: p.Level}
-	case engine.Outcome:
-		return m.onOutcome(p)
-	case engine.Resumed:
-		m.onResumed(p)
-	case engine.ModeratorNote:
-		m.onModeratorNote(p)
-	case engine.BudgetUsed:
-		m.budget = &p
-		switch {
-		case p.Over != "":
-			m.status = statusLine{text: "over budget: " + p.Over, level: engine.NoteWarn}
-		case len(p.Warnings) > 0:
-			m.status = statusLine{text: strings.Join(p.Warnings, " · "), level: engine.NoteWarn}
-		}
-	case engine.FollowUp:
-		m.onFollowUp(p)
-	case engine.Saved:
-		m.saved = append(m.saved, p)
-		if m.outcome != nil {
-			m.relayout()
-		}
 	}
-	return nil // engine.Unknown and anything newer: ignored
+}
+
+// onBudget keeps the budget for the header, and says on the status line
+// when it was spent or is nearly.
+func (m *Model) onBudget(p engine.BudgetUsed) {
+	m.budget = &p
+	switch {
+	case p.Over != "":
+		m.status = statusLine{text: "over budget: " + p.Over, level: engine.NoteWarn}
+	case len(p.Warnings) > 0:
+		m.status = statusLine{text: strings.Join(p.Warnings, " · "), level: engine.NoteWarn}
+	}
 }
 
 func (m *Model) onDebateStarted(p engine.DebateStarted, e engine.Event) {

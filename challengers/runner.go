@@ -441,6 +441,9 @@ func (p *process) readStdout(pgid int) streamOutcome {
 		if err != nil {
 			break
 		}
+		if n < trickleBytes {
+			trickleWait()
+		}
 	}
 	p.emit(s.flush())
 	final, usage, streamErr := s.dec.Finish(s.reply.String())
@@ -448,6 +451,25 @@ func (p *process) readStdout(pgid int) streamOutcome {
 		final = trust.Text(final) // a result field is model text that no cleaner saw
 	}
 	return streamOutcome{text: final, usage: usage, streamErr: streamErr, bytes: total}
+}
+
+// A read of less than trickleBytes is an agent streaming at a model's
+// pace, a piece every few milliseconds: the next read waits for the next
+// tick of trickleTick on the wall clock. The pieces written meanwhile
+// come in one read, and every agent's reader wakes on the same tick: four
+// agents streaming 100 pieces a second woke arena 400 times a second, and
+// on the 2-core VM each wake-up (a switch of threads, the runtime's
+// monitor woken too) cost more than what was read; now 50 (BenchmarkFeel,
+// README). A flood fills the buffer in less than a tick, so its reads are
+// full and never wait. The wait is real time, not the runner's clock:
+// tests moving that clock by hand must not have to move it for this.
+const (
+	trickleBytes = 1 << 10
+	trickleTick  = 20 * time.Millisecond
+)
+
+func trickleWait() {
+	time.Sleep(trickleTick - time.Duration(time.Now().UnixNano())%trickleTick)
 }
 
 // maxAfterGrace bounds what is read after drain's grace: more than a

@@ -134,10 +134,13 @@ func (b *Bus) Emit(p Payload) Event {
 	}
 	if chunk && !b.lazy && b.pending > 0 {
 		b.lazy = true
+		// On the wall clock's ticks, those the runner reads a trickle
+		// on: the timer fires with the readers' and wakes nothing else.
+		d := chunkWait - time.Duration(time.Now().UnixNano())%chunkWait
 		if b.timer == nil {
-			b.timer = time.AfterFunc(chunkWait, b.wakeLazy)
+			b.timer = time.AfterFunc(d, b.wakeLazy)
 		} else {
-			b.timer.Reset(chunkWait)
+			b.timer.Reset(d)
 		}
 	}
 	return e

@@ -10,7 +10,8 @@ import (
 )
 
 // Sink consumes events. Handle is called with events in order, one at a
-// time, on the sink's own goroutine; a slow sink delays only itself.
+// time, on the sink's own goroutine (an InlineSink's: on the emitter's);
+// a slow sink delays only itself.
 type Sink interface {
 	Handle(Event)
 }

@@ -198,6 +198,9 @@ type process struct {
 	stdin  *os.File // write end when the prompt goes on stdin
 	// stdinSent is how much of the prompt was written before the start.
 	stdinSent int
+	// exited is closed when the leader has exited: a reader waiting
+	// for its next tick stops waiting (trickleWait).
+	exited chan struct{}
 
 	mu       sync.Mutex
 	capHit   bool
@@ -210,6 +213,7 @@ func (p *process) run(ctx context.Context) Result {
 	}
 	pgid := p.cmd.Process.Pid // Setsid: the leader's pid is the group id
 	defer track(pgid)()
+	p.exited = make(chan struct{})
 
 	// A panic while reading (a decoder's bug, or the OnChunk consumer's)
 	// stops the agent and is raised again in the caller once the agent is
@@ -231,7 +235,11 @@ func (p *process) run(ctx context.Context) Result {
 	}
 
 	waitDone := make(chan error, 1)
-	go func() { waitDone <- p.cmd.Wait() }()
+	go func() {
+		err := p.cmd.Wait()
+		close(p.exited)
+		waitDone <- err
+	}()
 
 	var waitErr error
 	select {
@@ -406,6 +414,8 @@ func (p *process) readStdout(pgid int) streamOutcome {
 	buf := readBufs.Get().(*[readBufSize]byte)
 	defer readBufs.Put(buf)
 	var total int64
+	tick := time.NewTimer(time.Hour)
+	tick.Stop()
 	read := p.stdout.Read
 	for {
 		n, err := read(buf[:])
@@ -441,6 +451,9 @@ func (p *process) readStdout(pgid int) streamOutcome {
 		if err != nil {
 			break
 		}
+		if n < trickleBytes {
+			p.trickleWait(tick)
+		}
 	}
 	p.emit(s.flush())
 	final, usage, streamErr := s.dec.Finish(s.reply.String())
@@ -448,6 +461,32 @@ func (p *process) readStdout(pgid int) streamOutcome {
 		final = trust.Text(final) // a result field is model text that no cleaner saw
 	}
 	return streamOutcome{text: final, usage: usage, streamErr: streamErr, bytes: total}
+}
+
+// A read of less than trickleBytes is an agent streaming at a model's
+// pace, a piece every few milliseconds: the next read waits for the next
+// tick of trickleTick on the wall clock. The pieces written meanwhile
+// come in one read, and every agent's reader wakes on the same tick: four
+// agents streaming 100 pieces a second woke arena 400 times a second, and
+// on the 2-core VM each wake-up (a switch of threads, the runtime's
+// monitor woken too) cost more than what was read; now 50 (BenchmarkFeel,
+// README). A flood fills the buffer in less than a tick, so its reads are
+// full and never wait. The wait is real time, not the runner's clock:
+// tests moving that clock by hand must not have to move it for this.
+// Once the agent has exited nothing waits: what it wrote last, and the
+// end of its output, are read at once (a call's end is not put off).
+const (
+	trickleBytes = 1 << 10
+	trickleTick  = 20 * time.Millisecond
+)
+
+func (p *process) trickleWait(t *time.Timer) {
+	t.Reset(trickleTick - time.Duration(time.Now().UnixNano())%trickleTick)
+	select {
+	case <-t.C:
+	case <-p.exited:
+		t.Stop()
+	}
 }
 
 // maxAfterGrace bounds what is read after drain's grace: more than a

@@ -10,9 +10,22 @@ import (
 )
 
 // Sink consumes events. Handle is called with events in order, one at a
-// time, on the sink's own goroutine; a slow sink delays only itself.
+// time, on the sink's own goroutine (an InlineSink's: on the emitter's);
+// a slow sink delays only itself.
 type Sink interface {
 	Handle(Event)
+}
+
+// An InlineSink is a Sink whose Handle returns at once: it never blocks,
+// never does I/O and never emits (it appends to a buffer under a lock of
+// its own, as the live screen's sink does). The bus calls it from Emit, in
+// order, instead of waking a goroutine of its own for every event: with
+// four agents streaming, a hand-off between goroutines per chunk per sink
+// was most of what arena cost a processor (README, BenchmarkFeel).
+type InlineSink interface {
+	Sink
+	// Inline marks the sink; it is never called.
+	Inline()
 }
 
 // SinkFunc adapts a function to Sink.
@@ -31,6 +44,12 @@ func (f SinkFunc) Handle(e Event) { f(e) }
 // cap on each reply. Close waits until every sink has handled every event,
 // including events sinks emit while handling one (the document writer's
 // Saved).
+//
+// A chunk wakes no sink's goroutine by itself: chunks wait in the queues
+// for at most chunkWait, or until another event comes, and are handed
+// over together. Agents stream a piece every few milliseconds each; a
+// goroutine woken per piece per sink cost more than everything the sinks
+// do with them. An InlineSink is called from Emit and waits for nothing.
 type Bus struct {
 	mu      sync.Mutex
 	idle    *sync.Cond // signalled when pending drops to zero
@@ -45,10 +64,20 @@ type Bus struct {
 	// failed is the first panic of a sink; broken is closed then.
 	failed *challengers.Panic
 	broken chan struct{}
+	// lazy is set while chunks wait in the queues with nobody woken for
+	// them; the timer wakes the sinks chunkWait after the first.
+	lazy  bool
+	timer *time.Timer
 }
+
+// chunkWait bounds how long a chunk waits in a sink's queue before the
+// sink is woken for it. The live screen draws at 30 frames a second and
+// is an InlineSink; the others (the log, the printers) cannot tell 20 ms.
+const chunkWait = 20 * time.Millisecond
 
 type subscriber struct {
 	sink   Sink
+	inline bool // an InlineSink: handled in Emit, no queue, no goroutine
 	queue  []Event
 	ready  *sync.Cond
 	broken bool // it panicked: it gets nothing more
@@ -70,7 +99,9 @@ func (b *Bus) Subscribe(s Sink) {
 	defer b.mu.Unlock()
 	sub := &subscriber{sink: s, ready: sync.NewCond(&b.mu)}
 	b.subs = append(b.subs, sub)
-	go b.deliver(sub)
+	if _, sub.inline = s.(InlineSink); !sub.inline {
+		go b.deliver(sub)
+	}
 }
 
 // Emit publishes a payload and returns the stamped event. After Close it
@@ -86,15 +117,51 @@ func (b *Bus) Emit(p Payload) Event {
 	if b.closed {
 		return e
 	}
+	_, chunk := p.(Chunk)
 	for _, s := range b.subs {
-		if s.broken {
-			continue
+		switch {
+		case s.broken:
+		case s.inline:
+			if pn := challengers.Catch(func() { s.sink.Handle(e) }); pn != nil {
+				b.sinkFailed(s, pn)
+			}
+		default:
+			s.queue = append(s.queue, e)
+			b.pending++
+			if !chunk {
+				s.ready.Signal()
+			}
 		}
-		s.queue = append(s.queue, e)
-		b.pending++
-		s.ready.Signal()
+	}
+	if chunk && !b.lazy && b.pending > 0 {
+		b.lazy = true
+		// On the wall clock's ticks, those the runner reads a trickle
+		// on: the timer fires with the readers' and wakes nothing else.
+		d := chunkWait - time.Duration(time.Now().UnixNano())%chunkWait
+		if b.timer == nil {
+			b.timer = time.AfterFunc(d, b.wakeLazy)
+		} else {
+			b.timer.Reset(d)
+		}
 	}
 	return e
+}
+
+// wakeLazy wakes the sinks that have chunks waiting.
+func (b *Bus) wakeLazy() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.wakeAll()
+}
+
+// wakeAll wakes every sink with events queued. Called with b.mu held.
+func (b *Bus) wakeAll() {
+	b.lazy = false
+	for _, s := range b.subs {
+		if len(s.queue) > 0 {
+			s.ready.Signal()
+		}
+	}
 }
 
 // ContinueAfter makes the next event's sequence number seq+1: a resumed
@@ -193,6 +260,7 @@ func (b *Bus) Broken() <-chan struct{} { return b.broken }
 func (b *Bus) Flush() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.wakeAll()
 	for b.pending > 0 {
 		b.idle.Wait()
 	}
@@ -203,8 +271,12 @@ func (b *Bus) Flush() {
 func (b *Bus) Close() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.wakeAll()
 	for b.pending > 0 {
 		b.idle.Wait()
+	}
+	if b.timer != nil {
+		b.timer.Stop()
 	}
 	b.closed = true
 	for _, s := range b.subs {

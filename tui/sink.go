@@ -50,6 +50,11 @@ func newSink() *sink {
 	return &sink{run: map[string]*chunkAcc{}, wake: make(chan struct{}, 1)}
 }
 
+// Inline tells the bus to call Handle from Emit (engine.InlineSink): it
+// only appends under the mutex, and a goroutine woken for every chunk
+// cost more than the screen's drawing.
+func (s *sink) Inline() {}
+
 // Handle queues an event. It is called on the engine's goroutine.
 func (s *sink) Handle(e engine.Event) {
 	s.mu.Lock()

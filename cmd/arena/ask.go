@@ -247,6 +247,9 @@ type transcript struct {
 	last   int64
 }
 
+// Inline: Handle only appends under the mutex (engine.InlineSink).
+func (t *transcript) Inline() {}
+
 func (t *transcript) Handle(e engine.Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

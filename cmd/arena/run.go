@@ -231,6 +231,9 @@ type savedFiles struct {
 	files []engine.Saved
 }
 
+// Inline: Handle only appends under the mutex (engine.InlineSink).
+func (s *savedFiles) Inline() {}
+
 func (s *savedFiles) Handle(e engine.Event) {
 	if v, ok := e.Payload.(engine.Saved); ok {
 		s.mu.Lock()

@@ -27,7 +27,7 @@ import (
 const statsExitHelp = `Exit codes:
   0    printed (also when no log holds a figure yet)
   1    internal error
-  2    usage error (no such file or directory, a bad --since or --protocol, a bad config file)`
+  2    usage error (no such file or directory, a file named that is not a log, a bad --since or --protocol, a bad config file)`
 
 type statsFlags struct {
 	since     string

@@ -76,6 +76,7 @@ var ErrNoSuchPath = errors.New("no such file or directory")
 // leaves out is not returned. Runs come in the order they started.
 func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, err error) {
 	var files []string
+	named := map[string]bool{} // logs named on their own, not found in a directory
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -85,7 +86,7 @@ func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, er
 			return nil, 0, nil, err
 		}
 		if !st.IsDir() {
-			files = append(files, p)
+			files, named[p] = append(files, p), true
 			continue
 		}
 		entries, err := os.ReadDir(p)
@@ -100,6 +101,14 @@ func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, er
 	}
 	for _, path := range files {
 		lc, err := engine.ReadLogFile(path)
+		if err != nil && named[path] {
+			// A log named on its own must be one; only what a directory
+			// holds besides logs is skipped.
+			if !strings.HasPrefix(err.Error(), path) {
+				err = fmt.Errorf("%s: %w", path, err)
+			}
+			return nil, 0, nil, err
+		}
 		if err != nil {
 			skipped = append(skipped, Skipped{Path: path, Why: err.Error()})
 			continue

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -124,5 +125,29 @@ func TestParseLabel(t *testing.T) {
 	}
 	if _, ok := ModeratorLabel("verdict: it is complicated"); ok {
 		t.Fatal("an unreadable verdict counts as none")
+	}
+}
+
+// A log named on its own must be one: a FIFO, or a file that is not a
+// log, is an error naming it (and a FIFO is never opened for reading, so
+// nothing waits for a writer). In a directory both are skipped.
+func TestReadRefusesANamedFileThatIsNotALog(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	other := filepath.Join(dir, "notes.jsonl")
+	if err := os.WriteFile(other, []byte("not a log\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, other} {
+		if _, _, _, err := Read([]string{p}, Filter{}); err == nil || !strings.HasPrefix(err.Error(), p+": ") {
+			t.Errorf("Read(%s): %v, want an error naming it", p, err)
+		}
+	}
+	_, logs, skipped, err := Read([]string{dir}, Filter{})
+	if err != nil || logs != 0 || len(skipped) != 2 {
+		t.Fatalf("Read(dir): %d logs, skipped %v, %v", logs, skipped, err)
 	}
 }

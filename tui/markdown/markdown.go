@@ -178,6 +178,9 @@ func (r *Renderer) Render(md string, width int) []string {
 	}
 	md = holdHyphens(md)
 	tr := r.at(width)
+	if nesting(md) > maxNesting {
+		tr = nil // shown as text: see maxNesting
+	}
 	var out string
 	var err error
 	if tr != nil {
@@ -185,13 +188,78 @@ func (r *Renderer) Render(md string, width int) []string {
 	}
 	if tr == nil || err != nil {
 		// Glamour refused the document (it does not, on any input the
-		// fuzzer found): show it as text rather than nothing.
+		// fuzzer found), or it nests too deep: show it as text rather
+		// than nothing.
 		out = md
 	}
 	if r.parser == nil {
 		r.parser = xansi.NewParser()
 	}
 	return tidy(r.parser, out, width)
+}
+
+// maxNesting is the deepest nesting of block quotes and lists glamour is
+// given. Its time grows steeply with the depth: a reply of 64 nested
+// "> - " took a minute to draw, 500 nested ">" longer, on a screen that
+// redraws thirty times a second (a model can write either, by mistake or
+// on purpose). At 20 the worst mix takes tens of milliseconds; a document
+// nested deeper is shown as text, wrapped, every word of it kept.
+const maxNesting = 20
+
+// nesting is the deepest nesting of block quotes and list items on any
+// line of md outside fenced code: the quote markers and list markers
+// that open the line, and the indentation before each list marker (two
+// columns a level), which is how lists nest.
+func nesting(md string) int {
+	deepest, fence := 0, ""
+	for ln := range strings.Lines(md) {
+		t := strings.TrimLeft(ln, " ")
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if f := FenceOf(t); f != "" {
+			fence = f
+			continue
+		}
+		deepest = max(deepest, lineNesting(ln))
+	}
+	return deepest
+}
+
+// lineNesting is nesting's count for one line.
+func lineNesting(ln string) int {
+	depth, spaces := 0, 0
+	for i := 0; i < len(ln); {
+		switch c := ln[i]; {
+		case c == ' ':
+			spaces++
+			i++
+			continue
+		case c == '>':
+			depth++
+			i++
+		case (c == '-' || c == '*' || c == '+') && i+1 < len(ln) && ln[i+1] == ' ':
+			depth += 1 + spaces/2
+			i += 2
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(ln) && j-i < 9 && ln[j] >= '0' && ln[j] <= '9' {
+				j++
+			}
+			if j+1 >= len(ln) || (ln[j] != '.' && ln[j] != ')') || ln[j+1] != ' ' {
+				return depth
+			}
+			depth += 1 + spaces/2
+			i = j + 2
+		default:
+			return depth
+		}
+		spaces = 0
+	}
+	return depth
 }
 
 // Clean makes text from a model safe to render (the one cleaner,

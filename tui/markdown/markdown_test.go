@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -222,6 +223,51 @@ func TestRenderWrapsHyphenatedProse(t *testing.T) {
 					t.Fatalf("width %d: %q ends early (next: %q)", width, cur, next)
 				}
 			}
+		}
+	}
+}
+
+// Glamour's time grows steeply with nesting (64 nested "> - " took a
+// minute): a reply nested deeper than maxNesting is shown as text,
+// wrapped, every word kept; one within it is drawn as Markdown.
+func TestDeepNestingIsShownAsText(t *testing.T) {
+	var lists strings.Builder
+	for i := range 300 {
+		lists.WriteString(strings.Repeat("  ", i) + "- item" + strconv.Itoa(i) + "\n")
+	}
+	for name, md := range map[string]string{
+		"quotes": strings.Repeat(">", 500) + " deep",
+		"mixed":  strings.Repeat("> - ", 64) + "deep",
+		"lists":  lists.String(),
+	} {
+		lines := New(colour).Render(md, 40)
+		checkLines(t, lines, 40)
+		text := xansi.Strip(strings.Join(lines, "\n"))
+		if !strings.Contains(text, ">>>>") && !strings.Contains(text, "> - > -") && !strings.Contains(text, "- item299") {
+			t.Errorf("%s: drawn as Markdown, not shown as text:\n%s", name, text)
+		}
+	}
+	shallow := strings.Repeat(">", 5) + " shallow"
+	if text := xansi.Strip(strings.Join(New(colour).Render(shallow, 40), "\n")); strings.Contains(text, ">>") || !strings.Contains(text, "shallow") {
+		t.Errorf("a quote nested 5 deep is not drawn as Markdown:\n%s", text)
+	}
+}
+
+func TestNestingCounts(t *testing.T) {
+	for md, want := range map[string]int{
+		"plain text":            0,
+		"> quote":               1,
+		">> > quote":            3,
+		"- a":                   1,
+		"    - a":               3,
+		"> - > 1. x":            4,
+		"        indented code": 0,
+		"```\n" + strings.Repeat(">", 50) + "\n```": 0,
+		"- a\n  - b\n    - c":                       3,
+		"12345678901. not a list":                   0,
+	} {
+		if got := nesting(md); got != want {
+			t.Errorf("nesting(%q) = %d, want %d", md, got, want)
 		}
 	}
 }

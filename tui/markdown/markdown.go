@@ -17,6 +17,7 @@ package markdown
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/glamour"
 	"github.com/charmbracelet/glamour/ansi"
@@ -178,8 +179,8 @@ func (r *Renderer) Render(md string, width int) []string {
 	}
 	md = holdHyphens(md)
 	tr := r.at(width)
-	if nesting(md) > maxNesting {
-		tr = nil // shown as text: see maxNesting
+	if depth, word := shape(md); depth > maxNesting || word > maxWord {
+		tr = nil // shown as text: see maxNesting and maxWord
 	}
 	var out string
 	var err error
@@ -206,12 +207,19 @@ func (r *Renderer) Render(md string, width int) []string {
 // nested deeper is shown as text, wrapped, every word of it kept.
 const maxNesting = 20
 
-// nesting is the deepest nesting of block quotes and list items on any
-// line of md outside fenced code: the quote markers and list markers
-// that open the line, and the indentation before each list marker (two
-// columns a level), which is how lists nest.
-func nesting(md string) int {
-	deepest, fence := 0, ""
+// maxWord is the longest word, in bytes, glamour is given: its word
+// wrapper measures the word so far at every character, so its time grows
+// with the square of a word's length (a 200 KB base64 blob took two
+// minutes, 20,000 "[" fifteen seconds). Outside fenced code, a document
+// with a longer word is shown as text, wrapped, every character kept.
+const maxWord = 400
+
+// shape is the deepest nesting of block quotes and list items on any
+// line of md outside fenced code (the quote markers and list markers that
+// open the line, and the indentation before each list marker, two
+// columns a level, which is how lists nest), and its longest word there.
+func shape(md string) (deepest, longest int) {
+	fence := ""
 	for ln := range strings.Lines(md) {
 		t := strings.TrimLeft(ln, " ")
 		if fence != "" {
@@ -225,8 +233,17 @@ func nesting(md string) int {
 			continue
 		}
 		deepest = max(deepest, lineNesting(ln))
+		for _, w := range strings.Fields(ln) {
+			longest = max(longest, len(w))
+		}
 	}
-	return deepest
+	return deepest, longest
+}
+
+// nesting is shape's depth.
+func nesting(md string) int {
+	d, _ := shape(md)
+	return d
 }
 
 // lineNesting is nesting's count for one line.
@@ -439,9 +456,9 @@ func fit(runs []*run, width int) []string {
 		text := r.text.String()
 		for text != "" {
 			room := width - w
-			part := text
+			part := window(text, room)
 			if xansi.StringWidth(part) > room {
-				part = xansi.Truncate(text, room, "")
+				part = xansi.Truncate(part, room, "")
 				if part == "" && w == 0 { // a grapheme wider than the line
 					_, _, n, _ := xansi.DecodeSequence(text, 0, nil)
 					part = text[:n]
@@ -461,6 +478,22 @@ func fit(runs []*run, width int) []string {
 		}
 	}
 	return append(lines, b.String())
+}
+
+// window is as much of text as can fill room cells: a cell takes at most
+// four bytes of text but for marks that join a character, so the window
+// ends a little further, on a character's first byte. Measuring only it
+// keeps fit linear in a long line (the width of all the rest, measured
+// for every piece, made a 200 KB word take seconds).
+func window(text string, room int) string {
+	n := 4*room + 64
+	if n >= len(text) {
+		return text
+	}
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return text[:n]
 }
 
 func paint(b *strings.Builder, st cellbuf.Style, text string) {

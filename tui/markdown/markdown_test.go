@@ -228,8 +228,10 @@ func TestRenderWrapsHyphenatedProse(t *testing.T) {
 }
 
 // Glamour's time grows steeply with nesting (64 nested "> - " took a
-// minute): a reply nested deeper than maxNesting is shown as text,
-// wrapped, every word kept; one within it is drawn as Markdown.
+// minute) and with the length of a word (a 200 KB blob, two minutes): a
+// reply nested deeper than maxNesting, or with a word longer than
+// maxWord, is shown as text, wrapped, every character kept; one within
+// both is drawn as Markdown.
 func TestDeepNestingIsShownAsText(t *testing.T) {
 	var lists strings.Builder
 	for i := range 300 {
@@ -250,6 +252,27 @@ func TestDeepNestingIsShownAsText(t *testing.T) {
 	shallow := strings.Repeat(">", 5) + " shallow"
 	if text := xansi.Strip(strings.Join(New(colour).Render(shallow, 40), "\n")); strings.Contains(text, ">>") || !strings.Contains(text, "shallow") {
 		t.Errorf("a quote nested 5 deep is not drawn as Markdown:\n%s", text)
+	}
+}
+
+// A blob or a run of brackets looks the same drawn or shown as text, but
+// drawing it would take minutes: shape measures it for Render to decide.
+func TestLongWordsAreMeasured(t *testing.T) {
+	for md, want := range map[string]int{
+		"a few words": 5,
+		"the key: " + strings.Repeat("QUJD", 50000):   200000,
+		strings.Repeat("[", 20000):                    20000,
+		"```\n" + strings.Repeat("x", 5000) + "\n```": 0,
+	} {
+		if _, got := shape(md); got != want {
+			t.Errorf("longest word of %.20q… = %d, want %d", md, got, want)
+		}
+	}
+	blob := "the key: " + strings.Repeat("QUJD", 50000)
+	lines := New(colour).Render(blob, 40)
+	checkLines(t, lines, 40)
+	if got := strings.Count(xansi.Strip(strings.Join(lines, "")), "QUJD"); got != 50000 {
+		t.Errorf("the blob shown as text keeps %d of its 50000 pieces", got)
 	}
 }
 

@@ -240,13 +240,7 @@ func shape(md string) (deepest, longest int) {
 	return deepest, longest
 }
 
-// nesting is shape's depth.
-func nesting(md string) int {
-	d, _ := shape(md)
-	return d
-}
-
-// lineNesting is nesting's count for one line.
+// lineNesting is shape's depth of one line.
 func lineNesting(ln string) int {
 	depth, spaces := 0, 0
 	for i := 0; i < len(ln); {

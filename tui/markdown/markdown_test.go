@@ -289,8 +289,8 @@ func TestNestingCounts(t *testing.T) {
 		"- a\n  - b\n    - c":                       3,
 		"12345678901. not a list":                   0,
 	} {
-		if got := nesting(md); got != want {
-			t.Errorf("nesting(%q) = %d, want %d", md, got, want)
+		if got, _ := shape(md); got != want {
+			t.Errorf("depth of %q = %d, want %d", md, got, want)
 		}
 	}
 }

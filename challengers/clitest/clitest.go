@@ -363,6 +363,15 @@ func (f *Fakes) CallsTo(agent string) []Call {
 	return out
 }
 
+// Release lets go the fakes whose script holds on name (AgentScript.Hold,
+// Step.Hold): they send the last piece of their answer and end.
+func (f *Fakes) Release(name string) {
+	f.t.Helper()
+	if err := os.WriteFile(filepath.Join(f.State, filepath.Base(name)), nil, 0o644); err != nil {
+		f.t.Fatalf("clitest: releasing %s: %v", name, err)
+	}
+}
+
 // GrandchildPID returns the pid of the process a ModeGrandchild call of
 // agent left behind, if one was started.
 func (f *Fakes) GrandchildPID(agent string) (int, bool) {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -87,11 +88,34 @@ func answer(e emitter, p plan) {
 		answerAtRate(e, p)
 		return
 	}
-	for _, part := range split(p.reply, p.chunks) {
+	parts := split(p.reply, p.chunks)
+	for i, part := range parts {
+		if i == len(parts)-1 {
+			awaitRelease(p.hold)
+		}
 		time.Sleep(p.delay)
 		e.chunk(part)
 	}
 	done(e, p.reply)
+}
+
+// holdLimit bounds a hold, so a fake whose test never released it (a
+// test that failed first) does not wait past the run.
+const holdLimit = 10 * time.Minute
+
+// awaitRelease waits until the file name exists in the state directory ("":
+// not at all).
+func awaitRelease(name string) {
+	dir := stateDir()
+	if name == "" || dir == "" {
+		return
+	}
+	path := filepath.Join(dir, filepath.Base(name))
+	for end := time.Now().Add(holdLimit); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+	}
 }
 
 // bytesPerToken is how long a token of English text is, roughly.

@@ -278,3 +278,25 @@ func TestRateMode(t *testing.T) {
 		t.Fatalf("first piece %q, want one token", deltas[0])
 	}
 }
+
+// hold streams all but the last piece, then waits for the test to release
+// it: the run stays mid-stream for as long as the test looks at it.
+func TestHoldWaitsForRelease(t *testing.T) {
+	t.Parallel()
+	f := scripted(t, "gemini", clitest.AgentScript{Hold: "go", DelayMS: -1, Steps: map[string][]clitest.Step{
+		"opening": {{Reply: "one1two2thr3fou4", Chunks: 4}}}})
+	cmd := exec.Command(f.Path("gemini"), headless("gemini", opening)...)
+	cmd.Env, cmd.Dir = f.Env(), t.TempDir()
+	p := start(t, cmd)
+	waitFor(t, 20*time.Second, "the first three pieces", func() bool { return strings.Contains(p.stdout(t), "thr3") })
+	if p.exited() || strings.Contains(p.stdout(t), "fou4") {
+		t.Fatalf("the held fake went on (exited %v):\n%s", p.exited(), p.stdout(t))
+	}
+	f.Release("go")
+	if err := p.wait(t, 20*time.Second); err != nil {
+		t.Fatalf("after the release: %v\n%s", err, p.stdout(t))
+	}
+	if got := replyOf(t, strings.Split(strings.TrimSpace(p.stdout(t)), "\n")); got != "one1two2thr3fou4" {
+		t.Fatalf("reply %q", got)
+	}
+}

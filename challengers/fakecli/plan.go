@@ -37,6 +37,7 @@ type plan struct {
 	piece  int // flood piece size; 0: the default shape
 	reply  string
 	stderr string
+	hold   string // a file in the state directory to wait for before the last piece
 }
 
 // loadAgentScript reads the script named by ARENA_FAKE_SCRIPT and returns
@@ -91,6 +92,7 @@ func resolvePlan(agent string, as fakeapi.AgentScript, prompt string) (plan, err
 	p.flood = max(firstSet(st.FloodBytes, as.FloodBytes, defaultFloodBytes), 0)
 	p.piece = max(firstSet(st.FloodPiece, as.FloodPiece), 0)
 	p.stderr = st.Stderr
+	p.hold = firstSet(st.Hold, as.Hold)
 	var err error
 	p.reply, err = replyText(st, agent, as.Bias, kind, prompt)
 	if p.mode == fakeapi.ModeEscapes {

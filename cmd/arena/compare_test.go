@@ -180,9 +180,10 @@ func TestCompareUsageErrors(t *testing.T) {
 // shows the recommendation and the scorecard's math.
 func TestCompareLiveScreenInTmux(t *testing.T) {
 	s := newSandbox(t)
-	slow := clitest.AgentScript{Steps: map[string][]clitest.Step{compare.ShapeOpening: {{DelayMS: 250, Chunks: 24}}}}
 	// gemini and qwen stream their replies as they write them (codex's
-	// CLI prints whole messages).
+	// CLI prints whole messages), and hold before their last piece until
+	// the test has seen both panes.
+	slow := clitest.AgentScript{Steps: map[string][]clitest.Step{compare.ShapeOpening: {{DelayMS: 40, Chunks: 24, Hold: "openings"}}}}
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": slow, "qwen": slow}})
 	ts := s.startTmux(160, 40, nil, "compare", "which queue for order events?", "--option", "Kafka", "--option", "NATS",
 		"--criteria", "throughput:high,ops cost:medium", "--quick", "--advocates", "gemini,qwen", "--judge", "claude")
@@ -190,6 +191,7 @@ func TestCompareLiveScreenInTmux(t *testing.T) {
 		return strings.Contains(sc, "gemini · for Kafka") && strings.Contains(sc, "qwen · for NATS") &&
 			strings.Contains(sc, "● Openings") && strings.Contains(sc, "For: Kafka") && strings.Contains(sc, "For: NATS")
 	})
+	s.fakes.Release("openings")
 	sc := ts.waitText("RECOMMENDATION", 60*time.Second)
 	for _, want := range []string{"Recommendation: Kafka", "Weighted scorecard"} {
 		if !strings.Contains(sc, want) {

@@ -301,8 +301,14 @@ func TestJudgeUsageErrors(t *testing.T) {
 func TestJudgeLiveScreenInTmux(t *testing.T) {
 	s := newSandbox(t)
 	sol := s.writeSolution(t)
+	// Each judge streams its analysis; its debate reply waits, before it
+	// writes anything, for the test to have seen the analyses and the
+	// score table.
 	slow := func(steps map[string][]clitest.Step) clitest.AgentScript {
-		return clitest.AgentScript{DelayMS: 80, Chunks: 30, Steps: steps}
+		for i := range steps["judge.debate"] {
+			steps["judge.debate"][i].Hold, steps["judge.debate"][i].Chunks = "debate", 1
+		}
+		return clitest.AgentScript{DelayMS: 40, Chunks: 30, Steps: steps}
 	}
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
 		"gemini": slow(map[string][]clitest.Step{"judge.analysis": {judgeAnalysis(4, 2)}, "judge.debate": {judgeDebate(true, 4, 3, `[{"criterion": "security", "from": 2, "to": 3, "reason": "r", "evidence": ["return store.Put(u)"]}]`)}}),
@@ -322,6 +328,7 @@ func TestJudgeLiveScreenInTmux(t *testing.T) {
 	if !strings.Contains(tbl, "Judge 1 · gemini") {
 		t.Fatalf("table:\n%s", tbl)
 	}
+	s.fakes.Release("debate")
 	ts.waitText("Judging outcome: consensus", 90*time.Second)
 	ts.keys("q")
 	if code := ts.exitCode(15 * time.Second); code != "0" {

@@ -158,6 +158,12 @@ type AgentScript struct {
 	FloodPiece int `json:"flood_piece,omitempty"`
 	// VersionMode drives --version: ok (default), fail or hang.
 	VersionMode Mode `json:"version_mode,omitempty"`
+	// Hold names a file in the state directory: every answer streams all
+	// but its last piece, then waits until that file exists before it
+	// ends. A test holds a run in the middle of streaming for as long as
+	// it needs to look at it, on a machine of any speed, and lets it go on
+	// with Fakes.Release.
+	Hold string `json:"hold,omitempty"`
 	// Steps maps a kind (or "<kind>.repair") to the replies for its
 	// successive calls: the Nth call uses element N, the last repeats.
 	Steps map[string][]Step `json:"steps,omitempty"`
@@ -210,6 +216,8 @@ type Step struct {
 	FloodPiece   int    `json:"flood_piece,omitempty"`
 	// Stderr is printed on stderr before the reply.
 	Stderr string `json:"stderr,omitempty"`
+	// Hold is AgentScript.Hold for this call alone.
+	Hold string `json:"hold,omitempty"`
 }
 
 // UnmarshalJSON keeps Reply as the raw JSON it was written as.

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
 
 	"github.com/arenadebate/arena/engine/trust"
 )
@@ -193,13 +192,13 @@ type process struct {
 	path string
 
 	cmd    *exec.Cmd
-	stdout *os.File // pty master or pipe read end
+	stdout *pacedReader // pty master or pipe read end
 	stderr *os.File
 	stdin  *os.File // write end when the prompt goes on stdin
 	// stdinSent is how much of the prompt was written before the start.
 	stdinSent int
 	// exited is closed when the leader has exited: a reader waiting
-	// for its next tick stops waiting (trickleWait).
+	// for its next tick stops waiting (pacedReader).
 	exited chan struct{}
 
 	mu       sync.Mutex
@@ -214,6 +213,7 @@ func (p *process) run(ctx context.Context) Result {
 	pgid := p.cmd.Process.Pid // Setsid: the leader's pid is the group id
 	defer track(pgid)()
 	p.exited = make(chan struct{})
+	p.stdout.watch(p.exited)
 
 	// A panic while reading (a decoder's bug, or the OnChunk consumer's)
 	// stops the agent and is raised again in the caller once the agent is
@@ -340,7 +340,7 @@ const stdinHead = 4096
 // into a JSON stream.
 func (p *process) openStdout() (*os.File, error) {
 	if !p.req.Agent.PTY {
-		r, w, err := os.Pipe()
+		r, w, err := pacedPipe()
 		if err != nil {
 			return nil, err
 		}
@@ -355,37 +355,11 @@ func (p *process) openStdout() (*os.File, error) {
 	// a reply into extra lines.
 	_ = pty.Setsize(master, &pty.Winsize{Rows: 50, Cols: 200})
 	rawOutput(slave)
-	if p.stdout, err = pollable(master); err != nil {
+	if p.stdout, err = pacedPTYMaster(master); err != nil {
 		slave.Close()
 		return nil, err
 	}
 	return slave, nil
-}
-
-// pollable returns f as a file Go's poller waits on. creack/pty's ioctls
-// go through Fd(), which puts the master back into blocking mode: each
-// Read then holds an OS thread in a blocking read(2) until the agent
-// writes, and every piece an agent streams costs a hand-off between
-// threads (the runtime's monitor taking the processor back from the
-// blocked thread, another thread woken to run the rest). Four agents
-// streaming at 100 tokens a second spent some 20% of a core on that
-// alone on the 2-core machine (perf: finish_task_switch under
-// runtime.sysmon). A duplicate of the descriptor, made non-blocking and
-// wrapped anew, is registered with the poller: a read waits without a
-// thread.
-func pollable(f *os.File) (*os.File, error) {
-	fd, err := syscall.Dup(int(f.Fd()))
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("pseudo-terminal: %w", err)
-	}
-	f.Close()
-	syscall.CloseOnExec(fd)
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		syscall.Close(fd)
-		return nil, fmt.Errorf("pseudo-terminal: %w", err)
-	}
-	return os.NewFile(uintptr(fd), "/dev/ptmx"), nil
 }
 
 func (p *process) feedStdin() {
@@ -414,29 +388,8 @@ func (p *process) readStdout(pgid int) streamOutcome {
 	buf := readBufs.Get().(*[readBufSize]byte)
 	defer readBufs.Put(buf)
 	var total int64
-	tick := time.NewTimer(time.Hour)
-	tick.Stop()
-	read := p.stdout.Read
 	for {
-		n, err := read(buf[:])
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// drain's grace is over, but what the agent wrote before
-			// its group ended may still sit in the terminal's buffer,
-			// not read yet because decoding a long event took a while:
-			// it is read, without waiting for more.
-			// At most a buffer's worth or so: a process that escaped the
-			// group and keeps writing must not hold the caller.
-			left := maxAfterGrace
-			read = func(b []byte) (int, error) {
-				if left <= 0 {
-					return 0, io.EOF
-				}
-				n, err := readBuffered(p.stdout, b[:min(len(b), left)])
-				left -= n
-				return n, err
-			}
-			n, err = read(buf[:])
-		}
+		n, err := p.stdout.Read(buf[:])
 		if n > 0 {
 			total += int64(n)
 			if total > limit {
@@ -451,9 +404,6 @@ func (p *process) readStdout(pgid int) streamOutcome {
 		if err != nil {
 			break
 		}
-		if n < trickleBytes {
-			p.trickleWait(tick)
-		}
 	}
 	p.emit(s.flush())
 	final, usage, streamErr := s.dec.Finish(s.reply.String())
@@ -463,59 +413,9 @@ func (p *process) readStdout(pgid int) streamOutcome {
 	return streamOutcome{text: final, usage: usage, streamErr: streamErr, bytes: total}
 }
 
-// A read of less than trickleBytes is an agent streaming at a model's
-// pace, a piece every few milliseconds: the next read waits for the next
-// tick of trickleTick on the wall clock. The pieces written meanwhile
-// come in one read, and every agent's reader wakes on the same tick: four
-// agents streaming 100 pieces a second woke arena 400 times a second, and
-// on the 2-core VM each wake-up (a switch of threads, the runtime's
-// monitor woken too) cost more than what was read; now 50 (BenchmarkFeel,
-// README). A flood fills the buffer in less than a tick, so its reads are
-// full and never wait. The wait is real time, not the runner's clock:
-// tests moving that clock by hand must not have to move it for this.
-// Once the agent has exited nothing waits: what it wrote last, and the
-// end of its output, are read at once (a call's end is not put off).
-const (
-	trickleBytes = 1 << 10
-	trickleTick  = 20 * time.Millisecond
-)
-
-func (p *process) trickleWait(t *time.Timer) {
-	t.Reset(trickleTick - time.Duration(time.Now().UnixNano())%trickleTick)
-	select {
-	case <-t.C:
-	case <-p.exited:
-		t.Stop()
-	}
-}
-
 // maxAfterGrace bounds what is read after drain's grace: more than a
 // pipe's or a terminal's buffer holds.
 const maxAfterGrace = 256 << 10
-
-// readBuffered reads what f already holds, without waiting: once a read
-// deadline has passed, Read fails at once, even with bytes to read, so
-// the descriptor is read directly (it is non-blocking: a pipe, or a
-// terminal made pollable). It returns io.EOF when nothing is left.
-func readBuffered(f *os.File, buf []byte) (int, error) {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	if err := rc.Control(func(fd uintptr) {
-		if fl, err := unix.FcntlInt(fd, unix.F_GETFL, 0); err != nil || fl&unix.O_NONBLOCK == 0 {
-			return // a blocking read could wait for ever
-		}
-		n, _ = syscall.Read(int(fd), buf)
-	}); err != nil {
-		return 0, err
-	}
-	if n <= 0 {
-		return 0, io.EOF
-	}
-	return n, nil
-}
 
 // textStream turns raw output into the model's text: escape sequences out,
 // the format decoded, and the decoded text cleaned once more, since a
@@ -682,7 +582,7 @@ const drainGrace = 300 * time.Millisecond
 func (p *process) drain(outDone <-chan streamOutcome, errDone <-chan struct{}) streamOutcome {
 	stopCut := clk.AfterFunc(drainGrace, func() {
 		now := time.Now() // a read deadline is on the real clock
-		_ = p.stdout.SetReadDeadline(now)
+		p.stdout.stopWaiting()
 		_ = p.stderr.SetReadDeadline(now)
 	})
 	out := <-outDone
@@ -693,7 +593,10 @@ func (p *process) drain(outDone <-chan streamOutcome, errDone <-chan struct{}) s
 }
 
 func (p *process) closeAll() {
-	for _, f := range []*os.File{p.stdout, p.stderr, p.stdin} {
+	if p.stdout != nil {
+		_ = p.stdout.Close()
+	}
+	for _, f := range []*os.File{p.stderr, p.stdin} {
 		if f != nil {
 			_ = f.Close()
 		}

@@ -160,7 +160,9 @@ func focusedPane(screen string) string {
 }
 
 // streamingScript makes every agent stream slowly, each at its own pace,
-// so that several panes are mid-reply at once.
+// so that several panes are mid-reply at once. How long a pane stays
+// mid-reply depends on the machine: a test that looks at that moment
+// holds the agents in it (holding).
 func streamingScript() *clitest.Script {
 	return &clitest.Script{Agents: map[string]clitest.AgentScript{
 		"claude": {DelayMS: 25, Chunks: 30},
@@ -170,14 +172,40 @@ func streamingScript() *clitest.Script {
 	}}
 }
 
+// holding makes the named agents' answers of kind (a key of
+// clitest.AgentScript.Steps) stop before their last piece until the test
+// calls s.fakes.Release(name) (clitest.Step.Hold): the run stays in the
+// moment the test looks at, on a machine of any speed.
+func holding(sc *clitest.Script, kind, name string, agents ...string) *clitest.Script {
+	for _, a := range agents {
+		as := sc.Agents[a]
+		if as.Steps == nil {
+			as.Steps = map[string][]clitest.Step{}
+		}
+		steps := as.Steps[kind]
+		if len(steps) == 0 {
+			steps = []clitest.Step{{}}
+		}
+		for i := range steps {
+			steps[i].Hold = name
+		}
+		as.Steps[kind] = steps
+		sc.Agents[a] = as
+	}
+	return sc
+}
+
 func TestTUILiveDebateInTmux(t *testing.T) {
 	s := newSandbox(t)
-	s.fakes.SetScript(streamingScript())
+	// gemini and qwen hold their critiques before the last piece until the
+	// keys below have been tried on the live screen; codex's CLI prints
+	// whole messages, so it finishes.
+	s.fakes.SetScript(holding(streamingScript(), "critique", "challenge", "gemini", "qwen"))
 	ts := s.startTmux(120, 40, nil, "should we adopt a monorepo?")
 
-	// Text from every challenger appears in its pane while they all still
+	// Text from every challenger appears in its pane while they still
 	// work: each pane shows its own words, and a pane still counts down.
-	screen := ts.waitFor("all three challengers streaming", 20*time.Second, func(s string) bool {
+	screen := ts.waitFor("all three challengers streaming", 60*time.Second, func(s string) bool {
 		return strings.Contains(s, "Gemini agrees") && strings.Contains(s, "Codex agrees") &&
 			strings.Contains(s, "Qwen agrees") && strings.Contains(s, "left")
 	})
@@ -206,6 +234,10 @@ func TestTUILiveDebateInTmux(t *testing.T) {
 	ts.waitFor("esc to bring back every pane", 10*time.Second, func(s string) bool {
 		return strings.Contains(s, "qwen") && strings.Contains(s, "codex")
 	})
+	if sc := ts.screen(); !strings.Contains(sc, "left") {
+		t.Fatalf("the challenge ended while held:\n%s", sc)
+	}
+	s.fakes.Release("challenge")
 
 	// The outcome arrives; it can be scrolled; q leaves and the summary
 	// stays behind.

@@ -298,11 +298,24 @@ func TestTUIQuitAsksThenInterrupts(t *testing.T) {
 
 func TestDemoPlaysToTheTradeoffInTmux(t *testing.T) {
 	s := newSandbox(t)
-	ts := s.startTmux(100, 30, nil, "demo", "--speed", "50")
+	// At the slowest speed the demo plays for minutes, so the pause below
+	// reaches a replay still playing (at ×50 it lasted under a second,
+	// which a loaded machine's keys could miss); n then moves it on while
+	// it is paused, and + brings it to the end quickly.
+	ts := s.startTmux(100, 30, nil, "demo", "--speed", "0.25")
 	ts.waitText("REPLAY", 10*time.Second)
 	ts.keys("Space")
-	ts.waitText("paused", 5*time.Second)
-	ts.keys("Space", "n", "n")
+	paused := ts.waitText("paused", 10*time.Second)
+	timeline := func(screen string) string { return strings.Split(screen+"\n", "\n")[1] }
+	ts.keys("n", "n")
+	ts.waitFor("n to jump to a later phase while paused", 10*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "paused") && timeline(sc) != timeline(paused)
+	})
+	ts.keys("Space")
+	ts.waitFor("space to play on", 10*time.Second, func(sc string) bool { return !strings.Contains(sc, "paused") })
+	for range 8 { // ×0.25 doubled to ×64
+		ts.keys("+")
+	}
 	screen := ts.waitText("Debate outcome: tradeoff identified", 60*time.Second)
 	if !strings.Contains(screen, "codex timed out in round 2") {
 		t.Fatalf("the demo's outcome does not name the failed challenger:\n%s", screen)
@@ -360,14 +373,23 @@ func TestNoColorMeansNoColour(t *testing.T) {
 	ts := s.startTmux(100, 30, []string{"NO_COLOR=1"}, "demo", "--speed", "20")
 	// Colours are SGR parameters 30-37, 38;..., 40-47, 48;..., 90-97, 100-107.
 	colour := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m`)
-	// Every screen is checked until the verdict badges are up (drawn in
-	// colour when colour is allowed), not one screen at a guessed moment.
-	ts.waitFor("the challengers' verdicts", 30*time.Second, func(string) bool {
+	checked := func() string {
 		screen := ts.coloured()
 		if m := colour.FindString(screen); m != "" {
 			t.Fatalf("NO_COLOR screen has a colour sequence %q", m)
 		}
-		return strings.Contains(screen, "agree · minor")
+		return screen
+	}
+	// Every screen is checked until the replay ends on the outcome, then
+	// o brings back the panes with the challengers' verdict badges (drawn
+	// in colour when colour is allowed): they are seen on any machine,
+	// not only if a look falls in the second the replay shows them.
+	ts.waitFor("the end of the replay", 60*time.Second, func(string) bool {
+		return strings.Contains(checked(), "· end")
+	})
+	ts.keys("o")
+	ts.waitFor("the challengers' verdicts", 10*time.Second, func(string) bool {
+		return strings.Contains(checked(), "agree · minor")
 	})
 	ts.keys("q")
 	ts.exitCode(10 * time.Second)

@@ -236,7 +236,9 @@ func TestSignalsInterruptCleanly(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			s := newSandbox(t)
 			s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
-				"gemini": {Mode: clitest.ModeIgnoreTerm}, "codex": {Mode: clitest.ModeHang}, "qwen": {Mode: clitest.ModeGrandchild, DelayMS: 2000},
+				// qwen holds its reply, never released: the signal finds it
+				// and its grandchild at work.
+				"gemini": {Mode: clitest.ModeIgnoreTerm}, "codex": {Mode: clitest.ModeHang}, "qwen": {Mode: clitest.ModeGrandchild, DelayMS: 2000, Hold: "never"},
 			}})
 			cmd, out := s.start("--no-tui", "a topic")
 			waitForCalls(t, s, 4) // the defender's opening and the three challengers
@@ -268,8 +270,10 @@ func TestSIGKILLMidDebateLeavesAReplayableLog(t *testing.T) {
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
 		"gemini": {Mode: clitest.ModeSlow, DelayMS: 200, Chunks: 50},
 		"codex":  {Mode: clitest.ModeIgnoreTerm},
-		// A grandchild that ignores TERM, alive while its parent streams.
-		"qwen": {Mode: clitest.ModeGrandchild, DelayMS: 2000, Chunks: 20},
+		// A grandchild that ignores TERM, alive while its parent streams;
+		// the parent holds before its last piece, never released, so both
+		// are alive when arena is killed.
+		"qwen": {Mode: clitest.ModeGrandchild, DelayMS: 2000, Chunks: 20, Hold: "never"},
 	}})
 	cmd, _ := s.start("--no-tui", "a topic")
 	waitForCalls(t, s, 4)
@@ -425,7 +429,9 @@ func (s *sandbox) runWithEnv(extra []string, args ...string) result {
 // debate cleanly instead of dying of SIGPIPE with its log cut short.
 func TestStdoutClosedByItsReaderInterruptsCleanly(t *testing.T) {
 	s := newSandbox(t)
-	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {DelayMS: 200, Chunks: 40}}})
+	// gemini holds its critique until the reader has gone: the run still
+	// has its printing to do then, on a machine of any speed.
+	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {DelayMS: 200, Chunks: 40, Hold: "reader-gone"}}})
 	cmd := exec.Command(arenaBinary(t), "--no-tui", "a topic")
 	cmd.Dir, cmd.Env = s.dir, s.env()
 	out, err := cmd.StdoutPipe()
@@ -440,6 +446,7 @@ func TestStdoutClosedByItsReaderInterruptsCleanly(t *testing.T) {
 		t.Fatalf("first line %q", line)
 	}
 	out.Close()
+	s.fakes.Release("reader-gone")
 	if code := exitCodeOf(cmd.Wait()); code != exitInterrupted {
 		t.Fatalf("exit %d, want %d", code, exitInterrupted)
 	}

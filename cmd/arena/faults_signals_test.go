@@ -17,7 +17,8 @@ import (
 )
 
 // slowDebateScript is a debate that goes through every phase slowly
-// (about 10 s with --max-rounds 2, the last 4 s in the synthesis): everyone streams at a walking pace;
+// (about 6.5 s with --max-rounds 2 up to the synthesis, which then holds
+// until the signal ends it): everyone streams at a walking pace;
 // codex ignores SIGTERM and hangs in the challenge until its own 2 s
 // timeout (set in slowDebateConfig); qwen leaves a grandchild holding its
 // stdout; gemini disagrees and maintains, so there are two rounds, the
@@ -37,8 +38,10 @@ func slowDebateScript() *clitest.Script {
 	return &clitest.Script{Agents: map[string]clitest.AgentScript{
 		"claude": slow(clitest.AgentScript{Steps: map[string][]clitest.Step{
 			"answer": {answer("gemini", "reject", "qwen", "accept"), answer("gemini", "reject")},
-			// A long last phase: the debate outlasts slowDebateSpan.
-			"synthesis": {{Chunks: 40}},
+			// The last phase streams, then holds before its last piece
+			// and is never released: the debate cannot end before the
+			// test's signal, however late a loaded machine sends it.
+			"synthesis": {{Chunks: 40, Hold: "never"}},
 		}}),
 		"gemini": slow(clitest.AgentScript{Steps: map[string][]clitest.Step{
 			"critique": {critiqueStep("disagree", "strong")},

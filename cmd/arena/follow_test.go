@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os/exec"
 	"slices"
@@ -35,13 +36,35 @@ func startSlowDebate(t *testing.T, s *sandbox, agents clitest.AgentScript) *exec
 	return cmd
 }
 
+// heldOpening is a slow debate whose defender holds its opening before
+// the last piece until the test calls s.fakes.Release(openingHeld): the
+// run is still going when the follow starts, on a machine of any speed.
+func heldOpening() clitest.AgentScript {
+	return clitest.AgentScript{Mode: clitest.ModeSlow, DelayMS: 300, Chunks: 3,
+		Steps: map[string][]clitest.Step{"opening": {{Hold: openingHeld}}}}
+}
+
+const openingHeld = "opening-held"
+
 func TestReplayFollowsALiveLog(t *testing.T) {
 	t.Parallel()
 	s := newSandbox(t)
-	run := startSlowDebate(t, s, clitest.AgentScript{Mode: clitest.ModeSlow, DelayMS: 300, Chunks: 3})
-	r := s.run("replay", "--follow", "--json", s.logs()[0])
-	if r.code != 0 {
-		t.Fatalf("follow: exit %d\n%s", r.code, r.stderr)
+	run := startSlowDebate(t, s, heldOpening())
+	ctx, cancel := context.WithTimeout(context.Background(), 3*loadedMachine) // a hang, not slowness
+	defer cancel()
+	follow := exec.CommandContext(ctx, arenaBinary(t), "replay", "--follow", "--json", s.logs()[0])
+	follow.Dir, follow.Env = s.dir, s.env()
+	stdout, stderr := &lockedBuffer{}, &lockedBuffer{}
+	follow.Stdout, follow.Stderr = stdout, stderr
+	if err := follow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The follow has begun while the run is held in its opening; the rest
+	// of the run is written after.
+	waitUntil(t, 60*time.Second, "the follow to print the run's start", func() bool { return strings.Contains(stdout.String(), `"debate_started"`) })
+	s.fakes.Release(openingHeld)
+	if code := exitCodeOf(follow.Wait()); code != 0 {
+		t.Fatalf("follow: exit %d\n%s", code, stderr)
 	}
 	if code := exitCodeOf(run.Wait()); code != exitConsensus {
 		t.Fatalf("the run: exit %d", code)
@@ -52,7 +75,7 @@ func TestReplayFollowsALiveLog(t *testing.T) {
 	// Every event of the log, in order, each once: those written before
 	// the follow began and those after.
 	var seqs []int64
-	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
 		var e engine.Event
 		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			t.Fatalf("not an event: %v\n%s", err, line)
@@ -71,7 +94,7 @@ func TestReplayFollowsALiveLog(t *testing.T) {
 func TestReplayFollowStopsWatchingNotTheRun(t *testing.T) {
 	t.Parallel()
 	s := newSandbox(t)
-	run := startSlowDebate(t, s, clitest.AgentScript{Mode: clitest.ModeSlow, DelayMS: 2000, Chunks: 5})
+	run := startSlowDebate(t, s, heldOpening())
 	follow := exec.Command(arenaBinary(t), "replay", "--follow", "--no-tui", s.logs()[0])
 	follow.Dir, follow.Env = s.dir, s.env()
 	out := &lockedBuffer{}
@@ -84,11 +107,14 @@ func TestReplayFollowStopsWatchingNotTheRun(t *testing.T) {
 	if code := exitCodeOf(follow.Wait()); code != exitInterrupted {
 		t.Fatalf("follow after SIGINT: exit %d\n%s", code, out)
 	}
-	if err := run.Process.Signal(syscall.Signal(0)); err != nil {
-		t.Fatalf("the run stopped with the watching: %v", err)
+	// The run, held until now, goes on to its outcome.
+	s.fakes.Release(openingHeld)
+	if code := exitCodeOf(run.Wait()); code != exitConsensus {
+		t.Fatalf("the run stopped with the watching: exit %d", code)
 	}
-	run.Process.Signal(syscall.SIGINT)
-	run.Wait()
+	if lc := s.onlyLog(); !lc.Complete {
+		t.Fatal("the run's log is not complete")
+	}
 }
 
 func TestReplayFollowOfAFinishedLogOrNone(t *testing.T) {
@@ -111,8 +137,13 @@ func TestReplayFollowOfAFinishedLogOrNone(t *testing.T) {
 func TestReplayFollowOnTheScreen(t *testing.T) {
 	t.Parallel()
 	s := newSandbox(t)
-	run := startSlowDebate(t, s, clitest.AgentScript{Mode: clitest.ModeSlow, DelayMS: 300, Chunks: 3})
+	run := startSlowDebate(t, s, heldOpening())
 	ts := s.startTmux(120, 40, nil, "replay", "--follow", s.logs()[0])
+	// The defender's opening streams on the screen while the run goes on.
+	ts.waitFor("the opening streaming", 60*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "Claude's position") && strings.Contains(sc, "left")
+	})
+	s.fakes.Release(openingHeld)
 	ts.waitText("Debate outcome", 90*time.Second)
 	if code := ts.quitDone(30 * time.Second); code != "0" {
 		t.Fatalf("exit %s", code)

@@ -224,7 +224,11 @@ func TestMCPFollowsALongRunAcrossCalls(t *testing.T) {
 	t.Parallel()
 	s := newSandbox(t)
 	slow := clitest.AgentScript{Mode: clitest.ModeSlow, DelayMS: 400, Chunks: 3}
-	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"claude": slow, "gemini": slow, "codex": slow, "qwen": slow}})
+	// The defender holds its opening until the first status call has
+	// returned: the run outlasts the start and that call on any machine.
+	held := slow
+	held.Steps = map[string][]clitest.Step{"opening": {{Hold: "followed"}}}
+	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"claude": held, "gemini": slow, "codex": slow, "qwen": slow}})
 	ms := s.mcp("arena-test")
 	ctx := bg(t)
 	res, st := ms.call(ctx, "debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "wait_seconds": 0})
@@ -247,6 +251,9 @@ func TestMCPFollowsALongRunAcrossCalls(t *testing.T) {
 		}
 		happened = append(happened, st.Happened...)
 		cursor = st.Cursor
+		if calls == 1 {
+			s.fakes.Release("followed")
+		}
 	}
 	if calls < 2 {
 		t.Fatalf("the run ended within %d status call(s): it is not long enough to test following", calls)

@@ -15,12 +15,38 @@ import (
 
 const moderatorNote = "assume we have no Postgres DBA"
 
-// slowOpening keeps the defender's opening streaming for a few seconds,
-// long enough to give a note while it does.
+// slowOpening keeps the defender's opening streaming, held before its
+// last piece until the test, having seen the note taken, calls
+// s.fakes.Release(noteTaken): the note is given while the run goes on,
+// however long a loaded machine takes to type and pass it on.
 func slowOpening() *clitest.Script {
 	return &clitest.Script{Agents: map[string]clitest.AgentScript{
-		"claude": {Steps: map[string][]clitest.Step{"opening": {{Mode: clitest.ModeSlow, DelayMS: 300, Chunks: 10}}}},
+		"claude": {Steps: map[string][]clitest.Step{"opening": {{Mode: clitest.ModeSlow, DelayMS: 300, Chunks: 10, Hold: noteTaken}}}},
 	}}
+}
+
+// noteTaken is the hold of slowOpening.
+const noteTaken = "note-taken"
+
+// waitForNote waits until the run's log holds the moderator's note.
+func waitForNote(t *testing.T, s *sandbox) {
+	t.Helper()
+	waitUntil(t, 60*time.Second, "the moderator's note in the log", func() bool {
+		logs := s.logs()
+		if len(logs) != 1 {
+			return false
+		}
+		lc, err := engine.ReadLogFile(logs[0])
+		if err != nil {
+			return false
+		}
+		for _, e := range lc.Events {
+			if _, ok := e.Payload.(engine.ModeratorNote); ok {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // checkModerated checks that a note given during the run reached every
@@ -101,6 +127,8 @@ func TestModerateHeadless(t *testing.T) {
 			f.WriteString("assume we have ")
 			f.WriteString("no Postgres DBA\n")
 			f.Close()
+			waitForNote(t, s)
+			s.fakes.Release(noteTaken)
 			if code := exitCodeOf(cmd.Wait()); code != exitConsensus {
 				t.Fatalf("exit %d\n%s", code, out)
 			}
@@ -134,6 +162,7 @@ func TestModerateOnTheLiveScreenInTmux(t *testing.T) {
 	if strings.Count(screen, "✎ moderator:") < 2 { // in the panes, not only the status line
 		t.Fatalf("the note is not shown in the panes:\n%s", screen)
 	}
+	s.fakes.Release(noteTaken)
 	ts.waitText("Debate outcome: consensus", 60*time.Second)
 	ts.keys("q")
 	if code := ts.exitCode(10 * time.Second); code != "0" {

@@ -11,7 +11,11 @@ import (
 // marked where it resumed, then goes on live; the log then replays whole.
 func TestResumeOnTheLiveScreenInTmux(t *testing.T) {
 	s, log := interruptedDebate(t)
-	s.fakes.SetScript(streamingScript())
+	// qwen, whose critique was cut off, is asked again and holds, before
+	// it writes anything, until the test has seen the resumed screen.
+	sc := holding(streamingScript(), "critique", "resumed", "qwen")
+	sc.Agents["qwen"].Steps["critique"][0].Chunks = 1
+	s.fakes.SetScript(sc)
 	ts := s.startTmux(120, 40, nil, "resume", log)
 	// What it will run is shown first, and the person says yes.
 	prompt := ts.waitText("Resume it? [Y/n]", 30*time.Second)
@@ -19,17 +23,18 @@ func TestResumeOnTheLiveScreenInTmux(t *testing.T) {
 		t.Fatalf("the plan before the prompt:\n%s", prompt)
 	}
 	ts.keys("Enter")
-	screen := ts.waitFor("the resumed marker while the run goes on", 30*time.Second, func(sc string) bool {
+	screen := ts.waitFor("the resumed marker while the run goes on", 60*time.Second, func(sc string) bool {
 		return strings.Contains(sc, "↻ resumed from Parallel challenge (round 1)") && strings.Contains(sc, "left")
 	})
 	// The earlier replies are on screen at once: gemini's and codex's
 	// critiques (the defender's position says "Assumptions:", and qwen,
-	// cut off before, is only starting to stream its own again). Which
+	// cut off before, has not written its own again yet). Which
 	// lines of a critique a pane shows depends on where it has scrolled
 	// to, so the test looks for a heading every critique has.
 	if strings.Count(screen, "Assumptions challenged:") < 2 {
 		t.Fatalf("the earlier part is not on screen:\n%s", screen)
 	}
+	s.fakes.Release("resumed")
 	ts.waitText("Debate outcome: consensus", 60*time.Second)
 	ts.keys("q")
 	if code := ts.exitCode(10 * time.Second); code != "0" {

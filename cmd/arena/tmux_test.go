@@ -160,7 +160,9 @@ func focusedPane(screen string) string {
 }
 
 // streamingScript makes every agent stream slowly, each at its own pace,
-// so that several panes are mid-reply at once.
+// so that several panes are mid-reply at once. How long a pane stays
+// mid-reply depends on the machine: a test that looks at that moment
+// holds the agents in it (holding).
 func streamingScript() *clitest.Script {
 	return &clitest.Script{Agents: map[string]clitest.AgentScript{
 		"claude": {DelayMS: 25, Chunks: 30},
@@ -170,14 +172,40 @@ func streamingScript() *clitest.Script {
 	}}
 }
 
+// holding makes the named agents' answers of kind (a key of
+// clitest.AgentScript.Steps) stop before their last piece until the test
+// calls s.fakes.Release(name) (clitest.Step.Hold): the run stays in the
+// moment the test looks at, on a machine of any speed.
+func holding(sc *clitest.Script, kind, name string, agents ...string) *clitest.Script {
+	for _, a := range agents {
+		as := sc.Agents[a]
+		if as.Steps == nil {
+			as.Steps = map[string][]clitest.Step{}
+		}
+		steps := as.Steps[kind]
+		if len(steps) == 0 {
+			steps = []clitest.Step{{}}
+		}
+		for i := range steps {
+			steps[i].Hold = name
+		}
+		as.Steps[kind] = steps
+		sc.Agents[a] = as
+	}
+	return sc
+}
+
 func TestTUILiveDebateInTmux(t *testing.T) {
 	s := newSandbox(t)
-	s.fakes.SetScript(streamingScript())
+	// gemini and qwen hold their critiques before the last piece until the
+	// keys below have been tried on the live screen; codex's CLI prints
+	// whole messages, so it finishes.
+	s.fakes.SetScript(holding(streamingScript(), "critique", "challenge", "gemini", "qwen"))
 	ts := s.startTmux(120, 40, nil, "should we adopt a monorepo?")
 
-	// Text from every challenger appears in its pane while they all still
+	// Text from every challenger appears in its pane while they still
 	// work: each pane shows its own words, and a pane still counts down.
-	screen := ts.waitFor("all three challengers streaming", 20*time.Second, func(s string) bool {
+	screen := ts.waitFor("all three challengers streaming", 60*time.Second, func(s string) bool {
 		return strings.Contains(s, "Gemini agrees") && strings.Contains(s, "Codex agrees") &&
 			strings.Contains(s, "Qwen agrees") && strings.Contains(s, "left")
 	})
@@ -206,6 +234,10 @@ func TestTUILiveDebateInTmux(t *testing.T) {
 	ts.waitFor("esc to bring back every pane", 10*time.Second, func(s string) bool {
 		return strings.Contains(s, "qwen") && strings.Contains(s, "codex")
 	})
+	if sc := ts.screen(); !strings.Contains(sc, "left") {
+		t.Fatalf("the challenge ended while held:\n%s", sc)
+	}
+	s.fakes.Release("challenge")
 
 	// The outcome arrives; it can be scrolled; q leaves and the summary
 	// stays behind.
@@ -266,11 +298,24 @@ func TestTUIQuitAsksThenInterrupts(t *testing.T) {
 
 func TestDemoPlaysToTheTradeoffInTmux(t *testing.T) {
 	s := newSandbox(t)
-	ts := s.startTmux(100, 30, nil, "demo", "--speed", "50")
+	// At the slowest speed the demo plays for minutes, so the pause below
+	// reaches a replay still playing (at ×50 it lasted under a second,
+	// which a loaded machine's keys could miss); n then moves it on while
+	// it is paused, and + brings it to the end quickly.
+	ts := s.startTmux(100, 30, nil, "demo", "--speed", "0.25")
 	ts.waitText("REPLAY", 10*time.Second)
 	ts.keys("Space")
-	ts.waitText("paused", 5*time.Second)
-	ts.keys("Space", "n", "n")
+	paused := ts.waitText("paused", 10*time.Second)
+	timeline := func(screen string) string { return strings.Split(screen+"\n", "\n")[1] }
+	ts.keys("n", "n")
+	ts.waitFor("n to jump to a later phase while paused", 10*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "paused") && timeline(sc) != timeline(paused)
+	})
+	ts.keys("Space")
+	ts.waitFor("space to play on", 10*time.Second, func(sc string) bool { return !strings.Contains(sc, "paused") })
+	for range 8 { // ×0.25 doubled to ×64
+		ts.keys("+")
+	}
 	screen := ts.waitText("Debate outcome: tradeoff identified", 60*time.Second)
 	if !strings.Contains(screen, "codex timed out in round 2") {
 		t.Fatalf("the demo's outcome does not name the failed challenger:\n%s", screen)
@@ -328,14 +373,23 @@ func TestNoColorMeansNoColour(t *testing.T) {
 	ts := s.startTmux(100, 30, []string{"NO_COLOR=1"}, "demo", "--speed", "20")
 	// Colours are SGR parameters 30-37, 38;..., 40-47, 48;..., 90-97, 100-107.
 	colour := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m`)
-	// Every screen is checked until the verdict badges are up (drawn in
-	// colour when colour is allowed), not one screen at a guessed moment.
-	ts.waitFor("the challengers' verdicts", 30*time.Second, func(string) bool {
+	checked := func() string {
 		screen := ts.coloured()
 		if m := colour.FindString(screen); m != "" {
 			t.Fatalf("NO_COLOR screen has a colour sequence %q", m)
 		}
-		return strings.Contains(screen, "agree · minor")
+		return screen
+	}
+	// Every screen is checked until the replay ends on the outcome, then
+	// o brings back the panes with the challengers' verdict badges (drawn
+	// in colour when colour is allowed): they are seen on any machine,
+	// not only if a look falls in the second the replay shows them.
+	ts.waitFor("the end of the replay", 60*time.Second, func(string) bool {
+		return strings.Contains(checked(), "· end")
+	})
+	ts.keys("o")
+	ts.waitFor("the challengers' verdicts", 10*time.Second, func(string) bool {
+		return strings.Contains(checked(), "agree · minor")
 	})
 	ts.keys("q")
 	ts.exitCode(10 * time.Second)

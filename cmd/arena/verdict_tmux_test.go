@@ -19,11 +19,20 @@ func TestVerdictLiveScreenInTmux(t *testing.T) {
 		a.DelayMS, a.Chunks = 40, 20
 		sc.Agents[n] = a
 	}
-	s.fakes.SetScript(sc)
+	// The judges are asked one after the other; each holds its reply
+	// before the last piece until the test has seen its pane.
+	holding(sc, "verdict.quick", "quick", "gemini")
+	s.fakes.SetScript(holding(sc, "verdict.deep", "deep", "claude"))
 	ts := s.startTmux(120, 40, nil, "verdict", "report.md", "--task-id", "issue-18")
-	ts.waitFor("the quick and deep panes", 30*time.Second, func(sc string) bool {
-		return strings.Contains(sc, "quick") && strings.Contains(sc, "deep")
+	ts.waitFor("the quick judge's pane streaming", 60*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "gemini · quick judge") && strings.Contains(sc, "claude · deep judge") &&
+			strings.Contains(sc, "Reasoning: scored improve")
 	})
+	s.fakes.Release("quick")
+	ts.waitFor("the deep judge's pane streaming", 60*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "Reasoning: scored improve") && strings.Contains(sc, "Reasoning: scored reject")
+	})
+	s.fakes.Release("deep")
 	// "How it was reached" is in the outcome document only; the panes
 	// also read "Verdict: REJECT".
 	out := ts.waitText("How it was reached", 60*time.Second)

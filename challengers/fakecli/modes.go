@@ -141,6 +141,9 @@ func answerAtRate(e emitter, p plan) {
 		for end < len(p.reply) && !utf8.RuneStart(p.reply[end]) {
 			end++
 		}
+		if end == len(p.reply) {
+			awaitRelease(p.hold)
+		}
 		time.Sleep(time.Until(start.Add(time.Duration(i) * every)))
 		part := p.reply[off:end]
 		if p.stamp && off < p.prose && i%stampEvery == 0 {

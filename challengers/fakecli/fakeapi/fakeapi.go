@@ -162,7 +162,8 @@ type AgentScript struct {
 	// but its last piece, then waits until that file exists before it
 	// ends. A test holds a run in the middle of streaming for as long as
 	// it needs to look at it, on a machine of any speed, and lets it go on
-	// with Fakes.Release.
+	// with Fakes.Release. (codex's CLI prints its message whole at the
+	// end: a held codex has shown nothing yet.)
 	Hold string `json:"hold,omitempty"`
 	// Steps maps a kind (or "<kind>.repair") to the replies for its
 	// successive calls: the Nth call uses element N, the last repeats.

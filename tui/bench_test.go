@@ -222,24 +222,6 @@ func BenchmarkStreamingRendered(b *testing.B) {
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N/perReply*len(agents)+1), "cpu-ms/reply")
 }
 
-// paceProse is Markdown as a model writes it in a judge's analysis:
-// paragraphs with bold and code spans, a list, a code block (the prose
-// of cmd/arena's BenchmarkFeel).
-func paceProse(n int) string {
-	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
-		switch i % 4 {
-		case 0, 2:
-			fmt.Fprintf(&b, "**Point %d.** The outbox relay must deliver each event exactly once into Kafka, or consumers see duplicates; `partition %d` lags the others by minutes at peak, and the retry path re-reads the whole batch.\n\n", i, i%7)
-		case 1:
-			b.WriteString("- the write path holds the row lock while it publishes\n- a crash between the commit and the publish loses the event\n- idempotent consumers hide the duplicates, not the loss\n\n")
-		case 3:
-			b.WriteString("```go\nfor _, ev := range batch {\n\tif err := publish(ctx, ev); err != nil {\n\t\treturn fmt.Errorf(\"publish %s: %w\", ev.ID, err)\n\t}\n}\n```\n\n")
-		}
-	}
-	return b.String()
-}
-
 // BenchmarkPaceFrame is one frame of the live screen while four agents
 // stream Markdown at a model's pace: 100 tokens (400 bytes) a second
 // each, 13 bytes each per frame at 30 frames a second, on a 120×40
@@ -249,7 +231,7 @@ func paceProse(n int) string {
 // go test ./tui/ -run '^$' -bench PaceFrame -benchmem
 func BenchmarkPaceFrame(b *testing.B) {
 	const perFrame = 13
-	text := paceProse(64 << 10)
+	text := tuitest.Prose(64 << 10)
 	start := benchStart()
 	ds := start[0].Payload.(engine.DebateStarted)
 	ds.Layouts = map[string]layout.Layout{"objections": benchLayout} // replies drawn as they stream

@@ -7,13 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/arenadebate/arena/bench/benchkit"
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine/enginetest"
+	"github.com/arenadebate/arena/tui/tuitest"
 )
 
 // BenchmarkFeel measures what a person feels while models stream: arena's
@@ -106,7 +106,7 @@ const (
 func feelRun(b *testing.B, screen bool, rate int) feelResult {
 	b.Helper()
 	sb := enginetest.NewSandbox(b)
-	prose := feelProseText(rate * 4 * int(feelProse/time.Second))
+	prose := tuitest.Prose(rate * 4 * int(feelProse/time.Second))
 	seat := clitest.AgentScript{TokensPerSec: rate, Stamp: true,
 		Steps: map[string][]clitest.Step{"judge.analysis": {{Prose: prose}}}}
 	sb.Fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"claude": seat, "gemini": seat, "qwen": seat}})
@@ -201,21 +201,4 @@ func readAll(r interface{ Read([]byte) (int, error) }) (int64, error) {
 			return n, err
 		}
 	}
-}
-
-// feelProseText is n bytes of the Markdown a model writes: paragraphs
-// with bold and code spans, a bulleted list, a fenced code block.
-func feelProseText(n int) string {
-	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
-		switch i % 4 {
-		case 0, 2:
-			fmt.Fprintf(&b, "**Point %d.** The outbox relay must deliver each event exactly once into Kafka, or consumers see duplicates; `partition %d` lags the others by minutes at peak, and the retry path re-reads the whole batch.\n\n", i, i%7)
-		case 1:
-			b.WriteString("- the write path holds the row lock while it publishes\n- a crash between the commit and the publish loses the event\n- idempotent consumers hide the duplicates, not the loss\n\n")
-		case 3:
-			b.WriteString("```go\nfor _, ev := range batch {\n\tif err := publish(ctx, ev); err != nil {\n\t\treturn fmt.Errorf(\"publish %s: %w\", ev.ID, err)\n\t}\n}\n```\n\n")
-		}
-	}
-	return b.String()
 }

@@ -31,21 +31,9 @@ const noteTaken = "note-taken"
 // waitForNote waits until the run's log holds the moderator's note.
 func waitForNote(t *testing.T, s *sandbox) {
 	t.Helper()
-	waitUntil(t, 60*time.Second, "the moderator's note in the log", func() bool {
-		logs := s.logs()
-		if len(logs) != 1 {
-			return false
-		}
-		lc, err := engine.ReadLogFile(logs[0])
-		if err != nil {
-			return false
-		}
-		for _, e := range lc.Events {
-			if _, ok := e.Payload.(engine.ModeratorNote); ok {
-				return true
-			}
-		}
-		return false
+	waitForEvents(t, s, "the moderator's note in the log", 1, func(e engine.Event) bool {
+		_, ok := e.Payload.(engine.ModeratorNote)
+		return ok
 	})
 }
 

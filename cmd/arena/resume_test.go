@@ -227,7 +227,16 @@ func waitForCall(t *testing.T, s *sandbox, agent, kind string) {
 // waitForFinished waits until the log holds n replies.
 func waitForFinished(t *testing.T, s *sandbox, n int) {
 	t.Helper()
-	waitUntil(t, 60*time.Second, fmt.Sprintf("%d replies in the log", n), func() bool {
+	waitForEvents(t, s, fmt.Sprintf("%d replies in the log", n), n, func(e engine.Event) bool {
+		return e.Kind() == engine.KindAgentFinished
+	})
+}
+
+// waitForEvents waits until the sandbox's one log holds n events that
+// match.
+func waitForEvents(t *testing.T, s *sandbox, what string, n int, match func(engine.Event) bool) {
+	t.Helper()
+	waitUntil(t, 60*time.Second, what, func() bool {
 		logs := s.logs()
 		if len(logs) != 1 {
 			return false
@@ -238,7 +247,7 @@ func waitForFinished(t *testing.T, s *sandbox, n int) {
 		}
 		got := 0
 		for _, e := range lc.Events {
-			if e.Kind() == engine.KindAgentFinished {
+			if match(e) {
 				got++
 			}
 		}

@@ -3,6 +3,7 @@
 package challengers
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -44,7 +45,7 @@ func readAllPaced(t *testing.T, r *pacedReader) string {
 	for {
 		n, err := r.Read(buf)
 		b.Write(buf[:n])
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return b.String()
 		}
 		if err != nil {
@@ -165,7 +166,7 @@ func TestPacedReaderWaitingIsCut(t *testing.T) {
 	r.stopWaiting()
 	select {
 	case err := <-done:
-		if err != io.EOF {
+		if !errors.Is(err, io.EOF) {
 			t.Fatalf("Read: %v, want EOF", err)
 		}
 	case <-time.After(30 * time.Second):

@@ -149,7 +149,10 @@ func TestPacedReaderAfterTheCut(t *testing.T) {
 	}
 }
 
-// A reader waiting for output wakes when cut, without anything written.
+// A read of a descriptor that stays open and quiet (something outside
+// the agent's group holds it) ends with io.EOF once cut, whether the cut
+// comes while it waits or before it starts: drain's grace bounds it.
+// Without the cut it would wait for ever, and the test fail.
 func TestPacedReaderWaitingIsCut(t *testing.T) {
 	r, w, err := pacedPipe()
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 )
 
 // benchChunk is what one agent streams per frame in the benchmark: far
-// more than a model types in 33 ms, so the screen is the bottleneck.
+// more than a model types in a frame, so the screen is the bottleneck.
 const benchChunk = 256
 
 // BenchmarkStreaming streams four agents into the model, one batch per
@@ -224,13 +224,14 @@ func BenchmarkStreamingRendered(b *testing.B) {
 
 // BenchmarkPaceFrame is one frame of the live screen while four agents
 // stream Markdown at a model's pace: 100 tokens (400 bytes) a second
-// each, 13 bytes each per frame at 30 frames a second, on a 120×40
-// true-colour screen. Each op is a frame's Update and View; the screen's
-// processor time per second of streaming is ns/op × 30.
+// each, 20 bytes each per frame at the screen's 20 frames a second
+// (frameInterval), on a 120×40 true-colour screen. Each op is a frame's
+// Update and View; the screen's processor time per second of streaming
+// is ns/op × 20.
 //
 // go test ./tui/ -run '^$' -bench PaceFrame -benchmem
 func BenchmarkPaceFrame(b *testing.B) {
-	const perFrame = 13
+	perFrame := int(400 * frameInterval / time.Second)
 	text := tuitest.Prose(64 << 10)
 	start := benchStart()
 	ds := start[0].Payload.(engine.DebateStarted)

@@ -235,16 +235,19 @@ func (f *Fakes) Path(name string) string {
 // process's environment with the fakes' directory first on PATH and the
 // ARENA_FAKE_* variables set, followed by extra ("KEY=value", overriding).
 //
-// Two things are removed from the inherited environment so that a
-// developer's own setup cannot change a test's outcome: any
-// ARENA_FAKE_*/GEMINI_CLI_TRUST_WORKSPACE setting, and every PATH
-// directory holding a real claude, gemini, codex, qwen or agy, so a test
-// can never start a real model CLI by accident.
+// Three things are removed from the inherited environment so that a
+// developer's or a CI runner's own setup cannot change a test's outcome:
+// any ARENA_FAKE_*/GEMINI_CLI_TRUST_WORKSPACE setting; the variables that
+// change how a program sees its terminal (CI=true alone makes termenv
+// call every terminal colourless, and glamour then prints **bold** as
+// asterisks); and every PATH directory holding a real claude, gemini,
+// codex, qwen or agy, so a test can never start a real model CLI by
+// accident. A test that wants one of them passes it in extra.
 func (f *Fakes) Env(extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if k != "PATH" && !strings.HasPrefix(k, "ARENA_FAKE_") && k != "GEMINI_CLI_TRUST_WORKSPACE" {
+		if k != "PATH" && !strings.HasPrefix(k, "ARENA_FAKE_") && k != "GEMINI_CLI_TRUST_WORKSPACE" && !terminalVars[k] {
 			env = append(env, kv)
 		}
 	}
@@ -306,6 +309,14 @@ func holdsAny(dir string, names []string) bool {
 		}
 	}
 	return false
+}
+
+// terminalVars are the inherited variables that change how arena or its
+// libraries see the terminal: termenv's CI check and colour overrides,
+// the background hint, the terminal's own name.
+var terminalVars = map[string]bool{
+	"CI": true, "NO_COLOR": true, "CLICOLOR": true, "CLICOLOR_FORCE": true,
+	"COLORTERM": true, "COLORFGBG": true, "TERM_PROGRAM": true,
 }
 
 func withoutKey(env []string, key string) []string {

@@ -41,7 +41,10 @@ func (s *sandbox) startTmux(cols, rows int, env []string, args ...string) *tmuxS
 	needTmux(s.t)
 	ts := &tmuxSession{t: s.t, socket: fmt.Sprintf("arena-test-%d-%d", os.Getpid(), tmuxN.Add(1))}
 	var b strings.Builder
-	b.WriteString("cd " + shellQuote(s.dir) + " && env")
+	// env -i: the pane's program gets the sandbox's environment and
+	// nothing the tmux server inherited from the test (a CI runner's
+	// CI=true or NO_COLOR would change what the screen looks like).
+	b.WriteString("cd " + shellQuote(s.dir) + " && env -i")
 	for _, kv := range s.env("TERM=xterm-256color", "COLORTERM=") {
 		if !strings.HasPrefix(kv, "NO_COLOR=") { // the sandbox's default; a test may set it
 			b.WriteString(" " + shellQuote(kv))

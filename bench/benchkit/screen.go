@@ -203,9 +203,29 @@ func Stop(cmd *exec.Cmd, grace time.Duration) { stop(cmd, grace) }
 // clockTick is the unit of /proc/PID/stat's times: USER_HZ, 100 on Linux.
 const clockTick = 10 * time.Millisecond
 
-// ProcCPU is the processor time (user and system, all threads) process
-// pid has used so far, to within 10 ms; 0 once it is gone.
+// ProcCPU is the processor time all threads of process pid have used so
+// far; 0 once it is gone. It is read from the scheduler's own count
+// (/proc/PID/task/*/schedstat, nanoseconds): /proc/PID/stat's user and
+// system times come in 10 ms ticks and are sampled at the tick, so a
+// process that wakes for a few hundred microseconds on a clock of its own
+// is counted by when it wakes, not by what it runs. Where schedstat is
+// missing, stat's figure is used.
 func ProcCPU(pid int) time.Duration {
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/schedstat")
+	var sum time.Duration
+	n := 0
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+			if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+				sum += time.Duration(ns)
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		return sum
+	}
 	f, err := statFields(pid)
 	if err != nil || len(f) < 15 {
 		return 0

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/arenadebate/arena/engine/pace"
 )
 
 // pacedReader reads an agent's stdout (a pseudo-terminal's master or a
@@ -26,9 +28,10 @@ import (
 // hand-off between threads (the runtime's monitor taking the processor
 // back). Here the descriptor is non-blocking and known to nobody but this
 // reader: a read that finds nothing, or finds a trickle, waits for the
-// next tick of pacedTick on the wall clock, when every agent's reader
-// wakes at once. What was written meanwhile comes in one read; a flood
-// fills the buffer and is read on without waiting. A quiet agent (a model
+// next tick of arena's clock (engine/pace), when every agent's reader
+// wakes at once (and the screen draws just after). What was written
+// meanwhile comes in one read; a flood fills the buffer and is read on
+// without waiting. A quiet agent (a model
 // thinking) costs one read a tick.
 //
 // Once the agent's leader has exited, nothing waits for a tick while
@@ -49,10 +52,6 @@ type pacedReader struct {
 
 	closeOnce sync.Once
 }
-
-// pacedTick is the wall-clock period agents' output is read on: 50 reads
-// a second, under a frame of the screen apart.
-const pacedTick = 20 * time.Millisecond
 
 // trickleBytes: a read of less is an agent streaming at a model's pace,
 // and the next read waits for the tick.
@@ -140,7 +139,7 @@ func (r *pacedReader) Read(b []byte) (int, error) {
 // wait waits for the next tick, or for the leader's exit (once) or the
 // cut, whichever is first.
 func (r *pacedReader) wait() {
-	r.timer.Reset(pacedTick - time.Duration(time.Now().UnixNano())%pacedTick)
+	r.timer.Reset(pace.UntilTick(time.Now(), pace.Tick, 0))
 	select {
 	case <-r.timer.C:
 		return

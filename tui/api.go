@@ -11,10 +11,12 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/pace"
 )
 
 // Options configure the screen.
@@ -106,8 +108,11 @@ func (l *Live) Run(ctx context.Context) error {
 					p.Kill()
 				}
 			}()
-			l.sink.pump(p.Send, stop, frameInterval)
+			l.sink.pump(p.Send, stop, untilFrame)
 		}()
+		// The renderer's clock starts with Run: its flushes then come
+		// flushLag after each tick, once the tick's frame is drawn.
+		time.Sleep(pace.UntilTick(time.Now(), frameInterval, flushLag))
 		final, runErr := p.Run()
 		close(stop)
 		wg.Wait()
@@ -128,7 +133,8 @@ func Replay(ctx context.Context, events []engine.Event, opts Options) error {
 }
 
 func programOptions(ctx context.Context, o Options) []tea.ProgramOption {
-	opts := []tea.ProgramOption{tea.WithAltScreen()}
+	// The renderer writes what changed once a frame.
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(int(time.Second / frameInterval))}
 	if ctx != nil {
 		// The caller handles signals through ctx. bubbletea's own SIGINT
 		// and SIGTERM handler would race with it: when ctx ends first, that

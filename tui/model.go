@@ -13,20 +13,36 @@ import (
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/layout"
+	"github.com/arenadebate/arena/engine/pace"
 	"github.com/arenadebate/arena/tui/markdown"
 )
 
 // frameInterval is the pace at which streamed text reaches the screen:
-// 20 frames a second, fast enough to read as live (text is on screen
-// within 100 ms, BenchmarkFeel's 95th percentile) and slow enough that
-// four agents streaming cost a few frames, not thousands of redraws.
-// Each frame re-renders, with glamour, the paragraph every streaming pane
-// is writing: at 30 frames that was a third of the live screen's
-// processor time.
-const frameInterval = time.Second / 20
+// 15 frames a second, fast enough to read as live and slow enough that
+// four agents streaming cost a few frames, not thousands of redraws. Each
+// frame re-renders, with glamour, the paragraph every streaming pane is
+// writing, and glamour is most of what a frame costs.
+//
+// Frames keep arena's clock (engine/pace): the agents' output
+// is read on its ticks, a frame is drawn frameLag after each tick (once
+// that tick's reads are in), the terminal is written flushLag after it
+// (once the frame is drawn), and the spinners turn on every other frame.
+// Three short wake-ups a tick, where clocks of their own (reads every 20
+// ms, frames every 50 ms counted from the last, bubbletea's renderer 60
+// times a second, spinners every 100 ms) woke arena about 140 times a
+// second, each a switch of threads that on the 2-core VM cost more than
+// the drawing. A key is drawn at the renderer's next frame.
+const (
+	frameInterval     = pace.Tick
+	frameLag          = 2 * time.Millisecond
+	flushLag          = 10 * time.Millisecond
+	heartbeatInterval = 2 * frameInterval // spinners and clocks
+)
 
-// heartbeatInterval animates spinners and clocks.
-const heartbeatInterval = 100 * time.Millisecond
+// untilFrame is how long from now until the next frame's instant.
+func untilFrame(now time.Time) time.Duration {
+	return pace.UntilTick(now, frameInterval, frameLag)
+}
 
 // Model is the arena screen. It is the program's only tea.Model; panes,
 // header, footer and the outcome view are plain structs it draws.
@@ -194,7 +210,7 @@ func (m *Model) startHeartbeat() tea.Cmd {
 		return nil
 	}
 	m.beating = true
-	return m.after(heartbeatInterval, heartbeatMsg{})
+	return m.after(pace.UntilTick(m.now(), heartbeatInterval, frameLag), heartbeatMsg{})
 }
 
 // settled says nothing on screen moves by itself any more.

@@ -132,11 +132,13 @@ func (s *sink) endRun() {
 }
 
 // pump delivers batches with send (the program's Send) until stop is
-// closed, at most one per frame. send blocks while the program is busy;
+// closed, at most one per frame: once something is pending, at the
+// instant until says (the next frame's). send blocks while the program is busy;
 // meanwhile events keep coalescing, so a slow screen receives fewer,
 // larger batches rather than a backlog.
-func (s *sink) pump(send func(tea.Msg), stop <-chan struct{}, frame time.Duration) {
-	timer := time.NewTimer(0)
+func (s *sink) pump(send func(tea.Msg), stop <-chan struct{}, until func(time.Time) time.Duration) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
 	defer timer.Stop()
 	for {
 		select {
@@ -144,14 +146,14 @@ func (s *sink) pump(send func(tea.Msg), stop <-chan struct{}, frame time.Duratio
 			return
 		case <-s.wake:
 		}
-		if msg := s.take(); msg != nil {
-			send(*msg)
-		}
-		timer.Reset(frame)
+		timer.Reset(until(time.Now()))
 		select {
 		case <-stop:
 			return
 		case <-timer.C:
+		}
+		if msg := s.take(); msg != nil {
+			send(*msg)
 		}
 	}
 }

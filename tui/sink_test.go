@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -127,7 +128,7 @@ func TestSinkPumpDeliversEverythingInFewMessages(t *testing.T) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); s.pump(send, stop, frameInterval) }()
+	go func() { defer wg.Done(); s.pump(send, stop, untilFrame) }()
 	for _, e := range in {
 		s.Handle(e)
 	}
@@ -185,5 +186,67 @@ func TestSinkDebateThroughModel(t *testing.T) {
 	direct.keys("o")
 	if direct.view() != viaSink.view() {
 		t.Fatalf("screens differ:\n%s\n---\n%s", plain(direct.view()), plain(viaSink.view()))
+	}
+}
+
+// Once something is pending the pump waits for the frame's instant, and
+// everything handled meanwhile (the other agents read on the same tick)
+// goes out in that frame's one batch.
+func TestSinkPumpWaitsForTheFrame(t *testing.T) {
+	s := newSink()
+	asked, gate := make(chan struct{}, 1), make(chan struct{})
+	until := func(time.Time) time.Duration {
+		asked <- struct{}{}
+		<-gate // the frame's instant comes when the test says
+		return 0
+	}
+	sent := make(chan eventsMsg, 4)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); s.pump(func(m tea.Msg) { sent <- m.(eventsMsg) }, stop, until) }()
+	defer func() { close(stop); wg.Wait() }()
+
+	s.Handle(chunk("claude", "a"))
+	<-asked // the pump woke and waits for the frame
+	select {
+	case m := <-sent:
+		t.Fatalf("sent before the frame: %+v", m.events)
+	default:
+	}
+	s.Handle(chunk("gemini", "b"))
+	s.Handle(chunk("qwen", "c"))
+	close(gate)
+	m := <-sent
+	var got []string
+	for _, e := range m.events {
+		got = append(got, e.SeatOf()+":"+e.Payload.(engine.Chunk).Text)
+	}
+	if strings.Join(got, " ") != "claude:a gemini:b qwen:c" {
+		t.Fatalf("the frame's batch: %q", got)
+	}
+}
+
+// The heartbeat turns the spinners on the frames' instants, not on a
+// clock of its own that would wake arena between frames.
+func TestHeartbeatKeepsTheFramesClock(t *testing.T) {
+	h := newHarness(t, Options{}, round2(t), 120, 40)
+	for range 3 {
+		var d time.Duration
+		n := 0
+		for _, s := range h.timers {
+			if _, ok := s.msg.(heartbeatMsg); ok {
+				d, n = s.d, n+1
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d heartbeats pending, want 1", n)
+		}
+		at := h.clock.Add(d)
+		if d <= 0 || d > heartbeatInterval || (time.Duration(at.UnixNano())-frameLag)%frameInterval != 0 {
+			t.Fatalf("heartbeat in %v from %v: lands at %v, off the frames' clock", d, h.clock.Format(time.StampMicro), at.Format(time.StampMicro))
+		}
+		h.clock = at.Add(3 * time.Millisecond) // a late timer
+		h.fire(func(m tea.Msg) bool { _, ok := m.(heartbeatMsg); return ok })
 	}
 }

@@ -19,8 +19,8 @@ import (
 // settings beside each other over the engine; the engine over the agents.
 // A test-support package sits at or below the packages it serves, so no
 // test reaches up for it. Leaf packages that import nothing of arena's
-// (engine/seating, engine/shape, engine/trust, engine/layout) may be
-// imported from anywhere. Benchmarks (bench_test.go files) may also time
+// (engine/seating, engine/shape, engine/trust, engine/layout,
+// engine/pace) may be imported from anywhere. Benchmarks (bench_test.go files) may also time
 // the layers above them, the printer included, as bench/run reports it,
 // but never import the command line or the settings.
 func TestImportsPointDown(t *testing.T) {
@@ -42,7 +42,7 @@ func TestImportsPointDown(t *testing.T) {
 		"challengers": {"cmd", "tui", "settings", "engine", "bench"},
 		"bench":       {"cmd", "tui", "settings"},
 	}
-	leaves := []string{"engine/seating", "engine/shape", "engine/trust", "engine/layout"}
+	leaves := []string{"engine/seating", "engine/shape", "engine/trust", "engine/layout", "engine/pace"}
 	under := func(path, dir string) bool { return path == dir || strings.HasPrefix(path, dir+"/") }
 	fset := token.NewFileSet()
 	dec := json.NewDecoder(strings.NewReader(string(out)))

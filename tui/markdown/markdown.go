@@ -3,7 +3,7 @@
 // models' replies in the panes, code blocks highlighted (by chroma,
 // through glamour).
 //
-// What it adds to glamour is what a screen that redraws thirty times a
+// What it adds to glamour is what a screen that redraws fifteen times a
 // second needs: a glamour renderer kept per width (making one compiles
 // its styles), text from models cleaned before glamour sees it, lines
 // that fit the width and carry their own style (glamour pads every line
@@ -202,7 +202,7 @@ func (r *Renderer) Render(md string, width int) []string {
 // maxNesting is the deepest nesting of block quotes and lists glamour is
 // given. Its time grows steeply with the depth: a reply of 64 nested
 // "> - " took a minute to draw, 500 nested ">" longer, on a screen that
-// redraws thirty times a second (a model can write either, by mistake or
+// redraws fifteen times a second (a model can write either, by mistake or
 // on purpose). At 20 the worst mix takes tens of milliseconds; a document
 // nested deeper is shown as text, wrapped, every word of it kept.
 const maxNesting = 20

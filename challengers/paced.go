@@ -31,8 +31,8 @@ import (
 // next tick of arena's clock (engine/pace), when every agent's reader
 // wakes at once (and the screen draws just after). What was written
 // meanwhile comes in one read; a flood fills the buffer and is read on
-// without waiting. A quiet agent (a model
-// thinking) costs one read a tick.
+// without waiting. A quiet agent (a model thinking) costs one read a
+// tick.
 //
 // Once the agent's leader has exited, nothing waits for a tick while
 // there is output to read: the end of a call is not put off. After cut

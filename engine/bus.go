@@ -71,8 +71,8 @@ type Bus struct {
 }
 
 // chunkWait bounds how long a chunk waits in a sink's queue before the
-// sink is woken for it. The live screen draws at 20 frames a second and
-// is an InlineSink; the others (the log, the printers) cannot tell 20 ms.
+// sink is woken for it. The live screen is an InlineSink and draws on
+// its own frames; the others (the log, the printers) cannot tell 20 ms.
 const chunkWait = 20 * time.Millisecond
 
 type subscriber struct {

@@ -224,10 +224,10 @@ func BenchmarkStreamingRendered(b *testing.B) {
 
 // BenchmarkPaceFrame is one frame of the live screen while four agents
 // stream Markdown at a model's pace: 100 tokens (400 bytes) a second
-// each, 20 bytes each per frame at the screen's 20 frames a second
-// (frameInterval), on a 120×40 true-colour screen. Each op is a frame's
-// Update and View; the screen's processor time per second of streaming
-// is ns/op × 20.
+// each, split into the screen's frames (frameInterval: 15 a second, 26
+// bytes each a frame), on a 120×40 true-colour screen. Each op is a
+// frame's Update and View; the screen's processor time per second of
+// streaming is ns/op × 15.
 //
 // go test ./tui/ -run '^$' -bench PaceFrame -benchmem
 func BenchmarkPaceFrame(b *testing.B) {

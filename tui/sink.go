@@ -133,9 +133,9 @@ func (s *sink) endRun() {
 
 // pump delivers batches with send (the program's Send) until stop is
 // closed, at most one per frame: once something is pending, at the
-// instant until says (the next frame's). send blocks while the program is busy;
-// meanwhile events keep coalescing, so a slow screen receives fewer,
-// larger batches rather than a backlog.
+// instant until says (the next frame's). send blocks while the program
+// is busy; meanwhile events keep coalescing, so a slow screen receives
+// fewer, larger batches rather than a backlog.
 func (s *sink) pump(send func(tea.Msg), stop <-chan struct{}, until func(time.Time) time.Duration) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()

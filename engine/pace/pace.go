@@ -9,9 +9,9 @@ package pace
 import "time"
 
 // Tick is the clock's period. 15 a second: text waits at most a tick to
-// be read and is on screen a few milliseconds after it (BenchmarkFeel:
-// 95th percentile 66–98 ms from the agent to the screen, against 44–74 ms
-// at 20 a second for a quarter more of the processor).
+// be read and is on screen a few milliseconds after it. BenchmarkFeel
+// (README): 95th percentile 61–81 ms from the agent to the screen; 20 a
+// second drew it 10–20 ms sooner for a quarter more of the processor.
 const Tick = time.Second / 15
 
 // UntilTick is how long from now until the next instant that lies offset

@@ -223,12 +223,12 @@ func shape(md string) (deepest, longest int) {
 	for ln := range strings.Lines(md) {
 		t := strings.TrimLeft(ln, " ")
 		if fence != "" {
-			if strings.HasPrefix(t, fence) {
+			if closesFence(ln, fence) {
 				fence = ""
 			}
 			continue
 		}
-		if f := FenceOf(t); f != "" {
+		if f := FenceOf(t); f != "" && len(ln)-len(t) < 4 {
 			fence = f
 			continue
 		}

@@ -286,8 +286,12 @@ func TestNestingCounts(t *testing.T) {
 		"> - > 1. x":            4,
 		"        indented code": 0,
 		"```\n" + strings.Repeat(">", 50) + "\n```": 0,
-		"- a\n  - b\n    - c":                       3,
-		"12345678901. not a list":                   0,
+		// An info string does not close a fence (as Stream cuts it), and
+		// a fence indented four columns is code, not a fence.
+		"```\n```go\n" + strings.Repeat(">", 50) + "\n```": 0,
+		"    ```\n>>>>> x":        5,
+		"- a\n  - b\n    - c":     3,
+		"12345678901. not a list": 0,
 	} {
 		if got, _ := shape(md); got != want {
 			t.Errorf("depth of %q = %d, want %d", md, got, want)

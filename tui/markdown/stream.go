@@ -236,7 +236,7 @@ func cuts(md, open string) []cut {
 		long := off-start > maxPiece
 		switch {
 		case fence != "":
-			if indent < 4 && strings.HasPrefix(t, fence) && strings.Trim(strings.TrimSpace(t), fence[:1]) == "" {
+			if closesFence(ln, fence) {
 				fence, open = "", ""
 			} else if long {
 				out = append(out, cut{end: off, next: off, open: open})
@@ -281,6 +281,14 @@ func isItem(t string) bool {
 		i++
 	}
 	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' '
+}
+
+// closesFence says whether line ln closes the fenced code block that
+// fence opened: the same characters, at least as many, nothing after but
+// spaces, indented less than four columns.
+func closesFence(ln, fence string) bool {
+	t := strings.TrimLeft(ln, " ")
+	return len(ln)-len(t) < 4 && strings.HasPrefix(t, fence) && strings.Trim(strings.TrimSpace(t), fence[:1]) == ""
 }
 
 // FenceOf is the fence a line opens ("```", "~~~~"), or "".

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -52,13 +53,20 @@ func feedCuts(t testing.TB, l Layout, text string, cuts []byte) (*Stream, []stri
 	return s, done
 }
 
+// openingFence matches what may stand before an object that is read as
+// one: prose without backticks, then perhaps a fence line ("```json")
+// with only white space after it. Anything else after a fence opens a
+// code block, and a brace inside a code block is code, shown as written.
+var openingFence = regexp.MustCompile("^[^`]*(```[^`\n]*\n?)?\\s*$")
+
 // cleanJSON reports whether text is a valid JSON object, perhaps with
-// prose or fences around it, in which no string (key or value) holds a
-// quote, and which is not nested too deep: then no rendering of it, at
-// any point, may hold a quote, so none holds `{"` or `":`.
+// prose or a fence before it and prose after it, in which no string (key
+// or value) holds a quote, and which is not nested too deep: then no
+// rendering of it, at any point, may hold a quote, so none holds `{"` or
+// `":`.
 func cleanJSON(text string) bool {
 	i, j := strings.IndexByte(text, '{'), strings.LastIndexByte(text, '}')
-	if i < 0 || j < i || strings.ContainsAny(text[:i]+text[j+1:], "{}\"") {
+	if i < 0 || j < i || strings.ContainsAny(text[:i]+text[j+1:], "{}\"") || !openingFence.MatchString(text[:i]) {
 		return false
 	}
 	obj := text[i : j+1]

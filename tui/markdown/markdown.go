@@ -15,6 +15,7 @@
 package markdown
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -177,7 +178,7 @@ func (r *Renderer) Render(md string, width int) []string {
 	if r.observe != nil {
 		r.observe(md)
 	}
-	md = holdHyphens(md)
+	md = prepare(md)
 	tr := r.at(width)
 	if depth, word := shape(md); depth > maxNesting || word > maxWord {
 		tr = nil // shown as text: see maxNesting and maxWord
@@ -219,17 +220,8 @@ const maxWord = 400
 // open the line, and the indentation before each list marker, two
 // columns a level, which is how lists nest), and its longest word there.
 func shape(md string) (deepest, longest int) {
-	fence := ""
-	for ln := range strings.Lines(md) {
-		t := strings.TrimLeft(ln, " ")
-		if fence != "" {
-			if closesFence(ln, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if f := FenceOf(t); f != "" && len(ln)-len(t) < 4 {
-			fence = f
+	for ln, kind := range fenced(md) {
+		if kind != prose {
 			continue
 		}
 		deepest = max(deepest, lineNesting(ln))
@@ -238,6 +230,38 @@ func shape(md string) (deepest, longest int) {
 		}
 	}
 	return deepest, longest
+}
+
+// lineKind is what a line of a document is to fenced.
+type lineKind uint8
+
+const (
+	prose   lineKind = iota // outside fenced code
+	opening                 // the line that opens a fenced code block
+	code                    // inside one, its closing fence included
+)
+
+// fenced yields md's lines (each with its "\n") and what each is.
+func fenced(md string) iter.Seq2[string, lineKind] {
+	return func(yield func(string, lineKind) bool) {
+		fence := ""
+		for ln := range strings.Lines(md) {
+			kind := prose
+			t := strings.TrimLeft(ln, " ")
+			switch {
+			case fence != "":
+				kind = code
+				if closesFence(ln, fence) {
+					fence = ""
+				}
+			case len(ln)-len(t) < 4 && FenceOf(t) != "":
+				fence, kind = FenceOf(t), opening
+			}
+			if !yield(ln, kind) {
+				return
+			}
+		}
+	}
 }
 
 // lineNesting is shape's depth of one line.
@@ -314,31 +338,61 @@ func Clean(s string) string {
 // non-breaking hyphen is a letter to it; tidy puts the hyphens back.
 const nbHyphen = "\u2011"
 
-// holdHyphens replaces the hyphens outside fenced code blocks (whose
-// lines glamour does not wrap, and whose code chroma must see as
-// written) by nbHyphen.
-func holdHyphens(md string) string {
-	if !strings.Contains(md, "-") {
+// prepare makes md ready for glamour: the hyphens of its prose held
+// (holdLineHyphens), and a fence's language dropped when it is longer
+// than maxLanguage.
+func prepare(md string) string {
+	var b strings.Builder
+	changed := false
+	off := 0 // where ln starts in md
+	for ln, kind := range fenced(md) {
+		out := ln
+		switch kind {
+		case prose:
+			out = holdLineHyphens(ln)
+		case opening:
+			out = dropLongLanguage(ln)
+		}
+		if out != ln && !changed {
+			changed = true
+			b.Grow(len(md) + 64)
+			b.WriteString(md[:off])
+		}
+		if changed {
+			b.WriteString(out)
+		}
+		off += len(ln)
+	}
+	if !changed {
 		return md
 	}
-	lines := strings.SplitAfter(md, "\n")
-	fence := ""
-	for i, ln := range lines {
-		t := strings.TrimLeft(ln, " ")
-		indent := len(ln) - len(t)
-		switch {
-		case fence != "":
-			if indent < 4 && strings.HasPrefix(t, fence) && strings.Trim(strings.TrimSpace(t), fence[:1]) == "" {
-				fence = ""
-			}
-			continue
-		case indent < 4 && FenceOf(t) != "":
-			fence = FenceOf(t)
-			continue
-		}
-		lines[i] = holdLineHyphens(ln)
+	return b.String()
+}
+
+// maxLanguage is the longest language name, in bytes, a code block keeps.
+// Glamour hands the name to chroma, which, not knowing it, matches it
+// against every lexer's file-name patterns: a time that grows with the
+// square of its length (a 6,000-byte name took 1.5 seconds, a 6,000-byte
+// one of invalid UTF-8 4.4, on a screen that redraws fifteen times a
+// second). No language's name comes near 40 bytes.
+const maxLanguage = 40
+
+// dropLongLanguage is a fence's opening line without its info string when
+// the language (its first word) is longer than maxLanguage: the block is
+// then shown as plain code. The info string is never shown anyway.
+func dropLongLanguage(ln string) string {
+	t := strings.TrimLeft(ln, " ")
+	f := FenceOf(t)
+	info := t[len(f):]
+	lang, _, _ := strings.Cut(strings.TrimSpace(info), " ")
+	if len(lang) <= maxLanguage || (f[0] == '`' && strings.Contains(info, "`")) {
+		return ln // (a "```" line with another backtick opens no block)
 	}
-	return strings.Join(lines, "")
+	end := ""
+	if strings.HasSuffix(ln, "\n") {
+		end = "\n"
+	}
+	return ln[:len(ln)-len(t)] + f + end
 }
 
 // holdLineHyphens replaces the hyphens that follow a letter or a digit

@@ -276,6 +276,36 @@ func TestLongWordsAreMeasured(t *testing.T) {
 	}
 }
 
+// Chroma matches a language it does not know against every lexer's
+// file-name patterns, in a time that grows with the square of the name's
+// length (a 6,000-byte name took seconds a frame): prepare drops a name
+// longer than maxLanguage, so the block is drawn as plain code, as if it
+// had none, and keeps every other line as it was.
+func TestLongLanguageIsDropped(t *testing.T) {
+	long := strings.Repeat("\ufffd", 2000)
+	for md, want := range map[string]string{
+		"```" + long + "\ncode-x\n```":           "```\ncode-x\n```",
+		"  ~~~~ " + long + " more\ncode\n~~~~\n": "  ~~~~\ncode\n~~~~\n",
+		"a-b\n```" + long + "\na-b\n```\na-b":    "a" + nbHyphen + "b\n```\na-b\n```\na" + nbHyphen + "b",
+		"```go\nx-y\n```":                        "```go\nx-y\n```",
+		"```" + strings.Repeat("a", maxLanguage): "```" + strings.Repeat("a", maxLanguage),
+		"```" + long + "`x`\ncode":               "```" + long + "`x`\ncode", // opens no block
+		"    ```" + long + "\nindented code":     "    ```" + long + "\nindented code",
+		"```\n```" + long + "\n```":              "```\n```" + long + "\n```", // inside a block
+	} {
+		if got := prepare(md); got != want {
+			t.Errorf("prepare(%.40q…) = %.60q…, want %.60q…", md, got, want)
+		}
+	}
+	r := New(colour)
+	for _, lang := range []string{long, strings.Repeat("x", 6000)} {
+		got := r.Render("```"+lang+"\nfunc f() {}\n```", 40)
+		if want := r.Render("```\nfunc f() {}\n```", 40); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("a block whose language is %d bytes is drawn\n%q\nnot as one without\n%q", len(lang), got, want)
+		}
+	}
+}
+
 func TestNestingCounts(t *testing.T) {
 	for md, want := range map[string]int{
 		"plain text":            0,

@@ -385,8 +385,8 @@ func dropLongLanguage(ln string) string {
 	f := FenceOf(t)
 	info := t[len(f):]
 	lang, _, _ := strings.Cut(strings.TrimSpace(info), " ")
-	if len(lang) <= maxLanguage || (f[0] == '`' && strings.Contains(info, "`")) {
-		return ln // (a "```" line with another backtick opens no block)
+	if len(lang) <= maxLanguage {
+		return ln
 	}
 	end := ""
 	if strings.HasSuffix(ln, "\n") {

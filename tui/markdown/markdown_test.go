@@ -263,6 +263,9 @@ func TestLongWordsAreMeasured(t *testing.T) {
 		"the key: " + strings.Repeat("QUJD", 50000):   200000,
 		strings.Repeat("[", 20000):                    20000,
 		"```\n" + strings.Repeat("x", 5000) + "\n```": 0,
+		// A backtick in a backtick fence's info string makes it inline
+		// code, and what follows prose, measured as such.
+		"```x`\n" + strings.Repeat("QUJD", 5000): 20000,
 	} {
 		if _, got := shape(md); got != want {
 			t.Errorf("longest word of %.20q… = %d, want %d", md, got, want)

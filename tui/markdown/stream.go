@@ -291,14 +291,16 @@ func closesFence(ln, fence string) bool {
 	return len(ln)-len(t) < 4 && strings.HasPrefix(t, fence) && strings.Trim(strings.TrimSpace(t), fence[:1]) == ""
 }
 
-// FenceOf is the fence a line opens ("```", "~~~~"), or "".
+// FenceOf is the fence a line opens ("```", "~~~~"), or "". A line of
+// backticks whose info string holds another backtick opens none
+// (CommonMark: it is inline code), so what follows is measured as prose.
 func FenceOf(t string) string {
 	for _, c := range []byte{'`', '~'} {
 		n := 0
 		for n < len(t) && t[n] == c {
 			n++
 		}
-		if n >= 3 {
+		if n >= 3 && (c == '~' || !strings.Contains(t[n:], "`")) {
 			return t[:n]
 		}
 	}

@@ -220,8 +220,8 @@ const maxWord = 400
 // open the line, and the indentation before each list marker, two
 // columns a level, which is how lists nest), and its longest word there.
 func shape(md string) (deepest, longest int) {
-	for ln, kind := range fenced(md) {
-		if kind != prose {
+	for ln, kind := range Fenced(md) {
+		if kind != Prose {
 			continue
 		}
 		deepest = max(deepest, lineNesting(ln))
@@ -232,30 +232,32 @@ func shape(md string) (deepest, longest int) {
 	return deepest, longest
 }
 
-// lineKind is what a line of a document is to fenced.
-type lineKind uint8
+// LineKind is what a line of a document is to Fenced.
+type LineKind uint8
 
 const (
-	prose   lineKind = iota // outside fenced code
-	opening                 // the line that opens a fenced code block
-	code                    // inside one, its closing fence included
+	Prose   LineKind = iota // outside fenced code
+	Opening                 // the line that opens a fenced code block
+	Code                    // inside one, its closing fence included
 )
 
-// fenced yields md's lines (each with its "\n") and what each is.
-func fenced(md string) iter.Seq2[string, lineKind] {
-	return func(yield func(string, lineKind) bool) {
+// Fenced yields md's lines (each with its "\n") and what each is: the one
+// rule for where fenced code starts and ends, that of CommonMark, which
+// glamour follows.
+func Fenced(md string) iter.Seq2[string, LineKind] {
+	return func(yield func(string, LineKind) bool) {
 		fence := ""
 		for ln := range strings.Lines(md) {
-			kind := prose
+			kind := Prose
 			t := strings.TrimLeft(ln, " ")
 			switch {
 			case fence != "":
-				kind = code
+				kind = Code
 				if closesFence(ln, fence) {
 					fence = ""
 				}
 			case len(ln)-len(t) < 4 && FenceOf(t) != "":
-				fence, kind = FenceOf(t), opening
+				fence, kind = FenceOf(t), Opening
 			}
 			if !yield(ln, kind) {
 				return
@@ -345,12 +347,12 @@ func prepare(md string) string {
 	var b strings.Builder
 	changed := false
 	off := 0 // where ln starts in md
-	for ln, kind := range fenced(md) {
+	for ln, kind := range Fenced(md) {
 		out := ln
 		switch kind {
-		case prose:
+		case Prose:
 			out = holdLineHyphens(ln)
-		case opening:
+		case Opening:
 			out = dropLongLanguage(ln)
 		}
 		if out != ln && !changed {

@@ -66,18 +66,12 @@ func foldTrail(md string) string {
 		return md
 	}
 	var b strings.Builder
-	fence := ""
 	skip := 0 // inside the trail: its heading's level
 	details := false
-	for _, ln := range strings.SplitAfter(md, "\n") {
+	for ln, kind := range markdown.Fenced(md) {
 		t := strings.TrimSpace(ln)
 		switch {
-		case fence != "":
-			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-				fence = ""
-			}
-		case markdown.FenceOf(t) != "":
-			fence = markdown.FenceOf(t)
+		case kind != markdown.Prose:
 		case details:
 			details = t != "</details>"
 			continue

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/arenadebate/arena/engine/pace"
+	"github.com/arenadebate/arena/challengers/pace"
 )
 
 // pacedReader reads an agent's stdout (a pseudo-terminal's master or a
@@ -28,7 +28,7 @@ import (
 // hand-off between threads (the runtime's monitor taking the processor
 // back). Here the descriptor is non-blocking and known to nobody but this
 // reader: a read that finds nothing, or finds a trickle, waits for the
-// next tick of arena's clock (engine/pace), when every agent's reader
+// next tick of arena's clock (challengers/pace), when every agent's reader
 // wakes at once (and the screen draws just after). What was written
 // meanwhile comes in one read; a flood fills the buffer and is read on
 // without waiting. A quiet agent (a model thinking) costs one read a

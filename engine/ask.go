@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/engine/shape"
+	"github.com/arenadebate/arena/challengers/shape"
 )
 
 // This file is the machinery every protocol shares: asking an agent with

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/shape"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/enginetest"
-	"github.com/arenadebate/arena/engine/shape"
 )
 
 // toy is a protocol for the budget's tests: round 1 asks its three seats

@@ -1,6 +1,6 @@
 package engine
 
-import "github.com/arenadebate/arena/engine/trust"
+import "github.com/arenadebate/arena/challengers/trust"
 
 // WhatOutcomeDocument is how a Saved event names the outcome document.
 const WhatOutcomeDocument = "outcome document"

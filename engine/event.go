@@ -15,8 +15,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine/layout"
-	"github.com/arenadebate/arena/engine/trust"
 )
 
 // LogVersion is the version of the event log format. A reader refuses logs

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/engine/shape"
+	"github.com/arenadebate/arena/challengers/shape"
 )
 
 // A follow-up question is asked of one seat after a run's outcome, with

@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // The log is JSON Lines, one event a line, written as events happen. A

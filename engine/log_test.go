@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 func sampleEvents() []Event {

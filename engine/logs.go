@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // LogSummary describes a saved debate, for `arena logs`.

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine/layout"
-	"github.com/arenadebate/arena/engine/trust"
 )
 
 // Replies are parsed leniently and validated strictly: the JSON object may

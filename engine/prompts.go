@@ -6,8 +6,8 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/arenadebate/arena/engine/shape"
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/shape"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // The prompts every protocol shares: the topic with its context files,

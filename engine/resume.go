@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/engine/shape"
+	"github.com/arenadebate/arena/challengers/shape"
 )
 
 // A resumed run (arena resume) runs its protocol again from the start,

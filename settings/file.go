@@ -10,7 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // document is one parsed settings file.

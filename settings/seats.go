@@ -6,7 +6,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/arenadebate/arena/engine/seating"
+	"github.com/arenadebate/arena/challengers/seating"
 )
 
 // Each protocol other than the adversarial debate has a section of

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arenadebate/arena/engine/seating"
+	"github.com/arenadebate/arena/challengers/seating"
 )
 
 // testPlans are seating plans shaped like the protocols' (settings knows

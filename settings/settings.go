@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/engine/seating"
+	"github.com/arenadebate/arena/challengers/seating"
 )
 
 // Limits and defaults. The defaults match the debate plugin's, so a user

@@ -15,8 +15,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/arenadebate/arena/challengers/pace"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/pace"
 )
 
 // Options configure the screen.

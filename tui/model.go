@@ -11,9 +11,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/arenadebate/arena/challengers/pace"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/layout"
-	"github.com/arenadebate/arena/engine/pace"
 	"github.com/arenadebate/arena/tui/markdown"
 )
 
@@ -23,7 +23,7 @@ import (
 // frame re-renders, with glamour, the paragraph every streaming pane is
 // writing, and glamour is most of what a frame costs.
 //
-// Frames keep arena's clock (engine/pace): the agents' output
+// Frames keep arena's clock (challengers/pace): the agents' output
 // is read on its ticks, a frame is drawn frameLag after each tick (once
 // that tick's reads are in), the terminal is written flushLag after it
 // (once the frame is drawn), and the spinners turn on every other frame.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // rankPrompt is a rank judge's prompt in arena's shape: candidates under

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
-	"github.com/arenadebate/arena/engine/shape"
+	"github.com/arenadebate/arena/challengers/shape"
 )
 
 // formatMarker starts the section of an arena prompt that shows the JSON

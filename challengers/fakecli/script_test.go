@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/engine/shape"
+	"github.com/arenadebate/arena/challengers/shape"
 )
 
 // reply runs agent on prompt in its streaming format and returns the

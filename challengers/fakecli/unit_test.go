@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
-	"github.com/arenadebate/arena/engine/shape"
+	"github.com/arenadebate/arena/challengers/shape"
 )
 
 func TestDetectKind(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/settings"
 )
 

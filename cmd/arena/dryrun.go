@@ -6,8 +6,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/trust"
 )
 
 // showManifest is --dry-run: what each seat of p would receive, by name

@@ -14,8 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/trust"
 	"github.com/arenadebate/arena/tui"
 	"github.com/arenadebate/arena/tui/plain"
 )

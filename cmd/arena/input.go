@@ -3,8 +3,8 @@ package main
 import (
 	"strings"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/trust"
 )
 
 // Every file a person hands a command (a topic, context, the work to

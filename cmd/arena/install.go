@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
 
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // arena install claude|codex|gemini: register arena mcp with the agent CLI

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/stats"
-	"github.com/arenadebate/arena/engine/trust"
 )
 
 // arena label: a person's own verdict on a finished run, appended to its

@@ -8,7 +8,7 @@ import (
 	"runtime"
 
 	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // reaperCommand is the hidden command arena re-executes itself with to

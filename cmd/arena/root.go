@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/engine/seating"
+	"github.com/arenadebate/arena/challengers/seating"
 )
 
 type debateFlags struct {

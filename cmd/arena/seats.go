@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/seating"
 	"github.com/arenadebate/arena/settings"
 )
 

@@ -17,9 +17,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/stats"
-	"github.com/arenadebate/arena/engine/trust"
 )
 
 // arena stats: how each model judges, across runs.

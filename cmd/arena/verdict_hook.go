@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // arena verdict --install-hook: a git pre-push hook that judges the

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/shape"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/shape"
 )
 
 // Script stands in for challengers.Run. Each agent has, per reply shape,

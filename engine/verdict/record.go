@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // ModeFinal is the mode of a log's final record.

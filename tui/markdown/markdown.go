@@ -28,7 +28,7 @@ import (
 	"github.com/mattn/go-runewidth"
 	"github.com/muesli/termenv"
 
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // Glamour measures text with go-runewidth, whose default follows the
@@ -300,7 +300,7 @@ func lineNesting(ln string) int {
 }
 
 // Clean makes text from a model safe to render (the one cleaner,
-// engine/trust, then what glamour needs): escape sequences and
+// challengers/trust, then what glamour needs): escape sequences and
 // control characters go (glamour passes text through as it is, and must
 // never pass an ESC a model wrote), tabs become spaces to the next
 // multiple of four columns (glamour would pass a tab to the terminal,

@@ -13,9 +13,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/layout"
-	"github.com/arenadebate/arena/engine/trust"
 )
 
 // wrapAt is where a streamed line without a newline is broken, so that a

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // gitTimeout bounds one read-only git command; a repository that takes

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/engine/trust"
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // TestRun is the result of running a repository's own tests.

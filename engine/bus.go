@@ -227,7 +227,7 @@ func (b *Bus) sinkFailed(s *subscriber, p *challengers.Panic) {
 }
 
 // sinkName is how an outcome names a sink: its type, as "the log writer"
-// reads better than "*engine.LogWriter", when the sink says so.
+// reads better than "*runlog.Writer", when the sink says so.
 func sinkName(s Sink) string {
 	if n, ok := s.(interface{ SinkName() string }); ok {
 		return n.SinkName()

@@ -450,7 +450,7 @@ var payloadTypes = map[Kind]func() Payload{
 	KindModeratorNote:   func() Payload { return &ModeratorNote{} },
 }
 
-type wireEvent struct {
+type WireEvent struct {
 	Seq  int64           `json:"seq"`
 	Time time.Time       `json:"t"`
 	Type Kind            `json:"type"`
@@ -469,20 +469,20 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	} else if data, err = json.Marshal(e.Payload); err != nil {
 		return nil, err
 	}
-	return json.Marshal(wireEvent{Seq: e.Seq, Time: e.Time, Type: e.Payload.Kind(), Data: data})
+	return json.Marshal(WireEvent{Seq: e.Seq, Time: e.Time, Type: e.Payload.Kind(), Data: data})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes, in the current format. An
 // unknown type becomes Unknown rather than an error.
 func (e *Event) UnmarshalJSON(b []byte) error {
-	var w wireEvent
+	var w WireEvent
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
 	if w.Type == "" {
 		return fmt.Errorf("event has no \"type\"")
 	}
-	p, err := decodePayload(w)
+	p, err := DecodePayload(w)
 	if err != nil {
 		return err
 	}
@@ -490,9 +490,9 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// decodePayload decodes an event's data as the current format's payload
+// DecodePayload decodes an event's data as the current format's payload
 // of its type.
-func decodePayload(w wireEvent) (Payload, error) {
+func DecodePayload(w WireEvent) (Payload, error) {
 	mk, ok := payloadTypes[w.Type]
 	if !ok {
 		return Unknown{Type: string(w.Type), Raw: w.Data}, nil
@@ -507,18 +507,18 @@ func decodePayload(w wireEvent) (Payload, error) {
 	// A log is a file anyone can hand to arena replay: JSON escapes
 	// ("\u001b") can carry terminal escape sequences that the runner's
 	// cleaning never saw. Clean every string the way agent output is.
-	scrubStrings(reflect.ValueOf(p))
+	ScrubStrings(reflect.ValueOf(p))
 	return deref(p), nil
 }
 
-// scrubStrings cleans, in place, every string reachable from v (through
+// ScrubStrings cleans, in place, every string reachable from v (through
 // pointers, struct fields and slices; payloads hold no maps) of escape
 // sequences and of control characters other than newline and tab.
-func scrubStrings(v reflect.Value) {
+func ScrubStrings(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if !v.IsNil() {
-			scrubStrings(v.Elem())
+			ScrubStrings(v.Elem())
 		}
 	case reflect.String:
 		if s := v.String(); v.CanSet() && needsScrub(s) {
@@ -527,7 +527,7 @@ func scrubStrings(v reflect.Value) {
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
 			if v.Type().Field(i).IsExported() {
-				scrubStrings(v.Field(i))
+				ScrubStrings(v.Field(i))
 			}
 		}
 	case reflect.Slice, reflect.Array:
@@ -541,7 +541,7 @@ func scrubStrings(v reflect.Value) {
 			return
 		}
 		for i := 0; i < v.Len(); i++ {
-			scrubStrings(v.Index(i))
+			ScrubStrings(v.Index(i))
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -26,4 +28,31 @@ func Tail(s string, n int) string {
 		i++
 	}
 	return "…" + s[i:]
+}
+
+// Slug is a file-name-safe summary of a topic.
+func Slug(topic string, n int) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(topic) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if r > unicode.MaxASCII {
+				continue
+			}
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			if b.Len() >= n {
+				break
+			}
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return "debate"
+	}
+	return b.String()
 }

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
 	"github.com/arenadebate/arena/engine/enginetest"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // Baseline is the orchestration benchmarks' yardstick for a debate that
@@ -16,7 +16,7 @@ import (
 // tradeoff, and that each replay was the same call, then returns the
 // replays' summed wall time, the critical path (the slowest call of each
 // parallel step, summed) and the number of calls.
-func Baseline(tb testing.TB, sb *enginetest.Sandbox, lc engine.LogContents) (sum, crit time.Duration, calls int) {
+func Baseline(tb testing.TB, sb *enginetest.Sandbox, lc runlog.Contents) (sum, crit time.Duration, calls int) {
 	tb.Helper()
 	if o := enginetest.Outcome(tb, lc); o.Result != adversarial.OutcomeTradeoff || o.Rounds != 5 {
 		tb.Fatalf("the debate ended in %s after %d rounds, not a tradeoff after 5", o.Result, o.Rounds)

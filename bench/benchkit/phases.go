@@ -8,6 +8,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // Step is where in a debate one call was made: the calls of one step run
@@ -28,7 +29,7 @@ type Step struct {
 // are in the same order, the kinds checked to agree. (Where one agent holds
 // two seats of a step, its two calls may pair with each other's seat; the
 // step is the same either way.)
-func Steps(lc engine.LogContents, calls []clitest.Call) ([]Step, error) {
+func Steps(lc runlog.Contents, calls []clitest.Call) ([]Step, error) {
 	started := map[string][]engine.AgentStarted{}
 	for _, e := range lc.Events {
 		if s, ok := e.Payload.(engine.AgentStarted); ok {

@@ -14,6 +14,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // WriteLog writes, in dir, the log of a five-round debate that ends in a
@@ -43,9 +44,9 @@ func WriteLog(dir string, size int64) (string, error) {
 	}
 }
 
-// synth writes one synthetic debate through a LogWriter.
+// synth writes one synthetic debate through a runlog.Writer.
 type synth struct {
-	w     *engine.LogWriter
+	w     *runlog.Writer
 	seq   int64
 	now   time.Time
 	rng   *rand.Rand
@@ -53,7 +54,7 @@ type synth struct {
 }
 
 func writeSynthetic(path string, reply int) error {
-	w, err := engine.CreateLog(filepath.Dir(path), filepath.Base(path))
+	w, err := runlog.Create(filepath.Dir(path), filepath.Base(path))
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func commonExit(k engine.OutcomeKind) int {
 // usageError is an error in what the user typed or configured: exit 2.
 // As with settings.Error, the sentence for the user (msg) is kept apart
 // from the cause (err), so that a caller can still ask errors.Is(err,
-// engine.ErrNotALog) or errors.Is(err, fs.ErrNotExist) however the
+// runlog.ErrNotALog) or errors.Is(err, fs.ErrNotExist) however the
 // sentence is worded.
 type usageError struct {
 	msg string // what arena prints; "" means err's own text

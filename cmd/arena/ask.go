@@ -19,6 +19,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui/plain"
 )
@@ -112,8 +113,8 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 // lockLog takes the writer's lock of the log at path (a FIFO or a device
 // refused by name before anything opens it to write; a log another arena
 // is writing refused naming that process), then reads it.
-func lockLog(path, what string) (*engine.LogWriter, engine.LogContents, error) {
-	var lc engine.LogContents
+func lockLog(path, what string) (*runlog.Writer, runlog.Contents, error) {
+	var lc runlog.Contents
 	f, err := trust.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -122,21 +123,21 @@ func lockLog(path, what string) (*engine.LogWriter, engine.LogContents, error) {
 		return nil, lc, usagef("%s: %w", what, err)
 	}
 	f.Close()
-	w, err := engine.AppendLog(path)
+	w, err := runlog.Append(path)
 	if err != nil {
-		if errors.Is(err, engine.ErrLogLocked) {
+		if errors.Is(err, runlog.ErrLocked) {
 			return nil, lc, usageCause(err, "%s: %v; try again once that run has ended", what, err)
 		}
 		return nil, lc, usagef("%s %s: %w", what, path, err)
 	}
-	lc, err = engine.ReadLogFile(path)
+	lc, err = runlog.ReadFile(path)
 	switch {
 	case err != nil:
 		w.Close()
 		return nil, lc, usagef("%s %s: %w", what, path, err)
 	case len(lc.Events) == 0:
 		w.Close()
-		return nil, lc, usagef("%s %s: %w: the file is empty", what, path, engine.ErrNotALog)
+		return nil, lc, usagef("%s %s: %w: the file is empty", what, path, runlog.ErrNotALog)
 	}
 	return w, lc, nil
 }
@@ -272,7 +273,7 @@ type screenFollowUps struct {
 	a      *app
 	ctx    context.Context
 	run    *transcript
-	logw   *engine.LogWriter
+	logw   *runlog.Writer
 	screen engine.Sink
 	mu     sync.Mutex
 	busy   bool

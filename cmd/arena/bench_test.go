@@ -18,6 +18,7 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/enginetest"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // Benchmarks of the arena binary (built without the race detector), each
@@ -236,7 +237,7 @@ func benchLog(b *testing.B) (string, int64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lc, err := engine.ReadLogFile(path)
+	lc, err := runlog.ReadFile(path)
 	if err != nil || !lc.Complete || lc.Problem != "" {
 		b.Fatalf("the synthetic log does not read back whole: %v %s", err, lc.Problem)
 	}

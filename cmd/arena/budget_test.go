@@ -14,6 +14,7 @@ import (
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // modelCalls are the calls the fakes got, their --version checks left
@@ -28,7 +29,7 @@ func modelCalls(s *sandbox) int {
 	return n
 }
 
-func budgetEvents(lc engine.LogContents) []engine.BudgetUsed {
+func budgetEvents(lc runlog.Contents) []engine.BudgetUsed {
 	var out []engine.BudgetUsed
 	for _, e := range lc.Events {
 		if b, ok := e.Payload.(engine.BudgetUsed); ok {
@@ -83,7 +84,7 @@ func TestBudgetStopsARunAndResumeFinishesIt(t *testing.T) {
 // the fakes got limit calls; its outcome, its outcome document, its log
 // and the printer say it is over budget and how to resume it; arena logs
 // lists it so. It returns the run's log.
-func checkStoppedOverBudget(t *testing.T, s *sandbox, r result, limit int) engine.LogContents {
+func checkStoppedOverBudget(t *testing.T, s *sandbox, r result, limit int) runlog.Contents {
 	t.Helper()
 	if got := modelCalls(s); got != limit {
 		t.Fatalf("the fakes got %d calls, want %d", got, limit)

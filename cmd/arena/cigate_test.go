@@ -16,6 +16,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // The CI gate (action.yml runs scripts/ci-gate): the script run as GitHub
@@ -121,7 +122,7 @@ func TestCIGateVerdictOnAPullRequest(t *testing.T) {
 	if !strings.HasPrefix(r.summary, "### arena verdict: accept (exit 0)\n") || !strings.Contains(r.summary, "# Verdict: ACCEPT") {
 		t.Fatalf("summary:\n%s", r.summary)
 	}
-	lc, err := engine.ReadLogFile(r.outputs["log"])
+	lc, err := runlog.ReadFile(r.outputs["log"])
 	if err != nil || !lc.Complete || r.outputs["document"] != strings.TrimSuffix(r.outputs["log"], ".jsonl")+".md" {
 		t.Fatalf("log %s: %v %+v", r.outputs["log"], err, r.outputs)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 func TestUsageErrorsAreClearAndExit2(t *testing.T) {
@@ -63,7 +63,7 @@ func TestJSONModePrintsEvents(t *testing.T) {
 	if r.code != exitConsensus {
 		t.Fatalf("exit %d %s", r.code, r.stderr)
 	}
-	lc, err := engine.ReadLog(strings.NewReader(r.stdout))
+	lc, err := runlog.Read(strings.NewReader(r.stdout))
 	if err != nil || !lc.Complete {
 		t.Fatalf("stdout is not a complete event stream: %v %q", err, lc.Problem)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/enginetest"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // TestConcurrentRunsOfOneTopic: eight debates of one topic started at
@@ -92,7 +93,7 @@ type concurrentRun struct {
 // way and saved its own log and outcome document, whose paths it returns.
 func (r *concurrentRun) check(t *testing.T, i int, work string) (log, doc string, ok bool) {
 	t.Helper()
-	lc, err := engine.ReadLog(strings.NewReader(r.stdout.String()))
+	lc, err := runlog.Read(strings.NewReader(r.stdout.String()))
 	if err != nil || !lc.Complete {
 		t.Errorf("run %d: exit %d, no complete event stream on stdout (%v %s)\nstderr:\n%s", i, r.code, err, lc.Problem, r.stderr.String())
 		return "", "", false
@@ -105,7 +106,7 @@ func (r *concurrentRun) check(t *testing.T, i int, work string) (log, doc string
 		t.Errorf("run %d: exit %d, but its outcome %s means exit %d\nstderr:\n%s", i, r.code, o.Result, want, r.stderr.String())
 	}
 	// What the run says it saved is there, whole, and is its own.
-	saved, err := engine.ReadLogFile(filepath.Join(work, o.LogPath))
+	saved, err := runlog.ReadFile(filepath.Join(work, o.LogPath))
 	if err != nil || !saved.Complete || outcomeOf(t, saved).Result != o.Result || len(saved.Events) != len(lc.Events) {
 		t.Errorf("run %d: its log %s does not hold its debate (%v)", i, o.LogPath, err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/enginetest"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // End-to-end tests: the built arena binary, with fake CLIs on PATH.
@@ -89,9 +90,9 @@ func (s *sandbox) runIn(stdin []byte, args ...string) result {
 
 func (s *sandbox) logs() []string { return s.Logs() }
 
-func (s *sandbox) onlyLog() engine.LogContents { return s.OnlyLog(s.t) }
+func (s *sandbox) onlyLog() runlog.Contents { return s.OnlyLog(s.t) }
 
-func outcomeOf(t *testing.T, lc engine.LogContents) engine.Outcome { return enginetest.Outcome(t, lc) }
+func outcomeOf(t *testing.T, lc runlog.Contents) engine.Outcome { return enginetest.Outcome(t, lc) }
 
 func TestConsensusDebateEndToEnd(t *testing.T) {
 	s := newSandbox(t)
@@ -282,7 +283,7 @@ func TestSIGKILLMidDebateLeavesAReplayableLog(t *testing.T) {
 		if len(logs) != 1 {
 			return false
 		}
-		lc, err := engine.ReadLogFile(logs[0])
+		lc, err := runlog.ReadFile(logs[0])
 		return err == nil && len(lc.Events) >= 5
 	})
 	grandchild, ok := s.fakes.GrandchildPID("qwen")

@@ -13,13 +13,14 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 )
 
 // TestUsageErrorsKeepTheirCause: a usage error says its sentence to the
 // user and still carries its cause, so errors.Is finds the sentinel or
 // errno under it. They used to be formatted with %v, which kept only the
-// cause's text: errors.Is(err, engine.ErrNotALog) could never match once
+// cause's text: errors.Is(err, runlog.ErrNotALog) could never match once
 // arena replay had worded it.
 func TestUsageErrorsKeepTheirCause(t *testing.T) {
 	dir := t.TempDir()
@@ -46,9 +47,9 @@ func TestUsageErrorsKeepTheirCause(t *testing.T) {
 		is   error
 		says string // part of the sentence the user sees
 	}{
-		{"replay of a file that is not a log", []string{"replay", "--no-tui", junk}, engine.ErrNotALog, "not an arena debate log"},
-		{"replay of an empty file", []string{"replay", "--no-tui", empty}, engine.ErrNotALog, "the file is empty"},
-		{"replay of a log from a newer arena", []string{"replay", "--no-tui", newer}, engine.ErrNewerLog, "upgrade arena"},
+		{"replay of a file that is not a log", []string{"replay", "--no-tui", junk}, runlog.ErrNotALog, "not an arena debate log"},
+		{"replay of an empty file", []string{"replay", "--no-tui", empty}, runlog.ErrNotALog, "the file is empty"},
+		{"replay of a log from a newer arena", []string{"replay", "--no-tui", newer}, runlog.ErrNewerLog, "upgrade arena"},
 		{"replay of a missing file", []string{"replay", "--no-tui", missing}, fs.ErrNotExist, "no such file"},
 		{"a missing topic file", []string{"-f", missing}, fs.ErrNotExist, "topic file " + missing + ": does not exist"},
 		{"a missing context file", []string{"--context", missing, "t"}, fs.ErrNotExist, "context file " + missing + ": does not exist"},

@@ -16,6 +16,7 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/enginetest"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // TestMissingLogDirIsCreated: a log directory that does not exist yet,
@@ -36,7 +37,7 @@ func TestMissingLogDirIsCreated(t *testing.T) {
 	if len(logs) != 1 {
 		t.Fatalf("%d logs in %s", len(logs), dir)
 	}
-	lc, err := engine.ReadLogFile(logs[0])
+	lc, err := runlog.ReadFile(logs[0])
 	if err != nil || !lc.Complete {
 		t.Fatalf("log: %v, complete %v", err, lc.Complete)
 	}
@@ -156,11 +157,11 @@ func checkLostNothing(t *testing.T, s *sandbox, stdout, stderr, logDir, why stri
 	if len(logs) != 1 {
 		t.Fatalf("%d logs", len(logs))
 	}
-	head, err := engine.ReadLogFile(logs[0])
+	head, err := runlog.ReadFile(logs[0])
 	if err != nil || len(head.Events) == 0 || head.Complete {
 		t.Fatalf("the log in the full directory: %v, %d events, complete %v", err, len(head.Events), head.Complete)
 	}
-	rest, err := engine.ReadLogFile(rescued)
+	rest, err := runlog.ReadFile(rescued)
 	if err != nil || !rest.Complete || rest.Problem != "" {
 		t.Fatalf("the rescued events %s do not read back as a log: %v, complete %v, problem %q", rescued, err, rest.Complete, rest.Problem)
 	}
@@ -274,9 +275,9 @@ func TestLogFileSizeLimitMidDebate(t *testing.T) {
 	assertNothingLeft(t, s, 5*time.Second)
 }
 
-func mustRead(t *testing.T, path string) engine.LogContents {
+func mustRead(t *testing.T, path string) runlog.Contents {
 	t.Helper()
-	lc, err := engine.ReadLogFile(path)
+	lc, err := runlog.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

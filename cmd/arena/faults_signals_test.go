@@ -14,6 +14,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // slowDebateScript is a debate that goes through every phase slowly
@@ -174,7 +175,7 @@ func startSignalRun(t *testing.T, sig syscall.Signal, at time.Duration) *signalR
 		case <-time.After(at):
 		}
 		if logs, _ := filepath.Glob(filepath.Join(logPath, "*.jsonl")); len(logs) == 1 {
-			if lc, err := engine.ReadLogFile(logs[0]); err == nil {
+			if lc, err := runlog.ReadFile(logs[0]); err == nil {
 				for _, e := range lc.Events {
 					if p, ok := e.Payload.(engine.PhaseStarted); ok {
 						r.where = p.Title
@@ -225,7 +226,7 @@ func (r *signalRun) check(t *testing.T) {
 	if len(logs) != 1 {
 		t.Fatalf("%d logs", len(logs))
 	}
-	lc, err := engine.ReadLogFile(logs[0])
+	lc, err := runlog.ReadFile(logs[0])
 	if err != nil || len(lc.Events) == 0 {
 		t.Fatalf("the log does not read back: %v, %d events", err, len(lc.Events))
 	}

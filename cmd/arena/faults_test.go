@@ -13,6 +13,7 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // Fault tests: the built binary against fake CLIs that hang, crash, flood
@@ -187,7 +188,7 @@ func tail(s string, n int) string {
 
 // finishedTasks lists, per agent, the tasks that finished with a parsed
 // reply.
-func finishedTasks(lc engine.LogContents) map[string][]engine.Task {
+func finishedTasks(lc runlog.Contents) map[string][]engine.Task {
 	out := map[string][]engine.Task{}
 	for _, e := range lc.Events {
 		if f, ok := e.Payload.(engine.AgentFinished); ok && !f.Unparseable {
@@ -238,7 +239,7 @@ func (tc challengerFault) checkNamed(t *testing.T, o engine.Outcome, stdout stri
 
 // checkOthersCarriedOn checks that every other challenger replied, and
 // the misbehaving one too when it was not to fail.
-func (tc challengerFault) checkOthersCarriedOn(t *testing.T, lc engine.LogContents) {
+func (tc challengerFault) checkOthersCarriedOn(t *testing.T, lc runlog.Contents) {
 	t.Helper()
 	done := finishedTasks(lc)
 	for _, st := range lc.Events[0].Payload.(engine.DebateStarted).Seats {

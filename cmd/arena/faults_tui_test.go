@@ -11,6 +11,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // The faults whose handling differs on the live screen, driven in tmux:
@@ -217,7 +218,7 @@ func TestTUIFullDiskInTmux(t *testing.T) {
 	if !strings.Contains(back, "could not be fully written") || m == nil || !strings.Contains(back, "arena: Consensus in round 1") {
 		t.Fatalf("the scrollback does not tell what happened:\n%s", back)
 	}
-	lc, err := engine.ReadLogFile(m[2])
+	lc, err := runlog.ReadFile(m[2])
 	if err != nil || !lc.Complete {
 		t.Fatalf("rescue file %s: %v, complete %v", m[2], err, lc.Complete)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/tui"
 	"github.com/arenadebate/arena/tui/plain"
 )
@@ -49,12 +50,12 @@ func (a *app) follow(path string, f replayFlags) error {
 	// read again, whole, by the tail.
 	whole := data[:bytes.LastIndexByte(data, '\n')+1]
 	offset := int64(len(whole))
-	lc, err := engine.ReadLog(bytes.NewReader(whole))
+	lc, err := runlog.Read(bytes.NewReader(whole))
 	switch {
 	case err != nil:
 		return usagef("replay %s: %w", path, err)
 	case len(lc.Events) == 0:
-		return usagef("replay %s: %w: it holds no complete event yet (a run writes its first event as it starts)", path, engine.ErrNotALog)
+		return usagef("replay %s: %w: it holds no complete event yet (a run writes its first event as it starts)", path, runlog.ErrNotALog)
 	case !lc.Complete && lc.Version != engine.LogVersion:
 		return usagef("replay --follow %s: the log is in format version %d, which no running arena writes; replay it without --follow", path, lc.Version)
 	}
@@ -128,8 +129,8 @@ func tailLog(ctx context.Context, path string, offset int64, sink engine.Sink, n
 	gone := false
 	for {
 		chunk, rerr := br.ReadSlice('\n')
-		if len(partial)+len(chunk) > engine.MaxLogLine {
-			return ended, fmt.Errorf("%s: a line after byte %d is longer than %d MiB", path, offset, engine.MaxLogLine>>20)
+		if len(partial)+len(chunk) > runlog.MaxLine {
+			return ended, fmt.Errorf("%s: a line after byte %d is longer than %d MiB", path, offset, runlog.MaxLine>>20)
 		}
 		partial = append(partial, chunk...)
 		switch {
@@ -191,5 +192,5 @@ func tailLog(ctx context.Context, path string, offset int64, sink engine.Sink, n
 // names its holder on Linux only; elsewhere the follow ends at the outcome
 // (or Ctrl+C).
 func writerGone(path string) bool {
-	return runtime.GOOS == "linux" && engine.LogWriterPID(path) == 0
+	return runtime.GOOS == "linux" && runlog.WriterPID(path) == 0
 }

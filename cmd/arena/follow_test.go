@@ -14,6 +14,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // arena replay --follow: a run going on in another process, watched as
@@ -30,7 +31,7 @@ func startSlowDebate(t *testing.T, s *sandbox, agents clitest.AgentScript) *exec
 		if len(logs) != 1 {
 			return false
 		}
-		lc, err := engine.ReadLogFile(logs[0])
+		lc, err := runlog.ReadFile(logs[0])
 		return err == nil && len(lc.Events) > 0
 	})
 	return cmd

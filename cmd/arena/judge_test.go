@@ -14,6 +14,7 @@ import (
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/enginetest"
 	"github.com/arenadebate/arena/engine/judge"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // End-to-end tests of arena judge: the built binary, fake CLIs on PATH.
@@ -67,7 +68,7 @@ func judgeScriptAgents(m map[string]map[string][]clitest.Step) *clitest.Script {
 	return sc
 }
 
-func startOf(t *testing.T, lc engine.LogContents) engine.DebateStarted {
+func startOf(t *testing.T, lc runlog.Contents) engine.DebateStarted {
 	t.Helper()
 	return lc.Events[0].Payload.(engine.DebateStarted)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/tui/plain"
 )
 
@@ -37,7 +38,7 @@ func eventsFromEnv() *os.File {
 
 // streamEvents subscribes the events pipe, if this run has one, to bus,
 // after the header naming the log (nil: the run saves none).
-func streamEvents(bus *engine.Bus, logw *engine.LogWriter) {
+func streamEvents(bus *engine.Bus, logw *runlog.Writer) {
 	if runEvents == nil {
 		return
 	}

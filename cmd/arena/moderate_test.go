@@ -11,6 +11,7 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 const moderatorNote = "assume we have no Postgres DBA"
@@ -40,7 +41,7 @@ func waitForNote(t *testing.T, s *sandbox) {
 // checkModerated checks that a note given during the run reached every
 // prompt sent after it, and no prompt sent before, and that the outcome
 // lists it.
-func checkModerated(t *testing.T, s *sandbox, lc engine.LogContents) {
+func checkModerated(t *testing.T, s *sandbox, lc runlog.Contents) {
 	t.Helper()
 	after, seen := 0, false
 	for _, e := range lc.Events {
@@ -81,7 +82,7 @@ func checkModerated(t *testing.T, s *sandbox, lc engine.LogContents) {
 	}
 }
 
-func latestDocument(lc engine.LogContents) string {
+func latestDocument(lc runlog.Contents) string {
 	var path string
 	for _, e := range lc.Events {
 		if s, ok := e.Payload.(engine.Saved); ok && s.What == engine.WhatOutcomeDocument {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui/plain"
 )
@@ -73,7 +74,7 @@ func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (st
 	if err != nil {
 		return "", err
 	}
-	logs, err := engine.ListLogs(s.DebateLogPath)
+	logs, err := runlog.List(s.DebateLogPath)
 	if err != nil {
 		return "", usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
 	}
@@ -93,7 +94,7 @@ func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (st
 }
 
 func (a *app) replay(path string, f replayFlags) error {
-	lc, err := engine.ReadLogFile(path)
+	lc, err := runlog.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return usageCause(err, "replay: %s: no such file", path)
@@ -109,7 +110,7 @@ func (a *app) replay(path string, f replayFlags) error {
 		if lc.Problem != "" {
 			why = lc.Problem
 		}
-		return usagef("replay %s: %w: %s", path, engine.ErrNotALog, why)
+		return usagef("replay %s: %w: %s", path, runlog.ErrNotALog, why)
 	}
 	if lc.Skipped > 0 {
 		a.warn("%d events of kinds this arena does not know were skipped", lc.Skipped)
@@ -118,7 +119,7 @@ func (a *app) replay(path string, f replayFlags) error {
 }
 
 // play shows a read log: on the live screen, as text, or as JSON Lines.
-func (a *app) play(lc engine.LogContents, f replayFlags) error {
+func (a *app) play(lc runlog.Contents, f replayFlags) error {
 	var err error
 	note := endNote(lc)
 	switch {
@@ -153,7 +154,7 @@ func replayAll(events []engine.Event, sink engine.Sink) {
 // damaged (each skipped, what follows replayed), gaps and repeats in its
 // event numbers, where a log without an outcome stops, and whether an
 // arena is writing it now.
-func endNote(lc engine.LogContents) string {
+func endNote(lc runlog.Contents) string {
 	var notes []string
 	last := len(lc.Events)
 	damage := lc.Damage
@@ -161,7 +162,7 @@ func endNote(lc engine.LogContents) string {
 		damage = nil
 		notes = append(notes, fmt.Sprintf("the log ends early: %s; replayed up to event %d, the last complete one", lc.Damage[0], last))
 	}
-	notes = append(notes, listed(damage, 5, func(d engine.LineDamage) string {
+	notes = append(notes, listed(damage, 5, func(d runlog.LineDamage) string {
 		return fmt.Sprintf("the log is damaged: %s; that line was skipped, the events around it replayed", d)
 	}, "damaged lines")...)
 	notes = append(notes, listed(lc.Sequence, 5, func(q string) string { return "the log's event numbers are broken: " + q }, "breaks in the event numbers")...)
@@ -195,7 +196,7 @@ func writer(pid int) string {
 	return "(process unknown)"
 }
 
-func resultWords(s engine.LogSummary) string {
+func resultWords(s runlog.Summary) string {
 	if s.Result == "" {
 		return "unfinished"
 	}
@@ -222,7 +223,7 @@ the agents and the topic. Replay one with arena replay LOG.`,
 }
 
 func (a *app) listLogs(s *settings.Settings) error {
-	logs, err := engine.ListLogs(s.DebateLogPath)
+	logs, err := runlog.List(s.DebateLogPath)
 	if err != nil {
 		return usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -45,9 +46,9 @@ func resumeByInvocation(st engine.DebateStarted) ([]string, error) {
 // command's run must do differently (openLog, runProtocol).
 type resumeRun struct {
 	path    string
-	lc      engine.LogContents
+	lc      runlog.Contents
 	start   engine.DebateStarted
-	w       *engine.LogWriter // the log, locked, to append to
+	w       *runlog.Writer // the log, locked, to append to
 	force   bool
 	swap    map[string]challengers.Agent
 	changed []engine.Setting // what the resumed run does differently
@@ -170,11 +171,11 @@ func (a *app) resumePath(s *settings.Settings, args []string) (string, error) {
 	if len(args) == 1 {
 		return filepath.Abs(args[0])
 	}
-	logs, err := engine.ListLogs(s.DebateLogPath)
+	logs, err := runlog.List(s.DebateLogPath)
 	if err != nil {
 		return "", usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
 	}
-	var latest *engine.LogSummary
+	var latest *runlog.Summary
 	for i, l := range logs {
 		if l.Started.IsZero() || l.Writing {
 			continue // unreadable, or a run going on
@@ -217,7 +218,7 @@ func (rr *resumeRun) release() {
 }
 
 // resumable says why a log cannot be resumed, if it cannot.
-func resumable(path string, lc engine.LogContents) (*resumeRun, error) {
+func resumable(path string, lc runlog.Contents) (*resumeRun, error) {
 	rr := &resumeRun{path: path, lc: lc, start: lc.Events[0].Payload.(engine.DebateStarted)}
 	if o, ok := lastOutcome(lc.Events); ok && !o.Result.Resumable() {
 		return nil, usagef("cannot resume %s: the run is finished (%s): %s; watch it again with arena replay %s", path, o.Result, o.Summary, path)
@@ -318,7 +319,7 @@ func withFlags(args []string, flags ...string) []string {
 
 // resumeLog hands the locked log over to the resumed run, which appends
 // to it and closes it.
-func (rr *resumeRun) resumeLog() (*engine.LogWriter, error) {
+func (rr *resumeRun) resumeLog() (*runlog.Writer, error) {
 	w := rr.w
 	if w == nil {
 		return nil, usagef("cannot resume %s: the log was opened once already", rr.path)

@@ -15,6 +15,7 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // resumeCase is one protocol's run for the resume tests: how to set it
@@ -134,7 +135,7 @@ func docBody(md string) string {
 
 // completedHashes are the prompt hashes of the calls of the log's first
 // run that got a reply.
-func completedHashes(lc engine.LogContents) map[string]bool {
+func completedHashes(lc runlog.Contents) map[string]bool {
 	out := map[string]bool{}
 	asked := map[string]string{}
 	for _, e := range lc.Events {
@@ -241,7 +242,7 @@ func waitForEvents(t *testing.T, s *sandbox, what string, n int, match func(engi
 		if len(logs) != 1 {
 			return false
 		}
-		lc, err := engine.ReadLogFile(logs[0])
+		lc, err := runlog.ReadFile(logs[0])
 		if err != nil {
 			return false
 		}
@@ -504,7 +505,7 @@ func TestResumeTwice(t *testing.T) {
 
 // completedHashes2 are the prompt hashes of the replies given live in a
 // log's second part (after its first resumed event, before its second).
-func completedHashes2(lc engine.LogContents) map[string]bool {
+func completedHashes2(lc runlog.Contents) map[string]bool {
 	out := map[string]bool{}
 	asked := map[string]string{}
 	part := 0

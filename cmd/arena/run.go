@@ -18,6 +18,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui"
 	"github.com/arenadebate/arena/tui/plain"
@@ -55,7 +56,7 @@ func (o *outputFlags) registerModerate(cmd *cobra.Command) {
 // runProtocol runs a protocol with the log writer, the outcome document's
 // writer and a front end on its bus, and returns its outcome once every
 // consumer has seen every event and the log is closed.
-func (a *app) runProtocol(p engine.Protocol, logw *engine.LogWriter, f outputFlags) engine.Outcome {
+func (a *app) runProtocol(p engine.Protocol, logw *runlog.Writer, f outputFlags) engine.Outcome {
 	a.startReaper()
 	if rr := a.resume; rr != nil {
 		if rr.err = rr.check(p.Start()); rr.err != nil {
@@ -147,16 +148,16 @@ func (a *app) stopReaper() {
 // openLog creates the run's log before anything runs, so a log directory
 // that cannot be written is a clear error up front, not a lost run. name
 // is what the log is named after (the topic, the decision).
-func (a *app) openLog(s *settings.Settings, name string) (*engine.LogWriter, error) {
+func (a *app) openLog(s *settings.Settings, name string) (*runlog.Writer, error) {
 	if a.resume != nil {
 		return a.resume.resumeLog() // the run's own log, appended to
 	}
 	if !s.SaveDebateLogs {
 		return nil, nil
 	}
-	w, err := engine.CreateLog(s.DebateLogPath, engine.LogName(time.Now(), name))
+	w, err := runlog.Create(s.DebateLogPath, runlog.Name(time.Now(), name))
 	if err != nil {
-		// The sentence leaves out CreateLog's "create log:" prefix, which
+		// The sentence leaves out runlog.Create's "create log:" prefix, which
 		// says again what the sentence says; the cause is kept whole.
 		return nil, usageCause(err, "cannot save the debate log in %s: %v (choose another with --log-dir DIR, or run with --no-log)", s.DebateLogPath, errors.Unwrap(err))
 	}
@@ -165,7 +166,7 @@ func (a *app) openLog(s *settings.Settings, name string) (*engine.LogWriter, err
 
 // closeLog closes the log; if writing failed along the way, the events
 // that could not be written are saved elsewhere so the run is not lost.
-func (a *app) closeLog(w *engine.LogWriter) {
+func (a *app) closeLog(w *runlog.Writer) {
 	if w == nil {
 		return
 	}
@@ -177,7 +178,7 @@ func (a *app) closeLog(w *engine.LogWriter) {
 	// The writer keeps every event that may not have reached the file;
 	// those the file does hold whole are dropped, and the rescue file
 	// starts with the run's first event so that it replays on its own.
-	written, _ := engine.ReadLogFile(w.Path())
+	written, _ := runlog.ReadFile(w.Path())
 	var last int64
 	if n := len(written.Events); n > 0 {
 		last = written.Events[n-1].Seq
@@ -246,7 +247,7 @@ func (s *savedFiles) Handle(e engine.Event) {
 // and a front end on its bus. SIGINT, SIGTERM and SIGHUP cancel it: the
 // agents are killed, the protocol reaches its interrupted outcome, and the
 // log is closed cleanly. A second signal gets the default action.
-func (a *app) protocolRun(p engine.Protocol, logw *engine.LogWriter, f outputFlags) (engine.Outcome, []engine.Saved) {
+func (a *app) protocolRun(p engine.Protocol, logw *runlog.Writer, f outputFlags) (engine.Outcome, []engine.Saved) {
 	sigCtx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	go func() {
@@ -326,7 +327,7 @@ func (a *app) followModerator(ctx context.Context, path string, notes chan<- str
 // (mcp_events.go), the log and its outcome document when there is a log
 // (opts is told its path), the collector of saved files, and the front
 // end. It returns the collector.
-func subscribeOutputs(bus *engine.Bus, logw *engine.LogWriter, fe frontEnd, opts *engine.Options) *savedFiles {
+func subscribeOutputs(bus *engine.Bus, logw *runlog.Writer, fe frontEnd, opts *engine.Options) *savedFiles {
 	saved := &savedFiles{}
 	streamEvents(bus, logw)
 	if logw != nil {

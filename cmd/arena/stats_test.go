@@ -12,6 +12,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/engine/stats"
 )
 
@@ -210,7 +211,7 @@ func TestStatsRatesAuthorsInTheirTrueOrder(t *testing.T) {
 		slices.Sort(logs)
 		var last string
 		for _, l := range logs {
-			if lc, err := engine.ReadLogFile(l); err == nil && len(lc.Events) > 0 && !labelled(lc) {
+			if lc, err := runlog.ReadFile(l); err == nil && len(lc.Events) > 0 && !labelled(lc) {
 				last = l
 			}
 		}
@@ -238,7 +239,7 @@ func TestStatsRatesAuthorsInTheirTrueOrder(t *testing.T) {
 	}
 }
 
-func labelled(lc engine.LogContents) bool {
+func labelled(lc runlog.Contents) bool {
 	for _, e := range lc.Events {
 		if _, ok := e.Payload.(engine.Label); ok {
 			return true
@@ -269,7 +270,7 @@ func TestLabelRecordsAPersonsVerdict(t *testing.T) {
 	if r := s.run("label", log, "winner", "nats", "--note", "we run NATS\x1b[31m already"); r.code != 0 || !strings.Contains(r.stdout, "winner NATS (we run NATS already)") {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	lc, err := engine.ReadLogFile(log)
+	lc, err := runlog.ReadFile(log)
 	if err != nil || lc.Problem != "" {
 		t.Fatalf("%v %s", err, lc.Problem)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/engine/verdict"
 	"github.com/arenadebate/arena/settings"
 )
@@ -376,11 +377,11 @@ func verdictLogPath(s *settings.Settings, flag string) (string, error) {
 	return path, nil
 }
 
-func runID(logw *engine.LogWriter, taskID string) string {
+func runID(logw *runlog.Writer, taskID string) string {
 	if logw != nil {
 		return strings.TrimSuffix(filepath.Base(logw.Path()), ".jsonl")
 	}
-	return fmt.Sprintf("%s-%d", strings.TrimSuffix(engine.LogName(time.Now(), "verdict "+taskID), ".jsonl"), os.Getpid())
+	return fmt.Sprintf("%s-%d", strings.TrimSuffix(runlog.Name(time.Now(), "verdict "+taskID), ".jsonl"), os.Getpid())
 }
 
 func (a *app) verdictStats(f *verdictFlags) error {

@@ -15,6 +15,7 @@ import (
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
 	"github.com/arenadebate/arena/engine/enginetest"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/tui/plain"
 )
 
@@ -28,7 +29,7 @@ import (
 // benchRun runs one debate in process, as the arena command does (the
 // real runner; the log writer and the headless printer on the bus), and
 // returns the log, the fakes and when each phase first started.
-func benchRun(b *testing.B, script *clitest.Script) (*enginetest.Sandbox, engine.LogContents, map[engine.Phase]time.Time, time.Duration) {
+func benchRun(b *testing.B, script *clitest.Script) (*enginetest.Sandbox, runlog.Contents, map[engine.Phase]time.Time, time.Duration) {
 	b.Helper()
 	sb := enginetest.NewSandbox(b)
 	sb.Fakes.SetScript(script)
@@ -41,7 +42,7 @@ func benchRun(b *testing.B, script *clitest.Script) (*enginetest.Sandbox, engine
 		return a
 	}
 	dir := b.TempDir()
-	logw, err := engine.CreateLog(dir, "bench.jsonl")
+	logw, err := runlog.Create(dir, "bench.jsonl")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func benchRun(b *testing.B, script *clitest.Script) (*enginetest.Sandbox, engine
 	if err := logw.Close(); err != nil {
 		b.Fatal(err)
 	}
-	lc, err := engine.ReadLogFile(logw.Path())
+	lc, err := runlog.ReadFile(logw.Path())
 	if err != nil {
 		b.Fatal(err)
 	}

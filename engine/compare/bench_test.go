@@ -14,6 +14,7 @@ import (
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/compare"
 	"github.com/arenadebate/arena/engine/enginetest"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/tui/plain"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkQuickComparison(b *testing.B) {
 	for b.Loop() {
 		sb := enginetest.NewSandbox(b)
 		sb.Fakes.SetScript(script)
-		logw, err := engine.CreateLog(b.TempDir(), "bench.jsonl")
+		logw, err := runlog.Create(b.TempDir(), "bench.jsonl")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -65,7 +66,7 @@ func BenchmarkQuickComparison(b *testing.B) {
 		if out.Result != compare.OutcomeRecommendation {
 			b.Fatalf("%s: %s", out.Result, out.Summary)
 		}
-		lc, err := engine.ReadLogFile(logw.Path())
+		lc, err := runlog.ReadFile(logw.Path())
 		if err != nil {
 			b.Fatal(err)
 		}

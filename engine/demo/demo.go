@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 //go:embed *.jsonl
@@ -41,12 +42,12 @@ func Raw(protocol string) ([]byte, error) {
 
 // Read reads a protocol's recording, without the paths of the files the
 // recording saved (they mean nothing on another machine).
-func Read(protocol string) (engine.LogContents, error) {
+func Read(protocol string) (runlog.Contents, error) {
 	b, err := Raw(protocol)
 	if err != nil {
-		return engine.LogContents{}, err
+		return runlog.Contents{}, err
 	}
-	lc, err := engine.ReadLog(bytes.NewReader(b))
+	lc, err := runlog.Read(bytes.NewReader(b))
 	if err != nil {
 		return lc, err
 	}

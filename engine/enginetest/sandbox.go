@@ -14,6 +14,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // Sandbox is a home, a config and cache directory, a working directory and
@@ -57,13 +58,13 @@ func (s *Sandbox) Logs() []string {
 }
 
 // OnlyLog reads the one debate log the sandbox holds.
-func (s *Sandbox) OnlyLog(tb testing.TB) engine.LogContents {
+func (s *Sandbox) OnlyLog(tb testing.TB) runlog.Contents {
 	tb.Helper()
 	paths := s.Logs()
 	if len(paths) != 1 {
 		tb.Fatalf("enginetest: %d debate logs in %s, want 1", len(paths), s.Dir)
 	}
-	lc, err := engine.ReadLogFile(paths[0])
+	lc, err := runlog.ReadFile(paths[0])
 	if err != nil {
 		tb.Fatalf("enginetest: reading the debate log: %v", err)
 	}
@@ -71,7 +72,7 @@ func (s *Sandbox) OnlyLog(tb testing.TB) engine.LogContents {
 }
 
 // Outcome is the last event of a log, which must be an outcome.
-func Outcome(tb testing.TB, lc engine.LogContents) engine.Outcome {
+func Outcome(tb testing.TB, lc runlog.Contents) engine.Outcome {
 	tb.Helper()
 	if len(lc.Events) == 0 {
 		tb.Fatal("enginetest: empty log")
@@ -110,7 +111,7 @@ func phaseOf(p engine.Payload) engine.Phase {
 
 // Document is the path of the outcome document the log says was saved,
 // or "" when none was.
-func Document(lc engine.LogContents) string {
+func Document(lc runlog.Contents) string {
 	for _, e := range lc.Events {
 		if s, ok := e.Payload.(engine.Saved); ok && s.What == engine.WhatOutcomeDocument {
 			return s.Path

@@ -9,7 +9,7 @@
 // candidates' authors are known).
 //
 // Logs are hostile data: they are read only through the engine's log
-// reader (engine.ReadLogFile), which cleans every string of them. Every
+// reader (runlog.ReadFile), which cleans every string of them. Every
 // figure carries the count it rests on, and none is shown from fewer than
 // MinCases cases.
 package stats
@@ -27,6 +27,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // Run is what stats takes from one log.
@@ -100,7 +101,7 @@ func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, er
 		}
 	}
 	for _, path := range files {
-		lc, err := engine.ReadLogFile(path)
+		lc, err := runlog.ReadFile(path)
 		if err != nil && named[path] {
 			// A log named on its own must be one; only what a directory
 			// holds besides logs is skipped.
@@ -128,7 +129,7 @@ func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, er
 }
 
 // RunOf collects what stats needs of a log's events.
-func RunOf(path string, lc engine.LogContents) Run {
+func RunOf(path string, lc runlog.Contents) Run {
 	r := Run{Path: path, Problem: lc.Problem}
 	type asked struct {
 		repair bool

@@ -11,12 +11,13 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // writeLog writes events as a log named name in dir, numbered from 1.
 func writeLog(t *testing.T, dir, name string, start time.Time, ps ...engine.Payload) string {
 	t.Helper()
-	w, err := engine.CreateLog(dir, name)
+	w, err := runlog.Create(dir, name)
 	if err != nil {
 		t.Fatal(err)
 	}

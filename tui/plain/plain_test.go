@@ -9,6 +9,7 @@ import (
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/layout"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/tui/tuitest"
 )
 
@@ -110,7 +111,7 @@ func TestJSONPrinterWritesTheLogFormat(t *testing.T) {
 	for _, e := range events {
 		j.Handle(e)
 	}
-	lc, err := engine.ReadLog(&b)
+	lc, err := runlog.Read(&b)
 	if err != nil || j.Err() != nil || len(lc.Events) != len(events) {
 		t.Fatalf("read back %d of %d events: %v %v", len(lc.Events), len(events), err, j.Err())
 	}

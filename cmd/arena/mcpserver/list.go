@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // RunList is list_runs' answer.
@@ -59,7 +60,7 @@ func (m *Manager) listTool(_ context.Context, _ *mcp.CallToolRequest, in ListIn)
 			seen[filepath.Clean(st.LogPath)] = true
 		}
 	}
-	logs, err := engine.ListLogs(m.abs(m.cfg.LogDir))
+	logs, err := runlog.List(m.abs(m.cfg.LogDir))
 	if err != nil {
 		return nil, out, fmt.Errorf("cannot list the logs in %s: %w", m.cfg.LogDir, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // RunStatus is what a tool says of a run: what it is, what happened so
@@ -169,12 +170,12 @@ func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Sa
 // fromLog is the status of a run read from its log (a run this server did
 // not start, or started before it was restarted).
 func (m *Manager) fromLog(path string) (RunStatus, string, error) {
-	lc, err := engine.ReadLogFile(path)
+	lc, err := runlog.ReadFile(path)
 	if err != nil {
 		return RunStatus{}, "", err
 	}
 	if len(lc.Events) == 0 {
-		return RunStatus{}, "", fmt.Errorf("%s: %w: it is empty", path, engine.ErrNotALog)
+		return RunStatus{}, "", fmt.Errorf("%s: %w: it is empty", path, runlog.ErrNotALog)
 	}
 	r := &run{id: strings.TrimSuffix(filepath.Base(path), ".jsonl"), changed: make(chan struct{})}
 	for _, e := range lc.Events {

@@ -1,4 +1,4 @@
-package engine
+package runlog
 
 import (
 	"errors"
@@ -11,19 +11,21 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers/trust"
+
+	"github.com/arenadebate/arena/engine"
 )
 
-// LogSummary describes a saved debate, for `arena logs`.
-type LogSummary struct {
+// Summary describes a saved debate, for `arena logs`.
+type Summary struct {
 	Path     string
 	Started  time.Time
 	Protocol string
 	Topic    string
-	Seats    []Seat
-	Result   OutcomeKind // "" when the log has no outcome (cut short)
+	Seats    []engine.Seat
+	Result   engine.OutcomeKind // "" when the log has no outcome (cut short)
 	Rounds   int
 	Took     time.Duration // from the first event to the last
-	Usage    Usage         // over every call
+	Usage    engine.Usage  // over every call
 	Problem  string        // why the log could not be read, or which lines are damaged
 	// Sequence lists gaps and repeats in the events' sequence numbers.
 	Sequence []string
@@ -34,7 +36,7 @@ type LogSummary struct {
 }
 
 // Agents lists the agents holding seats, once each, in seat order.
-func (s LogSummary) Agents() []string {
+func (s Summary) Agents() []string {
 	var out []string
 	for _, st := range s.Seats {
 		if !slices.Contains(out, st.Agent) {
@@ -44,26 +46,26 @@ func (s LogSummary) Agents() []string {
 	return out
 }
 
-// ReadLogFile reads a log from a file, and says whether another arena is
+// ReadFile reads a log from a file, and says whether another arena is
 // writing it now. Only a regular file is read (a FIFO or a device is
 // refused by name, before any read: trust.Open), each line bounded by
-// MaxLogLine.
-func ReadLogFile(path string) (LogContents, error) {
+// MaxLine.
+func ReadFile(path string) (Contents, error) {
 	f, err := trust.Open(path)
 	if err != nil {
-		return LogContents{}, err
+		return Contents{}, err
 	}
 	defer f.Close()
 	held, pid, _ := lockHolder(f)
-	lc, err := ReadLog(f)
+	lc, err := Read(f)
 	lc.Writing, lc.WriterPID = held, pid
 	return lc, err
 }
 
 // Summarize reads the essentials of one log.
-func Summarize(path string) LogSummary {
-	s := LogSummary{Path: path}
-	lc, err := ReadLogFile(path)
+func Summarize(path string) Summary {
+	s := Summary{Path: path}
+	lc, err := ReadFile(path)
 	if err != nil {
 		s.Problem = err.Error()
 		var ie *trust.InputError
@@ -75,15 +77,15 @@ func Summarize(path string) LogSummary {
 	s.Problem, s.Sequence, s.Writing, s.WriterPID = lc.Problem, lc.Sequence, lc.Writing, lc.WriterPID
 	for _, e := range lc.Events {
 		switch p := e.Payload.(type) {
-		case DebateStarted:
+		case engine.DebateStarted:
 			s.Started, s.Protocol, s.Topic, s.Seats = e.Time, p.Protocol, p.Topic, p.Seats
-		case AgentFinished:
+		case engine.AgentFinished:
 			if !p.Reused { // a resumed run's copy of a reply counted already
 				s.Usage.Add(p.Usage)
 			}
-		case PhaseStarted:
+		case engine.PhaseStarted:
 			s.Rounds = max(s.Rounds, p.Round)
-		case Outcome:
+		case engine.Outcome:
 			s.Result, s.Rounds = p.Result, p.Rounds
 		}
 	}
@@ -93,9 +95,9 @@ func Summarize(path string) LogSummary {
 	return s
 }
 
-// ListLogs summarises every log in dir, newest first. A missing directory
+// List summarises every log in dir, newest first. A missing directory
 // is an empty list.
-func ListLogs(dir string) ([]LogSummary, error) {
+func List(dir string) ([]Summary, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -103,7 +105,7 @@ func ListLogs(dir string) ([]LogSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []LogSummary
+	var out []Summary
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
 			continue

@@ -1,4 +1,4 @@
-package engine
+package runlog
 
 import (
 	"bufio"
@@ -15,37 +15,39 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers/trust"
+
+	"github.com/arenadebate/arena/engine"
 )
 
-func sampleEvents() []Event {
+func sampleEvents() []engine.Event {
 	t0 := time.Date(2026, 11, 21, 15, 30, 0, 0, time.UTC)
-	call := CallInfo{Seat: "claude", Agent: "claude", Role: "defender", Phase: "opening", Round: 1, Task: "opening", Attempt: 1}
-	ps := []Payload{
-		DebateStarted{Version: LogVersion, Protocol: "adversarial", Title: "Adversarial debate", Topic: "t",
-			Seats:     []Seat{{Name: "claude", Agent: "claude", Role: "defender"}, {Name: "gemini", Agent: "gemini", Role: "challenger"}},
-			MaxRounds: 5, Timeout: Duration(2 * time.Minute), Phases: []PhaseInfo{{Phase: "opening", Title: "Opening position"}, {Phase: PhaseOutcome, Title: "Outcome"}}},
-		PhaseStarted{Phase: "opening", Round: 1, Title: "Opening position"},
-		AgentStarted{CallInfo: call, Shape: "opening", Timeout: Duration(time.Minute)},
-		Chunk{Seat: "claude", Text: "{\"position\":"},
-		AgentFinished{CallInfo: call, Reply: []byte(`{"position":"p"}`), Display: "**Position:** p", Duration: Duration(1500 * time.Millisecond)},
-		AgentFailed{CallInfo: CallInfo{Seat: "gemini", Agent: "gemini"}, Reason: "timeout", Message: "timed out after 2m0s"},
-		Table{Round: 1, Title: "Verdicts", Columns: []string{"challenger", "verdict"}, Rows: []Row{{Cells: []string{"gemini", "disagree"}, Stance: StanceDisagree}}, Decision: "confront"},
-		PositionUpdated{Seat: "claude", Version: 2, Position: "p2", Changed: true},
-		Note{Level: "warn", Message: "n"},
-		Outcome{Result: "tradeoff", Stance: StancePartial, Rounds: 5, Markdown: "# doc"},
-		Saved{What: WhatOutcomeDocument, Path: "/tmp/x.md"},
+	call := engine.CallInfo{Seat: "claude", Agent: "claude", Role: "defender", Phase: "opening", Round: 1, Task: "opening", Attempt: 1}
+	ps := []engine.Payload{
+		engine.DebateStarted{Version: engine.LogVersion, Protocol: "adversarial", Title: "Adversarial debate", Topic: "t",
+			Seats:     []engine.Seat{{Name: "claude", Agent: "claude", Role: "defender"}, {Name: "gemini", Agent: "gemini", Role: "challenger"}},
+			MaxRounds: 5, Timeout: engine.Duration(2 * time.Minute), Phases: []engine.PhaseInfo{{Phase: "opening", Title: "Opening position"}, {Phase: engine.PhaseOutcome, Title: "Outcome"}}},
+		engine.PhaseStarted{Phase: "opening", Round: 1, Title: "Opening position"},
+		engine.AgentStarted{CallInfo: call, Shape: "opening", Timeout: engine.Duration(time.Minute)},
+		engine.Chunk{Seat: "claude", Text: "{\"position\":"},
+		engine.AgentFinished{CallInfo: call, Reply: []byte(`{"position":"p"}`), Display: "**Position:** p", Duration: engine.Duration(1500 * time.Millisecond)},
+		engine.AgentFailed{CallInfo: engine.CallInfo{Seat: "gemini", Agent: "gemini"}, Reason: "timeout", Message: "timed out after 2m0s"},
+		engine.Table{Round: 1, Title: "Verdicts", Columns: []string{"challenger", "verdict"}, Rows: []engine.Row{{Cells: []string{"gemini", "disagree"}, Stance: engine.StanceDisagree}}, Decision: "confront"},
+		engine.PositionUpdated{Seat: "claude", Version: 2, Position: "p2", Changed: true},
+		engine.Note{Level: "warn", Message: "n"},
+		engine.Outcome{Result: "tradeoff", Stance: engine.StancePartial, Rounds: 5, Markdown: "# doc"},
+		engine.Saved{What: engine.WhatOutcomeDocument, Path: "/tmp/x.md"},
 	}
-	out := make([]Event, len(ps))
+	out := make([]engine.Event, len(ps))
 	for i, p := range ps {
-		out[i] = Event{Seq: int64(i + 1), Time: t0.Add(time.Duration(i) * time.Second), Payload: p}
+		out[i] = engine.Event{Seq: int64(i + 1), Time: t0.Add(time.Duration(i) * time.Second), Payload: p}
 	}
 	return out
 }
 
-func writeLog(t *testing.T, events []Event) string {
+func writeLog(t *testing.T, events []engine.Event) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "logs")
-	w, err := CreateLog(dir, LogName(time.Now(), "Should we?"))
+	w, err := Create(dir, Name(time.Now(), "Should we?"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +70,7 @@ func TestLogRoundTripAndPermissions(t *testing.T) {
 	}
 	f, _ := os.Open(path)
 	defer f.Close()
-	lc, err := ReadLog(f)
+	lc, err := Read(f)
 	if err != nil || lc.Problem != "" || !lc.Complete || len(lc.Events) != len(events) {
 		t.Fatalf("read back %d events, complete=%v, problem=%q, err=%v", len(lc.Events), lc.Complete, lc.Problem, err)
 	}
@@ -79,12 +81,12 @@ func TestLogRoundTripAndPermissions(t *testing.T) {
 			t.Errorf("event %d differs:\n%s\n%s", i, a, b)
 		}
 	}
-	if fin := lc.Events[4].Payload.(AgentFinished); fin.Duration.D() != 1500*time.Millisecond {
+	if fin := lc.Events[4].Payload.(engine.AgentFinished); fin.Duration.D() != 1500*time.Millisecond {
 		t.Errorf("duration %v", fin.Duration.D())
 	}
 }
 
-func logBytes(t *testing.T, events []Event) []byte {
+func logBytes(t *testing.T, events []engine.Event) []byte {
 	var b bytes.Buffer
 	for _, e := range events {
 		line, err := e.MarshalJSON()
@@ -103,7 +105,7 @@ func TestLogCutAnywhereReplaysItsCompleteLines(t *testing.T) {
 	outcomeEnd := bytes.Index(full, []byte(`"type":"outcome"`))
 	outcomeEnd += bytes.IndexByte(full[outcomeEnd:], '\n')
 	for cut := firstLine; cut < len(full); cut += 7 {
-		lc, err := ReadLog(bytes.NewReader(full[:cut]))
+		lc, err := Read(bytes.NewReader(full[:cut]))
 		if err != nil {
 			t.Fatalf("cut at %d: %v", cut, err)
 		}
@@ -125,10 +127,10 @@ func TestLogCutAnywhereReplaysItsCompleteLines(t *testing.T) {
 
 func TestReadLogRefusesNewerAndForeignFiles(t *testing.T) {
 	ev := sampleEvents()
-	ds := ev[0].Payload.(DebateStarted)
-	ds.Version = LogVersion + 1
+	ds := ev[0].Payload.(engine.DebateStarted)
+	ds.Version = engine.LogVersion + 1
 	ev[0].Payload = ds
-	_, err := ReadLog(bytes.NewReader(logBytes(t, ev[:2])))
+	_, err := Read(bytes.NewReader(logBytes(t, ev[:2])))
 	if !errors.Is(err, ErrNewerLog) || !strings.Contains(err.Error(), "upgrade arena") {
 		t.Fatalf("newer log: %v", err)
 	}
@@ -138,7 +140,7 @@ func TestReadLogRefusesNewerAndForeignFiles(t *testing.T) {
 		"wrong first": string(logBytes(t, sampleEvents()[1:3])),
 		"empty":       "",
 	} {
-		if _, err := ReadLog(strings.NewReader(in)); name != "empty" && !errors.Is(err, ErrNotALog) {
+		if _, err := Read(strings.NewReader(in)); name != "empty" && !errors.Is(err, ErrNotALog) {
 			t.Errorf("%s: err = %v", name, err)
 		}
 	}
@@ -149,7 +151,7 @@ func TestReadLogSkipsUnknownAndReadsPastDamage(t *testing.T) {
 	in := string(good) + `{"seq":9,"t":"2026-11-21T15:30:00Z","type":"from_the_future","data":{"x":1}}` + "\n" +
 		`{"seq":10,"t":"2026-11-21T15:30:00Z","type":"chunk","data":{"seat":5,"text":"x"}}` + "\n" +
 		string(logBytes(t, sampleEvents()[3:4]))
-	lc, err := ReadLog(strings.NewReader(in))
+	lc, err := Read(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,8 +162,8 @@ func TestReadLogSkipsUnknownAndReadsPastDamage(t *testing.T) {
 
 func TestReadLogHugeLine(t *testing.T) {
 	good := logBytes(t, sampleEvents()[:2])
-	huge := bytes.Repeat([]byte("x"), MaxLogLine+10)
-	lc, err := ReadLog(bytes.NewReader(append(append(good, huge...), '\n')))
+	huge := bytes.Repeat([]byte("x"), MaxLine+10)
+	lc, err := Read(bytes.NewReader(append(append(good, huge...), '\n')))
 	if err != nil || len(lc.Events) != 2 || !strings.Contains(lc.Problem, "longer than") {
 		t.Fatalf("events %d problem %q err %v", len(lc.Events), lc.Problem, err)
 	}
@@ -172,14 +174,14 @@ func TestLogWriterKeepsEventsAfterAWriteFailure(t *testing.T) {
 	if err != nil {
 		t.Skip("no /dev/full here")
 	}
-	w := &LogWriter{f: f, w: newTestBufWriter(f), path: "/dev/full", lastFlush: time.Now()}
+	w := &Writer{f: f, w: newTestBufWriter(f), path: "/dev/full", lastFlush: time.Now()}
 	for _, e := range sampleEvents() {
 		w.Handle(e)
 	}
 	if w.Err() == nil || len(w.Kept()) == 0 {
 		t.Fatalf("err %v, kept %d", w.Err(), len(w.Kept()))
 	}
-	if last := w.Kept()[len(w.Kept())-1]; last.Kind() != KindSaved {
+	if last := w.Kept()[len(w.Kept())-1]; last.Kind() != engine.KindSaved {
 		t.Fatalf("last kept event is %s", last.Kind())
 	}
 	_ = w.Close()
@@ -187,18 +189,18 @@ func TestLogWriterKeepsEventsAfterAWriteFailure(t *testing.T) {
 
 func TestLogName(t *testing.T) {
 	at := time.Date(2026, 11, 21, 15, 30, 0, 42_900_000, time.UTC)
-	if got := LogName(at, "Should we move sessions from Redis to Postgres? $(rm -rf ~)"); got != "20261121-153000.042-should-we-move-sessions-from-redis-to-po.jsonl" {
+	if got := Name(at, "Should we move sessions from Redis to Postgres? $(rm -rf ~)"); got != "20261121-153000.042-should-we-move-sessions-from-redis-to-po.jsonl" {
 		t.Fatalf("got %q", got)
 	}
 	// Names sort as their times do, the millisecond included.
 	var names []string
 	for _, d := range []time.Duration{0, time.Millisecond, 957 * time.Millisecond, time.Second, 10 * time.Second} {
-		names = append(names, LogName(at.Add(d), "t"))
+		names = append(names, Name(at.Add(d), "t"))
 	}
 	if !slices.IsSorted(names) {
 		t.Fatalf("names out of time order: %q", names)
 	}
-	if got := Slug("¿¿??", 40); got != "debate" {
+	if got := engine.Slug("¿¿??", 40); got != "debate" {
 		t.Fatalf("got %q", got)
 	}
 }
@@ -214,9 +216,9 @@ func FuzzReadLog(f *testing.F) {
 	f.Add([]byte(`{"seq":1,"type":"debate_started","data":{"version":1}}` + "\n" + `{"type":"chunk","data":null}`))
 	f.Add([]byte("\n\n{\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		lc, err := ReadLog(bytes.NewReader(data))
+		lc, err := Read(bytes.NewReader(data))
 		if err == nil && len(lc.Events) > 0 {
-			if _, ok := lc.Events[0].Payload.(DebateStarted); !ok {
+			if _, ok := lc.Events[0].Payload.(engine.DebateStarted); !ok {
 				t.Fatal("a log was accepted that does not start with debate_started")
 			}
 		}
@@ -234,7 +236,7 @@ func newTestBufWriter(f *os.File) *bufio.Writer { return bufio.NewWriterSize(f, 
 // next free name-N is used instead, and the first file keeps its bytes.
 func TestCreateLogNeverOverwrites(t *testing.T) {
 	dir := t.TempDir()
-	first, err := CreateLog(dir, "20261121-153000.042-t.jsonl")
+	first, err := Create(dir, "20261121-153000.042-t.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +247,7 @@ func TestCreateLogNeverOverwrites(t *testing.T) {
 	want, _ := os.ReadFile(first.Path())
 	var got []string
 	for range 3 {
-		w, err := CreateLog(dir, "20261121-153000.042-t.jsonl")
+		w, err := Create(dir, "20261121-153000.042-t.jsonl")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +271,7 @@ func TestCreateLogConcurrently(t *testing.T) {
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
-			w, err := CreateLog(dir, "same.jsonl")
+			w, err := Create(dir, "same.jsonl")
 			if err != nil {
 				t.Error(err)
 				return
@@ -289,7 +291,7 @@ func TestCreateLogConcurrently(t *testing.T) {
 	}
 }
 
-// TestCreateLogGivesUp: when every name it may try is taken, CreateLog
+// TestCreateLogGivesUp: when every name it may try is taken, Create
 // says so rather than looping or reusing one.
 func TestCreateLogGivesUp(t *testing.T) {
 	dir := t.TempDir()
@@ -302,7 +304,7 @@ func TestCreateLogGivesUp(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if w, err := CreateLog(dir, "x.jsonl"); !errors.Is(err, fs.ErrExist) {
+	if w, err := Create(dir, "x.jsonl"); !errors.Is(err, fs.ErrExist) {
 		t.Fatalf("got %v, %v; want an error saying the file exists", w, err)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package runlog
 
 import (
 	"bytes"
@@ -13,16 +13,18 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/arenadebate/arena/engine"
 )
 
 // manyEvents is a finished log of n events: a start, chunks, an outcome.
-func manyEvents(n int) []Event {
+func manyEvents(n int) []engine.Event {
 	base := sampleEvents()
-	out := []Event{base[0]}
+	out := []engine.Event{base[0]}
 	for len(out) < n-1 {
-		out = append(out, Event{Payload: Chunk{Seat: "claude", Text: "word "}})
+		out = append(out, engine.Event{Payload: engine.Chunk{Seat: "claude", Text: "word "}})
 	}
-	out = append(out, Event{Payload: Outcome{Result: "consensus", Rounds: 1, Markdown: "# doc"}})
+	out = append(out, engine.Event{Payload: engine.Outcome{Result: "consensus", Rounds: 1, Markdown: "# doc"}})
 	for i := range out {
 		out[i].Seq = int64(i + 1)
 		out[i].Time = base[0].Time.Add(time.Duration(i) * time.Second)
@@ -37,7 +39,7 @@ func TestReadLogReadsPastDamageInTheMiddle(t *testing.T) {
 	data := logBytes(t, manyEvents(35))
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	lines[7] = bytes.Replace(lines[7], []byte("word"), []byte("wo\x00d"), 1)
-	lc, err := ReadLog(bytes.NewReader(bytes.Join(lines, nil)))
+	lc, err := Read(bytes.NewReader(bytes.Join(lines, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,17 +54,17 @@ func TestReadLogReadsPastDamageInTheMiddle(t *testing.T) {
 	}
 }
 
-// A line over MaxLogLine in the middle is skipped without being kept; the
+// A line over MaxLine in the middle is skipped without being kept; the
 // lines after it are read.
 func TestReadLogSkipsAHugeLineInTheMiddle(t *testing.T) {
 	events := manyEvents(10)
 	var b bytes.Buffer
 	b.Write(logBytes(t, events[:4]))
 	b.WriteString(`{"seq":5,"t":"2026-11-21T15:30:00Z","type":"chunk","data":{"seat":"claude","text":"`)
-	b.Write(bytes.Repeat([]byte("x"), MaxLogLine+100))
+	b.Write(bytes.Repeat([]byte("x"), MaxLine+100))
 	b.WriteString("\"}}\n")
 	b.Write(logBytes(t, events[5:]))
-	lc, err := ReadLog(&b)
+	lc, err := Read(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +77,7 @@ func TestReadLogReportsSequenceGapsAndRepeats(t *testing.T) {
 	events := manyEvents(8)
 	events[3].Seq = 3 // a repeat of line 3's
 	events[6].Seq, events[7].Seq = 9, 10
-	lc, err := ReadLog(bytes.NewReader(logBytes(t, events)))
+	lc, err := Read(bytes.NewReader(logBytes(t, events)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +100,7 @@ func TestAppendLogKeepsACutLine(t *testing.T) {
 	f.WriteString(cut)
 	f.Close()
 	before, _ := os.ReadFile(path)
-	w, err := AppendLog(path)
+	w, err := Append(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +114,7 @@ func TestAppendLogKeepsACutLine(t *testing.T) {
 	if !bytes.HasPrefix(after, append(before, '\n')) {
 		t.Fatalf("the log's bytes were not kept:\n%q", after)
 	}
-	lc, err := ReadLogFile(path)
+	lc, err := ReadFile(path)
 	if err != nil || len(lc.Events) != 5 || !lc.Complete || len(lc.Damage) != 1 || lc.Damage[0].Line != 4 {
 		t.Fatalf("%d events, damage %v, err %v", len(lc.Events), lc.Damage, err)
 	}
@@ -123,13 +125,13 @@ func TestAppendLogKeepsACutLine(t *testing.T) {
 // the log can be appended to again.
 func TestOneWriterPerLog(t *testing.T) {
 	path := writeLog(t, sampleEvents()[:2])
-	w, err := AppendLog(path)
+	w, err := Append(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = AppendLog(path)
+	_, err = Append(path)
 	var le *LockedError
-	if !errors.As(err, &le) || !errors.Is(err, ErrLogLocked) {
+	if !errors.As(err, &le) || !errors.Is(err, ErrLocked) {
 		t.Fatalf("second writer: %v", err)
 	}
 	named := runtime.GOOS == "linux" // flock elsewhere does not say who holds it
@@ -140,18 +142,18 @@ func TestOneWriterPerLog(t *testing.T) {
 	if f, err := os.Open(path); err == nil {
 		f.Close()
 	}
-	lc, err := ReadLogFile(path)
+	lc, err := ReadFile(path)
 	if err != nil || !lc.Writing || named && lc.WriterPID != os.Getpid() {
 		t.Fatalf("reader: writing %v pid %d err %v", lc.Writing, lc.WriterPID, err)
 	}
-	if _, err := AppendLog(path); !errors.Is(err, ErrLogLocked) {
+	if _, err := Append(path); !errors.Is(err, ErrLocked) {
 		t.Fatalf("after another close: %v", err)
 	}
 	w.Close()
-	if lc, _ := ReadLogFile(path); lc.Writing {
+	if lc, _ := ReadFile(path); lc.Writing {
 		t.Fatal("a closed log still reads as being written")
 	}
-	w2, err := AppendLog(path)
+	w2, err := Append(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,12 +162,12 @@ func TestOneWriterPerLog(t *testing.T) {
 
 // A new log is locked from the start, and opened to append.
 func TestCreateLogLocksAndAppends(t *testing.T) {
-	w, err := CreateLog(t.TempDir(), "x.jsonl")
+	w, err := Create(t.TempDir(), "x.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if _, err := AppendLog(w.Path()); !errors.Is(err, ErrLogLocked) {
+	if _, err := Append(w.Path()); !errors.Is(err, ErrLocked) {
 		t.Fatalf("a live log was opened by a second writer: %v", err)
 	}
 	fl, err := unix.FcntlInt(w.f.Fd(), unix.F_GETFL, 0)
@@ -174,13 +176,13 @@ func TestCreateLogLocksAndAppends(t *testing.T) {
 	}
 }
 
-func TestReadLogFileRefusesAFIFO(t *testing.T) {
+func TestReadFileRefusesAFIFO(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.jsonl")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Skip(err)
 	}
 	done := make(chan error, 1)
-	go func() { _, err := ReadLogFile(path); done <- err }()
+	go func() { _, err := ReadFile(path); done <- err }()
 	select {
 	case err := <-done:
 		if err == nil || !strings.Contains(err.Error(), "FIFO") {

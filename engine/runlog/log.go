@@ -1,4 +1,9 @@
-package engine
+// Package runlog reads and writes a run's log: the JSON Lines file of its
+// events (the event types are package engine's), with its writer's lock,
+// the upgrade of logs an older arena wrote, and the summaries arena logs
+// lists. One writer per log, each event a whole line, and a damaged line
+// costs only itself.
+package runlog
 
 import (
 	"bufio"
@@ -9,14 +14,14 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/arenadebate/arena/challengers/trust"
+
+	"github.com/arenadebate/arena/engine"
 )
 
 // The log is JSON Lines, one event a line, written as events happen. A
@@ -27,10 +32,10 @@ import (
 
 const flushEvery = 500 * time.Millisecond
 
-// LogWriter is a Sink writing the event log. It holds the log's writer
+// Writer is a Sink writing the event log. It holds the log's writer
 // lock (loglock_*.go) from the moment it opens the file until Close: one
 // writer per log, whoever else tries.
-type LogWriter struct {
+type Writer struct {
 	mu        sync.Mutex
 	f         *os.File
 	w         *bufio.Writer
@@ -43,15 +48,15 @@ type LogWriter struct {
 	newline bool
 	// kept holds the events that could not be written after a write
 	// failed (a full disk, say), so the debate is not lost.
-	kept []Event
+	kept []engine.Event
 	// pending are the events handed to w since its last successful flush.
 	// A failed flush may have written any part of them, so on a failure
 	// they are kept too: the buffer's contents must not vanish with it.
-	pending []Event
+	pending []engine.Event
 }
 
-// ErrLogLocked says a log is being written by another arena.
-var ErrLogLocked = errors.New("the log is being written by another arena")
+// ErrLocked says a log is being written by another arena.
+var ErrLocked = errors.New("the log is being written by another arena")
 
 // errLockHeld is what lockFile says when another writer holds the lock.
 var errLockHeld = errors.New("lock held")
@@ -70,15 +75,15 @@ func (e *LockedError) Error() string {
 	return e.Path + " is being written by " + who + " right now"
 }
 
-func (e *LockedError) Unwrap() error { return ErrLogLocked }
+func (e *LockedError) Unwrap() error { return ErrLocked }
 
-// CreateLog creates a new log file in dir (made 0700 if missing); the file
+// Create creates a new log file in dir (made 0700 if missing); the file
 // is readable only by the user. It never opens an existing file: when
 // name is taken (two debates of one topic started in the same
 // millisecond) it takes the first free of name-2, name-3, ... (before the
 // extension). Path says which it got. The file is opened to append and
 // locked before anything is written.
-func CreateLog(dir, name string) (*LogWriter, error) {
+func Create(dir, name string) (*Writer, error) {
 	// The directory is often inside a repository: no link in it is
 	// followed (trust.OpenDir), and what is made of it is 0700.
 	d, err := trust.OpenDir(dir, true)
@@ -103,7 +108,7 @@ func CreateLog(dir, name string) (*LogWriter, error) {
 		}
 		return nil, fmt.Errorf("create log: lock %s: %w", path, err)
 	}
-	return newLogWriter(f, path, false), nil
+	return newWriter(f, path, false), nil
 }
 
 // appendOnly makes every write to f land at its end (O_APPEND), whatever
@@ -117,15 +122,15 @@ func appendOnly(f *os.File) error {
 	return err
 }
 
-func newLogWriter(f *os.File, path string, newline bool) *LogWriter {
-	return &LogWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path, lastFlush: time.Now(), newline: newline}
+func newWriter(f *os.File, path string, newline bool) *Writer {
+	return &Writer{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path, lastFlush: time.Now(), newline: newline}
 }
 
 // Path is the log file's path.
-func (l *LogWriter) Path() string { return l.path }
+func (l *Writer) Path() string { return l.path }
 
 // Handle writes one event.
-func (l *LogWriter) Handle(e Event) {
+func (l *Writer) Handle(e engine.Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.err != nil {
@@ -147,7 +152,7 @@ func (l *LogWriter) Handle(e Event) {
 		l.fail(err)
 		return
 	}
-	if e.Kind() != KindChunk || time.Since(l.lastFlush) >= flushEvery {
+	if e.Kind() != engine.KindChunk || time.Since(l.lastFlush) >= flushEvery {
 		if err := l.w.Flush(); err != nil {
 			l.fail(err)
 			return
@@ -165,7 +170,7 @@ func (l *LogWriter) Handle(e Event) {
 // reached the file: the pending ones, the current one last among them.
 // Some of them may have been written whole before the error; the caller
 // can tell by their sequence numbers.
-func (l *LogWriter) fail(err error) {
+func (l *Writer) fail(err error) {
 	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
 		err = pe.Err // the path is said once, below
 	}
@@ -175,21 +180,21 @@ func (l *LogWriter) fail(err error) {
 }
 
 // Err reports the first write error, if any.
-func (l *LogWriter) Err() error {
+func (l *Writer) Err() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.err
 }
 
 // Kept returns the events that could not be written after a failure.
-func (l *LogWriter) Kept() []Event {
+func (l *Writer) Kept() []engine.Event {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]Event(nil), l.kept...)
+	return append([]engine.Event(nil), l.kept...)
 }
 
 // Close flushes and closes the file.
-func (l *LogWriter) Close() error {
+func (l *Writer) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.err == nil {
@@ -200,49 +205,22 @@ func (l *LogWriter) Close() error {
 	return errors.Join(l.err, l.f.Close())
 }
 
-// LogName names a log by time, to the millisecond, and topic:
+// Name names a log by time, to the millisecond, and topic:
 // 20261121-153000.042-should-we-move.jsonl. Names sort by time. With only
 // the second in the name, two debates of one topic started together (a
 // script, a CI matrix) asked for the same file and one of them failed;
-// CreateLog now also steps around the rare same-millisecond clash.
-func LogName(t time.Time, topic string) string {
-	return t.Format("20060102-150405.000") + "-" + Slug(topic, 40) + ".jsonl"
+// Create now also steps around the rare same-millisecond clash.
+func Name(t time.Time, topic string) string {
+	return t.Format("20060102-150405.000") + "-" + engine.Slug(topic, 40) + ".jsonl"
 }
 
-// Slug is a file-name-safe summary of a topic.
-func Slug(topic string, n int) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(topic) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if r > unicode.MaxASCII {
-				continue
-			}
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			if b.Len() >= n {
-				break
-			}
-			continue
-		}
-		dash = true
-	}
-	if b.Len() == 0 {
-		return "debate"
-	}
-	return b.String()
-}
-
-// MaxLogLine bounds one line of a log; a longer one is damage, skipped
+// MaxLine bounds one line of a log; a longer one is damage, skipped
 // without being held in memory whole.
-const MaxLogLine = 64 << 20
+const MaxLine = 64 << 20
 
-// LogContents is what ReadLog found.
-type LogContents struct {
-	Events []Event
+// Contents is what Read found.
+type Contents struct {
+	Events []engine.Event
 	// Complete is true when the log ends with an Outcome event.
 	Complete bool
 	// Problem sums up what is wrong with the log ("" when nothing is),
@@ -264,7 +242,7 @@ type LogContents struct {
 	// LastSeq is the highest sequence number read.
 	LastSeq int64
 	// Writing says another arena is writing the log right now (it holds
-	// the writer's lock), WriterPID which process when known (ReadLogFile
+	// the writer's lock), WriterPID which process when known (ReadFile
 	// only).
 	Writing   bool
 	WriterPID int
@@ -282,11 +260,11 @@ type LineDamage struct {
 func (d LineDamage) String() string { return lineProblem(d.Line, d.Problem) }
 
 // Damaged says whether any line could not be read.
-func (lc LogContents) Damaged() bool { return len(lc.Damage) > 0 }
+func (lc Contents) Damaged() bool { return len(lc.Damage) > 0 }
 
 // DamagedEnd says whether the only damage is the last line, cut short: a
 // writer stopped in the middle of it.
-func (lc LogContents) DamagedEnd() bool {
+func (lc Contents) DamagedEnd() bool {
 	return len(lc.Damage) == 1 && lc.Damage[0].Line == lc.Lines && lc.Damage[0].Problem == cutShort
 }
 
@@ -298,14 +276,14 @@ var ErrNotALog = errors.New("not an arena debate log")
 // ErrNewerLog is returned for logs written by a newer arena.
 var ErrNewerLog = errors.New("log written by a newer arena")
 
-// ReadLog reads every event a log holds. A damaged line (a killed
-// arena's last line, a NUL byte, a line over MaxLogLine) is listed in
+// Read reads every event a log holds. A damaged line (a killed
+// arena's last line, a NUL byte, a line over MaxLine) is listed in
 // Damage and reading goes on after it: damage anywhere costs only its own
 // line. A file that does not start with a debate_started event, or whose
 // version is newer than LogVersion, is refused with an error.
-func ReadLog(r io.Reader) (LogContents, error) {
+func Read(r io.Reader) (Contents, error) {
 	br := bufio.NewReaderSize(r, 256<<10)
-	var lc LogContents
+	var lc Contents
 	for {
 		line, state, err := readLine(br)
 		if len(line) == 0 && state == lineWhole && err != nil {
@@ -316,7 +294,7 @@ func ReadLog(r io.Reader) (LogContents, error) {
 		}
 		lc.Lines++
 		if state == lineTooLong {
-			lc.damage(lc.Lines, fmt.Sprintf("is longer than %d MiB", MaxLogLine>>20))
+			lc.damage(lc.Lines, fmt.Sprintf("is longer than %d MiB", MaxLine>>20))
 			if ferr := lc.needStart(); ferr != nil {
 				lc.sumUp()
 				return lc, ferr
@@ -338,12 +316,12 @@ func ReadLog(r io.Reader) (LogContents, error) {
 	return lc, nil
 }
 
-func (lc *LogContents) damage(line int, problem string) {
+func (lc *Contents) damage(line int, problem string) {
 	lc.Damage = append(lc.Damage, LineDamage{Line: line, Problem: problem})
 }
 
 // sumUp words Problem from the damage found.
-func (lc *LogContents) sumUp() {
+func (lc *Contents) sumUp() {
 	switch n := len(lc.Damage); {
 	case n == 0:
 		lc.Problem = ""
@@ -355,7 +333,7 @@ func (lc *LogContents) sumUp() {
 }
 
 // add decodes one line.
-func (lc *LogContents) add(line []byte, complete bool) error {
+func (lc *Contents) add(line []byte, complete bool) error {
 	events, derr := lc.decode(line)
 	if derr != nil {
 		problem := "is not a valid event: " + derr.Error()
@@ -376,12 +354,12 @@ func (lc *LogContents) add(line []byte, complete bool) error {
 		if i == 0 {
 			lc.sequence(e.Seq)
 		}
-		if _, unknown := e.Payload.(Unknown); unknown {
+		if _, unknown := e.Payload.(engine.Unknown); unknown {
 			lc.Skipped++
 			continue
 		}
 		lc.Events = append(lc.Events, e)
-		if e.Kind() == KindOutcome {
+		if e.Kind() == engine.KindOutcome {
 			lc.Complete = true
 		}
 	}
@@ -391,7 +369,7 @@ func (lc *LogContents) add(line []byte, complete bool) error {
 // sequence checks a line's sequence number against the one before: each
 // event's is one more than the last's. A version 1 line holds several
 // events of one number; it is checked once.
-func (lc *LogContents) sequence(seq int64) {
+func (lc *Contents) sequence(seq int64) {
 	prev, prevLine := lc.LastSeq, lc.lastLine
 	if seq > lc.LastSeq {
 		lc.LastSeq = seq
@@ -416,22 +394,22 @@ func (lc *LogContents) sequence(seq int64) {
 
 // decode reads one line as the events it holds, in the format version the
 // log's first line declares (an older one is upgraded as it is read).
-func (lc *LogContents) decode(line []byte) ([]Event, error) {
-	var w wireEvent
+func (lc *Contents) decode(line []byte) ([]engine.Event, error) {
+	var w engine.WireEvent
 	if err := json.Unmarshal(line, &w); err != nil {
 		return nil, err
 	}
 	if w.Type == "" {
 		return nil, fmt.Errorf("event has no \"type\"")
 	}
-	if lc.Version == 0 && w.Type == KindDebateStarted {
+	if lc.Version == 0 && w.Type == engine.KindDebateStarted {
 		var v struct {
 			Version int `json:"version"`
 		}
 		_ = json.Unmarshal(w.Data, &v)
 		lc.Version = v.Version
 	}
-	var ps []Payload
+	var ps []engine.Payload
 	if lc.Version == 1 {
 		var err error
 		if ps, err = decodeV1(w); err != nil {
@@ -439,32 +417,32 @@ func (lc *LogContents) decode(line []byte) ([]Event, error) {
 		}
 		for i, p := range ps {
 			switch v := p.(type) {
-			case DebateStarted:
+			case engine.DebateStarted:
 				if len(v.Seats) > 0 {
 					lc.v1Defender = v.Seats[0].Name
 				}
-			case PositionUpdated:
+			case engine.PositionUpdated:
 				v.Seat = lc.v1Defender // version 1's positions were the defender's
 				ps[i] = v
 			}
 		}
 	} else {
-		p, err := decodePayload(w)
+		p, err := engine.DecodePayload(w)
 		if err != nil {
 			return nil, err
 		}
-		ps = []Payload{p}
+		ps = []engine.Payload{p}
 	}
-	events := make([]Event, len(ps))
+	events := make([]engine.Event, len(ps))
 	for i, p := range ps {
-		events[i] = Event{Seq: w.Seq, Time: w.Time, Payload: p}
+		events[i] = engine.Event{Seq: w.Seq, Time: w.Time, Payload: p}
 	}
 	return events, nil
 }
 
 // needStart refuses a file whose first line is damaged: it cannot be
 // told to be a log at all.
-func (lc *LogContents) needStart() error {
+func (lc *Contents) needStart() error {
 	if len(lc.Events) == 0 && lc.Skipped == 0 && len(lc.Damage) > 0 {
 		return fmt.Errorf("%w: %s", ErrNotALog, lc.Damage[len(lc.Damage)-1])
 	}
@@ -475,13 +453,13 @@ func lineProblem(n int, what string) string {
 	return fmt.Sprintf("line %d %s", n, what)
 }
 
-func checkStart(e Event) error {
-	ds, ok := e.Payload.(DebateStarted)
+func checkStart(e engine.Event) error {
+	ds, ok := e.Payload.(engine.DebateStarted)
 	if !ok {
 		return fmt.Errorf("%w: it starts with a %q event, not debate_started", ErrNotALog, e.Kind())
 	}
-	if ds.Version > LogVersion {
-		return fmt.Errorf("%w: format version %d, this arena reads up to version %d; upgrade arena to replay it", ErrNewerLog, ds.Version, LogVersion)
+	if ds.Version > engine.LogVersion {
+		return fmt.Errorf("%w: format version %d, this arena reads up to version %d; upgrade arena to replay it", ErrNewerLog, ds.Version, engine.LogVersion)
 	}
 	if ds.Version < 1 || ds.Protocol == "" {
 		return fmt.Errorf("%w: no format version", ErrNotALog)
@@ -493,17 +471,17 @@ func checkStart(e Event) error {
 const (
 	lineWhole   = iota // ended by a newline (or nothing at the end)
 	lineCut            // the last line, without its newline
-	lineTooLong        // over MaxLogLine: read through to its newline, not kept
+	lineTooLong        // over MaxLine: read through to its newline, not kept
 )
 
-// readLine reads one line, without its newline. A line over MaxLogLine is
+// readLine reads one line, without its newline. A line over MaxLine is
 // read through to its end without being kept: memory stays bounded, and
 // the next line is read as it should be.
 func readLine(br *bufio.Reader) (line []byte, state int, err error) {
 	for {
 		frag, ferr := br.ReadSlice('\n')
 		if state != lineTooLong {
-			if len(line)+len(frag) > MaxLogLine+1 {
+			if len(line)+len(frag) > MaxLine+1 {
 				state, line = lineTooLong, nil
 			} else {
 				line = append(line, frag...)
@@ -525,14 +503,14 @@ func readLine(br *bufio.Reader) (line []byte, state int, err error) {
 	}
 }
 
-// AppendLog opens an existing log to append to it (a resumed run, a
+// Append opens an existing log to append to it (a resumed run, a
 // follow-up question), taking its writer's lock first: a log another arena
 // is writing is refused with a *LockedError naming that process. Nothing
 // of the log is changed: a damaged line stays as it is, whole, and when
 // the file's last line was cut short, what is appended starts on a line
 // of its own. Only a regular file of the user's, not reached through a
 // symbolic link, is opened.
-func AppendLog(path string) (*LogWriter, error) {
+func Append(path string) (*Writer, error) {
 	f, err := trust.OpenAppend(path, false)
 	if err != nil {
 		return nil, fmt.Errorf("open log: %w", err)
@@ -540,7 +518,7 @@ func AppendLog(path string) (*LogWriter, error) {
 	if err := lockFile(f); err != nil {
 		f.Close()
 		if errors.Is(err, errLockHeld) {
-			return nil, &LockedError{Path: path, PID: LogWriterPID(path)}
+			return nil, &LockedError{Path: path, PID: WriterPID(path)}
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
@@ -549,12 +527,12 @@ func AppendLog(path string) (*LogWriter, error) {
 		f.Close()
 		return nil, fmt.Errorf("open log: %w", err)
 	}
-	return newLogWriter(f, path, newline), nil
+	return newWriter(f, path, newline), nil
 }
 
-// LogWriterPID is the process writing the log at path (0 when none is, or
+// WriterPID is the process writing the log at path (0 when none is, or
 // it is not known).
-func LogWriterPID(path string) int {
+func WriterPID(path string) int {
 	f, err := trust.Open(path)
 	if err != nil {
 		return 0

@@ -1,33 +1,16 @@
 package main
 
 import (
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 
-	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
-// A log records how its run was started (engine.Invocation), so that
-// arena resume can start it again. A log can come from anywhere (a
-// colleague's, a repository's, one edited by hand), and a command line
-// from a log is data, never an order. So arena signs the invocation it
-// records with a key of this user's, kept 0600 in a 0700 directory of
-// arena's state: a log whose signature holds was written by arena, on
-// this machine, for this user, and its command is one the user ran. Any
-// other log is resumed only when the person, shown what it would run,
-// says so (on a terminal, or with --yes).
-
-const logKeyName = "log-key"
+// The key arena signs the invocations its logs record with (runlog.Key),
+// so that arena resume knows a log it wrote here from one handed to it.
 
 // logKeyPath is where the key is kept: $XDG_STATE_HOME/arena/log-key, or
 // ~/.local/state/arena/log-key ("" when no home is known).
@@ -39,104 +22,20 @@ func (a *app) logKeyPath() string {
 		}
 		dir = filepath.Join(a.env.Home, ".local", "state")
 	}
-	return filepath.Join(dir, "arena", logKeyName)
+	return filepath.Join(dir, "arena", runlog.KeyName)
 }
 
-// logKey reads the key, creating it when create is set and there is none.
-// A key another user could read is no key: it is refused.
+// logKey reads the user's key, creating it when create is set.
 func (a *app) logKey(create bool) ([]byte, error) {
 	path := a.logKeyPath()
 	if path == "" {
 		return nil, errors.New("no home directory is known to keep arena's log key in")
 	}
-	for try := 0; ; try++ {
-		key, err := readLogKey(path)
-		if err == nil || !errors.Is(err, fs.ErrNotExist) || !create {
-			return key, err
-		}
-		if err := newLogKey(path); err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, err
-		}
-		if try > 0 {
-			// Another arena is writing it this very moment.
-			time.Sleep(50 * time.Millisecond)
-		}
-		if try == 20 {
-			return nil, fmt.Errorf("%s: cannot be read back", path)
-		}
-	}
-}
-
-func readLogKey(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("%s: other users may read it (mode %v); arena does not trust it", path, st.Mode().Perm())
-	}
-	b, err := trust.ReadFile(path, 1024)
-	if err != nil {
-		return nil, err
-	}
-	key, err := hex.DecodeString(string(b))
-	if err != nil || len(key) < 32 {
-		return nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist) // half written: read again
-	}
-	return key, nil
-}
-
-func newLogKey(path string) error {
-	d, err := trust.OpenDir(filepath.Dir(path), true)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	key := make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		return err
-	}
-	// Created under a temporary name, then linked to its own: a reader
-	// sees no key or a whole one, and of two arenas making it at once,
-	// one key wins.
-	tmp := "." + logKeyName + "-" + hex.EncodeToString(key[:6])
-	f, err := d.Create(tmp, 0o600)
-	if err != nil {
-		return err
-	}
-	_, werr := f.WriteString(hex.EncodeToString(key))
-	if err := errors.Join(werr, f.Close()); err != nil {
-		_ = d.Remove(tmp)
-		return err
-	}
-	err = os.Link(filepath.Join(d.Path(), tmp), path)
-	_ = d.Remove(tmp)
-	return err
-}
-
-// signInvocation is the signature of a run's invocation with the key.
-func signInvocation(key []byte, protocol string, inv engine.Invocation) string {
-	msg, _ := json.Marshal(struct {
-		Protocol string   `json:"protocol"`
-		Args     []string `json:"args"`
-		Dir      string   `json:"dir"`
-		Stdin    string   `json:"stdin"`
-	}{protocol, inv.Args, inv.Dir, inv.Stdin})
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte("arena invocation v1\n"))
-	m.Write(msg)
-	return hex.EncodeToString(m.Sum(nil))
+	return runlog.Key(path, create)
 }
 
 // signedHere says whether the invocation carries this user's signature.
 func (a *app) signedHere(protocol string, inv engine.Invocation) bool {
-	if inv.MAC == "" {
-		return false
-	}
 	key, err := a.logKey(false)
-	if err != nil {
-		return false
-	}
-	want := signInvocation(key, protocol, engine.Invocation{Args: inv.Args, Dir: inv.Dir, Stdin: inv.Stdin})
-	return hmac.Equal([]byte(want), []byte(inv.MAC))
+	return err == nil && runlog.Signed(key, protocol, inv)
 }

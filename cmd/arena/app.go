@@ -11,7 +11,6 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
-	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -27,20 +26,6 @@ const (
 	exitOverBudget  = 75
 	exitInterrupted = 130
 )
-
-// overBudgetHelp is every protocol command's line for exitOverBudget.
-const overBudgetHelp = "  75   over budget: --max-cost, --max-calls or --max-tokens was spent (arena resume LOG --max-... carries on)\n"
-
-// commonExit is the exit code of the outcomes every protocol shares.
-func commonExit(k engine.OutcomeKind) int {
-	switch k {
-	case engine.OutcomeInterrupted:
-		return exitInterrupted
-	case engine.OutcomeOverBudget:
-		return exitOverBudget
-	}
-	return exitAborted
-}
 
 // usageError is an error in what the user typed or configured: exit 2.
 // As with settings.Error, the sentence for the user (msg) is kept apart
@@ -141,7 +126,7 @@ func (a *app) execute(args []string) int {
 	var code exitCode
 	switch {
 	case err == nil:
-		return exitConsensus
+		return exitOK
 	case errors.As(err, &code):
 		return int(code)
 	}
@@ -244,7 +229,7 @@ func (f *commonFlags) settingsFlags(cmd *cobra.Command) settings.Flags {
 
 // loadSettings loads the effective settings and prints their warnings.
 func (a *app) loadSettings(cmd *cobra.Command, f *commonFlags) (*settings.Settings, error) {
-	s, err := settings.Load(f.settingsFlags(cmd), a.env, seatingPlans...)
+	s, err := settings.Load(f.settingsFlags(cmd), a.env, seatingPlans()...)
 	if err != nil {
 		return nil, err
 	}

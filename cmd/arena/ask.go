@@ -24,12 +24,13 @@ import (
 	"github.com/arenadebate/arena/tui/plain"
 )
 
-const askExitHelp = `Exit codes:
-  0    the seat answered
-  1    internal error
-  2    usage error (no such log, a run without an outcome, an unknown seat)
-  4    the seat's agent failed
-  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+var askExits = exits{
+	{code: exitOK, means: "the seat answered"},
+	{code: exitError, means: "internal error"},
+	{code: exitUsage, means: "usage error (no such log, a run without an outcome, an unknown seat)"},
+	{code: exitAborted, means: "the seat's agent failed"},
+	{code: exitInterrupted, means: "interrupted (Ctrl+C, SIGTERM, SIGHUP)"},
+}
 
 type askFlags struct {
 	seat string
@@ -55,7 +56,6 @@ its outcome) and to its outcome document.`,
 	}
 	cmd.Flags().StringVar(&f.seat, "seat", "", "the seat to ask (default: the defender or the first judge)")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print the events as JSON Lines")
-	cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + askExitHelp + "\n")
 	return cmd
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
-	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/runlog"
 )
@@ -232,36 +230,6 @@ func TestBudgetThroughMCP(t *testing.T) {
 	inv := s.onlyLog().Events[0].Payload.(engine.DebateStarted).Invocation
 	if !slices.Contains(inv.Args, "--max-calls=3") {
 		t.Fatalf("the run's command line: %q", inv.Args)
-	}
-}
-
-// Every run tool's budget becomes the command's budget flags, within
-// the server's.
-func TestMCPBudgetInputs(t *testing.T) {
-	t.Parallel()
-	b := mcpserver.Budget{MaxCost: 0.5, MaxCalls: 7, MaxTokens: 9000}
-	for _, in := range []interface{ Args() ([]string, string) }{
-		mcpserver.DebateIn{Budget: b}, mcpserver.CompareIn{Budget: b}, mcpserver.JudgeIn{Budget: b}, mcpserver.VerdictIn{Budget: b}, mcpserver.RankIn{Budget: b},
-	} {
-		args, _ := in.Args()
-		root := newApp(strings.NewReader(""), io.Discard, io.Discard).rootCmd()
-		cmd, rest, err := root.Find(args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.ParseFlags(rest); err != nil {
-			t.Fatalf("%v: %v", args, err)
-		}
-		for flag, want := range map[string]string{"max-cost": "0.5", "max-calls": "7", "max-tokens": "9000"} {
-			if f := cmd.Flags().Lookup(flag); f == nil || f.Value.String() != want {
-				t.Errorf("%T: --%s = %v, want %s", in, flag, f, want)
-			}
-		}
-	}
-	server := mcpserver.Budget{MaxCost: 1, MaxCalls: 5}
-	got := mcpserver.Budget{MaxCost: 2, MaxTokens: 100}.Within(server)
-	if got != (mcpserver.Budget{MaxCost: 1, MaxCalls: 5, MaxTokens: 100}) {
-		t.Fatalf("within the server's budget: %+v", got)
 	}
 }
 

@@ -7,32 +7,47 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/compare"
 	"github.com/arenadebate/arena/engine/receipt"
 	"github.com/arenadebate/arena/settings"
 )
 
-// The comparison's own exit codes.
-const exitOrderDependent = 3 // the recommendation changed with the order of the options
+// The comparison's own exit code: the recommendation changed with the
+// order of the options.
+const exitOrderDependent = 3
 
-const compareExitHelp = `Exit codes:
-  0    a recommendation, the same with the options in either order
-  1    internal error
-  2    usage error (fewer than two options, a weight that is not high/medium/low, a missing file)
-  3    no robust recommendation: the judge's pick changed with the order of the options
-  4    comparison aborted (no agent left for a seat)
-` + overBudgetHelp + `  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
-
-func compareExit(k engine.OutcomeKind) int {
-	switch k {
-	case compare.OutcomeRecommendation:
-		return exitOK
-	case compare.OutcomeOrderDependent:
-		return exitOrderDependent
+func compareProtocol() protocol {
+	return protocol{
+		name:    compare.Name,
+		command: "compare",
+		seating: compare.Seating,
+		exits:   compareExits,
+		resume: resumeRule{
+			flags: []string{"file", "option", "criteria", "context", "stakeholders", "quick", "single", "advocates", "judge"},
+			reads: []string{"file", "context", "stakeholders"}},
+		build: (*app).compareCmd,
+		tool: tool{
+			about:  "Compare two to four options: an advocate per option argues for it and attacks the others' weakest claims; a judge who never sees which model argued what scores every option on weighted criteria, asked twice with the options in opposite orders. arena computes the totals.",
+			inputs: []mcpserver.Param{{Name: "decision", About: "the decision the options are for", Place: mcpserver.AsStdinFile, Required: true}},
+			flags: []toolFlag{{flag: "option", name: "options", about: "two to four options to compare", required: true},
+				{flag: "criteria"}, {flag: "context", about: "files of evidence every seat reads"}, {flag: "stakeholders"},
+				{flag: "quick"}, {flag: "single"}, {flag: "advocates"}, {flag: "judge"},
+				{flag: "author", about: "the agent that proposed the options: it gets no judge seat (default: the calling agent, when it is one of arena's agents)"},
+				{flag: "timeout"}},
+			fixed: []string{"--no-tui"},
+			guard: mcpserver.Guard{Author: "author", Judges: []string{"judge"}},
+		},
 	}
-	return commonExit(k)
 }
+
+var compareExits = runExits(
+	exit{code: exitOK, means: "a recommendation, the same with the options in either order", outcomes: []engine.OutcomeKind{compare.OutcomeRecommendation}},
+	exit{code: exitUsage, means: "usage error (fewer than two options, a weight that is not high/medium/low, a missing file)"},
+	exit{code: exitOrderDependent, means: "no robust recommendation: the judge's pick changed with the order of the options", outcomes: []engine.OutcomeKind{compare.OutcomeOrderDependent}},
+	aborted("comparison aborted (no agent left for a seat)"),
+)
 
 type compareFlags struct {
 	outputFlags
@@ -48,16 +63,6 @@ type compareFlags struct {
 	orders       int
 	authors      []string
 	author       string
-}
-
-func init() {
-	protocolCommands = append(protocolCommands, (*app).compareCmd)
-	resumers[compare.Name] = resumeByInvocation
-	runExits[compare.Name] = runExit{tool: "compare", help: compareExitHelp, code: compareExit}
-	resumeRules[compare.Name] = resumeRule{command: "compare",
-		flags: []string{"file", "option", "criteria", "context", "stakeholders", "quick", "single", "advocates", "judge"},
-		reads: []string{"file", "context", "stakeholders"}}
-	seatingPlans = append(seatingPlans, compare.Seating)
 }
 
 func (a *app) compareCmd(cf *commonFlags) *cobra.Command {
@@ -104,7 +109,6 @@ no seat.`,
 	fl.StringSliceVar(&f.authors, "authors", nil, "the agent that wrote each option, comma-separated in option order (\"\" for none): for arena stats")
 	fl.StringVar(&f.author, "author", "", "the agent that proposed the options: no seat the defaults fill goes to it (flags and the config still can)")
 	f.outputFlags.register(cmd)
-	cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + compareExitHelp + "\n")
 	return cmd
 }
 
@@ -174,7 +178,7 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 		return err
 	}
 	out := a.runProtocol(p, logw, f.outputFlags)
-	return exitCode(compareExit(out.Result))
+	return exitCode(compareExits.code(out.Result))
 }
 
 // checkCompareFlags checks the flags that need nothing read or loaded

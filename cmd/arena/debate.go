@@ -6,44 +6,87 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
 	"github.com/arenadebate/arena/settings"
 )
 
-// The adversarial debate's own.
+// The adversarial debate: the root command runs it (arena "topic"), and so
+// does arena debate.
+func debateProtocol() protocol {
+	return protocol{
+		name:    adversarial.Name,
+		command: "debate",
+		root:    true,
+		exits:   debateExits,
+		resume:  resumeRule{flags: []string{"file", "context"}, reads: []string{"file", "context"}},
+		build:   (*app).debateCmd,
+		tool: tool{
+			about: "Adversarial debate: a defender model takes a position on a question or decision, challenger models attack it in parallel, round by round, to a consensus report or a tradeoff document naming the assumption the decision turns on. Use it to have other models attack a plan.",
+			inputs: []mcpserver.Param{
+				{Name: "topic", About: "the question or decision to debate", Place: mcpserver.AsStdinFile, Required: true},
+			},
+			flags: []toolFlag{{flag: "context", about: "files the debate is about, attached to every prompt (paths relative to the server's directory)"},
+				{flag: "defender"}, {flag: "challengers"}, {flag: "max-rounds"}, {flag: "timeout"}},
+			fixed: []string{"--no-tui"},
+			guard: mcpserver.Guard{Against: "challengers"},
+		},
+	}
+}
+
+// The adversarial debate's own exit codes.
 const (
 	exitConsensus = exitOK
 	exitTradeoff  = 3 // the debate ended without consensus
 )
 
-const debateExitHelp = `Exit codes:
-  0    consensus
-  1    internal error
-  2    usage error (bad flag, config, topic or context file)
-  3    no consensus: a tradeoff document was written
-  4    debate aborted (no usable challenger, the defender failed, every challenger failed)
-` + overBudgetHelp + `  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+var debateExits = runExits(
+	exit{code: exitConsensus, means: "consensus", outcomes: []engine.OutcomeKind{adversarial.OutcomeConsensus}},
+	exit{code: exitUsage, means: "usage error (bad flag, config, topic or context file)"},
+	exit{code: exitTradeoff, means: "no consensus: a tradeoff document was written", outcomes: []engine.OutcomeKind{adversarial.OutcomeTradeoff}},
+	aborted("debate aborted (no usable challenger, the defender failed, every challenger failed)"),
+)
 
-func debateExit(k engine.OutcomeKind) int {
-	switch k {
-	case adversarial.OutcomeConsensus:
-		return exitConsensus
-	case adversarial.OutcomeTradeoff:
-		return exitTradeoff
+// debateFlags are the debate's own flags.
+type debateFlags struct {
+	outputFlags
+	topicFile string
+	context   []string
+}
+
+func (f *debateFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVarP(&f.topicFile, "file", "f", "", "read the topic from FILE (\"-\" for stdin)")
+	fl.StringArrayVar(&f.context, "context", nil, "attach a file the debate is about (repeatable)")
+	f.outputFlags.register(cmd)
+}
+
+// debateCmd is arena debate: what arena "topic" does, by its name.
+func (a *app) debateCmd(cf *commonFlags) *cobra.Command {
+	var f debateFlags
+	cmd := &cobra.Command{
+		Use:   `debate "topic" [flags]`,
+		Short: "A debate: a defender takes a position, challengers attack it, round by round",
+		Long: `debate is what arena "topic" runs, by its name: a defender model takes a
+position, challenger models attack it in parallel, and the debate goes round
+by round to a consensus report or, failing that, a tradeoff document.`,
+		Example: `  arena debate "should we move sessions from Redis to Postgres?"
+  arena debate -f question.md --context schema.sql`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runDebate(cmd, cf, &f, args)
+		},
 	}
-	return commonExit(k)
+	f.register(cmd)
+	return cmd
 }
 
-func init() {
-	resumers[adversarial.Name] = resumeByInvocation
-	runExits[adversarial.Name] = runExit{tool: "debate", help: debateExitHelp, code: debateExit}
-	resumeRules[adversarial.Name] = resumeRule{flags: []string{"file", "context"}, reads: []string{"file", "context"}}
-}
-
-func (a *app) runDebate(cmd *cobra.Command, f *debateFlags, args []string) error {
-	if err := mistypedCommand(cmd, args); err != nil {
-		return err
+func (a *app) runDebate(cmd *cobra.Command, cf *commonFlags, f *debateFlags, args []string) error {
+	if cmd == cmd.Root() {
+		if err := mistypedCommand(cmd, args); err != nil {
+			return err
+		}
 	}
 	topic, err := a.readTopic(f.topicFile, args, f.includeSecrets)
 	if err != nil {
@@ -53,7 +96,7 @@ func (a *app) runDebate(cmd *cobra.Command, f *debateFlags, args []string) error
 	if err != nil {
 		return err
 	}
-	s, err := a.loadSettings(cmd, &f.commonFlags)
+	s, err := a.loadSettings(cmd, cf)
 	if err != nil {
 		return err
 	}
@@ -73,7 +116,7 @@ func (a *app) runDebate(cmd *cobra.Command, f *debateFlags, args []string) error
 		return err
 	}
 	out := a.runProtocol(p, logw, f.outputFlags)
-	return exitCode(debateExit(out.Result))
+	return exitCode(debateExits.code(out.Result))
 }
 
 // mistypedCommand catches "arena docter": any word is a valid topic, so a

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine/demo"
 )
 
@@ -15,18 +16,22 @@ func (a *app) demoCmd() *cobra.Command {
 		Use:   "demo [PROTOCOL]",
 		Short: "Watch a recorded debate, no model CLI needed",
 		Long: `demo plays a debate recorded with arena's stand-in CLIs through the live
-screen. Each shipped protocol has one (` + strings.Join(demo.Protocols(), ", ") + `; the default
-is adversarial): every phase of the protocol, a seat that fails, and the
+screen. Each protocol has one (` + strings.Join(protocolCommands(), ", ") + `; the default
+is debate): every phase of the protocol, a seat that fails, and the
 outcome document at the end. Keys: space pauses, n jumps to the next phase,
 + and - change the speed, tab moves between panes, q quits.`,
 		Args:      cobra.MaximumNArgs(1),
-		ValidArgs: demo.Protocols(),
+		ValidArgs: protocolCommands(),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := "adversarial"
+			name := "debate"
 			if len(args) == 1 {
 				name = args[0]
 			}
-			lc, err := demo.Read(name)
+			p, ok := protocolNamed(name)
+			if !ok {
+				return usagef("no demo of %q: the demos are %s", trust.Text(name), strings.Join(protocolCommands(), ", "))
+			}
+			lc, err := demo.Read(p.name)
 			if err != nil {
 				return usageCause(err, "%v", err)
 			}

@@ -30,12 +30,12 @@ var claudeCommands embed.FS
 // The marker a command file carries when arena install wrote it.
 const commandMarker = "<!-- written by arena install: it rewrites this file; delete this line to keep your edits -->"
 
-const installExitHelp = `Exit codes:
-  0    registered (or already registered as it would be)
-  1    internal error
-  2    usage error (no such CLI, a scope the CLI does not have)
-  3    refused, nothing written for the CLI: an entry named arena that arena did not write,
-       a configuration arena cannot edit safely (comments, a symbolic link, not JSON or TOML)`
+var installExits = exits{
+	{code: exitOK, means: "registered (or already registered as it would be)"},
+	{code: exitError, means: "internal error"},
+	{code: exitUsage, means: "usage error (no such CLI, a scope the CLI does not have)"},
+	{code: exitRefused, means: "refused, nothing written for the CLI: an entry named arena that arena did not write,\na configuration arena cannot edit safely (comments, a symbolic link, not JSON or TOML)"},
+}
 
 const exitRefused = 3
 
@@ -91,13 +91,12 @@ var hostCLIs = map[string]hostCLI{
 		}},
 }
 
-func init() {
-	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
-		var f installFlags
-		cmd := &cobra.Command{
-			Use:   "install claude|codex|gemini [--dry-run] [--scope user|project]",
-			Short: "Register arena's MCP server (and Claude Code's slash commands) with an agent CLI",
-			Long: `install registers arena mcp with an agent CLI, as its own mcp add command would:
+func (a *app) installCmd(*commonFlags) *cobra.Command {
+	var f installFlags
+	cmd := &cobra.Command{
+		Use:   "install claude|codex|gemini [--dry-run] [--scope user|project]",
+		Short: "Register arena's MCP server (and Claude Code's slash commands) with an agent CLI",
+		Long: `install registers arena mcp with an agent CLI, as its own mcp add command would:
   claude   ~/.claude.json (or ./.mcp.json with --scope project), and the slash
            commands /debate, /judge-with-debate, /evaluate, /verdict and /llm-judge
            in ~/.claude/commands (./.claude/commands)
@@ -115,18 +114,16 @@ where it would write is refused, with the CLI's own command to run instead.
 
 The same commands and server ship as a Claude Code plugin in this
 repository (cmd/arena/claude-plugin, listed by .claude-plugin/marketplace.json).`,
-			Example: `  arena install claude --dry-run
+		Example: `  arena install claude --dry-run
   arena install claude
   arena install codex
   arena install gemini --scope project`,
-			Args: cobra.ExactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error { return a.runInstall(args[0], f) },
-		}
-		cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "show what would change, write nothing")
-		cmd.Flags().StringVar(&f.scope, "scope", "user", "user (your home) or project (this directory)")
-		cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + installExitHelp + "\n")
-		return cmd
-	})
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runInstall(args[0], f) },
+	}
+	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "show what would change, write nothing")
+	cmd.Flags().StringVar(&f.scope, "scope", "user", "user (your home) or project (this directory)")
+	return cmd
 }
 
 func (a *app) runInstall(name string, f installFlags) error {

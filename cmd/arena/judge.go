@@ -14,6 +14,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/judge"
 	"github.com/arenadebate/arena/settings"
@@ -28,14 +29,40 @@ const (
 	exitJudgeBelowMin    = 5 // consensus, but below --min-score
 )
 
-const judgeExitHelp = `Exit codes:
-  0    consensus (at or above --min-score, when given)
-  1    internal error
-  2    usage error (bad flag, criteria, config, or solution path)
-  3    no consensus after the last debate round: human review needed
-  4    aborted (fewer than two judges left)
-  5    consensus, but the overall score is below --min-score
-` + overBudgetHelp + `  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+func judgeProtocol() protocol {
+	return protocol{
+		name:    judge.Name,
+		command: "judge",
+		seating: judge.Seating,
+		exits:   judgeExits,
+		resume: resumeRule{args: true,
+			flags:  []string{"task", "criteria", "preset", "judges", "author", "reports-dir", "min-score", "max-bytes"},
+			writes: []string{"reports-dir"}},
+		build: (*app).judgeCmd,
+		tool: tool{
+			about: "Three judges (different models) score a solution against weighted criteria with quoted evidence, then debate their scores until arena's consensus check passes. The caller's own agent is kept out of the judges by default.",
+			inputs: []mcpserver.Param{
+				{Name: "solution", About: "the solution as text (a diff, a document), instead of paths", Place: mcpserver.AsStdinArg},
+				{Name: "paths", About: "the solution's files or directories (directories are walked, honouring .gitignore)", Type: mcpserver.Repeated, Place: mcpserver.AsArgs},
+			},
+			flags: []toolFlag{{flag: "task", required: true}, {flag: "criteria"}, {flag: "preset", enum: []string{"code", "design", "docs"}},
+				{flag: "judges", about: "judge agents (default: three usable ones other than the author)"},
+				{flag: "author", about: "the agent that wrote the solution: it gets no judge seat unless judges names it (default: the calling agent, when it is one of arena's agents)"},
+				{flag: "min-score"}, {flag: "max-bytes"}, {flag: "reports-dir"},
+				{flag: "max-rounds", about: "debate rounds between the judges (default 3)"}, {flag: "timeout"}},
+			fixed: []string{"--no-tui"},
+			guard: mcpserver.Guard{Author: "author", Judges: []string{"judges"}},
+		},
+	}
+}
+
+var judgeExits = runExits(
+	exit{code: exitOK, means: "consensus (at or above --min-score, when given)", outcomes: []engine.OutcomeKind{judge.OutcomeConsensus}},
+	exit{code: exitUsage, means: "usage error (bad flag, criteria, config, or solution path)"},
+	exit{code: exitJudgeNoConsensus, means: "no consensus after the last debate round: human review needed", outcomes: []engine.OutcomeKind{judge.OutcomeNoConsensus}},
+	aborted("aborted (fewer than two judges left)"),
+	exit{code: exitJudgeBelowMin, means: "consensus, but the overall score is below --min-score", outcomes: []engine.OutcomeKind{judge.OutcomeBelowMin}},
+)
 
 type judgeFlags struct {
 	outputFlags
@@ -45,19 +72,12 @@ type judgeFlags struct {
 	maxBytes                                   int
 }
 
-func init() {
-	resumers[judge.Name] = resumeByInvocation
-	runExits[judge.Name] = runExit{tool: "judge", help: judgeExitHelp, code: judgeExit}
-	resumeRules[judge.Name] = resumeRule{command: "judge", args: true,
-		flags:  []string{"task", "criteria", "preset", "judges", "author", "reports-dir", "min-score", "max-bytes"},
-		writes: []string{"reports-dir"}}
-	seatingPlans = append(seatingPlans, judge.Seating)
-	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
-		var f judgeFlags
-		cmd := &cobra.Command{
-			Use:   "judge [flags] FILE|DIR|- ...",
-			Short: "Three judges score a solution and debate their scores to consensus",
-			Long: `arena judge has judges (three different models by default) score a solution
+func (a *app) judgeCmd(cf *commonFlags) *cobra.Command {
+	var f judgeFlags
+	cmd := &cobra.Command{
+		Use:   "judge [flags] FILE|DIR|- ...",
+		Short: "Three judges score a solution and debate their scores to consensus",
+		Long: `arena judge has judges (three different models by default) score a solution
 against weighted criteria, each on its own and with evidence quoted from the
 solution, then debate their scores round by round until arena's consensus
 check passes: every overall score within 0.5 of the others, no criterion more
@@ -78,28 +98,26 @@ it, {solution}-{date}.{N}.md (never over an existing set: a suffix is added),
 with a copy of the outcome document beside them.
 
 --max-rounds is the number of debate rounds here: 3 unless given.`,
-			Example: `  arena judge src/api/users.go src/api/users_test.go --task "REST API for user management" \
+		Example: `  arena judge src/api/users.go src/api/users_test.go --task "REST API for user management" \
     --criteria "correctness:30,design:25,security:20,performance:15,docs:10"
   arena judge docs/ --preset docs --task "User guide for the CLI" --reports-dir .specs/reports
   git diff | arena judge - --task "fix the race in the cache" --min-score 3.5 --no-tui`,
-			Args: cobra.ArbitraryArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return a.runJudge(cmd, cf, &f, args)
-			},
-		}
-		fl := cmd.Flags()
-		fl.StringVar(&f.task, "task", "", "what the solution was supposed to accomplish (required)")
-		fl.StringVar(&f.criteria, "criteria", "", `weighted criteria, e.g. "correctness:30,design:25,security:20"`)
-		fl.StringVar(&f.preset, "preset", "", "criteria preset: code (default), design or docs")
-		fl.StringSliceVar(&f.judges, "judges", nil, "judge agents, comma-separated (default: the usable challengers)")
-		fl.StringVar(&f.author, "author", "", "the agent that wrote the solution: it gets no judge seat by default")
-		fl.StringVar(&f.reportsDir, "reports-dir", "", "write each judge's report and a copy of the outcome here")
-		fl.Float64Var(&f.minScore, "min-score", 0, "exit 5 when the consensus overall score is below this (1-5)")
-		fl.IntVar(&f.maxBytes, "max-bytes", judge.DefaultBudget, "bytes of the solution per prompt; the rest is cut, and said so")
-		f.outputFlags.register(cmd)
-		cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + judgeExitHelp + "\n")
-		return cmd
-	})
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runJudge(cmd, cf, &f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.task, "task", "", "what the solution was supposed to accomplish (required)")
+	fl.StringVar(&f.criteria, "criteria", "", `weighted criteria, e.g. "correctness:30,design:25,security:20"`)
+	fl.StringVar(&f.preset, "preset", "", "criteria preset: code (default), design or docs")
+	fl.StringSliceVar(&f.judges, "judges", nil, "judge agents, comma-separated (default: the usable challengers)")
+	fl.StringVar(&f.author, "author", "", "the agent that wrote the solution: it gets no judge seat by default")
+	fl.StringVar(&f.reportsDir, "reports-dir", "", "write each judge's report and a copy of the outcome here")
+	fl.Float64Var(&f.minScore, "min-score", 0, "exit 5 when the consensus overall score is below this (1-5)")
+	fl.IntVar(&f.maxBytes, "max-bytes", judge.DefaultBudget, "bytes of the solution per prompt; the rest is cut, and said so")
+	f.outputFlags.register(cmd)
+	return cmd
 }
 
 func (a *app) runJudge(cmd *cobra.Command, cf *commonFlags, f *judgeFlags, args []string) error {
@@ -144,7 +162,7 @@ func (a *app) runJudge(cmd *cobra.Command, cf *commonFlags, f *judgeFlags, args 
 		return err
 	}
 	out := a.runProtocol(p, logw, f.outputFlags)
-	return exitCode(judgeExit(out.Result))
+	return exitCode(judgeExits.code(out.Result))
 }
 
 // judgeInput reads everything the user gave about the judging itself:
@@ -235,18 +253,6 @@ func (a *app) judgeSeats(s *settings.Settings, f *judgeFlags) ([]challengers.Age
 	}
 	p.warnShared()
 	return agents, nil
-}
-
-func judgeExit(k engine.OutcomeKind) int {
-	switch k {
-	case judge.OutcomeConsensus:
-		return exitOK
-	case judge.OutcomeNoConsensus:
-		return exitJudgeNoConsensus
-	case judge.OutcomeBelowMin:
-		return exitJudgeBelowMin
-	}
-	return commonExit(k)
 }
 
 // reportFiles writes the judges' reports into the reports directory as

@@ -16,11 +16,11 @@ import (
 // log as a typed event (and a note, so replay shows it), for arena stats
 // to compare every model's verdicts with.
 
-const labelExitHelp = `Exit codes:
-  0    recorded
-  1    internal error
-  2    usage error (no such log, a run without an outcome, a damaged log, a verdict
-       that does not read, a winner that is not one of the run's candidates)`
+var labelExits = exits{
+	{code: exitOK, means: "recorded"},
+	{code: exitError, means: "internal error"},
+	{code: exitUsage, means: "usage error (no such log, a run without an outcome, a damaged log, a verdict\nthat does not read, a winner that is not one of the run's candidates)"},
+}
 
 type labelFlags struct {
 	winner, verdict, score, note string
@@ -56,10 +56,6 @@ Kafka", "verdict: reject", typed with m on the live screen or sent with
 	fl.StringVar(&f.score, "score", "", "your score, from 1 to 5")
 	fl.StringVar(&f.note, "note", "", "why, in a few words (kept with the label)")
 	return cmd
-}
-
-func init() {
-	extraCommands = append(extraCommands, extraCommand{(*app).labelCmd, labelExitHelp})
 }
 
 func (a *app) runLabel(f *labelFlags, path, words string) error {

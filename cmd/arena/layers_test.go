@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,16 +37,6 @@ func TestImportsPointDown(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	const mod = "github.com/arenadebate/arena/"
-	forbidden := map[string][]string{ // layer → what it must not import
-		"engine":      {"cmd", "tui", "settings", "bench"},
-		"tui":         {"cmd", "settings", "challengers", "bench"},
-		"settings":    {"cmd", "tui", "engine", "bench"},
-		"challengers": {"cmd", "tui", "settings", "engine", "bench"},
-		"bench":       {"cmd", "tui", "settings"},
-	}
-	leaves := []string{"challengers/trust", "challengers/pace"}
-	under := func(path, dir string) bool { return path == dir || strings.HasPrefix(path, dir+"/") }
 	fset := token.NewFileSet()
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	checked := 0
@@ -57,13 +48,8 @@ func TestImportsPointDown(t *testing.T) {
 		if err := dec.Decode(&p); err != nil {
 			t.Fatal(err)
 		}
-		pkg := strings.TrimPrefix(p.ImportPath, mod)
-		layer, _, _ := strings.Cut(pkg, "/")
-		for _, name := range append(append(p.GoFiles, p.TestGoFiles...), p.XTestGoFiles...) {
-			rules := forbidden[layer]
-			if strings.HasSuffix(name, "bench_test.go") {
-				rules = []string{"cmd", "settings"}
-			}
+		pkg := strings.TrimPrefix(p.ImportPath, arenaModule)
+		for _, name := range slices.Concat(p.GoFiles, p.TestGoFiles, p.XTestGoFiles) {
 			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.ImportsOnly)
 			if err != nil {
 				t.Fatal(err)
@@ -71,30 +57,52 @@ func TestImportsPointDown(t *testing.T) {
 			checked++
 			for _, imp := range f.Imports {
 				path, _ := strconv.Unquote(imp.Path.Value)
-				dep, ok := strings.CutPrefix(path, mod)
-				if !ok {
-					continue
-				}
-				leaf := false
-				for _, l := range leaves {
-					leaf = leaf || under(dep, l)
-					if under(pkg, l) && !under(dep, l) && !strings.HasSuffix(name, "_test.go") {
-						t.Errorf("%s/%s imports %s: a leaf imports nothing of arena's", pkg, name, dep)
-					}
-				}
-				if under(pkg, layer) && under(dep, layer) {
-					continue
-				}
-				for _, f := range rules {
-					if !leaf && under(dep, f) {
-						t.Errorf("%s/%s imports %s: it points upward", pkg, name, dep)
-					}
+				if dep, ok := strings.CutPrefix(path, arenaModule); ok {
+					checkImport(t, pkg, name, dep)
 				}
 			}
 		}
 	}
 	if checked < 100 {
 		t.Fatalf("only %d files checked", checked)
+	}
+}
+
+const arenaModule = "github.com/arenadebate/arena/"
+
+// forbidden are the layers each layer must not import.
+var forbidden = map[string][]string{
+	"engine":      {"cmd", "tui", "settings", "bench"},
+	"tui":         {"cmd", "settings", "challengers", "bench"},
+	"settings":    {"cmd", "tui", "engine", "bench"},
+	"challengers": {"cmd", "tui", "settings", "engine", "bench"},
+	"bench":       {"cmd", "tui", "settings"},
+}
+
+func under(path, dir string) bool { return path == dir || strings.HasPrefix(path, dir+"/") }
+
+func isLeaf(pkg string) bool {
+	return under(pkg, "challengers/trust") || under(pkg, "challengers/pace")
+}
+
+// checkImport checks that file name of package pkg may import dep.
+func checkImport(t *testing.T, pkg, name, dep string) {
+	t.Helper()
+	layer, _, _ := strings.Cut(pkg, "/")
+	if !strings.HasSuffix(name, "_test.go") && isLeaf(pkg) && !isLeaf(dep) {
+		t.Errorf("%s/%s imports %s: a leaf imports nothing of arena's", pkg, name, dep)
+	}
+	if under(dep, layer) || isLeaf(dep) {
+		return
+	}
+	rules := forbidden[layer]
+	if strings.HasSuffix(name, "bench_test.go") {
+		rules = []string{"cmd", "settings"}
+	}
+	for _, f := range rules {
+		if under(dep, f) {
+			t.Errorf("%s/%s imports %s: it points upward", pkg, name, dep)
+		}
 	}
 }
 

@@ -10,27 +10,26 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/arenadebate/arena/cmd/arena/mcpserver"
-	"github.com/arenadebate/arena/engine"
 )
 
 // arena mcp: the protocols as Model Context Protocol tools
 // (cmd/arena/mcpserver), over stdio or Streamable HTTP on loopback.
 
-const mcpExitHelp = `Exit codes:
-  0    the client closed the connection (or SIGINT, SIGTERM): every run was stopped first
-  1    the server failed
-  2    usage error (bad flag, config file, or an --http address that is not loopback)`
+var mcpExits = exits{
+	{code: exitOK, means: "the client closed the connection (or SIGINT, SIGTERM): every run was stopped first"},
+	{code: exitError, means: "the server failed"},
+	{code: exitUsage, means: "usage error (bad flag, config file, or an --http address that is not loopback)"},
+}
 
 // envMCPHost names the agent whose CLI runs this server, as arena install
 // registers it, for the self-preference guard.
@@ -41,13 +40,12 @@ type mcpFlags struct {
 	maxRuns int
 }
 
-func init() {
-	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
-		var f mcpFlags
-		cmd := &cobra.Command{
-			Use:   "mcp [--http ADDR]",
-			Short: "Serve the protocols as MCP tools to Claude Code, Codex, Gemini CLI",
-			Long: `mcp serves arena's protocols as Model Context Protocol tools over stdio (or
+func (a *app) mcpCmd(cf *commonFlags) *cobra.Command {
+	var f mcpFlags
+	cmd := &cobra.Command{
+		Use:   "mcp [--http ADDR]",
+		Short: "Serve the protocols as MCP tools to Claude Code, Codex, Gemini CLI",
+		Long: `mcp serves arena's protocols as Model Context Protocol tools over stdio (or
 Streamable HTTP on a loopback address with --http), for the agents you already
 run: debate, compare, judge, verdict and rank start a run, run_status follows
 it, cancel_run stops it, list_runs and read_outcome read the log directory.
@@ -67,17 +65,15 @@ ARENA_MCP_HOST, which arena install sets), it is kept out of the judging seats
 of judge, verdict and compare as the work's author, and the result says so.
 
 Register it with arena install claude|codex|gemini.`,
-			Example: `  arena mcp                          # stdio, as the agents start it
+		Example: `  arena mcp                          # stdio, as the agents start it
   arena mcp --log-dir ~/arena-logs   # every run's log there
   arena mcp --http 127.0.0.1:8765    # Streamable HTTP at http://127.0.0.1:8765/mcp`,
-			Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, _ []string) error { return a.runMCP(cmd, cf, &f) },
-		}
-		cmd.Flags().StringVar(&f.http, "http", "", "serve Streamable HTTP on this loopback address (host:port; port 0 picks one) instead of stdio")
-		cmd.Flags().IntVar(&f.maxRuns, "max-runs", 4, "runs going on at once, at most")
-		cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + mcpExitHelp + "\n")
-		return cmd
-	})
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runMCP(cmd, cf, &f) },
+	}
+	cmd.Flags().StringVar(&f.http, "http", "", "serve Streamable HTTP on this loopback address (host:port; port 0 picks one) instead of stdio")
+	cmd.Flags().IntVar(&f.maxRuns, "max-runs", 4, "runs going on at once, at most")
+	return cmd
 }
 
 func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
@@ -105,10 +101,14 @@ func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
 			passed = append(passed, "--"+name+"="+fl.Value.String())
 		}
 	}
+	tools, err := mcpTools(cmd.Root())
+	if err != nil {
+		return err
+	}
 	m := mcpserver.NewManager(mcpserver.Config{
 		Arena: self, Args: passed, Dir: dir, Env: a.agentEnv, LogDir: s.DebateLogPath,
 		Agents: slices.Sorted(maps.Keys(s.Agents)), Host: os.Getenv(envMCPHost),
-		ExitMeanings: mcpExitMeanings(), ExitOf: exitOf, Version: version, MaxRuns: f.maxRuns,
+		Tools: tools, Version: version, MaxRuns: f.maxRuns,
 		Budget: mcpserver.Budget{MaxCost: s.MaxCostUSD, MaxCalls: s.MaxCalls, MaxTokens: int(s.MaxTokens)},
 	})
 	defer m.StopAll() // nobody would see them end
@@ -174,49 +174,108 @@ func serveHTTP(ctx context.Context, ln net.Listener, server *mcp.Server, stderr 
 	}
 }
 
-// runExit is how a protocol's command ends: the name of its run tool (its
-// command's), the --help text of its exit codes, and the code of each
-// outcome. Each protocol's command file registers its own in runExits.
-type runExit struct {
-	tool string
-	help string
-	code func(engine.OutcomeKind) int
+// tool is a protocol's MCP tool: what of its command an agent may set.
+// Its inputs are the command's own flags, drawn from the command (their
+// names, types and descriptions), and the positional inputs it declares.
+type tool struct {
+	about string
+	// inputs are its positional inputs (the topic, the files), in the
+	// order they go on the command line.
+	inputs []mcpserver.Param
+	// flags are the command's flags it takes; the budget's are added to
+	// every tool.
+	flags []toolFlag
+	// fixed are flags every call gets (--no-tui).
+	fixed []string
+	guard mcpserver.Guard
 }
 
-// runExits are the protocols' exits, by protocol name.
-var runExits = map[string]runExit{}
-
-// exitOf is the exit code the command line gives a protocol's result.
-func exitOf(protocol string, k engine.OutcomeKind) (int, bool) {
-	e, ok := runExits[protocol]
-	if !ok {
-		return 0, false
-	}
-	return e.code(k), true
+// toolFlag is a flag a tool takes. Its input is named after it (max-rounds:
+// max_rounds) and described by its help, unless name or about say
+// otherwise (where the command line's words do not fit an agent).
+type toolFlag struct {
+	flag, name, about string
+	required          bool
+	enum              []string
+	// list: a comma-separated string on the command line, an array here.
+	list bool
 }
 
-// mcpExitMeanings are each run tool's exit codes, read from the --help
-// text that documents them, so the two cannot drift apart.
-func mcpExitMeanings() map[string]map[int]string {
-	out := map[string]map[int]string{}
-	for _, e := range runExits {
-		out[e.tool] = parseExitHelp(e.help)
-	}
-	return out
+// budgetParams are the inputs of the budget every run tool takes: their
+// flags take "2.50" and "200k" on the command line, and numbers here.
+var budgetParams = []mcpserver.Param{
+	{Name: "max_cost", Flag: "max-cost", Type: mcpserver.Number, About: "stop the run before a call once this many US dollars are spent (only claude's CLI reports a cost: other seats count against max_calls and max_tokens)"},
+	{Name: "max_calls", Flag: "max-calls", Type: mcpserver.Int, About: "stop the run before a call once this many model calls are made"},
+	{Name: "max_tokens", Flag: "max-tokens", Type: mcpserver.Int, About: "stop the run before a call once this many tokens (in and out) are used"},
 }
 
-var exitLine = regexp.MustCompile(`^\s+(\d+)\s+(.*)$`)
-
-func parseExitHelp(help string) map[int]string {
-	out := map[int]string{}
-	last := -1
-	for _, line := range strings.Split(help, "\n") {
-		if m := exitLine.FindStringSubmatch(line); m != nil {
-			last, _ = strconv.Atoi(m[1])
-			out[last] = strings.TrimSpace(m[2])
-		} else if last >= 0 && strings.HasPrefix(line, "  ") {
-			out[last] += " " + strings.TrimSpace(line)
+// mcpTools are the protocols' run tools, drawn from their commands under
+// root.
+func mcpTools(root *cobra.Command) ([]mcpserver.Tool, error) {
+	var out []mcpserver.Tool
+	for _, p := range protocols() {
+		cmd, _, err := root.Find([]string{p.command})
+		if err != nil || cmd == root {
+			return nil, fmt.Errorf("the %s protocol has no command %q", p.name, p.command)
 		}
+		params, err := p.tool.params(cmd)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, mcpserver.Tool{
+			Name: p.command, Protocol: p.name, Description: p.tool.about, Command: []string{p.command},
+			Params: params, Fixed: p.tool.fixed, Exits: p.exits.meanings(), ExitOf: p.exits.code, Guard: p.tool.guard,
+		})
 	}
-	return out
+	return out, nil
+}
+
+// params are the tool's inputs: its positional ones, then one per flag it
+// takes, then the budget's.
+func (t tool) params(cmd *cobra.Command) ([]mcpserver.Param, error) {
+	params := slices.Clone(t.inputs)
+	for _, tf := range t.flags {
+		f := cmd.Flag(tf.flag)
+		if f == nil {
+			return nil, fmt.Errorf("arena %s has no flag --%s for its MCP tool", cmd.Name(), tf.flag)
+		}
+		p := mcpserver.Param{Name: tf.name, About: tf.about, Type: flagType(f), Flag: tf.flag, Required: tf.required, Enum: tf.enum}
+		if tf.list {
+			p.Type = mcpserver.List
+		}
+		if p.Name == "" {
+			p.Name = strings.ReplaceAll(tf.flag, "-", "_")
+		}
+		if p.About == "" {
+			p.About = agentWords(f.Usage)
+		}
+		params = append(params, p)
+	}
+	return append(params, budgetParams...), nil
+}
+
+// flagType is the input type of a flag's value.
+func flagType(f *pflag.Flag) mcpserver.Type {
+	switch f.Value.Type() {
+	case "bool":
+		return mcpserver.Bool
+	case "int", "int64", "uint", "uint64":
+		return mcpserver.Int
+	case "float64":
+		return mcpserver.Number
+	case "stringSlice":
+		return mcpserver.List
+	case "stringArray":
+		return mcpserver.Repeated
+	}
+	return mcpserver.String
+}
+
+// agentWords is a flag's help as an input's description: what is said of
+// the flag itself (that it repeats, that it is required) is the schema's.
+func agentWords(usage string) string {
+	for _, cut := range []string{" (repeatable)", " (required)", ", comma-separated"} {
+		usage = strings.ReplaceAll(usage, cut, "")
+	}
+	return usage
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/rank"
 	"github.com/arenadebate/arena/engine/rank/facts"
@@ -28,13 +29,40 @@ import (
 // repository that did not rank first alone.
 const exitOtherWinner = 3
 
-const rankExitHelp = `Exit codes:
-  0    a ranking was made (and, with --expect-winner, that repository ranks first alone)
-  1    internal error
-  2    usage error (spec, repository, branch, base, labels, weights, --out, config)
-  3    --expect-winner: another repository ranks first, or first place is tied
-  4    ranking aborted (no repository's facts could be gathered, or every judge failed)
-` + overBudgetHelp + `  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
+var rankExits = runExits(
+	exit{code: exitOK, means: "a ranking was made (and, with --expect-winner, that repository ranks first alone)", outcomes: []engine.OutcomeKind{rank.OutcomeRanked, rank.OutcomeTie}},
+	exit{code: exitUsage, means: "usage error (spec, repository, branch, base, labels, weights, --out, config)"},
+	exit{code: exitOtherWinner, means: "--expect-winner: another repository ranks first, or first place is tied"},
+	aborted("ranking aborted (no repository's facts could be gathered, or every judge failed)"),
+)
+
+func rankProtocol() protocol {
+	return protocol{
+		name:    rank.Name,
+		command: "rank",
+		seating: rank.Seating,
+		exits:   rankExits,
+		resume: resumeRule{args: true, spec: true,
+			flags:  []string{"labels", "weights", "branch", "base", "run-tests", "test-timeout", "out", "expect-winner", "authors", "seed"},
+			writes: []string{"out"},
+			runs:   map[string]string{"run-tests": "each repository's own tests (the repositories' code)"},
+			again:  resumeRank},
+		build: (*app).rankCmd,
+		tool: tool{
+			about: "Rank two or more implementations (git repositories) of one spec: measured git facts, a fact seat per repository, five dimension judges under neutral labels, and a ranking arena computes.",
+			inputs: []mcpserver.Param{
+				{Name: "spec", About: "the specification file every repository implements", Place: mcpserver.AsArgs, Required: true},
+				{Name: "repos", About: "two or more repositories (git work trees) implementing it", Type: mcpserver.Repeated, Place: mcpserver.AsArgs, Required: true},
+			},
+			flags: []toolFlag{{flag: "labels", about: "a label per repository, in order (default: directory names)", list: true},
+				{flag: "weights"}, {flag: "branch"}, {flag: "base"}, {flag: "run-tests"}, {flag: "test-timeout"},
+				{flag: "authors", about: "the agent that wrote each repository, in order: no judge seat goes to an author's agent where another exists"},
+				{flag: "expect-winner", about: "the label expected to rank first alone (exit code 3 otherwise)"}, {flag: "seed"}, {flag: "timeout"}},
+			fixed: []string{"--no-tui"},
+			guard: mcpserver.Guard{Authors: "authors"},
+		},
+	}
+}
 
 // diffBudget bounds the diff in a fact seat's prompt; the files left out
 // are named, and the seat can read them in the repository.
@@ -50,20 +78,12 @@ type rankFlags struct {
 	orders                                     int
 }
 
-func init() {
-	resumers[rank.Name] = resumeRank
-	runExits[rank.Name] = runExit{tool: "rank", help: rankExitHelp, code: func(k engine.OutcomeKind) int { return rankExit(k, nil, "") }}
-	resumeRules[rank.Name] = resumeRule{command: "rank", args: true, spec: true,
-		flags:  []string{"labels", "weights", "branch", "base", "run-tests", "test-timeout", "out", "expect-winner", "authors", "seed"},
-		writes: []string{"out"},
-		runs:   map[string]string{"run-tests": "each repository's own tests (the repositories' code)"}}
-	seatingPlans = append(seatingPlans, rank.Seating)
-	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command {
-		var f rankFlags
-		cmd := &cobra.Command{
-			Use:   "rank SPEC REPO REPO [REPO...]",
-			Short: "Rank two or more implementations of one spec: measured facts, five judges, arena's arithmetic",
-			Long: `arena rank judges implementations of the same specification (two agents'
+func (a *app) rankCmd(cf *commonFlags) *cobra.Command {
+	var f rankFlags
+	cmd := &cobra.Command{
+		Use:   "rank SPEC REPO REPO [REPO...]",
+		Short: "Rank two or more implementations of one spec: measured facts, five judges, arena's arithmetic",
+		Long: `arena rank judges implementations of the same specification (two agents'
 branches, two vendors, two candidates' take-home tasks).
 
 arena measures each repository's branch against its base with git (HEAD,
@@ -90,31 +110,29 @@ challengers in turn:
     judges: {functionality: claude, security: codex, tests: gemini,
              overengineering: qwen, dead_code: codex}
     test_command: make test        # instead of detecting one`,
-			Example: `  arena rank spec.md ../impl-a ../impl-b
+		Example: `  arena rank spec.md ../impl-a ../impl-b
   arena rank spec.md ../a ../b ../c --labels "Claude,GPT,Qwen" --weights functionality:40,security:30
   arena rank spec.md ../a ../b --branch feature --base main --run-tests --out report.json
   arena rank spec.md ../a ../b --authors claude,codex --expect-winner a   # for CI`,
-			Args: cobra.ArbitraryArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return a.runRank(cmd, cf, &f, args)
-			},
-		}
-		fl := cmd.Flags()
-		fl.StringVar(&f.labels, "labels", "", "comma-separated labels, one per repository (default: directory names)")
-		fl.StringVar(&f.weights, "weights", "", `dimension weights, e.g. "functionality:40,security:30" (the rest keep 30/25/20/15/10)`)
-		fl.StringVar(&f.branch, "branch", "", "branch to judge in every repository (default: each one's current branch)")
-		fl.StringVar(&f.base, "base", "", "base to compare with (default: main, else master, else origin's default)")
-		fl.BoolVar(&f.runTests, "run-tests", false, "run each repository's own tests (this runs their code)")
-		fl.DurationVar(&f.testTimeout, "test-timeout", 10*time.Minute, "timeout for one repository's tests")
-		fl.StringVar(&f.out, "out", "", "write the JSON report here (default: beside the log; never overwrites a file)")
-		fl.StringVar(&f.expect, "expect-winner", "", "exit 3 unless the repository with this label ranks first alone")
-		fl.StringSliceVar(&f.authors, "authors", nil, "the agent that wrote each repository, comma-separated: no judge is held by an author's agent where another exists")
-		fl.Uint64Var(&f.seed, "seed", 0, "seed of the judges' shuffled orders (default: random, logged)")
-		fl.IntVar(&f.orders, "orders", rank.DefaultOrders, "how many counterbalanced orders each judge is asked in (the second the reverse of the first)")
-		f.outputFlags.register(cmd)
-		cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + rankExitHelp + "\n")
-		return cmd
-	})
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runRank(cmd, cf, &f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.labels, "labels", "", "comma-separated labels, one per repository (default: directory names)")
+	fl.StringVar(&f.weights, "weights", "", `dimension weights, e.g. "functionality:40,security:30" (the rest keep 30/25/20/15/10)`)
+	fl.StringVar(&f.branch, "branch", "", "branch to judge in every repository (default: each one's current branch)")
+	fl.StringVar(&f.base, "base", "", "base to compare with (default: main, else master, else origin's default)")
+	fl.BoolVar(&f.runTests, "run-tests", false, "run each repository's own tests (this runs their code)")
+	fl.DurationVar(&f.testTimeout, "test-timeout", 10*time.Minute, "timeout for one repository's tests")
+	fl.StringVar(&f.out, "out", "", "write the JSON report here (default: beside the log; never overwrites a file)")
+	fl.StringVar(&f.expect, "expect-winner", "", "exit 3 unless the repository with this label ranks first alone")
+	fl.StringSliceVar(&f.authors, "authors", nil, "the agent that wrote each repository, comma-separated: no judge is held by an author's agent where another exists")
+	fl.Uint64Var(&f.seed, "seed", 0, "seed of the judges' shuffled orders (default: random, logged)")
+	fl.IntVar(&f.orders, "orders", rank.DefaultOrders, "how many counterbalanced orders each judge is asked in (the second the reverse of the first)")
+	f.outputFlags.register(cmd)
+	return cmd
 }
 
 func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []string) error {
@@ -176,7 +194,7 @@ func rankExit(k engine.OutcomeKind, rep *rank.Report, expect string) int {
 		}
 		return exitOtherWinner
 	}
-	return commonExit(k)
+	return rankExits.code(k)
 }
 
 // rankInput is the command line, checked: every mistake is found before

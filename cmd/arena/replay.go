@@ -87,7 +87,7 @@ func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (st
 			engine.OneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), resultWords(latest))
 		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(answer)); a != "" && a != "y" && a != "yes" {
-			return "", exitCode(exitConsensus)
+			return "", exitCode(exitOK)
 		}
 	}
 	return latest.Path, nil

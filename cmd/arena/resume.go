@@ -27,14 +27,19 @@ import (
 // shows it before it runs. The log is locked for the whole resume: one
 // writer per log.
 
-// resumers says how each protocol's run is started again from its log's
-// start event: the arguments to run arena with. Each protocol's command
-// registers its own; a protocol not listed cannot be resumed.
-var resumers = map[string]func(engine.DebateStarted) ([]string, error){}
+// startAgain is the command line that starts a run again from its log's
+// start event: the arguments it was started with, unless the protocol
+// says otherwise (again).
+func (rule resumeRule) startAgain(st engine.DebateStarted) ([]string, error) {
+	if rule.again != nil {
+		return rule.again(st)
+	}
+	return resumeByInvocation(st)
+}
 
 // resumeByInvocation starts a run again with the arguments it was started
-// with. Every command that builds its protocol from its arguments alone
-// (and the files and stdin they name) registers it.
+// with: what every command that builds its protocol from its arguments
+// alone (and the files and stdin they name) needs.
 func resumeByInvocation(st engine.DebateStarted) ([]string, error) {
 	if st.Invocation == nil || len(st.Invocation.Args) == 0 {
 		return nil, errors.New("the log does not record how the run was started (it was written by an older arena); start it again")
@@ -45,14 +50,15 @@ func resumeByInvocation(st engine.DebateStarted) ([]string, error) {
 // resumeRun is a resumed run in progress: what the log held, and what the
 // command's run must do differently (openLog, runProtocol).
 type resumeRun struct {
-	path    string
-	lc      runlog.Contents
-	start   engine.DebateStarted
-	w       *runlog.Writer // the log, locked, to append to
-	force   bool
-	swap    map[string]challengers.Agent
-	changed []engine.Setting // what the resumed run does differently
-	problem string
+	path     string
+	protocol protocol // the run's
+	lc       runlog.Contents
+	start    engine.DebateStarted
+	w        *runlog.Writer // the log, locked, to append to
+	force    bool
+	swap     map[string]challengers.Agent
+	changed  []engine.Setting // what the resumed run does differently
+	problem  string
 	// err is a refusal found once the command rebuilt its protocol (a
 	// context file that changed).
 	err error
@@ -134,7 +140,7 @@ func (a *app) runResume(cmd *cobra.Command, cf *commonFlags, f *resumeFlags, arg
 	if err := rr.swapSeats(s, f.seats); err != nil {
 		return err
 	}
-	raw, err := resumers[rr.start.Protocol](rr.start)
+	raw, err := rr.protocol.resume.startAgain(rr.start)
 	if err != nil {
 		return usageCause(err, "cannot resume %s: %v", path, err)
 	}
@@ -223,9 +229,11 @@ func resumable(path string, lc runlog.Contents) (*resumeRun, error) {
 	if o, ok := lastOutcome(lc.Events); ok && !o.Result.Resumable() {
 		return nil, usagef("cannot resume %s: the run is finished (%s): %s; watch it again with arena replay %s", path, o.Result, o.Summary, path)
 	}
-	if _, ok := resumers[rr.start.Protocol]; !ok {
+	p, ok := protocolNamed(rr.start.Protocol)
+	if !ok {
 		return nil, usagef("cannot resume %s: this arena cannot resume a %s run", path, rr.start.Protocol)
 	}
+	rr.protocol = p
 	if rr.start.Invocation == nil {
 		return nil, usagef("cannot resume %s: the log does not record how the run was started (it was written by an older arena); start it again", path)
 	}
@@ -369,4 +377,8 @@ func (rr *resumeRun) options() (*engine.Resume, int64) {
 	last := rr.lc.LastSeq
 	ev.After, ev.Reusable, ev.Settings, ev.Problem = last, engine.NewReplayCache(events).Len(), rr.changed, rr.problem
 	return &engine.Resume{Events: events, Event: ev, Swap: rr.swap}, last
+}
+
+var resumeExits = exits{
+	{code: exitUsage, means: "the log cannot be resumed: a finished run (use arena replay), one being written,\na newer format, its command line refused, a log not signed here (without --yes),\na context file that changed since (unless --force)"},
 }

@@ -27,15 +27,17 @@ import (
 
 // resumeRule is what a protocol's command may be started again with.
 type resumeRule struct {
-	command string   // its name under arena; "" for the debate, arena itself
-	flags   []string // its own flags a run may record
-	reads   []string // flags naming files it reads
-	args    bool     // its arguments name the files and directories it reads
-	writes  []string // flags naming where it writes
-	runs    map[string]string
+	flags  []string // its own flags a run may record
+	reads  []string // flags naming files it reads
+	args   bool     // its arguments name the files and directories it reads
+	writes []string // flags naming where it writes
+	runs   map[string]string
 	// spec: its first argument is the file the run attached first (rank's
 	// specification), and must name it again.
 	spec bool
+	// again is the command line that starts a run again, from its log's
+	// start event; nil: the one the log records (resumeByInvocation).
+	again func(engine.DebateStarted) ([]string, error)
 }
 
 // commonResumeFlags are the settings every protocol's command takes.
@@ -44,10 +46,6 @@ var commonResumeFlags = []string{"defender", "challengers", "max-rounds", "timeo
 // droppedResumeFlags are a run's front end and log, which the resume
 // decides for itself: they are left out of the rebuilt command.
 var droppedResumeFlags = []string{"no-tui", "json", "moderate", "log-dir", "no-log"}
-
-// resumeRules are each protocol's, registered by its command's file with
-// its resumer; a protocol without one cannot be resumed.
-var resumeRules = map[string]resumeRule{}
 
 // resumePlan is what a resume will run, as a person checks it.
 type resumePlan struct {
@@ -69,22 +67,14 @@ func (rr *resumeRun) refusal(why []string) error {
 // planResume checks the command line raw (from the log) against what
 // the run's protocol can record, and rebuilds it.
 func (a *app) planResume(rr *resumeRun, raw []string) (*resumePlan, error) {
-	st := rr.start
-	rule, ok := resumeRules[st.Protocol]
-	if !ok {
-		return nil, usagef("cannot resume %s: this arena cannot resume a %s run", rr.path, st.Protocol)
-	}
-	want := "arena"
-	if rule.command != "" {
-		want = "arena " + rule.command
-	}
+	st, rule := rr.start, rr.protocol.resume
 	root := a.rootCmd()
 	cmd, rest, err := root.Find(raw)
 	if err != nil {
 		return nil, rr.refusal([]string{fmt.Sprintf("it is not a command of arena's (%v)", err)})
 	}
-	if cmd != root && cmd.Parent() != root || cmd != root && cmd.Name() != rule.command || cmd == root && rule.command != "" {
-		return nil, rr.refusal([]string{fmt.Sprintf("it runs %q, and the run this log records (%s) is started by %q only", trust.Text(cmd.CommandPath()), st.Protocol, want)})
+	if !rr.protocol.runBy(cmd) {
+		return nil, rr.refusal([]string{fmt.Sprintf("it runs %q, and the run this log records (%s) is started by %q only", trust.Text(cmd.CommandPath()), st.Protocol, "arena "+rr.protocol.command)})
 	}
 	if err := cmd.ParseFlags(rest); err != nil {
 		return nil, rr.refusal([]string{"its flags do not parse: " + trust.Text(err.Error())})
@@ -97,8 +87,8 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resumePlan, error) {
 		return nil, rr.refusal(why)
 	}
 	plan := &resumePlan{dir: inv.Dir, stdin: len(inv.Stdin), signed: a.signedHere(st.Protocol, *inv)}
-	if rule.command != "" {
-		plan.args = append(plan.args, rule.command)
+	if cmd != root {
+		plan.args = append(plan.args, cmd.Name())
 	}
 	plan.args = append(append(plan.args, flags...), "--")
 	plan.args = append(plan.args, pos...)

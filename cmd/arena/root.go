@@ -2,18 +2,10 @@ package main
 
 import (
 	"github.com/spf13/cobra"
-
-	"github.com/arenadebate/arena/challengers/seating"
 )
 
-type debateFlags struct {
-	commonFlags
-	outputFlags
-	topicFile string
-	context   []string
-}
-
 func (a *app) rootCmd() *cobra.Command {
+	var cf commonFlags
 	var f debateFlags
 	root := &cobra.Command{
 		Use:   "arena [flags] \"topic\"",
@@ -35,45 +27,43 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runDebate(cmd, &f, args)
+			return a.runDebate(cmd, &cf, &f, args)
 		},
 	}
 	root.SuggestionsMinimumDistance = 2 // for mistypedCommand
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
-	f.commonFlags.register(root)
-	fl := root.Flags()
-	fl.StringVarP(&f.topicFile, "file", "f", "", "read the topic from FILE (\"-\" for stdin)")
-	fl.StringArrayVar(&f.context, "context", nil, "attach a file the debate is about (repeatable)")
-	f.outputFlags.register(root)
-	root.SetUsageTemplate(root.UsageTemplate() + "\n" + debateExitHelp + "\n")
-	// The root's usage ends with the debate's exit codes; every other
-	// command says its own (a protocol command in its file).
-	plain := (&cobra.Command{}).UsageTemplate()
-	for _, c := range []struct {
-		cmd   *cobra.Command
-		codes string
-	}{
-		{a.doctorCmd(&f.commonFlags), "  0    ready to debate\n  1    not ready: no usable defender or challenger\n  2    usage error (bad flag or config file)"},
-		{a.configCmd(&f.commonFlags), "  0    printed\n  2    usage error (bad flag or config file)"},
-		{a.replayCmd(&f.commonFlags), "  0    played to its end (or quit)\n  2    usage error (no such log, not an arena log, a newer format)\n  130  interrupted"},
-		{a.logsCmd(&f.commonFlags), "  0    listed\n  2    usage error (bad flag, config file, or an unreadable log directory)"},
-		{a.demoCmd(), "  0    played to its end (or quit)\n  2    usage error (no demo of that protocol)\n  130  interrupted"},
-		{a.resumeCmd(&f.commonFlags), "  the resumed command's own (see its --help; 75 over budget again), and\n  2    the log cannot be resumed: a finished run (use arena replay), one being written,\n       a newer format, its command line refused, a log not signed here (without --yes),\n       a context file that changed since (unless --force)"},
-		{a.askCmd(&f.commonFlags), "  0    answered\n  1    internal error\n  2    usage error (no such log, no outcome yet, unknown seat)\n  4    the seat's agent failed\n  130  interrupted"},
-	} {
-		c.cmd.SetUsageTemplate(plain + "\nExit codes:\n" + c.codes + "\n")
-		root.AddCommand(c.cmd)
+	cf.register(root)
+	f.register(root)
+	// The root's usage ends with the debate's exit codes, every other
+	// command's with its own.
+	root.SetUsageTemplate(root.UsageTemplate() + "\n" + debateExits.help() + "\n")
+	for _, p := range protocols() {
+		root.AddCommand(withExits(p.build(a, &cf), p.exits))
 	}
-	for _, c := range extraCommands {
-		cmd := c.build(a, &f.commonFlags)
-		cmd.SetUsageTemplate(plain + "\n" + c.codes + "\n")
-		root.AddCommand(cmd)
-	}
-	for _, c := range protocolCommands {
-		root.AddCommand(c(a, &f.commonFlags))
+	for _, c := range a.commands(&cf) {
+		root.AddCommand(c)
 	}
 	argsAreUsage(root)
 	return root
+}
+
+// commands are arena's commands other than the protocols', each with its
+// exit codes.
+func (a *app) commands(cf *commonFlags) []*cobra.Command {
+	usage := exit{code: exitUsage, means: "usage error (bad flag or config file)"}
+	return []*cobra.Command{
+		withExits(a.doctorCmd(cf), exits{{code: exitOK, means: "ready to debate"}, {code: exitError, means: "not ready: no usable defender or challenger"}, usage}),
+		withExits(a.configCmd(cf), exits{{code: exitOK, means: "printed"}, usage}),
+		withExits(a.replayCmd(cf), exits{{code: exitOK, means: "played to its end (or quit)"}, {code: exitUsage, means: "usage error (no such log, not an arena log, a newer format)"}, {code: exitInterrupted, means: "interrupted"}}),
+		withExits(a.logsCmd(cf), exits{{code: exitOK, means: "listed"}, {code: exitUsage, means: "usage error (bad flag, config file, or an unreadable log directory)"}}),
+		withExits(a.demoCmd(), exits{{code: exitOK, means: "played to its end (or quit)"}, {code: exitUsage, means: "usage error (no demo of that protocol)"}, {code: exitInterrupted, means: "interrupted"}}),
+		withExitsAfter(a.resumeCmd(cf), "the resumed command's own (see its --help; 75 over budget again), and", resumeExits),
+		withExits(a.askCmd(cf), askExits),
+		withExits(a.statsCmd(cf), statsExits),
+		withExits(a.labelCmd(cf), labelExits),
+		withExits(a.installCmd(cf), installExits),
+		withExits(a.mcpCmd(cf), mcpExits),
+	}
 }
 
 // argsAreUsage makes a wrong number of arguments (arena replay a b, arena
@@ -92,23 +82,4 @@ func argsAreUsage(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		argsAreUsage(sub)
 	}
-}
-
-// protocolCommands are the commands of the protocols other than the
-// adversarial debate (arena compare, arena judge, ...), each appended by
-// its own file's init, so adding a protocol touches its own file only.
-var protocolCommands []func(a *app, cf *commonFlags) *cobra.Command
-
-// seatingPlans are those protocols' seats, appended by the same inits:
-// the settings read each protocol's section of the config file by them.
-var seatingPlans []seating.Plan
-
-// extraCommands are the commands other than the protocols' that register
-// themselves from their own file's init (arena stats, arena label), each
-// with its exit codes' help ("Exit codes:\n  0 ...").
-var extraCommands []extraCommand
-
-type extraCommand struct {
-	build func(a *app, cf *commonFlags) *cobra.Command
-	codes string
 }

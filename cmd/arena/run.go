@@ -92,7 +92,7 @@ func (p invoked) Start() engine.DebateStarted {
 	st := p.Protocol.Start()
 	inv := p.inv
 	if p.key != nil {
-		inv.MAC = signInvocation(p.key, st.Protocol, inv)
+		inv.MAC = runlog.Sign(p.key, st.Protocol, inv)
 	}
 	st.Invocation = &inv
 	return st

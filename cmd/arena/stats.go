@@ -3,10 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,10 +22,11 @@ import (
 
 // arena stats: how each model judges, across runs.
 
-const statsExitHelp = `Exit codes:
-  0    printed (also when no log holds a figure yet)
-  1    internal error
-  2    usage error (no such file or directory, a file named that is not a log, a bad --since or --protocol, a bad config file)`
+var statsExits = exits{
+	{code: exitOK, means: "printed (also when no log holds a figure yet)"},
+	{code: exitError, means: "internal error"},
+	{code: exitUsage, means: "usage error (no such file or directory, a file named that is not a log, a bad --since or --protocol, a bad config file)"},
+}
 
 type statsFlags struct {
 	since     string
@@ -69,18 +68,10 @@ to a pipe it prints tables; --json for scripts.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.since, "since", "", "only runs started since: a date (2026-01-31), a time (RFC 3339) or an age (7d, 36h)")
-	fl.StringSliceVar(&f.protocols, "protocol", nil, "only runs of these protocols, comma-separated (adversarial, compare, judge, verdict, rank)")
+	fl.StringSliceVar(&f.protocols, "protocol", nil, "only runs of these protocols, comma-separated (debate, compare, judge, verdict, rank)")
 	fl.BoolVar(&f.json, "json", false, "print the figures as JSON")
 	return cmd
 }
-
-func init() {
-	extraCommands = append(extraCommands, extraCommand{(*app).statsCmd, statsExitHelp})
-}
-
-// protocolNames are the protocols --protocol accepts: those whose
-// commands registered their exit codes (each from its own file).
-func protocolNames() []string { return slices.Sorted(maps.Keys(runExits)) }
 
 func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args []string) error {
 	var filter stats.Filter
@@ -91,12 +82,12 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 		}
 		filter.Since = t
 	}
-	for _, p := range f.protocols {
-		p = strings.TrimSpace(p)
-		if !slices.Contains(protocolNames(), p) {
-			return usagef("--protocol %q: the protocols are %s", trust.Text(p), strings.Join(protocolNames(), ", "))
+	for _, name := range f.protocols {
+		p, ok := protocolNamed(strings.TrimSpace(name))
+		if !ok {
+			return usagef("--protocol %q: the protocols are %s", trust.Text(name), strings.Join(protocolCommands(), ", "))
 		}
-		filter.Protocols = append(filter.Protocols, p)
+		filter.Protocols = append(filter.Protocols, p.name)
 	}
 	paths := args
 	if len(paths) == 0 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/engine/verdict"
@@ -34,29 +35,14 @@ const (
 	exitEscalate = 6
 )
 
-const verdictExitHelp = `Exit codes:
-  0    accept
-  1    internal error
-  2    usage error (bad flag, config, missing or unreadable work)
-  3    improve: the work needs changes (a judge's scores said so, and it was final)
-  4    aborted (no usable judge)
-  5    reject
-  6    escalate: a human must decide (judges disagree, a judge failed, both said improve, or --sensitive)
-` + overBudgetHelp + `  130  interrupted (Ctrl+C, SIGTERM, SIGHUP)`
-
-func verdictExit(k engine.OutcomeKind) int {
-	switch k {
-	case verdict.OutcomeAccept:
-		return exitAccept
-	case verdict.OutcomeImprove:
-		return exitImprove
-	case verdict.OutcomeReject:
-		return exitReject
-	case verdict.OutcomeEscalate:
-		return exitEscalate
-	}
-	return commonExit(k)
-}
+var verdictExits = runExits(
+	exit{code: exitAccept, means: "accept", outcomes: []engine.OutcomeKind{verdict.OutcomeAccept}},
+	exit{code: exitUsage, means: "usage error (bad flag, config, missing or unreadable work)"},
+	exit{code: exitImprove, means: "improve: the work needs changes (a judge's scores said so, and it was final)", outcomes: []engine.OutcomeKind{verdict.OutcomeImprove}},
+	aborted("aborted (no usable judge)"),
+	exit{code: exitReject, means: "reject", outcomes: []engine.OutcomeKind{verdict.OutcomeReject}},
+	exit{code: exitEscalate, means: "escalate: a human must decide (judges disagree, a judge failed, both said improve, or --sensitive)", outcomes: []engine.OutcomeKind{verdict.OutcomeEscalate}},
+)
 
 // Default seat timeouts: the quick judge screens, the deep judge reasons.
 var seatTimeouts = map[verdict.Mode]time.Duration{
@@ -79,15 +65,32 @@ type verdictFlags struct {
 	dryRun              bool
 }
 
-func init() {
-	resumers[verdict.Name] = resumeByInvocation
-	runExits[verdict.Name] = runExit{tool: "verdict", help: verdictExitHelp, code: verdictExit}
-	resumeRules[verdict.Name] = resumeRule{command: "verdict", args: true,
-		flags: []string{"task-id", "task", "thorough", "sensitive", "log", "author",
-			"quick-judge", "deep-judge", "tiebreaker", "quick-timeout", "deep-timeout", "tiebreaker-timeout"},
-		writes: []string{"log"}}
-	seatingPlans = append(seatingPlans, verdict.Seating)
-	protocolCommands = append(protocolCommands, func(a *app, cf *commonFlags) *cobra.Command { return a.verdictCmd(cf) })
+func verdictProtocol() protocol {
+	return protocol{
+		name:    verdict.Name,
+		command: "verdict",
+		seating: verdict.Seating,
+		exits:   verdictExits,
+		resume: resumeRule{args: true,
+			flags: []string{"task-id", "task", "thorough", "sensitive", "log", "author",
+				"quick-judge", "deep-judge", "tiebreaker", "quick-timeout", "deep-timeout", "tiebreaker-timeout"},
+			writes: []string{"log"}},
+		build: (*app).verdictCmd,
+		tool: tool{
+			about: "Rubric quality gate for finished work (files or a diff): quick judge, then deep judge, then a tiebreaker, deciding accept, improve, reject or escalate. arena applies the thresholds to the parsed scores. The caller's own agent is kept out of the seats by default.",
+			inputs: []mcpserver.Param{
+				{Name: "files", About: "the files of the work to judge", Type: mcpserver.Repeated, Place: mcpserver.AsArgs},
+				{Name: "work", About: "the work as text (a diff, a report), instead of files", Place: mcpserver.AsStdinArg},
+			},
+			flags: []toolFlag{{flag: "task-id", required: true}, {flag: "task"}, {flag: "thorough"}, {flag: "sensitive"},
+				{flag: "quick-judge"}, {flag: "deep-judge"}, {flag: "tiebreaker"},
+				{flag: "author", about: "the agent that wrote the work: kept out of every seat it would hold (default: the calling agent, when it is one of arena's agents)"},
+				{flag: "quick-timeout"}, {flag: "deep-timeout"}},
+			// --json: its stdout is the final record alone, kept for the outcome.
+			fixed: []string{"--json"},
+			guard: mcpserver.Guard{Author: "author", Judges: []string{"quick_judge", "deep_judge", "tiebreaker"}},
+		},
+	}
 }
 
 func (a *app) verdictCmd(cf *commonFlags) *cobra.Command {
@@ -147,7 +150,6 @@ the log directory); arena verdict --schema prints the records' JSON Schema.`,
 	fl.BoolVar(&f.force, "force", false, "with --install-hook: replace a hook arena did not write (it is backed up)")
 	fl.BoolVar(&f.schema, "schema", false, "print the verdict log records' JSON Schema")
 	fl.StringVar(&f.stats, "stats", "", "summarise a verdict log: verdicts per model, quick/deep agreement, escalations")
-	cmd.SetUsageTemplate(cmd.UsageTemplate() + "\n" + verdictExitHelp + "\n")
 	return cmd
 }
 
@@ -215,7 +217,7 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 		b, _ := json.Marshal(sink.Final())
 		fmt.Fprintf(a.stdout, "%s\n", b)
 	}
-	return exitCode(verdictExit(res.Result))
+	return exitCode(verdictExits.code(res.Result))
 }
 
 // checkModes refuses flags that do not go together.

@@ -55,64 +55,57 @@ func (m *Manager) caller(req *mcp.CallToolRequest) callerInfo {
 	return c
 }
 
-// authored is a tool input with an author seat guard.
-type authored interface {
-	CompareIn | JudgeIn | VerdictIn
+// guard adjusts a call's input for the calling agent (the
+// self-preference guard), as the tool's Guard says, and says what it did.
+func (g Guard) guard(c callerInfo, in Input) []string {
+	switch {
+	case c.agent == "":
+		return nil
+	case g.Author != "":
+		return g.guardAuthor(c, in)
+	case g.Authors != "":
+		return guardAuthors(c, in[g.Authors])
+	case g.Against != "":
+		return guardAgainst(c, in[g.Against])
+	}
+	return nil
 }
 
 // guardAuthor names the calling agent the author, unless the input names
 // one.
-func guardAuthor[In authored](tool string) guard[In] {
-	return func(m *Manager, c callerInfo, in *In) []string {
-		if c.agent == "" {
-			return nil
-		}
-		author, named := authorOf(in)
-		switch {
-		case *author != "" && *author != c.agent:
-			return []string{fmt.Sprintf("you are %s (%s); the author named is %s, so %s may hold a judging seat", c.agent, c.how, *author, c.agent)}
-		case *author != "":
-			return []string{fmt.Sprintf("you (%s) are named the author: you hold no judging seat", c.agent)}
-		}
-		*author = c.agent
-		msg := fmt.Sprintf("you are %s (%s), and a model judging its own work grades it up: %s is kept out of the judging seats as the author (name another author to change it)", c.agent, c.how, c.agent)
-		if slices.Contains(named, c.agent) {
-			msg = fmt.Sprintf("you are %s (%s), one of the seats the call names: %s judges as named, and the outcome says it is the author", c.agent, c.how, c.agent)
-		}
-		return []string{msg}
+func (g Guard) guardAuthor(c callerInfo, in Input) []string {
+	author := str(in[g.Author])
+	switch {
+	case author != "" && author != c.agent:
+		return []string{fmt.Sprintf("you are %s (%s); the author named is %s, so %s may hold a judging seat", c.agent, c.how, author, c.agent)}
+	case author != "":
+		return []string{fmt.Sprintf("you (%s) are named the author: you hold no judging seat", c.agent)}
 	}
+	in[g.Author] = c.agent
+	var named []string
+	for _, j := range g.Judges {
+		named = append(named, str(in[j]))
+		named = append(named, strs(in[j])...)
+	}
+	if slices.Contains(named, c.agent) {
+		return []string{fmt.Sprintf("you are %s (%s), one of the seats the call names: %s judges as named, and the outcome says it is the author", c.agent, c.how, c.agent)}
+	}
+	return []string{fmt.Sprintf("you are %s (%s), and a model judging its own work grades it up: %s is kept out of the judging seats as the author (name another author to change it)", c.agent, c.how, c.agent)}
 }
 
-// authorOf is the input's author field, and the agents it names for
-// judging seats.
-func authorOf[In authored](in *In) (*string, []string) {
-	switch v := any(in).(type) {
-	case *CompareIn:
-		return &v.Author, []string{v.Judge}
-	case *JudgeIn:
-		return &v.Author, v.Judges
-	case *VerdictIn:
-		return &v.Author, []string{v.QuickJudge, v.DeepJudge, v.Tiebreaker}
-	}
-	panic("unreachable")
-}
-
-// guardRank says what it cannot decide: which repository, if any, the
+// guardAuthors says what it cannot decide: which candidate, if any, the
 // calling agent wrote.
-func guardRank(_ *Manager, c callerInfo, in *RankIn) []string {
-	if c.agent == "" || slices.Contains(in.Authors, c.agent) {
+func guardAuthors(c callerInfo, authors any) []string {
+	if slices.Contains(strs(authors), c.agent) {
 		return nil
 	}
 	return []string{fmt.Sprintf("you are %s (%s): if you wrote one of the repositories, name each repository's author with authors, and no judge seat goes to an author's agent where another exists", c.agent, c.how)}
 }
 
-// guardDebate says which seat the caller holds: a debate has no judging
+// guardAgainst says which seat the caller holds: a debate has no judging
 // seat, and defending its own plan is what a caller asks a debate for.
-func guardDebate(_ *Manager, c callerInfo, in *DebateIn) []string {
-	if c.agent == "" {
-		return nil
-	}
-	if slices.Contains(in.Challengers, c.agent) {
+func guardAgainst(c callerInfo, against any) []string {
+	if slices.Contains(strs(against), c.agent) {
 		return []string{fmt.Sprintf("you are %s (%s), and the call names you a challenger: you attack a position you may have given yourself", c.agent, c.how)}
 	}
 	return nil

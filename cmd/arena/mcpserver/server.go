@@ -23,19 +23,15 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/arenadebate/arena/engine"
 )
 
 // Config is what the server needs from arena's command line.
@@ -53,11 +49,8 @@ type Config struct {
 	// Host is the agent the installing CLI runs (ARENA_MCP_HOST, written
 	// by arena install); "" to tell it by the client's name.
 	Host string
-	// ExitMeanings are each tool's exit codes, as its --help lists them.
-	ExitMeanings map[string]map[int]string
-	// ExitOf is the exit code the command line gives a protocol's result
-	// (for a run read from its log).
-	ExitOf  func(protocol string, result engine.OutcomeKind) (int, bool)
+	// Tools are the protocols' run tools, one per protocol.
+	Tools   []Tool
 	Version string
 	// MaxRuns bounds the runs going on at once (default 4).
 	MaxRuns int
@@ -98,11 +91,9 @@ func NewServer(m *Manager) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "arena", Title: "arena: AI models debate and judge", Version: m.cfg.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 	})
-	runTool(s, m, "debate", "Adversarial debate: a defender model takes a position on a question or decision, challenger models attack it in parallel, round by round, to a consensus report or a tradeoff document naming the assumption the decision turns on. Use it to have other models attack a plan.", DebateIn.Args, func(in DebateIn) Follow { return in.Follow }, guardDebate)
-	runTool(s, m, "compare", "Compare two to four options: an advocate per option argues for it and attacks the others' weakest claims; a judge who never sees which model argued what scores every option on weighted criteria, asked twice with the options in opposite orders. arena computes the totals.", CompareIn.Args, func(in CompareIn) Follow { return in.Follow }, guardAuthor[CompareIn]("compare"))
-	runTool(s, m, "judge", "Three judges (different models) score a solution against weighted criteria with quoted evidence, then debate their scores until arena's consensus check passes. The caller's own agent is kept out of the judges by default.", JudgeIn.Args, func(in JudgeIn) Follow { return in.Follow }, guardAuthor[JudgeIn]("judge"))
-	runTool(s, m, "verdict", "Rubric quality gate for finished work (files or a diff): quick judge, then deep judge, then a tiebreaker, deciding accept, improve, reject or escalate. arena applies the thresholds to the parsed scores. The caller's own agent is kept out of the seats by default.", VerdictIn.Args, func(in VerdictIn) Follow { return in.Follow }, guardAuthor[VerdictIn]("verdict"))
-	runTool(s, m, "rank", "Rank two or more implementations (git repositories) of one spec: measured git facts, a fact seat per repository, five dimension judges under neutral labels, and a ranking arena computes.", RankIn.Args, func(in RankIn) Follow { return in.Follow }, guardRank)
+	for _, t := range m.cfg.Tools {
+		runTool(s, m, t)
+	}
 	mcp.AddTool(s, &mcp.Tool{Name: "run_status", Description: "Follow a run started by a run tool: what happened since the cursor you pass (phases, replies, failures), for up to wait_seconds, then its outcome once it is over.", InputSchema: schemaOf[StatusIn](), OutputSchema: schemaOf[RunStatus]()}, m.statusTool)
 	mcp.AddTool(s, &mcp.Tool{Name: "cancel_run", Description: "Stop a run as Ctrl+C would: its agents are stopped and its log stays resumable (arena resume LOG).", InputSchema: schemaOf[CancelIn](), OutputSchema: schemaOf[RunStatus]()}, m.cancelTool)
 	mcp.AddTool(s, &mcp.Tool{Name: "list_runs", Description: "List runs, newest first: those this server is running and those saved in the log directory.", InputSchema: schemaOf[ListIn](), OutputSchema: schemaOf[RunList](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.listTool)
@@ -116,29 +107,21 @@ if it ended by then you get its outcome (the outcome document as text, the resul
 its run_id; call run_status with that run_id (and the cursor as since) until state is finished. cancel_run stops a run.
 Paths are relative to the directory the server runs in.`
 
-// guard adjusts a run tool's input for the calling agent (the
-// self-preference guard) and says what it did.
-type guard[In any] func(m *Manager, caller callerInfo, in *In) []string
-
-// runTool adds a tool that starts a run of args(in).
-func runTool[In any](s *mcp.Server, m *Manager, name, desc string, args func(In) ([]string, string), follow func(In) Follow, guards ...guard[In]) {
-	mcp.AddTool(s, &mcp.Tool{Name: name, Description: desc, InputSchema: schemaOf[In](), OutputSchema: schemaOf[RunStatus](), Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true), DestructiveHint: ptr(false)}},
-		func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, RunStatus, error) {
-			caller := m.caller(req)
-			var notes []string
-			for _, g := range guards {
-				notes = append(notes, g(m, caller, &in)...)
+// runTool adds a tool that starts a run of t's command.
+func runTool(s *mcp.Server, m *Manager, t Tool) {
+	mcp.AddTool(s, &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.Schema(), OutputSchema: schemaOf[RunStatus](), Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true), DestructiveHint: ptr(false)}},
+		func(ctx context.Context, req *mcp.CallToolRequest, in Input) (*mcp.CallToolResult, RunStatus, error) {
+			if in == nil {
+				in = Input{}
 			}
-			if b, ok := any(&in).(interface{ limits() *Budget }); ok {
-				*b.limits() = b.limits().Within(m.cfg.Budget)
-			}
-			a, stdin := args(in)
-			a = m.withCommon(a)
-			r, err := m.launch(name, a, stdin, notes)
+			notes := t.Guard.guard(m.caller(req), in)
+			in.within(m.cfg.Budget)
+			a, stdin := t.Args(in)
+			r, err := m.launch(t.Name, m.withCommon(a), stdin, notes)
 			if err != nil {
 				return nil, RunStatus{}, err
 			}
-			return m.follow(ctx, req, r, 0, follow(in).wait())
+			return m.follow(ctx, req, r, 0, Follow{WaitSeconds: int(number(in["wait_seconds"]))}.wait())
 		})
 }
 
@@ -192,12 +175,6 @@ func (m *Manager) launch(tool string, args []string, stdin string, notes []strin
 	}
 	m.runs = append(m.runs, r)
 	return r, nil
-}
-
-// wait is how long to follow; the schema's default fills an absent
-// wait_seconds (defaultWait).
-func (f Follow) wait() time.Duration {
-	return min(max(time.Duration(f.WaitSeconds)*time.Second, 0), maxWait)
 }
 
 // follow waits up to wait for r to end, sending what happens as progress
@@ -334,11 +311,7 @@ func schemaOf[T any]() *jsonschema.Schema {
 	}
 	portable(s)
 	if p := s.Properties["wait_seconds"]; p != nil {
-		p.Minimum, p.Maximum = ptr(0.0), ptr(maxWait.Seconds())
-		p.Default = json.RawMessage(strconv.Itoa(int(defaultWait.Seconds())))
-	}
-	if p := s.Properties["preset"]; p != nil {
-		p.Enum = []any{"code", "design", "docs"}
+		*p = *waitSchema()
 	}
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -120,7 +121,10 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 	}
 	st.State = "finished"
 	st.Elapsed = ""
-	out := &Outcome{ExitCode: r.code, ExitMeaning: m.meaning(r.tool, r.code)}
+	out := &Outcome{ExitCode: r.code}
+	if t, ok := m.tool(r.tool); ok {
+		out.ExitMeaning = t.Exits[r.code]
+	}
 	doc := ""
 	if o := r.outcome; o != nil {
 		m.fillOutcome(out, o, r.saved, r.tables)
@@ -183,7 +187,7 @@ func (m *Manager) fromLog(path string) (RunStatus, string, error) {
 	}
 	st := RunStatus{RunID: r.id, State: "unfinished", LogPath: path, Calls: r.calls, CallsFailed: r.failed, Failures: r.failures, Notes: r.runNotes, Phase: r.phase}
 	if s := r.start; s != nil {
-		st.Protocol, st.Title, st.Topic, st.Tool = s.Protocol, s.Title, engine.OneLine(s.Topic, 200), toolOf(s.Protocol)
+		st.Protocol, st.Title, st.Topic, st.Tool = s.Protocol, s.Title, engine.OneLine(s.Topic, 200), m.toolOf(s.Protocol)
 	}
 	for _, s := range r.seats {
 		st.Seats = append(st.Seats, Seat{Seat: s.seat.Name, Agent: s.seat.Agent, Role: string(s.seat.Role), State: s.state, Calls: s.calls, Fails: s.fails, Latest: engine.OneLine(s.latest, 120)})
@@ -196,15 +200,31 @@ func (m *Manager) fromLog(path string) (RunStatus, string, error) {
 	st.State = "finished"
 	out := &Outcome{}
 	m.fillOutcome(out, r.outcome, r.saved, r.tables)
-	if code, ok := m.cfg.ExitOf(st.Protocol, r.outcome.Result); ok {
-		out.ExitCode, out.ExitMeaning = code, m.meaning(st.Tool, code)
+	if t, ok := m.tool(st.Tool); ok {
+		code := t.ExitOf(r.outcome.Result)
+		out.ExitCode, out.ExitMeaning = code, t.Exits[code]
 	}
 	st.Outcome = out
 	return st, r.outcome.Markdown, nil
 }
 
-func (m *Manager) meaning(tool string, code int) string {
-	return m.cfg.ExitMeanings[tool][code]
+// tool is the run tool of that name.
+func (m *Manager) tool(name string) (Tool, bool) {
+	i := slices.IndexFunc(m.cfg.Tools, func(t Tool) bool { return t.Name == name })
+	if i < 0 {
+		return Tool{}, false
+	}
+	return m.cfg.Tools[i], true
+}
+
+// toolOf is the name of the tool that runs a protocol, as its logs call
+// it; the protocol's own name when no tool does.
+func (m *Manager) toolOf(protocol string) string {
+	i := slices.IndexFunc(m.cfg.Tools, func(t Tool) bool { return t.Protocol == protocol })
+	if i < 0 {
+		return protocol
+	}
+	return m.cfg.Tools[i].Name
 }
 
 func (m *Manager) abs(path string) string {
@@ -212,13 +232,6 @@ func (m *Manager) abs(path string) string {
 		return path
 	}
 	return filepath.Join(m.cfg.Dir, path)
-}
-
-func toolOf(protocol string) string {
-	if protocol == "adversarial" {
-		return "debate"
-	}
-	return protocol
 }
 
 func orNone(s string) string {

@@ -1,0 +1,224 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/arenadebate/arena/engine"
+)
+
+// A tool as the command line would build one: a positional stdin input,
+// flags of every type, a list written with commas and one repeated.
+var testTool = Tool{
+	Name: "compare", Protocol: "compare", Description: "compare options", Command: []string{"compare"},
+	Params: []Param{
+		{Name: "decision", About: "the decision", Place: AsStdinFile, Required: true},
+		{Name: "options", Flag: "option", Type: Repeated, About: "the options", Required: true},
+		{Name: "advocates", Flag: "advocates", Type: List},
+		{Name: "quick", Flag: "quick", Type: Bool},
+		{Name: "orders", Flag: "orders", Type: Int},
+		{Name: "max_cost", Flag: "max-cost", Type: Number},
+		{Name: "judge", Flag: "judge"},
+		{Name: "author", Flag: "author"},
+		{Name: "preset", Flag: "preset", Enum: []string{"code", "docs"}},
+	},
+	Fixed: []string{"--no-tui"},
+	Exits: map[int]string{0: "a recommendation", 3: "order dependent"},
+	ExitOf: func(k engine.OutcomeKind) int {
+		if k == "order_dependent" {
+			return 3
+		}
+		return 0
+	},
+	Guard: Guard{Author: "author", Judges: []string{"judge"}},
+}
+
+func TestArgsAreTheCommandLineAPersonWouldType(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in    string
+		args  []string
+		stdin string
+	}{
+		{`{"decision":"which queue?","options":["Kafka","-rm -rf"]}`,
+			[]string{"compare", "-f", "-", "--option=Kafka", "--option=-rm -rf", "--no-tui"}, "which queue?"},
+		{`{"decision":"d","options":["a","b"],"advocates":["gemini","codex"],"quick":true,"orders":3,"max_cost":0.5,"judge":"qwen"}`,
+			[]string{"compare", "-f", "-", "--option=a", "--option=b", "--advocates=gemini,codex", "--quick", "--orders=3", "--max-cost=0.5", "--judge=qwen", "--no-tui"}, "d"},
+		// What says nothing leaves its flag out, as a person would.
+		{`{"decision":"d","options":[],"advocates":[],"quick":false,"orders":0,"judge":""}`,
+			[]string{"compare", "-f", "-", "--no-tui"}, "d"},
+		// A 64-bit number stays the number it was.
+		{`{"decision":"d","orders":18446744073709551615}`,
+			[]string{"compare", "-f", "-", "--orders=18446744073709551615", "--no-tui"}, "d"},
+	}
+	for _, c := range cases {
+		var in Input
+		if err := json.Unmarshal([]byte(c.in), &in); err != nil {
+			t.Fatal(err)
+		}
+		args, stdin := testTool.Args(in)
+		if !slices.Equal(args, c.args) || stdin != c.stdin {
+			t.Errorf("%s:\n got %q, stdin %q\nwant %q, stdin %q", c.in, args, stdin, c.args, c.stdin)
+		}
+	}
+}
+
+func TestPositionalInputsFollowTheFlags(t *testing.T) {
+	t.Parallel()
+	tool := Tool{Name: "judge", Command: []string{"judge"}, Fixed: []string{"--no-tui"}, Params: []Param{
+		{Name: "solution", Place: AsStdinArg},
+		{Name: "paths", Type: Repeated, Place: AsArgs},
+		{Name: "task", Flag: "task"},
+	}}
+	cases := []struct {
+		in    Input
+		args  []string
+		stdin string
+	}{
+		{Input{"task": "t", "paths": []any{"-a.go", "b.go"}}, []string{"judge", "--task=t", "--no-tui", "--", "-a.go", "b.go"}, ""},
+		{Input{"task": "t", "solution": "diff"}, []string{"judge", "--task=t", "--no-tui", "--", "-"}, "diff"},
+		// Both: the command refuses stdin with paths, in its own words.
+		{Input{"solution": "diff", "paths": []any{"a.go"}}, []string{"judge", "--no-tui", "--", "-", "a.go"}, "diff"},
+		{Input{}, []string{"judge", "--no-tui"}, ""},
+	}
+	for _, c := range cases {
+		args, stdin := tool.Args(c.in)
+		if !slices.Equal(args, c.args) || stdin != c.stdin {
+			t.Errorf("%v: got %q %q, want %q %q", c.in, args, stdin, c.args, c.stdin)
+		}
+	}
+}
+
+func TestSchemaIsTheToolsInputs(t *testing.T) {
+	t.Parallel()
+	s := testTool.Schema()
+	want := []string{"decision", "options", "advocates", "quick", "orders", "max_cost", "judge", "author", "preset", "wait_seconds"}
+	if !slices.Equal(s.PropertyOrder, want) {
+		t.Fatalf("properties %q, want %q", s.PropertyOrder, want)
+	}
+	if !slices.Equal(s.Required, []string{"decision", "options"}) {
+		t.Errorf("required %q", s.Required)
+	}
+	types := map[string]string{"decision": "string", "options": "array", "advocates": "array", "quick": "boolean", "orders": "integer", "max_cost": "number", "wait_seconds": "integer"}
+	for name, typ := range types {
+		if got := s.Properties[name].Type; got != typ {
+			t.Errorf("%s: type %q, want %q", name, got, typ)
+		}
+	}
+	if p := s.Properties["preset"]; !slices.Equal(p.Enum, []any{"code", "docs"}) {
+		t.Errorf("preset enum %v", p.Enum)
+	}
+	b, _ := json.Marshal(s)
+	if !strings.Contains(string(b), `"additionalProperties":false`) || !strings.Contains(string(b), `"default":20`) {
+		t.Errorf("schema %s", b)
+	}
+}
+
+func TestCallsStayWithinTheServersBudget(t *testing.T) {
+	t.Parallel()
+	server := Budget{MaxCost: 1, MaxCalls: 5}
+	in := Input{"max_cost": json.Number("2"), "max_tokens": json.Number("100")}
+	in.within(server)
+	if num(in["max_cost"]) != "1" || num(in["max_calls"]) != "5" || num(in["max_tokens"]) != "100" {
+		t.Fatalf("within the server's budget: %v", in)
+	}
+	lower := Input{"max_cost": json.Number("0.25")}
+	lower.within(server)
+	if num(lower["max_cost"]) != "0.25" {
+		t.Fatalf("a lower limit is the caller's: %v", lower)
+	}
+}
+
+func TestTheCallerIsKeptFromJudgingItsOwnWork(t *testing.T) {
+	t.Parallel()
+	me := callerInfo{agent: "claude", how: "the client calls itself \"claude-code\""}
+	in := Input{}
+	notes := testTool.Guard.guard(me, in)
+	if in["author"] != "claude" || len(notes) != 1 || !strings.Contains(notes[0], "kept out of the judging seats") {
+		t.Fatalf("no author named: %v, %q", in, notes)
+	}
+	in = Input{"judge": "claude"}
+	if notes := testTool.Guard.guard(me, in); in["author"] != "claude" || !strings.Contains(notes[0], "judges as named") {
+		t.Fatalf("named as judge: %v, %q", in, notes)
+	}
+	in = Input{"author": "codex"}
+	if notes := testTool.Guard.guard(me, in); in["author"] != "codex" || !strings.Contains(notes[0], "may hold a judging seat") {
+		t.Fatalf("another author: %v, %q", in, notes)
+	}
+	if notes := testTool.Guard.guard(callerInfo{}, Input{}); notes != nil {
+		t.Fatalf("no agent of arena's calls: %q", notes)
+	}
+	debate := Guard{Against: "challengers"}
+	if notes := debate.guard(me, Input{"challengers": []any{"claude", "qwen"}}); len(notes) != 1 {
+		t.Fatalf("a challenger against itself: %q", notes)
+	}
+	rank := Guard{Authors: "authors"}
+	if notes := rank.guard(me, Input{"authors": []any{"claude", "codex"}}); notes != nil {
+		t.Fatalf("an author named: %q", notes)
+	}
+}
+
+// Through the SDK, as a client calls it: an input the schema refuses
+// starts nothing, and one it takes starts the command line above (here a
+// script standing in for arena, which writes down how it was run).
+func TestToolCallsAreCheckedThenRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	record := filepath.Join(dir, "argv")
+	fake := filepath.Join(dir, "arena")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$@\" > " + record + "\ncat >> " + record + "\nexit 2\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(Config{Arena: fake, Args: []string{"--log-dir=/tmp/x"}, Tools: []Tool{testTool}, Agents: []string{"claude"}})
+	cs := connect(t, m, "claude-code")
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "compare", Arguments: map[string]any{"decision": "d", "options": []string{"a"}, "colour": "blue"}})
+	if err != nil || !res.IsError || !strings.Contains(text(res), "colour") {
+		t.Fatalf("an input the schema does not have: %v %s", err, text(res))
+	}
+	if _, err := os.Stat(record); err == nil {
+		t.Fatal("a refused call ran the command")
+	}
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "compare", Arguments: map[string]any{"decision": "which?", "options": []string{"a", "b"}}})
+	if err != nil || !res.IsError {
+		t.Fatalf("the stand-in exits 2 before the run begins: %v %s", err, text(res))
+	}
+	got, _ := os.ReadFile(record)
+	want := "compare\n--log-dir=/tmp/x\n-f\n-\n--option=a\n--option=b\n--author=claude\n--no-tui\nwhich?"
+	if string(got) != want {
+		t.Fatalf("ran:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func connect(t *testing.T, m *Manager, client string) *mcp.ClientSession {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := NewServer(m).Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}

@@ -9,6 +9,38 @@ import (
 
 func matches(k tea.KeyMsg, b ...key.Binding) bool { return key.Matches(k, b...) }
 
+// onKeys hands a key message to onKey one press at a time. bubbletea v1
+// reports the printable keys that arrive in one read as one KeyRunes
+// message (key.go, detectOneMsg: "the bunch of them as a single KeyRunes"):
+// n pressed twice quickly, or sent together by tmux, is "nn", which no
+// binding matches, so both presses were lost (issue 27). A text field takes
+// the rest of the message whole, as typed. A paste is never split: bubbletea
+// keeps pasted text from matching shortcuts, and so does the screen.
+func (m *Model) onKeys(k tea.KeyMsg) tea.Cmd {
+	if k.Type != tea.KeyRunes || k.Paste || len(k.Runes) < 2 {
+		return m.onKey(k)
+	}
+	cmds := make([]tea.Cmd, 0, len(k.Runes))
+	for i, r := range k.Runes {
+		if m.typing {
+			rest := k
+			rest.Runes = k.Runes[i:]
+			return tea.Batch(append(cmds, m.onKey(rest))...)
+		}
+		cmds = append(cmds, m.onKey(onePress(r, k.Alt)))
+	}
+	return tea.Batch(cmds...)
+}
+
+// onePress is the message bubbletea sends for r pressed alone; a space
+// alone is KeySpace (key_sequences.go).
+func onePress(r rune, alt bool) tea.KeyMsg {
+	if r == ' ' {
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}, Alt: alt}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: alt}
+}
+
 // onKey routes a key: the quit prompt first, then the keys that work
 // everywhere, then playback, then the view's own keys.
 func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {

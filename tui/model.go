@@ -253,7 +253,7 @@ func (m *Model) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
 	case tea.WindowSizeMsg:
 		return m, m.resize(msg.Width, msg.Height)
 	case tea.KeyMsg:
-		return m, m.onKey(msg)
+		return m, m.onKeys(msg)
 	case eventsMsg:
 		return m, m.onEvents(msg)
 	case heartbeatMsg:

@@ -309,24 +309,39 @@ func TestDemoPlaysToTheTradeoffInTmux(t *testing.T) {
 	ts.waitText("REPLAY", 10*time.Second)
 	ts.keys("Space")
 	paused := ts.waitText("paused", 10*time.Second)
-	timeline := func(screen string) string { return strings.Split(screen+"\n", "\n")[1] }
-	ts.keys("n", "n")
-	ts.waitFor("n to jump to a later phase while paused", 10*time.Second, func(sc string) bool {
-		return strings.Contains(sc, "paused") && timeline(sc) != timeline(paused)
+	// Keys pressed quickly reach arena in one read, which bubbletea hands
+	// over as one message ("nn"); each press must still count (issue 27).
+	// One send-keys argument sends them together on purpose.
+	done := phasesDone(paused)
+	ts.keys("nn")
+	moved := ts.waitFor("nn to jump two phases on while paused", 10*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "paused") && phasesDone(sc) >= done+2
 	})
+	if phasesDone(moved) != done+2 {
+		t.Fatalf("nn moved %d phases on, want 2:\n%s", phasesDone(moved)-done, moved)
+	}
+	// The speed is changed while paused, so that each step stays on the
+	// screen until it is seen.
+	ts.keys("+++") // ×0.25 doubled three times
+	ts.waitText("REPLAY ×2 · ⏸ paused", 10*time.Second)
+	ts.keys("+++++")
+	ts.waitText("REPLAY ×64 · ⏸ paused", 10*time.Second)
 	ts.keys("Space")
 	ts.waitFor("space to play on", 10*time.Second, func(sc string) bool { return !strings.Contains(sc, "paused") })
-	for range 8 { // ×0.25 doubled to ×64
-		ts.keys("+")
-	}
 	screen := ts.waitText("Debate outcome: tradeoff identified", 60*time.Second)
 	if !strings.Contains(screen, "codex timed out in round 2") {
 		t.Fatalf("the demo's outcome does not name the failed challenger:\n%s", screen)
 	}
-	ts.keys("q")
+	ts.keys("oq") // back to the panes, and quit
 	if code := ts.exitCode(10 * time.Second); code != "0" {
 		t.Fatalf("exit %s", code)
 	}
+}
+
+// phasesDone counts the phases the timeline (the screen's second line)
+// marks done.
+func phasesDone(screen string) int {
+	return strings.Count(strings.Split(screen+"\n", "\n")[1], "✓")
 }
 
 func TestNarrowTerminalStillReadable(t *testing.T) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -44,26 +43,6 @@ func doctorBilling(s *settings.Settings, checks []challengers.Check) map[string]
 		}
 	}
 	return out
-}
-
-func (a *app) printBilling(r doctorReport, st doctorStyles) {
-	if len(r.Billing) == 0 {
-		return
-	}
-	fmt.Fprintf(a.stdout, "\nBilling %s\n", st.dim.Render("(what a budget counts: a subscription seat's calls; a metered one's tokens and dollars too)"))
-	guessed := false
-	for _, c := range r.Checks {
-		b, ok := r.Billing[c.Agent]
-		if !ok {
-			continue
-		}
-		kind, why, _ := strings.Cut(b, " (")
-		guessed = guessed || strings.HasPrefix(why, "guessed")
-		fmt.Fprintf(a.stdout, "  %-8s %-13s %s\n", c.Agent, kind, st.dim.Render(strings.TrimSuffix(why, ")")))
-	}
-	if guessed {
-		fmt.Fprintln(a.stdout, st.dim.Render("  a guess can be wrong: set agents.NAME.billing: metered | subscription in the config"))
-	}
 }
 
 // budgetOverrides are the budget flags given to arena resume, for the

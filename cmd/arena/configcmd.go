@@ -3,12 +3,9 @@ package main
 import (
 	"fmt"
 
-	"strings"
-
-	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui/plain"
 )
 
 func (a *app) configCmd(cf *commonFlags) *cobra.Command {
@@ -25,34 +22,11 @@ layers winning. Environment variable values are never shown.`,
 			if err != nil {
 				return err
 			}
-			r := lipgloss.NewRenderer(a.stdout)
-			dim := r.NewStyle().Faint(true)
-			t := newTable(r, "KEY", "VALUE", "SOURCE")
-			var agents []settings.Row
+			var rows []plain.ConfigRow
 			for _, row := range s.Rows() {
-				if strings.HasPrefix(row.Key, "agents.") {
-					agents = append(agents, row)
-					continue
-				}
-				t.Row(row.Key, row.Value, dim.Render(row.Source))
+				rows = append(rows, plain.ConfigRow(row))
 			}
-			fmt.Fprintln(a.stdout, t.Render())
-			fmt.Fprintln(a.stdout)
-			fmt.Fprintln(a.stdout, r.NewStyle().Bold(true).Render("AGENTS"))
-			for _, row := range agents {
-				parts := strings.Split(row.Value, "; ")
-				fmt.Fprintf(a.stdout, "%s  %s\n", strings.TrimPrefix(row.Key, "agents."), dim.Render(row.Source))
-				fmt.Fprintf(a.stdout, "    %s\n", parts[0])
-				if len(parts) > 1 {
-					fmt.Fprintf(a.stdout, "    %s\n", dim.Render(strings.Join(parts[1:], " · ")))
-				}
-			}
-			if len(s.Files) == 0 {
-				fmt.Fprintln(a.stdout, dim.Render("No settings files found; these are the defaults."))
-			}
-			for _, f := range s.Files {
-				fmt.Fprintln(a.stdout, dim.Render("read "+f))
-			}
+			fmt.Fprint(a.stdout, plain.Config(rows, s.Files, a.stdout))
 			return nil
 		},
 	}

@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui/plain"
 )
 
 func (a *app) doctorCmd(cf *commonFlags) *cobra.Command {
@@ -185,149 +183,32 @@ func roles(s *settings.Settings) map[string]string {
 	return r
 }
 
-type doctorStyles struct {
-	ok, bad, warn, dim, head lipgloss.Style
-}
-
-func newDoctorStyles(r *lipgloss.Renderer) doctorStyles {
-	return doctorStyles{
-		ok:   r.NewStyle().Foreground(lipgloss.Color("2")),
-		bad:  r.NewStyle().Foreground(lipgloss.Color("1")),
-		warn: r.NewStyle().Foreground(lipgloss.Color("3")),
-		dim:  r.NewStyle().Faint(true),
-		head: r.NewStyle().Bold(true),
-	}
-}
-
+// printDoctor prints the report as doctor's table; a failure to save the
+// usable challengers is a warning, on stderr, between the table and the
+// verdict.
 func (a *app) printDoctor(r doctorReport, probe bool) {
-	st := newDoctorStyles(lipgloss.NewRenderer(a.stdout))
-	headers := []string{"AGENT", "ROLE", "STATUS", "VERSION", "CREDENTIALS"}
-	if probe {
-		headers = append(headers, "PROBE")
-	}
-	t := newTable(lipgloss.NewRenderer(a.stdout), headers...)
-	for _, c := range r.Checks {
-		role := r.roles[c.Agent]
-		if role == "" {
-			role = "available"
-		}
-		row := []string{c.Agent, role, status(c, r.Kept[c.Agent] != "", st), engine.OrDash(c.Version), creds(c, st)}
-		if probe {
-			row = append(row, probeCell(c, st))
-		}
-		t.Row(row...)
-	}
-	fmt.Fprintln(a.stdout, t.Render())
-	for _, c := range r.Checks {
-		a.printProblem(c, st)
-		if r.Kept[c.Agent] != "" {
-			fmt.Fprintf(a.stdout, "      kept in the saved list: it answered on an earlier check\n")
-		}
-	}
-	a.printBilling(r, st)
+	d := doctorView(r, probe)
+	fmt.Fprint(a.stdout, plain.DoctorTable(d, a.stdout))
 	if r.CacheError != "" {
 		a.warn("could not record the usable challengers: %s", r.CacheError)
-	} else if len(r.Usable) > 0 {
-		fmt.Fprintf(a.stdout, "\nUsable challengers: %s %s\n", strings.Join(r.Usable, ", "), st.dim.Render("(saved to "+r.CachePath+")"))
 	}
-	if !r.Ready {
-		fmt.Fprintln(a.stdout, notReadyBox(r, st))
-	}
+	fmt.Fprint(a.stdout, plain.DoctorVerdict(d, a.stdout))
 }
 
-func status(c challengers.Check, kept bool, st doctorStyles) string {
-	took := c.VersionTook.Round(100 * time.Millisecond)
-	switch {
-	case c.Usable && c.VersionSlow:
-		return st.warn.Render(fmt.Sprintf("✓ slow (%s)", took))
-	case c.Usable:
-		return st.ok.Render("✓ ready")
-	case !c.Found:
-		return st.bad.Render("✗ not installed")
-	case kept:
-		return st.warn.Render(fmt.Sprintf("? slow (no answer in %s; kept)", c.VersionTimeout))
-	case c.VersionTimedOut:
-		return st.warn.Render(fmt.Sprintf("? slow (no answer in %s)", c.VersionTimeout))
-	}
-	return st.bad.Render("✗ broken")
-}
-
-func creds(c challengers.Check, st doctorStyles) string {
-	var found []string
-	for _, cr := range c.Credentials {
-		if cr.Present {
-			found = append(found, cr.Name)
-		}
-	}
-	if len(found) == 0 {
-		if len(c.Credentials) == 0 {
-			return st.dim.Render("—")
-		}
-		return st.warn.Render("none found")
-	}
-	return strings.Join(found, ", ")
-}
-
-func probeCell(c challengers.Check, st doctorStyles) string {
-	switch {
-	case c.Probe == nil:
-		return st.dim.Render("—")
-	case c.Probe.OK:
-		return st.ok.Render(fmt.Sprintf("✓ %s", c.Probe.Latency.Round(10*time.Millisecond)))
-	}
-	return st.bad.Render("✗ failed")
-}
-
-func (a *app) printProblem(c challengers.Check, st doctorStyles) {
-	w := a.stdout
-	switch {
-	case c.Alternative != "":
-		fmt.Fprintf(w, "  %s %s: %s\n", st.dim.Render("·"), c.Agent, c.Alternative)
-	}
-	if c.Usable && c.CredentialsConfigured() || c.Usable && len(c.Credentials) == 0 {
-		return
-	}
-	if c.Usable {
-		fmt.Fprintf(w, "  %s %s: no credentials found (%s); fine if it is logged in another way, --probe checks for real\n",
-			st.warn.Render("!"), c.Agent, credNames(c))
-		return
-	}
-	mark := st.bad.Render("✗")
-	if c.VersionTimedOut {
-		mark = st.warn.Render("?")
-	}
-	fmt.Fprintf(w, "  %s %s: %s\n", mark, c.Agent, c.Problem)
-	if !c.Found && c.Install != "" {
-		fmt.Fprintf(w, "      install: %s\n", c.Install)
-	}
-}
-
-func credNames(c challengers.Check) string {
-	var n []string
-	for _, cr := range c.Credentials {
-		n = append(n, cr.Name)
-	}
-	return strings.Join(n, ", ")
-}
-
-// notReadyBox is the protocol's message when a debate cannot be held.
-func notReadyBox(r doctorReport, st doctorStyles) string {
-	var b strings.Builder
-	b.WriteString("A debate needs the defender and at least ONE external challenger.\n")
-	b.WriteString("Claude debating itself provides no genuine diversity.\n\n")
+// doctorView is what the table shows of the report.
+func doctorView(r doctorReport, probe bool) plain.Doctor {
+	d := plain.Doctor{Defender: r.Defender, Ready: r.Ready, Usable: r.Usable, Probe: probe, CachePath: r.CachePath, CacheError: r.CacheError}
 	for _, c := range r.Checks {
-		if c.Agent == r.Defender && !c.Usable {
-			fmt.Fprintf(&b, "The defender %s is not usable: %s\n\n", c.Agent, c.Problem)
+		ag := plain.DoctorAgent{Name: c.Agent, Role: r.roles[c.Agent], Version: c.Version, Found: c.Found, Usable: c.Usable,
+			VersionTook: c.VersionTook, VersionTimeout: c.VersionTimeout, VersionSlow: c.VersionSlow, VersionTimedOut: c.VersionTimedOut,
+			Kept: r.Kept[c.Agent] != "", Problem: c.Problem, Alternative: c.Alternative, Install: c.Install, Billing: r.Billing[c.Agent]}
+		for _, cr := range c.Credentials {
+			ag.Credentials = append(ag.Credentials, plain.DoctorCredential{Name: cr.Name, Present: cr.Present})
 		}
-	}
-	b.WriteString("Install at least one challenger CLI:\n")
-	for _, c := range r.Checks {
-		if c.Agent != r.Defender && c.Install != "" {
-			fmt.Fprintf(&b, "  %-7s %s\n", c.Agent, c.Install)
+		if c.Probe != nil {
+			ag.Probe = &plain.DoctorProbe{OK: c.Probe.OK, Latency: c.Probe.Latency}
 		}
+		d.Agents = append(d.Agents, ag)
 	}
-	b.WriteString("\nthen run arena doctor again.")
-	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Color("1")).Padding(0, 2)
-	title := st.bad.Bold(true).Render("NOT READY TO DEBATE")
-	return "\n" + title + "\n" + box.Render(b.String())
+	return d
 }

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
-	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers/trust"
@@ -84,7 +82,7 @@ func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (st
 	latest := logs[0]
 	if a.isTTY() {
 		fmt.Fprintf(a.stderr, "Replay the latest debate, %q (%s, %s)? [Y/n] ",
-			engine.OneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), resultWords(latest))
+			engine.OneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), plain.ResultWords(latest))
 		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(answer)); a != "" && a != "y" && a != "yes" {
 			return "", exitCode(exitOK)
@@ -121,7 +119,7 @@ func (a *app) replay(path string, f replayFlags) error {
 // play shows a read log: on the live screen, as text, or as JSON Lines.
 func (a *app) play(lc runlog.Contents, f replayFlags) error {
 	var err error
-	note := endNote(lc)
+	note := plain.EndNote(lc)
 	switch {
 	case f.json:
 		sink := plain.NewJSON(a.stdout)
@@ -150,59 +148,6 @@ func replayAll(events []engine.Event, sink engine.Sink) {
 	}
 }
 
-// endNote says what is wrong with a log, if anything: the lines that are
-// damaged (each skipped, what follows replayed), gaps and repeats in its
-// event numbers, where a log without an outcome stops, and whether an
-// arena is writing it now.
-func endNote(lc runlog.Contents) string {
-	var notes []string
-	last := len(lc.Events)
-	damage := lc.Damage
-	if lc.DamagedEnd() && !lc.Complete {
-		damage = nil
-		notes = append(notes, fmt.Sprintf("the log ends early: %s; replayed up to event %d, the last complete one", lc.Damage[0], last))
-	}
-	notes = append(notes, listed(damage, 5, func(d runlog.LineDamage) string {
-		return fmt.Sprintf("the log is damaged: %s; that line was skipped, the events around it replayed", d)
-	}, "damaged lines")...)
-	notes = append(notes, listed(lc.Sequence, 5, func(q string) string { return "the log's event numbers are broken: " + q }, "breaks in the event numbers")...)
-	if !lc.Complete && len(notes) == 0 {
-		notes = append(notes, fmt.Sprintf("the log ends after event %d without an outcome: the debate was cut short", last))
-	}
-	if lc.Writing {
-		notes = append(notes, "an arena "+writer(lc.WriterPID)+" is writing this log now: what it held when read was replayed")
-	}
-	return strings.Join(notes, "; ")
-}
-
-// listed words at most n of xs, and how many more there are.
-func listed[T any](xs []T, n int, word func(T) string, more string) []string {
-	var out []string
-	for i, x := range xs {
-		if i == n {
-			out = append(out, fmt.Sprintf("and %d more %s", len(xs)-n, more))
-			break
-		}
-		out = append(out, word(x))
-	}
-	return out
-}
-
-// writer names the process writing a log.
-func writer(pid int) string {
-	if pid > 0 {
-		return fmt.Sprintf("(process %d)", pid)
-	}
-	return "(process unknown)"
-}
-
-func resultWords(s runlog.Summary) string {
-	if s.Result == "" {
-		return "unfinished"
-	}
-	return string(s.Result)
-}
-
 func (a *app) logsCmd(cf *commonFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "logs",
@@ -227,39 +172,11 @@ func (a *app) listLogs(s *settings.Settings) error {
 	if err != nil {
 		return usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
 	}
-	if len(logs) == 0 {
-		fmt.Fprintf(a.stdout, "No saved debates in %s.\n", s.DebateLogPath)
-		return nil
-	}
-	t := newTable(lipgloss.NewRenderer(a.stdout), "DATE", "PROTOCOL", "OUTCOME", "ROUNDS", "TOOK", "TOKENS", "AGENTS", "TOPIC", "LOG")
-	for _, l := range logs {
-		date := "?"
-		if !l.Started.IsZero() {
-			date = l.Started.Local().Format(time.DateTime)
-		}
-		result := resultWords(l)
-		switch {
-		case l.Problem != "" && l.Started.IsZero():
-			result = "unreadable"
-		case l.Writing:
-			result = "running " + writer(l.WriterPID)
-		}
-		took := "—"
-		if l.Took > 0 {
-			took = l.Took.Round(time.Second).String()
-		}
-		t.Row(date, engine.OrDash(l.Protocol), result, fmt.Sprint(l.Rounds), took, l.Usage.Tokens(), strings.Join(l.Agents(), ","), engine.OneLine(l.Topic, 50), l.Path)
-	}
-	fmt.Fprintln(a.stdout, t.Render())
+	fmt.Fprint(a.stdout, plain.Logs(s.DebateLogPath, logs, a.stdout))
 	// What is wrong with a log is said on stderr, a line each.
 	for _, l := range logs {
-		var what []string
-		if l.Problem != "" {
-			what = append(what, l.Problem)
-		}
-		what = append(what, listed(l.Sequence, 3, func(q string) string { return "event numbers: " + q }, "breaks in the event numbers")...)
-		if len(what) > 0 {
-			a.warn("%s: %s", l.Path, trust.Text(strings.Join(what, "; ")))
+		if what := plain.LogProblems(l); what != "" {
+			a.warn("%s: %s", l.Path, trust.Text(what))
 		}
 	}
 	return nil

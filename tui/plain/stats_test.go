@@ -1,16 +1,21 @@
-package main
+package plain
 
 import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
 	"github.com/arenadebate/arena/engine/stats"
 )
+
+// colourless keeps the environment from forcing colours on the writers a
+// test renders for (CLICOLOR_FORCE colours even a pipe).
+func colourless(t *testing.T) {
+	t.Setenv("CLICOLOR_FORCE", "")
+}
 
 func renderReport() stats.Report {
 	return stats.Report{Logs: 3, Runs: 3, MinCases: 5, MinP95: 20, Models: []stats.Model{
@@ -31,6 +36,7 @@ func renderReport() stats.Report {
 // the pipe view prints tables. Neither lets a name from a log reach the
 // terminal as an escape sequence.
 func TestStatsViews(t *testing.T) {
+	colourless(t)
 	rep := renderReport()
 	plain := lipgloss.NewRenderer(io.Discard)
 	chart := statsChart(rep, plain, 100)
@@ -55,26 +61,5 @@ func TestStatsViews(t *testing.T) {
 	colour.SetColorProfile(termenv.ANSI256)
 	if out := statsChart(rep, colour, 100); strings.Contains(out, "\x1b]") || strings.Contains(out, "PWNED\x07") {
 		t.Errorf("an OSC sequence from a log reached the chart: %q", out)
-	}
-}
-
-func TestParseSince(t *testing.T) {
-	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
-	for in, want := range map[string]time.Time{
-		"7d":                   now.AddDate(0, 0, -7),
-		"36h":                  now.Add(-36 * time.Hour),
-		"2026-03-01T00:00:00Z": time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
-	} {
-		if got, err := parseSince(in, now); err != nil || !got.Equal(want) {
-			t.Errorf("%s: %v %v", in, got, err)
-		}
-	}
-	if got, err := parseSince("2026-03-01", now); err != nil || got.Format(time.DateOnly) != "2026-03-01" {
-		t.Errorf("a date: %v %v", got, err)
-	}
-	for _, bad := range []string{"yesterday", "-3d", "", "7x"} {
-		if _, err := parseSince(bad, now); err == nil {
-			t.Errorf("%q was accepted", bad)
-		}
 	}
 }

@@ -1,0 +1,74 @@
+package plain
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
+)
+
+// sampleLogs are three saved runs: a finished one, one still being
+// written, and a file that is no log.
+func sampleLogs() []runlog.Summary {
+	started := time.Date(2026, 3, 1, 9, 30, 0, 0, time.Local)
+	return []runlog.Summary{
+		{Path: "logs/a.jsonl", Started: started, Protocol: "adversarial", Topic: "Should we move sessions\nto Postgres?", Result: "consensus",
+			Rounds: 2, Took: 93400 * time.Millisecond, Usage: engine.Usage{Replies: 3, Reported: 3, InputTokens: 1200, OutputTokens: 300},
+			Seats: []engine.Seat{{Agent: "claude"}, {Agent: "gemini"}, {Agent: "claude"}}},
+		{Path: "logs/b.jsonl", Started: started.Add(time.Hour), Protocol: "rank", Topic: "Rank\x1b[31m two", Rounds: 1, Writing: true, WriterPID: 4242,
+			Seats: []engine.Seat{{Agent: "qwen"}}, Sequence: []string{"events 4 to 5 are missing between lines 3 and 4"}},
+		{Path: "logs/junk.jsonl", Problem: "not an arena debate log: line 1 is not a valid event"},
+	}
+}
+
+// The listing is a row per log: its outcome, or that it is being
+// written, or that it cannot be read; its topic on one line, cleaned.
+func TestLogs(t *testing.T) {
+	colourless(t)
+	want := strings.Join([]string{
+		"DATE                 PROTOCOL     OUTCOME                 ROUNDS  TOOK   TOKENS             AGENTS         TOPIC                                 LOG              \n",
+		"2026-03-01 09:30:00  adversarial  consensus               2       1m33s  1.2k in · 300 out  claude,gemini  Should we move sessions to Postgres?  logs/a.jsonl     \n",
+		"2026-03-01 10:30:00  rank         running (process 4242)  1       —      not reported       qwen           Rank two                              logs/b.jsonl     \n",
+		"?                    —            unreadable              0       —      not reported                                                            logs/junk.jsonl  \n",
+	}, "")
+	if got := Logs("logs", sampleLogs(), io.Discard); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got, want := Logs("logs", nil, io.Discard), "No saved debates in logs.\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// What is wrong with each log is a line of its own; nothing for a sound one.
+func TestLogProblems(t *testing.T) {
+	logs := sampleLogs()
+	logs[1].Sequence = append(logs[1].Sequence, "b", "c", "d")
+	for i, want := range []string{
+		"",
+		"event numbers: events 4 to 5 are missing between lines 3 and 4; event numbers: b; event numbers: c; and 1 more breaks in the event numbers",
+		"not an arena debate log: line 1 is not a valid event",
+	} {
+		if got := LogProblems(logs[i]); got != want {
+			t.Errorf("%s: got %q, want %q", logs[i].Path, got, want)
+		}
+	}
+}
+
+func TestEndNote(t *testing.T) {
+	for _, c := range []struct {
+		lc   runlog.Contents
+		want string
+	}{
+		{runlog.Contents{Complete: true}, ""},
+		{runlog.Contents{Events: make([]engine.Event, 3)}, "the log ends after event 3 without an outcome: the debate was cut short"},
+		{runlog.Contents{Complete: true, Sequence: []string{"line 5 repeats event number 4 (of line 4)"}, Writing: true},
+			"the log's event numbers are broken: line 5 repeats event number 4 (of line 4); an arena (process unknown) is writing this log now: what it held when read was replayed"},
+	} {
+		if got := EndNote(c.lc); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}

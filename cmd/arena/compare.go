@@ -7,9 +7,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers/trust"
-	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/compare"
+	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/receipt"
 	"github.com/arenadebate/arena/settings"
 )

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
+	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/settings"
 )
 

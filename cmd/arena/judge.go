@@ -14,9 +14,9 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
-	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/judge"
+	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/settings"
 )
 

@@ -19,7 +19,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/arenadebate/arena/cmd/arena/mcpserver"
+	"github.com/arenadebate/arena/engine/mcpserver"
 )
 
 // arena mcp: the protocols as Model Context Protocol tools

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/arenadebate/arena/cmd/arena/mcpserver"
+	"github.com/arenadebate/arena/engine/mcpserver"
 )
 
 // runTools are the run tools arena mcp serves, drawn from a fresh root

@@ -7,8 +7,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/tui/plain"
 )

@@ -17,8 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/mcpserver"
 )
 
 // arena mcp end to end: the SDK's client over stdio (or Streamable HTTP)

@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/arenadebate/arena/challengers/clitest"
-	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/demo"
+	"github.com/arenadebate/arena/engine/mcpserver"
 )
 
 // Every protocol of the list has every part: a name its logs use and a

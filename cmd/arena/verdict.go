@@ -15,8 +15,8 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
-	"github.com/arenadebate/arena/cmd/arena/mcpserver"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/engine/verdict"
 	"github.com/arenadebate/arena/settings"

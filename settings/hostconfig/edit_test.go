@@ -369,6 +369,17 @@ command = "/usr/local/bin/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `, Added},
+		{"servers as inline tables", `[mcp_servers]
+other = { command = "x" }
+`,
+			`[mcp_servers]
+other = { command = "x" }
+
+[mcp_servers.arena]
+command = "/usr/local/bin/arena"
+args = ["mcp"]
+env = { ARENA_MCP_HOST = "codex" }
+`, Added},
 		{"CRLF", "model = \"o3\"\r\n\r\n[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n",
 			"model = \"o3\"\r\n\r\n[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n\n[mcp_servers.arena]\ncommand = \"/usr/local/bin/arena\"\nargs = [\"mcp\"]\nenv = { ARENA_MCP_HOST = \"codex\" }\n", Added},
 		{"arena's entry as it would write it", `[mcp_servers.arena]
@@ -446,6 +457,21 @@ args = ["serve"]
 arena = { command = "/old/arena", args = ["mcp"], env = { ARENA_MCP_HOST = "codex" } }
 `,
 			"arena's entry is not written as a [mcp_servers.arena] table; edit it by hand"},
+		// An inline table is complete in itself (TOML 1.0 and 1.1): a
+		// table header cannot add to it, though BurntSushi/toml reads one
+		// that does.
+		{"servers inline", "mcp_servers = { other = { command = \"x\" } }\n",
+			"adding arena's [mcp_servers.arena] table would make it invalid TOML (toml: key mcp_servers already exists as a value)"},
+		{"no servers, inline", "mcp_servers = {}\n",
+			"adding arena's [mcp_servers.arena] table would make it invalid TOML (toml: key mcp_servers already exists as a value)"},
+		{"servers inline, and arena's table after them", `mcp_servers = { other = { command = "x" } }
+
+[mcp_servers.arena]
+command = "/old/arena"
+args = ["mcp"]
+env = { ARENA_MCP_HOST = "codex" }
+`,
+			"it is not valid TOML (toml: key mcp_servers already exists as a value)"},
 		{"not TOML", "[mcp_servers.x\ncommand = \n",
 			"it is not valid TOML (toml: line 2: expected '.' or ']' to end table name, but got '\\n' instead)"},
 	} {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	gotoml "github.com/pelletier/go-toml/v2"
 )
 
 // The TOML of Codex's config.toml: [mcp_servers.arena] and what follows
@@ -26,6 +27,9 @@ var (
 func EditTOML(doc []byte, e Entry) ([]byte, State, error) {
 	var before map[string]any
 	if _, err := toml.Decode(string(doc), &before); err != nil {
+		return nil, 0, fmt.Errorf("it is not valid TOML (%w)", err)
+	}
+	if err := strictTOML(string(doc)); err != nil {
 		return nil, 0, fmt.Errorf("it is not valid TOML (%w)", err)
 	}
 	servers, _ := before["mcp_servers"].(map[string]any)
@@ -46,6 +50,9 @@ func EditTOML(doc []byte, e Entry) ([]byte, State, error) {
 		out, state = o, Updated
 	default:
 		out = appendTOML(string(doc), e)
+	}
+	if err := strictTOML(out); err != nil {
+		return nil, 0, fmt.Errorf("adding arena's [mcp_servers.arena] table would make it invalid TOML (%w)", err)
 	}
 	if err := checkTOML(before, servers, out, e); err != nil {
 		return nil, 0, err
@@ -80,6 +87,18 @@ func replaceTOML(doc string, e Entry) (string, error) {
 		end--
 	}
 	return strings.Join(lines[:start], "") + tomlBlock(e) + strings.Join(lines[end:], ""), nil
+}
+
+// strictTOML is a second reading, by a parser that holds to what TOML
+// forbids where BurntSushi/toml v1.6.0 does not: that one reads a
+// [mcp_servers.arena] header after mcp_servers = { … } as adding to the
+// inline table, which TOML (1.0 and 1.1) forbids, an inline table being
+// complete in itself. Codex's reader holds to it: codex 0.118.0 refused
+// to start, "duplicate key", on env = { … } followed by a table
+// [mcp_servers.fs.env] (multica-ai/multica pull request 1288).
+func strictTOML(doc string) error {
+	var v map[string]any
+	return gotoml.Unmarshal([]byte(doc), &v)
 }
 
 // appendTOML adds the entry's table at the end, after a blank line.

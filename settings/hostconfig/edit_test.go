@@ -436,6 +436,20 @@ env = { ARENA_MCP_HOST = "codex" }
 [profiles.fast]
 model = "o4-mini"
 `, Updated},
+		{"arena's entry, its header quoted and commented", `# mine
+[ mcp_servers . 'arena' ]  # arena's
+command = "/old/arena"
+args = ["mcp"]
+env = { ARENA_MCP_HOST = "codex" }
+`,
+			`# mine
+[mcp_servers.arena]
+command = "/usr/local/bin/arena"
+args = ["mcp"]
+env = { ARENA_MCP_HOST = "codex" }
+`, Updated},
+		{"arena's entry, its header commented, CRLF", "[mcp_servers.arena] # arena's\r\ncommand = \"/old/arena\"\r\nargs = [\"mcp\"]\r\nenv = { ARENA_MCP_HOST = \"codex\" }\r\n",
+			"[mcp_servers.arena]\ncommand = \"/usr/local/bin/arena\"\nargs = [\"mcp\"]\nenv = { ARENA_MCP_HOST = \"codex\" }\n", Updated},
 		{"arena's entry, CRLF", "model = \"o3\"\r\n\r\n[mcp_servers.arena]\r\ncommand = \"/old/arena\"\r\nargs = [\"mcp\"]\r\nenv = { ARENA_MCP_HOST = \"codex\" }\r\n\r\n[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n",
 			"model = \"o3\"\r\n\r\n[mcp_servers.arena]\ncommand = \"/usr/local/bin/arena\"\nargs = [\"mcp\"]\nenv = { ARENA_MCP_HOST = \"codex\" }\n\r\n[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n", Updated},
 	} {

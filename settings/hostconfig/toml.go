@@ -15,9 +15,11 @@ import (
 )
 
 // The TOML of Codex's config.toml: [mcp_servers.arena] and what follows
-// it up to the next table that is not one of its own.
+// it up to the next table that is not one of its own. A line keeps its
+// newline (strings.SplitAfter): the header's pattern ends in \s*$ so that
+// a comment after the header, which stops at the newline, still matches.
 var (
-	tomlArenaHeader = regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*("arena"|'arena'|arena)\s*\]\s*(#.*)?$`)
+	tomlArenaHeader = regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*("arena"|'arena'|arena)\s*\]\s*(#.*)?\s*$`)
 	tomlArenaSub    = regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*("arena"|'arena'|arena)\s*\.`)
 	tomlHeader      = regexp.MustCompile(`^\s*\[`)
 )

@@ -21,10 +21,9 @@ type editCase struct {
 
 type refusalCase struct{ name, in, want string }
 
-func TestEditJSON(t *testing.T) {
-	for _, c := range []editCase{
-		{"no file", "",
-			`{
+var jsonEdits = []editCase{
+	{"no file", "",
+		`{
   "mcpServers": {
     "arena": {
       "type": "stdio",
@@ -39,8 +38,8 @@ func TestEditJSON(t *testing.T) {
   }
 }
 `, Added},
-		{"blank", " \n",
-			`{
+	{"blank", " \n",
+		`{
   "mcpServers": {
     "arena": {
       "type": "stdio",
@@ -55,8 +54,8 @@ func TestEditJSON(t *testing.T) {
   }
 }
 `, Added},
-		{"empty object", "{}\n",
-			`{
+	{"empty object", "{}\n",
+		`{
   "mcpServers": {
     "arena": {
       "type": "stdio",
@@ -71,10 +70,10 @@ func TestEditJSON(t *testing.T) {
   }
 }
 `, Added},
-		{"no final newline", `{
+	{"no final newline", `{
   "theme": "dark"
 }`,
-			`{
+		`{
   "theme": "dark",
   "mcpServers": {
     "arena": {
@@ -89,13 +88,13 @@ func TestEditJSON(t *testing.T) {
     }
   }
 }`, Added},
-		{"other servers", `{
+	{"other servers", `{
   "mcpServers": {
     "github": {"command": "gh-mcp"}
   }
 }
 `,
-			`{
+		`{
   "mcpServers": {
     "github": {"command": "gh-mcp"},
     "arena": {
@@ -111,11 +110,11 @@ func TestEditJSON(t *testing.T) {
   }
 }
 `, Added},
-		{"no servers yet", `{
+	{"no servers yet", `{
   "mcpServers": {}
 }
 `,
-			`{
+		`{
   "mcpServers": {
     "arena": {
       "type": "stdio",
@@ -130,15 +129,15 @@ func TestEditJSON(t *testing.T) {
   }
 }
 `, Added},
-		{"tabs, as Claude Code writes", "{\n\t\"numStartups\": 12,\n\t\"mcpServers\": {\n\t\t\"github\": {\"type\": \"stdio\", \"command\": \"gh-mcp\", \"args\": []}\n\t},\n\t\"projects\": {}\n}\n",
-			"{\n\t\"numStartups\": 12,\n\t\"mcpServers\": {\n\t\t\"github\": {\"type\": \"stdio\", \"command\": \"gh-mcp\", \"args\": []},\n\t\t\"arena\": {\n\t\t\t\"type\": \"stdio\",\n\t\t\t\"command\": \"/usr/local/bin/arena\",\n\t\t\t\"args\": [\n\t\t\t\t\"mcp\"\n\t\t\t],\n\t\t\t\"env\": {\n\t\t\t\t\"ARENA_MCP_HOST\": \"claude\"\n\t\t\t}\n\t\t}\n\t},\n\t\"projects\": {}\n}\n", Added},
-		{"odd indentation", `{
+	{"tabs, as Claude Code writes", "{\n\t\"numStartups\": 12,\n\t\"mcpServers\": {\n\t\t\"github\": {\"type\": \"stdio\", \"command\": \"gh-mcp\", \"args\": []}\n\t},\n\t\"projects\": {}\n}\n",
+		"{\n\t\"numStartups\": 12,\n\t\"mcpServers\": {\n\t\t\"github\": {\"type\": \"stdio\", \"command\": \"gh-mcp\", \"args\": []},\n\t\t\"arena\": {\n\t\t\t\"type\": \"stdio\",\n\t\t\t\"command\": \"/usr/local/bin/arena\",\n\t\t\t\"args\": [\n\t\t\t\t\"mcp\"\n\t\t\t],\n\t\t\t\"env\": {\n\t\t\t\t\"ARENA_MCP_HOST\": \"claude\"\n\t\t\t}\n\t\t}\n\t},\n\t\"projects\": {}\n}\n", Added},
+	{"odd indentation", `{
    "theme": "dark",
       "mcpServers": {
   "a": {"command": "a"}   }
 }
 `,
-			`{
+		`{
    "theme": "dark",
       "mcpServers": {
   "a": {"command": "a"},
@@ -154,8 +153,8 @@ func TestEditJSON(t *testing.T) {
       }   }
 }
 `, Added},
-		{"one line", "{\"theme\":\"dark\",\"mcpServers\":{\"a\":{\"command\":\"a\"}}}",
-			`{"theme":"dark","mcpServers":{"a":{"command":"a"},
+	{"one line", "{\"theme\":\"dark\",\"mcpServers\":{\"a\":{\"command\":\"a\"}}}",
+		`{"theme":"dark","mcpServers":{"a":{"command":"a"},
     "arena": {
       "type": "stdio",
       "command": "/usr/local/bin/arena",
@@ -166,8 +165,8 @@ func TestEditJSON(t *testing.T) {
         "ARENA_MCP_HOST": "claude"
       }
     }}}`, Added},
-		{"one line without servers", "{\"theme\": \"dark\"}\n",
-			`{"theme": "dark",
+	{"one line without servers", "{\"theme\": \"dark\"}\n",
+		`{"theme": "dark",
   "mcpServers": {
     "arena": {
       "type": "stdio",
@@ -181,14 +180,14 @@ func TestEditJSON(t *testing.T) {
     }
   }}
 `, Added},
-		{"escapes and non-ASCII kept", `{
+	{"escapes and non-ASCII kept", `{
   "name": "ünïcode — \u00e9",
   "mcpServers": {
     "a": {"command": "a"}
   }
 }
 `,
-			`{
+		`{
   "name": "ünïcode — \u00e9",
   "mcpServers": {
     "a": {"command": "a"},
@@ -205,14 +204,16 @@ func TestEditJSON(t *testing.T) {
   }
 }
 `, Added},
-		{"CRLF", "{\r\n  \"theme\": \"dark\",\r\n  \"mcpServers\": {\r\n    \"a\": {\"command\": \"a\"}\r\n  }\r\n}\r\n",
-			"{\r\n  \"theme\": \"dark\",\r\n  \"mcpServers\": {\r\n    \"a\": {\"command\": \"a\"},\n    \"arena\": {\n      \"type\": \"stdio\",\n      \"command\": \"/usr/local/bin/arena\",\n      \"args\": [\n        \"mcp\"\n      ],\n      \"env\": {\n        \"ARENA_MCP_HOST\": \"claude\"\n      }\n    }\r\n  }\r\n}\r\n", Added},
-		{"a repeated key: the last counts", `{
+	// The person's lines keep their CRLF; arena's lines end in \n alone,
+	// which every JSON reader takes as the same.
+	{"CRLF", "{\r\n  \"theme\": \"dark\",\r\n  \"mcpServers\": {\r\n    \"a\": {\"command\": \"a\"}\r\n  }\r\n}\r\n",
+		"{\r\n  \"theme\": \"dark\",\r\n  \"mcpServers\": {\r\n    \"a\": {\"command\": \"a\"},\n    \"arena\": {\n      \"type\": \"stdio\",\n      \"command\": \"/usr/local/bin/arena\",\n      \"args\": [\n        \"mcp\"\n      ],\n      \"env\": {\n        \"ARENA_MCP_HOST\": \"claude\"\n      }\n    }\r\n  }\r\n}\r\n", Added},
+	{"a repeated key: the last counts", `{
   "mcpServers": {"a": {}},
   "mcpServers": {"b": {}}
 }
 `,
-			`{
+		`{
   "mcpServers": {"a": {}},
   "mcpServers": {"b": {},
     "arena": {
@@ -227,7 +228,7 @@ func TestEditJSON(t *testing.T) {
     }}
 }
 `, Added},
-		{"arena's entry as it would write it", `{
+	{"arena's entry as it would write it", `{
   "mcpServers": {
     "arena": {
       "type": "stdio",
@@ -242,7 +243,7 @@ func TestEditJSON(t *testing.T) {
   }
 }
 `,
-			`{
+		`{
   "mcpServers": {
     "arena": {
       "type": "stdio",
@@ -257,14 +258,14 @@ func TestEditJSON(t *testing.T) {
   }
 }
 `, Unchanged},
-		{"arena's entry, another binary", `{
+	{"arena's entry, another binary", `{
   "mcpServers": {
     "arena": {"command": "/old/arena", "args": ["mcp"], "env": {"ARENA_MCP_HOST": "claude"}},
     "z": {"command": "z"}
   }
 }
 `,
-			`{
+		`{
   "mcpServers": {
     "arena": {
       "type": "stdio",
@@ -280,7 +281,10 @@ func TestEditJSON(t *testing.T) {
   }
 }
 `, Updated},
-	} {
+}
+
+func TestEditJSON(t *testing.T) {
+	for _, c := range jsonEdits {
 		t.Run(c.name, func(t *testing.T) {
 			got, state, err := EditJSON([]byte(c.in), "mcpServers", "arena", claudeEntry)
 			checkEdit(t, c, got, state, err)
@@ -288,29 +292,31 @@ func TestEditJSON(t *testing.T) {
 	}
 }
 
-func TestEditJSONRefuses(t *testing.T) {
-	for _, c := range []refusalCase{
-		{"an arena entry arena did not write", `{
+var jsonRefusals = []refusalCase{
+	{"an arena entry arena did not write", `{
   "mcpServers": {
     "arena": {"command": "/opt/arena-fork", "args": ["serve"]}
   }
 }
 `,
-			"not written by arena install: {\"command\": \"/opt/arena-fork\", \"args\": [\"serve\"]}"},
-		{"comments", `{
+		"not written by arena install: {\"command\": \"/opt/arena-fork\", \"args\": [\"serve\"]}"},
+	{"comments", `{
   // my servers
   "mcpServers": {}
 }
 `,
-			"it is not plain JSON (invalid character '/' looking for beginning of object key string); arena edits only files it can read back whole"},
-		{"servers not an object", `{
+		"it is not plain JSON (invalid character '/' looking for beginning of object key string); arena edits only files it can read back whole"},
+	{"servers not an object", `{
   "mcpServers": ["a"]
 }
 `,
-			"its \"mcpServers\" is not an object"},
-		{"not an object", "[1, 2]\n",
-			"it is not plain JSON (json: cannot unmarshal array into Go value of type map[string]interface {}); arena edits only files it can read back whole"},
-	} {
+		"its \"mcpServers\" is not an object"},
+	{"not an object", "[1, 2]\n",
+		"it is not plain JSON (json: cannot unmarshal array into Go value of type map[string]interface {}); arena edits only files it can read back whole"},
+}
+
+func TestEditJSONRefuses(t *testing.T) {
+	for _, c := range jsonRefusals {
 		t.Run(c.name, func(t *testing.T) {
 			got, _, err := EditJSON([]byte(c.in), "mcpServers", "arena", claudeEntry)
 			checkRefusal(t, c, got, err)
@@ -318,38 +324,37 @@ func TestEditJSONRefuses(t *testing.T) {
 	}
 }
 
-func TestEditTOML(t *testing.T) {
-	for _, c := range []editCase{
-		{"no file", "",
-			`[mcp_servers.arena]
+var tomlEdits = []editCase{
+	{"no file", "",
+		`[mcp_servers.arena]
 command = "/usr/local/bin/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `, Added},
-		{"settings", "model = \"gpt-5-codex\"\n",
-			`model = "gpt-5-codex"
+	{"settings", "model = \"gpt-5-codex\"\n",
+		`model = "gpt-5-codex"
 
 [mcp_servers.arena]
 command = "/usr/local/bin/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `, Added},
-		{"no final newline", "model = \"gpt-5-codex\"",
-			`model = "gpt-5-codex"
+	{"no final newline", "model = \"gpt-5-codex\"",
+		`model = "gpt-5-codex"
 
 [mcp_servers.arena]
 command = "/usr/local/bin/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `, Added},
-		{"other servers", `# my codex settings
+	{"other servers", `# my codex settings
 model = "gpt-5-codex"
 
 [mcp_servers.docs]
 command = "docs-mcp"
 args = ["--port", "0"]
 `,
-			`# my codex settings
+		`# my codex settings
 model = "gpt-5-codex"
 
 [mcp_servers.docs]
@@ -361,18 +366,18 @@ command = "/usr/local/bin/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `, Added},
-		{"servers in dotted keys", "mcp_servers.other.command = \"x\"\n",
-			`mcp_servers.other.command = "x"
+	{"servers in dotted keys", "mcp_servers.other.command = \"x\"\n",
+		`mcp_servers.other.command = "x"
 
 [mcp_servers.arena]
 command = "/usr/local/bin/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `, Added},
-		{"servers as inline tables", `[mcp_servers]
+	{"servers as inline tables", `[mcp_servers]
 other = { command = "x" }
 `,
-			`[mcp_servers]
+		`[mcp_servers]
 other = { command = "x" }
 
 [mcp_servers.arena]
@@ -380,19 +385,20 @@ command = "/usr/local/bin/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `, Added},
-		{"CRLF", "model = \"o3\"\r\n\r\n[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n",
-			"model = \"o3\"\r\n\r\n[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n\n[mcp_servers.arena]\ncommand = \"/usr/local/bin/arena\"\nargs = [\"mcp\"]\nenv = { ARENA_MCP_HOST = \"codex\" }\n", Added},
-		{"arena's entry as it would write it", `[mcp_servers.arena]
+	// As in JSON: the other lines keep their CRLF, arena's have \n.
+	{"CRLF", "model = \"o3\"\r\n\r\n[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n",
+		"model = \"o3\"\r\n\r\n[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n\n[mcp_servers.arena]\ncommand = \"/usr/local/bin/arena\"\nargs = [\"mcp\"]\nenv = { ARENA_MCP_HOST = \"codex\" }\n", Added},
+	{"arena's entry as it would write it", `[mcp_servers.arena]
 command = "/usr/local/bin/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `,
-			`[mcp_servers.arena]
+		`[mcp_servers.arena]
 command = "/usr/local/bin/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `, Unchanged},
-		{"arena's entry, another binary", `# my codex settings
+	{"arena's entry, another binary", `# my codex settings
 model = "gpt-5-codex"
 
 [mcp_servers.arena]
@@ -405,7 +411,7 @@ env = { ARENA_MCP_HOST = "codex" }
 command = "docs-mcp"
 args = ["--port", "0"]
 `,
-			`# my codex settings
+		`# my codex settings
 model = "gpt-5-codex"
 
 [mcp_servers.arena]
@@ -418,7 +424,7 @@ env = { ARENA_MCP_HOST = "codex" }
 command = "docs-mcp"
 args = ["--port", "0"]
 `, Updated},
-		{"arena's entry with a sub-table", `[mcp_servers.arena]
+	{"arena's entry with a sub-table", `[mcp_servers.arena]
 command = "/old/arena"
 args = ["mcp"]
 
@@ -428,7 +434,7 @@ ARENA_MCP_HOST = "codex"
 [profiles.fast]
 model = "o4-mini"
 `,
-			`[mcp_servers.arena]
+		`[mcp_servers.arena]
 command = "/usr/local/bin/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
@@ -436,23 +442,26 @@ env = { ARENA_MCP_HOST = "codex" }
 [profiles.fast]
 model = "o4-mini"
 `, Updated},
-		{"arena's entry, its header quoted and commented", `# mine
+	{"arena's entry, its header quoted and commented", `# mine
 [ mcp_servers . 'arena' ]  # arena's
 command = "/old/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `,
-			`# mine
+		`# mine
 [mcp_servers.arena]
 command = "/usr/local/bin/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `, Updated},
-		{"arena's entry, its header commented, CRLF", "[mcp_servers.arena] # arena's\r\ncommand = \"/old/arena\"\r\nargs = [\"mcp\"]\r\nenv = { ARENA_MCP_HOST = \"codex\" }\r\n",
-			"[mcp_servers.arena]\ncommand = \"/usr/local/bin/arena\"\nargs = [\"mcp\"]\nenv = { ARENA_MCP_HOST = \"codex\" }\n", Updated},
-		{"arena's entry, CRLF", "model = \"o3\"\r\n\r\n[mcp_servers.arena]\r\ncommand = \"/old/arena\"\r\nargs = [\"mcp\"]\r\nenv = { ARENA_MCP_HOST = \"codex\" }\r\n\r\n[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n",
-			"model = \"o3\"\r\n\r\n[mcp_servers.arena]\ncommand = \"/usr/local/bin/arena\"\nargs = [\"mcp\"]\nenv = { ARENA_MCP_HOST = \"codex\" }\n\r\n[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n", Updated},
-	} {
+	{"arena's entry, its header commented, CRLF", "[mcp_servers.arena] # arena's\r\ncommand = \"/old/arena\"\r\nargs = [\"mcp\"]\r\nenv = { ARENA_MCP_HOST = \"codex\" }\r\n",
+		"[mcp_servers.arena]\ncommand = \"/usr/local/bin/arena\"\nargs = [\"mcp\"]\nenv = { ARENA_MCP_HOST = \"codex\" }\n", Updated},
+	{"arena's entry, CRLF", "model = \"o3\"\r\n\r\n[mcp_servers.arena]\r\ncommand = \"/old/arena\"\r\nargs = [\"mcp\"]\r\nenv = { ARENA_MCP_HOST = \"codex\" }\r\n\r\n[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n",
+		"model = \"o3\"\r\n\r\n[mcp_servers.arena]\ncommand = \"/usr/local/bin/arena\"\nargs = [\"mcp\"]\nenv = { ARENA_MCP_HOST = \"codex\" }\n\r\n[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n", Updated},
+}
+
+func TestEditTOML(t *testing.T) {
+	for _, c := range tomlEdits {
 		t.Run(c.name, func(t *testing.T) {
 			got, state, err := EditTOML([]byte(c.in), codexEntry)
 			checkEdit(t, c, got, state, err)
@@ -460,35 +469,37 @@ env = { ARENA_MCP_HOST = "codex" }
 	}
 }
 
-func TestEditTOMLRefuses(t *testing.T) {
-	for _, c := range []refusalCase{
-		{"an arena entry arena did not write", `[mcp_servers.arena]
+var tomlRefusals = []refusalCase{
+	{"an arena entry arena did not write", `[mcp_servers.arena]
 command = "/opt/arena-fork"
 args = ["serve"]
 `,
-			"not written by arena install: {\"args\":[\"serve\"],\"command\":\"/opt/arena-fork\"}"},
-		{"arena's entry inline", `[mcp_servers]
+		"not written by arena install: {\"args\":[\"serve\"],\"command\":\"/opt/arena-fork\"}"},
+	{"arena's entry inline", `[mcp_servers]
 arena = { command = "/old/arena", args = ["mcp"], env = { ARENA_MCP_HOST = "codex" } }
 `,
-			"arena's entry is not written as a [mcp_servers.arena] table; edit it by hand"},
-		// An inline table is complete in itself (TOML 1.0 and 1.1): a
-		// table header cannot add to it, though BurntSushi/toml reads one
-		// that does.
-		{"servers inline", "mcp_servers = { other = { command = \"x\" } }\n",
-			"adding arena's [mcp_servers.arena] table would make it invalid TOML (toml: key mcp_servers already exists as a value)"},
-		{"no servers, inline", "mcp_servers = {}\n",
-			"adding arena's [mcp_servers.arena] table would make it invalid TOML (toml: key mcp_servers already exists as a value)"},
-		{"servers inline, and arena's table after them", `mcp_servers = { other = { command = "x" } }
+		"arena's entry is not written as a [mcp_servers.arena] table; edit it by hand"},
+	// An inline table is complete in itself (TOML 1.0 and 1.1): a
+	// table header cannot add to it, though BurntSushi/toml reads one
+	// that does.
+	{"servers inline", "mcp_servers = { other = { command = \"x\" } }\n",
+		"adding arena's [mcp_servers.arena] table would make it invalid TOML (toml: key mcp_servers already exists as a value)"},
+	{"no servers, inline", "mcp_servers = {}\n",
+		"adding arena's [mcp_servers.arena] table would make it invalid TOML (toml: key mcp_servers already exists as a value)"},
+	{"servers inline, and arena's table after them", `mcp_servers = { other = { command = "x" } }
 
 [mcp_servers.arena]
 command = "/old/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `,
-			"it is not valid TOML (toml: key mcp_servers already exists as a value)"},
-		{"not TOML", "[mcp_servers.x\ncommand = \n",
-			"it is not valid TOML (toml: line 2: expected '.' or ']' to end table name, but got '\\n' instead)"},
-	} {
+		"it is not valid TOML (toml: key mcp_servers already exists as a value)"},
+	{"not TOML", "[mcp_servers.x\ncommand = \n",
+		"it is not valid TOML (toml: line 2: expected '.' or ']' to end table name, but got '\\n' instead)"},
+}
+
+func TestEditTOMLRefuses(t *testing.T) {
+	for _, c := range tomlRefusals {
 		t.Run(c.name, func(t *testing.T) {
 			got, _, err := EditTOML([]byte(c.in), codexEntry)
 			checkRefusal(t, c, got, err)

@@ -11,9 +11,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 
 	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/settings/hostconfig"
 )
 
 // arena install claude|codex|gemini: register arena mcp with the agent CLI
@@ -27,9 +27,6 @@ import (
 //go:embed claude-plugin/commands/*.md
 var claudeCommands embed.FS
 
-// The marker a command file carries when arena install wrote it.
-const commandMarker = "<!-- written by arena install: it rewrites this file; delete this line to keep your edits -->"
-
 var installExits = exits{
 	{code: exitOK, means: "registered (or already registered as it would be)"},
 	{code: exitError, means: "internal error"},
@@ -42,53 +39,6 @@ const exitRefused = 3
 type installFlags struct {
 	dryRun bool
 	scope  string
-}
-
-// hostCLI is an agent CLI arena registers with.
-type hostCLI struct {
-	name, title string
-	// config is the configuration file for a scope, and the entry's form.
-	config func(home, dir, scope string) (string, error)
-	format string // json or toml
-	typed  bool   // the entry names its transport (type: stdio)
-	// add is the CLI's own command doing the same, shown to the person.
-	add func(exe string) string
-}
-
-var hostCLIs = map[string]hostCLI{
-	"claude": {name: "claude", title: "Claude Code", format: "json", typed: true,
-		config: func(home, dir, scope string) (string, error) {
-			if scope == "project" {
-				return filepath.Join(dir, ".mcp.json"), nil
-			}
-			return filepath.Join(home, ".claude.json"), nil
-		},
-		add: func(exe string) string {
-			return fmt.Sprintf("claude mcp add --scope user -e %s=claude arena -- %s mcp", envMCPHost, shellWord(exe))
-		}},
-	"codex": {name: "codex", title: "Codex", format: "toml",
-		config: func(home, dir, scope string) (string, error) {
-			if scope == "project" {
-				return "", usagef("codex registers MCP servers for the user only (~/.codex/config.toml): leave out --scope project")
-			}
-			if ch := os.Getenv("CODEX_HOME"); ch != "" {
-				return filepath.Join(ch, "config.toml"), nil
-			}
-			return filepath.Join(home, ".codex", "config.toml"), nil
-		},
-		add: func(exe string) string {
-			return fmt.Sprintf("codex mcp add --env %s=codex arena -- %s mcp", envMCPHost, shellWord(exe))
-		}},
-	"gemini": {name: "gemini", title: "Gemini CLI", format: "json",
-		config: func(home, dir, scope string) (string, error) {
-			if scope == "project" {
-				return filepath.Join(dir, ".gemini", "settings.json"), nil
-			}
-			return filepath.Join(home, ".gemini", "settings.json"), nil
-		},
-		add: func(exe string) string {
-			return fmt.Sprintf("gemini mcp add --scope user -e %s=gemini arena %s mcp", envMCPHost, shellWord(exe))
-		}},
 }
 
 func (a *app) installCmd(*commonFlags) *cobra.Command {
@@ -127,7 +77,7 @@ repository (cmd/arena/claude-plugin, listed by .claude-plugin/marketplace.json).
 }
 
 func (a *app) runInstall(name string, f installFlags) error {
-	h, ok := hostCLIs[name]
+	h, ok := hostconfig.Lookup(name)
 	if !ok {
 		return usagef("arena install %s: not a CLI arena installs into (claude, codex or gemini)", name)
 	}
@@ -139,35 +89,27 @@ func (a *app) runInstall(name string, f installFlags) error {
 		return fmt.Errorf("cannot find your home directory: %w", err)
 	}
 	dir, _ := os.Getwd()
-	path, err := h.config(home, dir, f.scope)
+	path, err := h.ConfigPath(f.scope, home, dir, os.Getenv)
 	if err != nil {
-		return err
+		return usagef("%w", err)
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("cannot find arena's own binary to register: %w", err)
 	}
-	entry := mcpEntry{Command: exe, Args: []string{"mcp"}, Env: map[string]string{envMCPHost: h.name}}
-	if h.typed {
-		entry.Type = "stdio"
-	}
 	verb := "registers"
 	if f.dryRun {
 		verb = "would register"
 	}
-	fmt.Fprintf(a.stdout, "arena install %s %s arena mcp with %s:\n", name, verb, h.title)
-	if err := a.installEntry(h, path, entry, f.dryRun); err != nil {
+	fmt.Fprintf(a.stdout, "arena install %s %s arena mcp with %s:\n", name, verb, h.Title)
+	if err := a.installEntry(h, path, h.Entry(exe), f.dryRun); err != nil {
 		if errors.Is(err, errRefused) {
-			fmt.Fprintf(a.stdout, "\nNothing was written. To register arena yourself: %s\n", h.add(exe))
+			fmt.Fprintf(a.stdout, "\nNothing was written. To register arena yourself: %s\n", h.AddCommand(exe))
 			return exitCode(exitRefused)
 		}
 		return err
 	}
-	if h.name == "claude" {
-		cdir := filepath.Join(home, ".claude", "commands")
-		if f.scope == "project" {
-			cdir = filepath.Join(dir, ".claude", "commands")
-		}
+	if cdir := h.CommandsDir(f.scope, home, dir); cdir != "" {
 		if err := a.installCommands(cdir, f.dryRun); err != nil {
 			return err
 		}
@@ -176,7 +118,7 @@ func (a *app) runInstall(name string, f installFlags) error {
 	case f.dryRun:
 		fmt.Fprintln(a.stdout, "\n(dry run: nothing was written)")
 	default:
-		fmt.Fprintf(a.stdout, "\nRestart %s to load it. Its tools: debate, compare, judge, verdict, rank, run_status, cancel_run, list_runs, read_outcome.\n", h.title)
+		fmt.Fprintf(a.stdout, "\nRestart %s to load it. Its tools: debate, compare, judge, verdict, rank, run_status, cancel_run, list_runs, read_outcome.\n", h.Title)
 	}
 	return nil
 }
@@ -184,54 +126,38 @@ func (a *app) runInstall(name string, f installFlags) error {
 var errRefused = errors.New("refused")
 
 // installEntry registers the entry in the configuration at path.
-func (a *app) installEntry(h hostCLI, path string, entry mcpEntry, dry bool) error {
+func (a *app) installEntry(h hostconfig.Host, path string, entry hostconfig.Entry, dry bool) error {
 	show := tildePath(path)
 	refuse := func(format string, args ...any) error {
 		fmt.Fprintf(a.stdout, "  %s: refused: %s\n", show, fmt.Sprintf(format, args...))
 		return errRefused
 	}
-	st, err := os.Lstat(path)
-	var before []byte
-	mode := os.FileMode(0o600)
+	before, mode, err := hostconfig.Read(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, hostconfig.ErrUnsafe):
+		return refuse("%v", err)
 	case err != nil:
-		return fmt.Errorf("%s: %w", path, err)
-	case st.Mode()&fs.ModeSymlink != 0:
-		return refuse("it is a symbolic link, and arena writes a file by replacing it, which would replace the link")
-	case !st.Mode().IsRegular():
-		return refuse("it is not a regular file")
-	default:
-		mode = st.Mode().Perm()
-		if before, err = trust.ReadFile(path, 64<<20); err != nil {
-			return refuse("%v", err)
-		}
+		return err
 	}
-	var after []byte
-	var state entryState
-	if h.format == "toml" {
-		after, state, err = editTOML(before, entry)
-	} else {
-		after, state, err = editJSON(before, "mcpServers", "arena", entry)
-	}
+	after, state, err := h.Edit(before, entry)
 	switch {
-	case errors.Is(err, errNotOurs):
-		return refuse("it has an MCP server named arena that arena install did not write (%v); remove or rename it, then run arena install again", strings.TrimPrefix(err.Error(), errNotOurs.Error()+": "))
+	case errors.Is(err, hostconfig.ErrNotOurs):
+		return refuse("it has an MCP server named arena that arena install did not write (%v); remove or rename it, then run arena install again", strings.TrimPrefix(err.Error(), hostconfig.ErrNotOurs.Error()+": "))
 	case err != nil:
 		return refuse("%v", err)
-	case state == entrySame:
+	case state == hostconfig.Unchanged:
 		fmt.Fprintf(a.stdout, "  %s: arena is registered already, as it would be (unchanged)\n", show)
 		return nil
 	}
 	what, would := "registered the MCP server arena (arena mcp)", "would register the MCP server arena (arena mcp)"
-	if state == entryOurs {
+	if state == hostconfig.Updated {
 		what, would = "updated the entry arena wrote", "would update the entry arena wrote"
 	}
 	if dry {
-		fmt.Fprintf(a.stdout, "  %s: %s\n%s", show, would, indent(changeDiff(show, before, after), "    "))
+		fmt.Fprintf(a.stdout, "  %s: %s\n%s", show, would, indent(hostconfig.Diff(show, before, after), "    "))
 		return nil
 	}
-	if err := replaceFile(path, after, mode); err != nil {
+	if err := hostconfig.Replace(path, after, mode); err != nil {
 		return err
 	}
 	fmt.Fprintf(a.stdout, "  %s: %s\n", show, what)
@@ -257,7 +183,7 @@ func (a *app) installCommands(dir string, dry bool) error {
 		if err != nil {
 			return err
 		}
-		data := append(bytes.TrimRight(body, "\n"), []byte("\n\n"+commandMarker+"\n")...)
+		data := hostconfig.CommandFile(body)
 		path := filepath.Join(dir, e.Name())
 		show := tildePath(path)
 		slash := "/" + strings.TrimSuffix(e.Name(), ".md")
@@ -280,7 +206,7 @@ func (a *app) installCommands(dir string, dry bool) error {
 				fmt.Fprintf(a.stdout, "  %s: %s is there already (unchanged)\n", show, slash)
 				continue
 			}
-			if !bytes.Contains(cur, []byte(commandMarker)) {
+			if !hostconfig.CommandOurs(cur) {
 				fmt.Fprintf(a.stdout, "  %s: kept: arena did not write it (%s not installed)\n", show, slash)
 				continue
 			}
@@ -308,28 +234,9 @@ func (a *app) installCommands(dir string, dry bool) error {
 	return nil
 }
 
-// replaceFile writes data to path through trust's replacing write,
-// refusing a symbolic link that appeared since it was checked.
-func replaceFile(path string, data []byte, mode os.FileMode) error {
-	d, err := trust.OpenDir(filepath.Dir(path), true)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	name := filepath.Base(path)
-	if st, err := d.Stat(name); err == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
-		return fmt.Errorf("%s became a symbolic link: nothing written", path)
-	}
-	return d.Replace(name, data, mode)
-}
-
 func tildePath(p string) string {
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		if rest, ok := strings.CutPrefix(p, home+string(filepath.Separator)); ok {
-			return "~/" + rest
-		}
-	}
-	return p
+	home, _ := os.UserHomeDir()
+	return hostconfig.Tilde(p, home)
 }
 
 func indent(s, pad string) string {
@@ -338,12 +245,4 @@ func indent(s, pad string) string {
 		lines[i] = pad + l
 	}
 	return strings.Join(lines, "\n") + "\n"
-}
-
-// shellWord quotes a word for a shell when it needs it.
-func shellWord(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

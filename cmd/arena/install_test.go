@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/arenadebate/arena/settings/hostconfig"
 )
 
 // arena install against temporary homes holding configurations people
@@ -54,8 +56,8 @@ func TestInstallClaudeKeepsEverythingElse(t *testing.T) {
 		t.Fatalf("the rest of the file changed:\n%s", after)
 	}
 	var doc struct {
-		MCPServers map[string]mcpEntry `json:"mcpServers"`
-		Theme      string              `json:"theme"`
+		MCPServers map[string]hostconfig.Entry `json:"mcpServers"`
+		Theme      string                      `json:"theme"`
 	}
 	if err := json.Unmarshal([]byte(after), &doc); err != nil {
 		t.Fatal(err)
@@ -73,7 +75,7 @@ func TestInstallClaudeKeepsEverythingElse(t *testing.T) {
 	}
 	for _, c := range []string{"judge-with-debate", "evaluate", "verdict", "llm-judge"} {
 		body := readFile(t, filepath.Join(s.home, ".claude", "commands", c+".md"))
-		if !strings.HasPrefix(body, "---\ndescription:") || !strings.Contains(body, commandMarker) || !strings.Contains(body, "$ARGUMENTS") {
+		if !strings.HasPrefix(body, "---\ndescription:") || !strings.Contains(body, hostconfig.CommandMarker) || !strings.Contains(body, "$ARGUMENTS") {
 			t.Fatalf("/%s:\n%s", c, body)
 		}
 	}
@@ -93,7 +95,7 @@ func TestInstallUpdatesOnlyWhatItWrote(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "updated the entry arena wrote") {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	var doc map[string]map[string]mcpEntry
+	var doc map[string]map[string]hostconfig.Entry
 	json.Unmarshal([]byte(readFile(t, cfg)), &doc)
 	if doc["mcpServers"]["arena"].Command != arenaBinary(t) || doc["mcpServers"]["z"].Command != "z" {
 		t.Fatalf("%s", readFile(t, cfg))
@@ -114,7 +116,7 @@ func TestInstallUpdatesOnlyWhatItWrote(t *testing.T) {
 		t.Fatalf("project scope: %d %s", r.code, r.stdout)
 	}
 	cmdPath := filepath.Join(s.dir, ".claude", "commands", "verdict.md")
-	os.WriteFile(cmdPath, []byte("changed\n"+commandMarker+"\n"), 0o644)
+	os.WriteFile(cmdPath, []byte("changed\n"+hostconfig.CommandMarker+"\n"), 0o644)
 	if r = s.run("install", "claude", "--scope", "project"); r.code != 0 || !strings.Contains(r.stdout, "/verdict updated") || strings.HasPrefix(readFile(t, cmdPath), "changed") {
 		t.Fatalf("%s", r.stdout)
 	}
@@ -192,7 +194,7 @@ func TestInstallCodexTOML(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", after, want)
 	}
 	var doc struct {
-		MCPServers map[string]mcpEntry `toml:"mcp_servers"`
+		MCPServers map[string]hostconfig.Entry `toml:"mcp_servers"`
 	}
 	if _, err := toml.Decode(after, &doc); err != nil || doc.MCPServers["docs"].Command != "docs-mcp" {
 		t.Fatalf("%v %+v", err, doc)

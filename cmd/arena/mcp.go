@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/arenadebate/arena/engine/mcpserver"
+	"github.com/arenadebate/arena/settings/hostconfig"
 )
 
 // arena mcp: the protocols as Model Context Protocol tools
@@ -33,7 +34,7 @@ var mcpExits = exits{
 
 // envMCPHost names the agent whose CLI runs this server, as arena install
 // registers it, for the self-preference guard.
-const envMCPHost = "ARENA_MCP_HOST"
+const envMCPHost = hostconfig.HostEnv
 
 type mcpFlags struct {
 	http    string

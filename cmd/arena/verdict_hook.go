@@ -3,174 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/settings/hostconfig"
 )
 
 // arena verdict --install-hook: a git pre-push hook that judges the
-// commits being pushed. The hook carries a signature line, the SHA-256 of
-// the rest of the file; arena replaces a hook only when the signature
-// matches, so a hook someone else wrote, or one they edited since, is
-// never touched without --force (and then kept as a backup).
-
-const hookSignature = "# arena-verdict-hook sha256="
-
-// hookBody is the pre-push hook; %s is the arena that installed it,
-// shell-quoted, tried when arena is not on PATH.
-const hookBody = `#!/bin/sh
-# arena verdict pre-push hook, written by "arena verdict --install-hook".
-# It judges the diff of the commits being pushed (the branch name is the
-# task id) and blocks the push on reject, and on escalate too when
-# ARENA_VERDICT_STRICT=1. Skip it once with git push --no-verify. If you
-# edit this file it becomes yours: arena will not replace it without --force.
-remote="$1"
-installed=%s
-arena="${ARENA_BIN:-}"
-if [ -z "$arena" ]; then
-	if command -v arena >/dev/null 2>&1; then
-		arena=arena
-	elif [ -x "$installed" ]; then
-		arena="$installed"
-	fi
-elif ! command -v "$arena" >/dev/null 2>&1; then
-	arena=""
-fi
-if [ -z "$arena" ]; then
-	echo "arena pre-push hook: arena was not found (not on PATH${ARENA_BIN:+, and ARENA_BIN=$ARENA_BIN is not a program}, nor at $installed)." >&2
-	echo "arena pre-push hook: fix it by installing arena on PATH or setting ARENA_BIN to its path; delete $0 to stop judging pushes." >&2
-	if [ "${ARENA_VERDICT_STRICT:-}" = 1 ]; then
-		echo "arena pre-push hook: push blocked: nothing can judge it (ARENA_VERDICT_STRICT=1; git push --no-verify skips the hook)." >&2
-		exit 1
-	fi
-	echo "arena pre-push hook: this push goes through UNJUDGED (ARENA_VERDICT_STRICT=1 blocks it)." >&2
-	exit 0
-fi
-tmp=$(mktemp "${TMPDIR:-/tmp}/arena-pre-push.XXXXXX") || exit 1
-trap 'rm -f "$tmp"' EXIT
-blocked=0
-while read -r local_ref local_sha remote_ref remote_sha; do
-	case "$local_sha" in
-	*[!0]*) ;;
-	*)
-		echo "arena pre-push hook: deleting $remote_ref; nothing to judge." >&2
-		continue
-		;;
-	esac
-	if [ "$local_sha" = "$remote_sha" ]; then
-		continue
-	fi
-	base=""
-	case "$remote_sha" in
-	*[!0]*)
-		if git cat-file -e "$remote_sha^{commit}" 2>/dev/null; then
-			base="$remote_sha"
-		fi
-		;;
-	esac
-	if [ -z "$base" ]; then
-		# A new branch: against the remote's default branch, else from
-		# the first commit the remote does not have.
-		def=$(git symbolic-ref -q "refs/remotes/$remote/HEAD" 2>/dev/null)
-		if [ -n "$def" ]; then
-			base=$(git merge-base "$def" "$local_sha" 2>/dev/null)
-		fi
-	fi
-	if [ -z "$base" ]; then
-		first=$(git rev-list --reverse "$local_sha" --not --remotes="$remote" 2>/dev/null | head -n 1)
-		if [ -z "$first" ]; then
-			echo "arena pre-push hook: $local_ref has nothing new for $remote; nothing to judge." >&2
-			continue
-		fi
-		base=$(git rev-parse -q --verify "$first^" 2>/dev/null) || base=$(git hash-object -t tree /dev/null)
-	fi
-	# The patch itself, whatever the configuration: no external diff tool
-	# (difftastic), no textconv driver, no colour codes.
-	if ! git -c core.fsmonitor=false --no-pager diff --no-ext-diff --no-textconv --no-color "$base" "$local_sha" >"$tmp"; then
-		if [ "${ARENA_VERDICT_STRICT:-}" = 1 ]; then
-			echo "arena pre-push hook: git diff failed: push blocked (ARENA_VERDICT_STRICT=1)" >&2
-			blocked=1
-		else
-			echo "arena pre-push hook: git diff failed; this push goes through unjudged." >&2
-		fi
-		continue
-	fi
-	if [ ! -s "$tmp" ]; then
-		echo "arena pre-push hook: $local_ref changes nothing; nothing to judge." >&2
-		continue
-	fi
-	branch=${local_ref#refs/heads/}
-	echo "arena pre-push hook: judging $branch ($base..$local_sha)" >&2
-	"$arena" verdict - --task-id "$branch" --no-tui <"$tmp"
-	code=$?
-	case $code in
-	0) echo "arena pre-push hook: $branch: ACCEPT" >&2 ;;
-	3) echo "arena pre-push hook: $branch: IMPROVE (the push goes through; see the improvements above)" >&2 ;;
-	5)
-		echo "arena pre-push hook: $branch: REJECT: push blocked (git push --no-verify skips the hook)" >&2
-		blocked=1
-		;;
-	6)
-		if [ "${ARENA_VERDICT_STRICT:-}" = 1 ]; then
-			echo "arena pre-push hook: $branch: ESCALATE: push blocked (ARENA_VERDICT_STRICT=1); a human must decide" >&2
-			blocked=1
-		else
-			echo "arena pre-push hook: $branch: ESCALATE: a human should review it; the push goes through (ARENA_VERDICT_STRICT=1 blocks it)" >&2
-		fi
-		;;
-	130)
-		echo "arena pre-push hook: interrupted: push blocked" >&2
-		blocked=1
-		;;
-	*)
-		if [ "${ARENA_VERDICT_STRICT:-}" = 1 ]; then
-			echo "arena pre-push hook: arena verdict failed (exit $code): push blocked (ARENA_VERDICT_STRICT=1)" >&2
-			blocked=1
-		else
-			echo "arena pre-push hook: arena verdict failed (exit $code); this push goes through unjudged" >&2
-		fi
-		;;
-	esac
-done
-exit $blocked
-`
-
-// hookScript is the hook for the arena at exe, signed.
-func hookScript(exe string) []byte {
-	body := fmt.Sprintf(hookBody, hookQuote(exe))
-	first, rest, _ := strings.Cut(body, "\n")
-	return []byte(first + "\n" + hookSignature + hookSum(first+"\n"+rest) + "\n" + rest)
-}
-
-func hookSum(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
-}
-
-// arenaWrote reports whether a hook is one arena wrote and nobody edited:
-// its signature matches the rest of it.
-func arenaWrote(b []byte) bool {
-	s := string(b)
-	i := strings.Index(s, "\n"+hookSignature)
-	if i < 0 {
-		return false
-	}
-	line := s[i+1:]
-	end := strings.IndexByte(line, '\n')
-	if end < 0 {
-		return false
-	}
-	sum := strings.TrimPrefix(line[:end], hookSignature)
-	return sum == hookSum(s[:i+1]+line[end+1:])
-}
+// commits being pushed. The hook and the signature that tells arena's own
+// from another's are hostconfig's; this writes it where git looks.
 
 func (a *app) installHook(force bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -194,7 +40,7 @@ func (a *app) installHook(force bool) error {
 		exe = r
 	}
 	path := filepath.Join(hooks, "pre-push")
-	script := hookScript(exe)
+	script := hostconfig.HookScript(exe)
 	old, err := trust.ReadFile(path, 1<<20)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -214,7 +60,7 @@ func (a *app) installHook(force bool) error {
 	case bytes.Equal(old, script):
 		fmt.Fprintf(a.stdout, "arena: the pre-push hook %s is already installed and up to date\n", path)
 		return nil
-	case arenaWrote(old):
+	case hostconfig.HookOurs(old):
 		if err := dir.Replace("pre-push", script, 0o700); err != nil {
 			return fmt.Errorf("write the hook: %w", err)
 		}
@@ -233,6 +79,3 @@ func (a *app) installHook(force bool) error {
 	fmt.Fprintf(a.stdout, "arena: replaced the pre-push hook %s (the old one is in %s)\n", path, backup)
 	return nil
 }
-
-// hookQuote quotes s for sh.
-func hookQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -1,0 +1,117 @@
+package hostconfig
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Read takes a configuration that is not there as an empty one, keeps
+// the mode of one that is, and will not edit a link or a directory.
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.json")
+	if doc, mode, err := Read(missing); doc != nil || mode != 0o600 || err != nil {
+		t.Errorf("missing: %q %v %v", doc, mode, err)
+	}
+	cfg := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(cfg, []byte("{}\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(cfg, 0o640); err != nil { // past the umask
+		t.Fatal(err)
+	}
+	if doc, mode, err := Read(cfg); string(doc) != "{}\n" || mode != 0o640 || err != nil {
+		t.Errorf("regular: %q %v %v", doc, mode, err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(cfg, link); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		link: "it is a symbolic link, and arena writes a file by replacing it, which would replace the link",
+		dir:  "it is not a regular file",
+	} {
+		if doc, _, err := Read(path); doc != nil || !errors.Is(err, ErrUnsafe) || err.Error() != want {
+			t.Errorf("%s: %q %v", path, doc, err)
+		}
+	}
+	if _, _, err := Read(filepath.Join(cfg, "below")); err == nil || errors.Is(err, ErrUnsafe) {
+		t.Errorf("below a file: %v, want an error that is not a refusal", err)
+	}
+}
+
+// Replace writes the whole file with the mode given, and not through a
+// link that appeared since Read.
+func TestReplace(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "new", "config.toml")
+	if err := Replace(cfg, []byte("a = 1\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(cfg); string(b) != "a = 1\n" {
+		t.Errorf("written %q", b)
+	}
+	if st, _ := os.Stat(cfg); st.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v", st.Mode().Perm())
+	}
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, []byte("theirs\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "new", "link.toml")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := Replace(link, []byte("a = 1\n"), 0o600); err == nil {
+		t.Error("replaced a symbolic link")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "theirs\n" {
+		t.Errorf("written through the link: %q", b)
+	}
+}
+
+func TestTilde(t *testing.T) {
+	for _, c := range []struct{ path, home, want string }{
+		{"/home/u/.claude.json", "/home/u", "~/.claude.json"},
+		{"/home/u", "/home/u", "/home/u"},
+		{"/home/user2/.claude.json", "/home/u", "/home/user2/.claude.json"},
+		{"/home/u/.claude.json", "", "/home/u/.claude.json"},
+	} {
+		if got := Tilde(c.path, c.home); got != c.want {
+			t.Errorf("Tilde(%q, %q) = %q, want %q", c.path, c.home, got, c.want)
+		}
+	}
+}
+
+// A command file ends with the marker, after one blank line, however its
+// text ended; it stays arena's while the marker is there.
+func TestCommandFile(t *testing.T) {
+	const want = "---\ndescription: x\n---\nDebate $ARGUMENTS.\n\n" + CommandMarker + "\n"
+	for _, body := range []string{"---\ndescription: x\n---\nDebate $ARGUMENTS.", "---\ndescription: x\n---\nDebate $ARGUMENTS.\n\n\n"} {
+		if got := CommandFile([]byte(body)); string(got) != want {
+			t.Errorf("%q:\n%q", body, got)
+		}
+	}
+	for file, ours := range map[string]bool{
+		want:                         true,
+		"edited\n" + CommandMarker:   true,
+		"my own /debate\n":           false,
+		CommandMarker[:20] + "...\n": false,
+	} {
+		if CommandOurs([]byte(file)) != ours {
+			t.Errorf("CommandOurs(%q) = %v", file, !ours)
+		}
+	}
+}
+
+// CommandFile does not write into the text it was given.
+func TestCommandFileLeavesItsInputAlone(t *testing.T) {
+	buf := make([]byte, 0, 256) // room to append in place
+	buf = append(buf, "text\n\n\n"...)
+	CommandFile(buf)
+	if string(buf) != "text\n\n\n" {
+		t.Errorf("the body was overwritten: %q", buf)
+	}
+}

@@ -1,0 +1,152 @@
+package hostconfig
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	gotoml "github.com/pelletier/go-toml/v2"
+)
+
+// The TOML of Codex's config.toml: [mcp_servers.arena] and what follows
+// it up to the next table that is not one of its own. A line keeps its
+// newline (strings.SplitAfter): the header's pattern ends in \s*$ so that
+// a comment after the header, which stops at the newline, still matches.
+var (
+	tomlArenaHeader = regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*("arena"|'arena'|arena)\s*\]\s*(#.*)?\s*$`)
+	tomlArenaSub    = regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*("arena"|'arena'|arena)\s*\.`)
+	tomlHeader      = regexp.MustCompile(`^\s*\[`)
+)
+
+// EditTOML registers e as mcp_servers.arena in a TOML document (nil: a
+// new one), as EditJSON does in JSON.
+func EditTOML(doc []byte, e Entry) ([]byte, State, error) {
+	var before map[string]any
+	if _, err := toml.Decode(string(doc), &before); err != nil {
+		return nil, 0, fmt.Errorf("it is not valid TOML (%w)", err)
+	}
+	if err := strictTOML(string(doc)); err != nil {
+		return nil, 0, fmt.Errorf("it is not valid TOML (%w)", err)
+	}
+	servers, _ := before["mcp_servers"].(map[string]any)
+	cur, exists := servers["arena"]
+	var out string
+	state := Added
+	switch {
+	case exists && !ours(normal(cur)):
+		b, _ := json.Marshal(cur)
+		return nil, 0, fmt.Errorf("%w: %s", ErrNotOurs, oneLine(string(b), 160))
+	case exists && sameEntry(cur, e):
+		return doc, Unchanged, nil
+	case exists:
+		o, err := replaceTOML(string(doc), e)
+		if err != nil {
+			return nil, 0, err
+		}
+		out, state = o, Updated
+	default:
+		out = appendTOML(string(doc), e)
+	}
+	if err := strictTOML(out); err != nil {
+		return nil, 0, fmt.Errorf("adding arena's [mcp_servers.arena] table would make it invalid TOML (%w)", err)
+	}
+	if err := checkTOML(before, servers, out, e); err != nil {
+		return nil, 0, err
+	}
+	return []byte(out), state, nil
+}
+
+// replaceTOML puts the entry in place of the [mcp_servers.arena] table
+// and its sub-tables.
+func replaceTOML(doc string, e Entry) (string, error) {
+	lines := strings.SplitAfter(doc, "\n")
+	start := -1
+	for i, l := range lines {
+		if tomlArenaHeader.MatchString(l) {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return "", errors.New("arena's entry is not written as a [mcp_servers.arena] table; edit it by hand")
+	}
+	end := start + 1
+	for end < len(lines) && (!tomlHeader.MatchString(lines[end]) || tomlArenaSub.MatchString(lines[end])) {
+		end++
+	}
+	// Keep the blank lines and comments before the next table: they
+	// are about it.
+	for end-1 > start {
+		if l := strings.TrimSpace(lines[end-1]); l != "" && !strings.HasPrefix(l, "#") {
+			break
+		}
+		end--
+	}
+	return strings.Join(lines[:start], "") + tomlBlock(e) + strings.Join(lines[end:], ""), nil
+}
+
+// strictTOML is a second reading, by a parser that holds to what TOML
+// forbids where BurntSushi/toml v1.6.0 does not: that one reads a
+// [mcp_servers.arena] header after mcp_servers = { … } as adding to the
+// inline table, which TOML (1.0 and 1.1) forbids, an inline table being
+// complete in itself. Codex's reader holds to it: codex 0.118.0 refused
+// to start, "duplicate key", on env = { … } followed by a table
+// [mcp_servers.fs.env] (multica-ai/multica pull request 1288).
+func strictTOML(doc string) error {
+	var v map[string]any
+	return gotoml.Unmarshal([]byte(doc), &v)
+}
+
+// appendTOML adds the entry's table at the end, after a blank line.
+func appendTOML(doc string, e Entry) string {
+	if doc != "" && !strings.HasSuffix(doc, "\n") {
+		doc += "\n"
+	}
+	if doc != "" {
+		doc += "\n"
+	}
+	return doc + tomlBlock(e)
+}
+
+// checkTOML is the check of an edit, as checkJSON's; servers is the
+// mcp_servers table before it.
+func checkTOML(before, servers map[string]any, out string, e Entry) error {
+	var after map[string]any
+	if _, err := toml.Decode(out, &after); err != nil {
+		return fmt.Errorf("internal error: the edit is not TOML (%w); nothing written", err)
+	}
+	as, _ := after["mcp_servers"].(map[string]any)
+	if !sameEntry(as["arena"], e) {
+		return errors.New("internal error: the edit does not hold the entry; nothing written")
+	}
+	delete(as, "arena")
+	if servers != nil {
+		delete(servers, "arena")
+	} else if len(as) == 0 {
+		delete(after, "mcp_servers")
+	}
+	if !reflect.DeepEqual(normal(before), normal(after)) {
+		return errors.New("internal error: the edit changes more than arena's entry; nothing written")
+	}
+	return nil
+}
+
+// tomlBlock is the entry's table. Its environment
+// variables are in order, so the same entry is always the same text.
+func tomlBlock(e Entry) string {
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	var args, env []string
+	for _, a := range e.Args {
+		args = append(args, q(a))
+	}
+	for _, k := range slices.Sorted(maps.Keys(e.Env)) {
+		env = append(env, k+" = "+q(e.Env[k]))
+	}
+	return fmt.Sprintf("[mcp_servers.arena]\ncommand = %s\nargs = [%s]\nenv = { %s }\n", q(e.Command), strings.Join(args, ", "), strings.Join(env, ", "))
+}

@@ -265,7 +265,7 @@ func TestResumeRefusesAHostileInvocation(t *testing.T) {
 		{"a hook installed", func(s *sandbox, log string, d map[string]any) {
 			inv := d["invocation"].(map[string]any)
 			inv["args"], inv["dir"] = []any{"verdict", "--install-hook", "--force"}, victim
-		}, `it runs "arena verdict", and the run this log records (adversarial) is started by "arena" only`},
+		}, `it runs "arena verdict", and the run this log records (adversarial) is started by "arena" or "arena debate" only`},
 		{"a hook installed by a verdict log", func(s *sandbox, log string, d map[string]any) {
 			inv := d["invocation"].(map[string]any)
 			inv["args"], inv["dir"] = []any{"verdict", "--install-hook", "--force"}, victim

@@ -7,13 +7,11 @@ import (
 	"io"
 	"maps"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -87,8 +85,8 @@ func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
 	}
 	var ln net.Listener
 	if f.http != "" {
-		if ln, err = listenLoopback(f.http); err != nil {
-			return err
+		if ln, err = mcpserver.ListenLoopback(f.http); err != nil {
+			return usagef("--http %w", err)
 		}
 	}
 	self, err := os.Executable()
@@ -117,7 +115,7 @@ func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if ln != nil {
-		return serveHTTP(ctx, ln, server, a.stderr)
+		return mcpserver.ServeHTTP(ctx, ln, server, a.stderr)
 	}
 	in := a.stdin
 	if a.stdinRead != nil {
@@ -133,47 +131,6 @@ func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
-
-// listenLoopback listens on addr, which must be a loopback address: the
-// tools spend the user's model calls and read their files, and the server
-// has no authentication.
-func listenLoopback(addr string) (net.Listener, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, usagef("--http %s: %w (give host:port, e.g. 127.0.0.1:8765)", addr, err)
-	}
-	ip := net.ParseIP(host)
-	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, usagef("--http %s: arena serves MCP on a loopback address only (127.0.0.1, ::1 or localhost): it has no authentication, and its tools spend your model calls", addr)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, usagef("--http: %w", err)
-	}
-	return ln, nil
-}
-
-// serveHTTP serves Streamable HTTP at /mcp until ctx ends. The SDK
-// refuses requests whose Host is not loopback (DNS rebinding); browsers'
-// cross-origin requests are refused too.
-func serveHTTP(ctx context.Context, ln net.Listener, server *mcp.Server, stderr io.Writer) error {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(h))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stderr, "arena mcp: serving on http://%s/mcp\n", ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		return nil
-	}
-}
 
 // tool is a protocol's MCP tool: what of its command an agent may set.
 // Its inputs are the command's own flags, drawn from the command (their

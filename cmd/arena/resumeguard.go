@@ -74,7 +74,11 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resumePlan, error) {
 		return nil, rr.refusal([]string{fmt.Sprintf("it is not a command of arena's (%v)", err)})
 	}
 	if !rr.protocol.runBy(cmd) {
-		return nil, rr.refusal([]string{fmt.Sprintf("it runs %q, and the run this log records (%s) is started by %q only", trust.Text(cmd.CommandPath()), st.Protocol, "arena "+rr.protocol.command)})
+		by := fmt.Sprintf("%q", "arena "+rr.protocol.command)
+		if rr.protocol.root {
+			by = fmt.Sprintf("%q or %s", "arena", by)
+		}
+		return nil, rr.refusal([]string{fmt.Sprintf("it runs %q, and the run this log records (%s) is started by %s only", trust.Text(cmd.CommandPath()), st.Protocol, by)})
 	}
 	if err := cmd.ParseFlags(rest); err != nil {
 		return nil, rr.refusal([]string{"its flags do not parse: " + trust.Text(err.Error())})

@@ -5,18 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/engine/verdict"
 	"github.com/arenadebate/arena/settings"
 )
@@ -56,11 +52,6 @@ func verdictExit(k engine.OutcomeKind) int {
 		return exitEscalate
 	}
 	return commonExit(k)
-}
-
-// Default seat timeouts: the quick judge screens, the deep judge reasons.
-var seatTimeouts = map[verdict.Mode]time.Duration{
-	verdict.Quick: 30 * time.Second, verdict.Deep: 60 * time.Second, verdict.Tiebreaker: 45 * time.Second,
 }
 
 type verdictFlags struct {
@@ -140,7 +131,7 @@ the log directory); arena verdict --schema prints the records' JSON Schema.`,
 	fl.BoolVar(&f.dryRun, "dry-run", false, "show what each judge would receive, and call none")
 	for _, m := range []verdict.Mode{verdict.Quick, verdict.Deep, verdict.Tiebreaker} {
 		f.judges[m] = fl.String(judgeFlag(m), "", fmt.Sprintf("agent for the %s judge's seat", m))
-		f.timeouts[m] = fl.String(string(m)+"-timeout", "", fmt.Sprintf("the %s judge's timeout per call (default %s)", m, seatTimeouts[m]))
+		f.timeouts[m] = fl.String(string(m)+"-timeout", "", fmt.Sprintf("the %s judge's timeout per call (default %s)", m, verdict.Timeouts[m]))
 	}
 	fl.StringVar(&f.author, "author", "", "the agent that wrote the work: kept out of every seat it would hold")
 	fl.BoolVar(&f.installHook, "install-hook", false, "write a git pre-push hook that judges what is pushed")
@@ -187,15 +178,19 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 	if f.dryRun {
 		return a.showManifest(verdict.New(cfg), f.json)
 	}
-	vlog, err := verdictLogPath(s, f.logPath)
+	vlog, err := verdict.LogPath(f.logPath, s.DebateLogPath, s.SaveDebateLogs)
 	if err != nil {
-		return err
+		return usageCause(err, "cannot append to the verdict log %v (choose another with --log PATH)", err)
 	}
 	logw, err := a.openLog(s, "verdict "+f.taskID)
 	if err != nil {
 		return err
 	}
-	cfg.ID = runID(logw, f.taskID)
+	logPath := ""
+	if logw != nil {
+		logPath = logw.Path()
+	}
+	cfg.ID = verdict.RunID(logPath, f.taskID)
 	p := verdict.New(cfg)
 	sink := verdict.NewLogSink(vlog, p)
 	if rr := a.resume; rr != nil {
@@ -275,9 +270,9 @@ func (a *app) verdictConfig(cmd *cobra.Command, s *settings.Settings, f *verdict
 		if err != nil {
 			return cfg, err
 		}
-		d := seatTimeouts[m]
+		d := verdict.Timeouts[m]
 		if v := *f.timeouts[m]; v != "" {
-			if d, err = parseSeatTimeout(v); err != nil {
+			if d, err = verdict.ParseSeatTimeout(v); err != nil {
 				return cfg, usagef("--%s-timeout: %w", m, err)
 			}
 		}
@@ -336,52 +331,6 @@ func agentNames(s *settings.Settings) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func parseSeatTimeout(v string) (time.Duration, error) {
-	t := strings.TrimSpace(v)
-	d, err := time.ParseDuration(t)
-	if err != nil {
-		secs, serr := strconv.Atoi(t)
-		if serr != nil {
-			return 0, fmt.Errorf("%q is not a duration (use 30s, 2m, or a number of seconds)", v)
-		}
-		d = time.Duration(secs) * time.Second
-	}
-	if d <= 0 {
-		return 0, fmt.Errorf("must be more than 0, got %q", v)
-	}
-	return d, nil
-}
-
-// verdictLogPath is where verdicts are appended ("" for nowhere): --log,
-// else verdicts/verdicts.jsonl in the debate log directory unless logs
-// are off. It
-// is opened now, so a log that cannot be written is an error before any
-// model is asked.
-func verdictLogPath(s *settings.Settings, flag string) (string, error) {
-	path := flag
-	if path == "" {
-		if !s.SaveDebateLogs {
-			return "", nil
-		}
-		// A directory of its own: the debate log directory holds only
-		// debate logs, which arena logs and replay list.
-		path = filepath.Join(s.DebateLogPath, "verdicts", "verdicts.jsonl")
-	}
-	fh, err := trust.OpenAppend(path, true)
-	if err != nil {
-		return "", usageCause(err, "cannot append to the verdict log %v (choose another with --log PATH)", err)
-	}
-	fh.Close()
-	return path, nil
-}
-
-func runID(logw *runlog.Writer, taskID string) string {
-	if logw != nil {
-		return strings.TrimSuffix(filepath.Base(logw.Path()), ".jsonl")
-	}
-	return fmt.Sprintf("%s-%d", strings.TrimSuffix(runlog.Name(time.Now(), "verdict "+taskID), ".jsonl"), os.Getpid())
 }
 
 func (a *app) verdictStats(f *verdictFlags) error {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/judge"
@@ -221,16 +222,16 @@ func (a *app) judgeSeats(s *settings.Settings, f *judgeFlags) ([]challengers.Age
 			exclude = append(exclude, s.Defender)
 		}
 	}
-	p := a.seatPicker(s, judge.Seating, exclude...)
-	agents, err := p.pick("judges", f.judges, -1)
+	p := seatPicker(s, judge.Seating, exclude...)
+	got, err := pickSeats(p, seating.Want{Key: "judges", Named: f.judges, N: -1})
 	if err != nil {
 		return nil, err
 	}
-	if len(agents) < 2 {
-		return nil, usagef("a judging needs at least two judges, got %d", len(agents))
+	if len(got[0]) < 2 {
+		return nil, usagef("a judging needs at least two judges, got %d", len(got[0]))
 	}
-	p.warnShared()
-	return agents, nil
+	a.warnShared(p)
+	return got[0], nil
 }
 
 func judgeExit(k engine.OutcomeKind) int {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/rank"
 	"github.com/arenadebate/arena/engine/rank/facts"
@@ -194,10 +195,10 @@ func readRankInput(f *rankFlags, args []string) (rankInput, error) {
 	return in, rankUsage(err)
 }
 
-// rankUsage makes a mistake in what the person asked to rank a usage
-// error, in the words it has.
+// rankUsage makes a mistake in what the person asked to rank, or in its
+// seats, a usage error, in the words it has.
 func rankUsage(err error) error {
-	if errors.Is(err, rank.ErrInput) {
+	if errors.Is(err, rank.ErrInput) || errors.Is(err, seating.ErrSeat) {
 		return usageCause(err, "%s", err)
 	}
 	return err
@@ -232,34 +233,9 @@ func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank
 			return cfg, usagef("--authors: unknown agent %q", n)
 		}
 	}
-	sp := a.seatPicker(s, rank.Seating)
-	n := len(in.Repos)
-	if names, _ := s.Seats(rank.Name, "facts"); names != nil {
-		n = -1
+	if err := rank.Seat(&cfg, seatPicker(s, rank.Seating)); err != nil {
+		return cfg, rankUsage(err)
 	}
-	factAgents, err := sp.pick("facts", nil, n)
-	if err != nil {
-		return cfg, err
-	}
-	for i := range cfg.Repos {
-		ag := factAgents[i%len(factAgents)]
-		if u := rank.UnsafeFlag(ag); u != "" {
-			return cfg, usagef("the fact seat of %s would be held by %s, whose command has %s: fact seats run inside the repository and must be read-only (remove the flag from its args)", cfg.Repos[i].Label, ag.Name, u)
-		}
-		cfg.Repos[i].Agent = ag
-	}
-	for _, d := range in.Weights.Active() {
-		ags, err := sp.pick(rank.JudgeKey(d), nil, 1)
-		if err != nil {
-			return cfg, err
-		}
-		cfg.Judges[d] = ags[0]
-	}
-	vs, err := sp.pick(rank.VerdictSeat, nil, 1)
-	if err != nil {
-		return cfg, err
-	}
-	cfg.Verdict = vs[0]
 	// No warnShared here: eight or more seats over four agents must share,
 	// and a fact seat and a judge are different tasks. What must not
 	// happen, a judge held by an author's agent, AvoidAuthors handles.

@@ -6,7 +6,38 @@ import (
 	"strings"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/seating"
 )
+
+// Seat gives the ranking's seats their agents from p: a fact seat per
+// repository (the config's fact agents used in turn, else one of the
+// pool each), a judge per weighted dimension, and the verdict writer.
+// A fact seat runs inside a copy of the person's repository: an agent
+// whose command would give it the run of the machine is refused.
+func Seat(cfg *Config, p *seating.Picker) error {
+	dims := cfg.Weights.Active()
+	wants := []seating.Want{{Key: "facts", N: -1, Default: len(cfg.Repos)}}
+	for _, d := range dims {
+		wants = append(wants, seating.Want{Key: JudgeKey(d), N: 1})
+	}
+	got, err := p.Pick(append(wants, seating.Want{Key: VerdictSeat, N: 1})...)
+	if err != nil {
+		return err
+	}
+	for i := range cfg.Repos {
+		ag := got[0][i%len(got[0])]
+		if u := UnsafeFlag(ag); u != "" {
+			return inputf("the fact seat of %s would be held by %s, whose command has %s: fact seats run inside the repository and must be read-only (remove the flag from its args)", cfg.Repos[i].Label, ag.Name, u)
+		}
+		cfg.Repos[i].Agent = ag
+	}
+	cfg.Judges = map[Dimension]challengers.Agent{}
+	for i, d := range dims {
+		cfg.Judges[d] = got[1+i][0]
+	}
+	cfg.Verdict = got[len(got)-1][0]
+	return nil
+}
 
 // unsafeFlags give an agent the run of the machine; a fact seat runs
 // inside the person's repository, so it must not have them.

@@ -1,13 +1,34 @@
 package rank
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/engine/enginetest"
 )
+
+// picker seats from claude, gemini, codex and qwen, the config naming
+// the seats of config.
+func picker(config map[string][]string, agents ...challengers.Agent) *seating.Picker {
+	r := seating.Roster{Pool: []string{"claude", "gemini", "codex", "qwen"}, Agents: map[string]challengers.Agent{}}
+	for _, n := range r.Pool {
+		r.Agents[n] = enginetest.Agent(n)
+	}
+	for _, a := range agents {
+		r.Agents[a.Name] = a
+	}
+	r.Config = func(protocol, key string) ([]string, string) {
+		if protocol != Name || config[key] == nil {
+			return nil, ""
+		}
+		return config[key], "arena.yaml:2"
+	}
+	return seating.New(Seating, r)
+}
 
 // seats are who holds the fact seats, each dimension's judge, then the
 // verdict.
@@ -20,6 +41,60 @@ func seats(cfg Config) []string {
 		out = append(out, cfg.Judges[d].Name)
 	}
 	return append(out, cfg.Verdict.Name)
+}
+
+func TestSeatGivesEveryAgentASeatBeforeAnyHoldsTwo(t *testing.T) {
+	for name, tc := range map[string]struct {
+		config map[string][]string
+		want   string
+	}{
+		// A fact seat per repository, five judges, the verdict.
+		"the pool in turn": {nil, "claude gemini codex qwen claude gemini codex qwen"},
+		// codex gathers both repositories' facts: the judges go to the
+		// others first.
+		"the config's fact agent": {map[string][]string{"facts": {"codex"}}, "codex codex claude gemini qwen claude gemini codex"},
+		"a named judge":           {map[string][]string{"judges.tests": {"claude"}}, "gemini codex qwen claude claude gemini codex qwen"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := config("a", "b")
+			if err := Seat(&cfg, picker(tc.config)); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(seats(cfg), " "); got != tc.want {
+				t.Fatalf("seats %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSeatLeavesOutTheDimensionsWeighedAtZero(t *testing.T) {
+	cfg := config("a", "b")
+	cfg.Weights[DimDeadCode] = 0
+	if err := Seat(&cfg, picker(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cfg.Judges[DimDeadCode]; ok || len(cfg.Judges) != 4 {
+		t.Fatalf("judges %v", cfg.Judges)
+	}
+}
+
+func TestSeatRefusesAFactSeatThatCouldWriteTheRepository(t *testing.T) {
+	yolo := enginetest.Agent("yolo")
+	yolo.Args = []string{"--approval-mode=yolo"}
+	cfg := config("a", "b")
+	err := Seat(&cfg, picker(map[string][]string{"facts": {"claude", "yolo"}}, yolo))
+	want := "the fact seat of b would be held by yolo, whose command has --approval-mode=yolo: fact seats run inside the repository and must be read-only (remove the flag from its args)"
+	if err == nil || err.Error() != want || !errors.Is(err, ErrInput) {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+}
+
+func TestSeatPassesOnTheSeatingsMistakes(t *testing.T) {
+	cfg := config("a", "b")
+	err := Seat(&cfg, picker(map[string][]string{"verdict": {"gpt5"}}))
+	if !errors.Is(err, seating.ErrSeat) || !strings.Contains(err.Error(), `arena.yaml:2: unknown agent "gpt5" for the verdict writer seat`) {
+		t.Fatalf("error %v", err)
+	}
 }
 
 func TestUnsafeFlag(t *testing.T) {

@@ -9,10 +9,11 @@
 //
 // Each protocol fills a Plan (compare.Seating, rank.Seating, ...); the
 // command line hands the plans to package settings, which reads and checks
-// each protocol's section by its plan, and seats the agents by it. The
-// package imports nothing of arena's, so that settings can read a plan
-// without importing the engine, and a protocol can declare one without
-// knowing settings.
+// each protocol's section by its plan, and the command seats the agents by
+// it with a Picker. The package imports nothing of arena's but the agents'
+// type (package challengers), so that settings can read a plan without
+// importing the engine, and a protocol can declare one, and its command
+// seat it, without the picker knowing settings.
 package seating
 
 import (

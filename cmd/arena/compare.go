@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/compare"
@@ -141,19 +142,18 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	if err != nil {
 		return err
 	}
-	seats := a.seatPicker(s, compare.Seating, exclude...)
-	var judge []string
-	if f.judge != "" {
-		judge = []string{f.judge}
-	}
-	judges, err := seats.pick("judge", judge, 1)
+	seats := seatPicker(s, compare.Seating, exclude...)
+	got, err := pickSeats(seats, compareWants(f, len(options))...)
 	if err != nil {
 		return err
 	}
 	cfg := compare.Config{
 		ID: engine.Slug(decision, 40), Decision: decision, Options: options, Criteria: criteria,
-		Context: docs, Stakeholders: stakeholders, Judge: judges[0],
+		Context: docs, Stakeholders: stakeholders, Judge: got[0][0],
 		Quick: f.quick, Single: f.single, Timeout: s.TimeoutPerCLI, Orders: f.orders, Authors: f.authors,
+	}
+	if !f.single {
+		cfg.Advocates = got[1]
 	}
 	if cfg.Authors == nil && f.author != "" {
 		// One proposer of every option: its judging them shows in
@@ -162,13 +162,8 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 			cfg.Authors = append(cfg.Authors, f.author)
 		}
 	}
-	if !f.single {
-		if cfg.Advocates, err = seats.pick("advocates", f.advocates, len(options)); err != nil {
-			return err
-		}
-	}
-	seats.warnShared()
-	cfg.StandIns = seats.standIns()
+	a.warnShared(seats)
+	cfg.StandIns = seats.StandIns()
 	p := compare.New(cfg)
 	if f.dryRun {
 		return a.showManifest(p, f.json)
@@ -179,6 +174,19 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	}
 	out := a.runProtocol(p, logw, f.outputFlags)
 	return exitCode(compareExits.code(out.Result))
+}
+
+// compareWants are the seats of a comparison of n options: the judge,
+// then, unless --single, an advocate per option.
+func compareWants(f *compareFlags, n int) []seating.Want {
+	judge := seating.Want{Key: "judge", N: 1}
+	if f.judge != "" {
+		judge.Named = []string{f.judge}
+	}
+	if f.single {
+		return []seating.Want{judge}
+	}
+	return []seating.Want{judge, {Key: "advocates", Named: f.advocates, N: n}}
 }
 
 // checkCompareFlags checks the flags that need nothing read or loaded

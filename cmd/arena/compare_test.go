@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -148,6 +150,52 @@ func TestCompareJudgeFailingEverywhereAborts(t *testing.T) {
 	}
 	if doc := enginetest.Document(lc); doc == "" || !strings.Contains(o.Markdown, "## Failures") {
 		t.Fatalf("abort report %q:\n%s", doc, o.Markdown)
+	}
+}
+
+// The judge "never sees which model argued what" (issue 27): with four
+// agents, --judge gemini seats gemini as the judge alone, and the
+// advocates from the others; an agent --advocates names is kept from the
+// judge's seat, though the judge is seated first.
+func TestCompareSeatsNoAdvocateWithTheJudgesAgent(t *testing.T) {
+	s := newSandbox(t)
+	seats := func(options int, args ...string) (judges, advocates []string) {
+		t.Helper()
+		cmd := []string{"compare", "which queue?", "--dry-run", "--json", "--defender", "claude", "--challengers", "gemini,codex,qwen"}
+		for _, o := range []string{"Kafka", "NATS", "SQS"}[:options] {
+			cmd = append(cmd, "--option", o)
+		}
+		r := s.run(append(cmd, args...)...)
+		var m engine.Manifest
+		if err := json.Unmarshal([]byte(r.stdout), &m); r.code != exitOK || err != nil {
+			t.Fatalf("%v: exit %d, %v\n%s\n%s", args, r.code, err, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stderr, "holds") {
+			t.Errorf("%v: an agent holds two seats:\n%s", args, r.stderr)
+		}
+		for _, seat := range m.Seats {
+			if strings.HasPrefix(seat.Seat, "for ") {
+				advocates = append(advocates, seat.Agent)
+			} else {
+				judges = append(judges, seat.Agent)
+			}
+		}
+		return judges, advocates
+	}
+	judges, advocates := seats(2, "--judge", "gemini")
+	if !slices.Equal(judges, []string{"gemini", "gemini"}) || !slices.Equal(advocates, []string{"claude", "codex"}) {
+		t.Fatalf("--judge gemini: judges %q, advocates %q; want gemini, and claude and codex", judges, advocates)
+	}
+	judges, advocates = seats(3, "--judge", "gemini")
+	if !slices.Equal(advocates, []string{"claude", "codex", "qwen"}) {
+		t.Fatalf("--judge gemini, three options: judges %q, advocates %q", judges, advocates)
+	}
+	judges, advocates = seats(3, "--advocates", "claude,gemini,codex")
+	if !slices.Equal(judges, []string{"qwen", "qwen"}) || len(advocates) != 3 {
+		t.Fatalf("--advocates claude,gemini,codex: judges %q, want qwen", judges)
+	}
+	if n := len(s.fakes.Calls()); n != 0 {
+		t.Fatalf("a dry run called %d models", n)
 	}
 }
 

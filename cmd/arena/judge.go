@@ -1,10 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/judge"
@@ -151,7 +148,7 @@ func (a *app) runJudge(cmd *cobra.Command, cf *commonFlags, f *judgeFlags, args 
 		return err
 	}
 	if f.reportsDir != "" {
-		cfg.Reports = &reportFiles{dir: f.reportsDir, base: cfg.Solution.Name + "-" + time.Now().Format("2006-01-02"), n: len(cfg.Judges)}
+		cfg.Reports = judge.NewReportFiles(f.reportsDir, cfg.Solution.Name+"-"+time.Now().Format("2006-01-02"), len(cfg.Judges))
 	}
 	p := judge.New(cfg)
 	if f.dryRun {
@@ -243,110 +240,14 @@ func (a *app) judgeSeats(s *settings.Settings, f *judgeFlags) ([]challengers.Age
 			exclude = append(exclude, s.Defender)
 		}
 	}
-	p := a.seatPicker(s, judge.Seating, exclude...)
-	agents, err := p.pick("judges", f.judges, -1)
+	p := seatPicker(s, judge.Seating, exclude...)
+	got, err := pickSeats(p, seating.Want{Key: "judges", Named: f.judges, N: -1})
 	if err != nil {
 		return nil, err
 	}
-	if len(agents) < 2 {
-		return nil, usagef("a judging needs at least two judges, got %d", len(agents))
+	if len(got[0]) < 2 {
+		return nil, usagef("a judging needs at least two judges, got %d", len(got[0]))
 	}
-	p.warnShared()
-	return agents, nil
-}
-
-// reportFiles writes the judges' reports into the reports directory as
-// the seed names them, {base}.{N}.md, and the outcome's copy as
-// {base}.md. The set is reserved whole on the first write: when any of
-// its names is taken, the next suffix (-2, -3, ...) is tried for all of
-// them, so a set is never mixed with, nor written over, an earlier one.
-type reportFiles struct {
-	dir, base string
-	n         int
-	paths     []string // once reserved
-	stem      string
-}
-
-func (r *reportFiles) reserve() error {
-	if r.paths != nil {
-		return nil
-	}
-	d, err := trust.OpenDir(r.dir, true)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	for k := 1; k < 1000; k++ {
-		stem := r.base
-		if k > 1 {
-			stem += "-" + strconv.Itoa(k)
-		}
-		if _, err := d.Stat(stem + ".md"); err == nil {
-			continue
-		}
-		names, err := createSet(d, stem, r.n)
-		if errors.Is(err, fs.ErrExist) || errors.Is(err, trust.ErrSymlink) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		r.paths, r.stem = names, stem
-		return nil
-	}
-	return fmt.Errorf("no free name for %s in %s", r.base, r.dir)
-}
-
-// createSet creates stem.1.md ... stem.n.md in d, all new, or none.
-func createSet(d *trust.Dir, stem string, n int) ([]string, error) {
-	var made []string
-	for i := 1; i <= n; i++ {
-		name := fmt.Sprintf("%s.%d.md", stem, i)
-		f, err := d.Create(name, 0o600)
-		if err != nil {
-			for _, m := range made {
-				_ = d.Remove(m)
-			}
-			return nil, err
-		}
-		f.Close()
-		made = append(made, name)
-	}
-	return made, nil
-}
-
-func (r *reportFiles) Append(n int, text string) (string, error) {
-	if err := r.reserve(); err != nil {
-		return "", err
-	}
-	d, err := trust.OpenDir(r.dir, false)
-	if err != nil {
-		return "", err
-	}
-	defer d.Close()
-	f, err := d.OpenAppend(r.paths[n-1], false)
-	if err != nil {
-		return "", err
-	}
-	_, werr := f.WriteString(trust.Text(text))
-	return filepath.Join(r.dir, r.paths[n-1]), errors.Join(werr, f.Close())
-}
-
-func (r *reportFiles) Outcome(md string) (string, error) {
-	if err := r.reserve(); err != nil {
-		return "", err
-	}
-	d, err := trust.OpenDir(r.dir, false)
-	if err != nil {
-		return "", err
-	}
-	defer d.Close()
-	// A judge dropped before it wrote leaves its reserved file empty:
-	// arena made it, and removes it rather than leave a blank report.
-	for _, name := range r.paths {
-		if st, err := d.Stat(name); err == nil && st.Size == 0 && st.Mode&0o170000 == 0o100000 {
-			_ = d.Remove(name)
-		}
-	}
-	return d.WriteNew(r.stem+".md", []byte(trust.Text(md)))
+	a.warnShared(p)
+	return got[0], nil
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -14,12 +11,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/rank"
 	"github.com/arenadebate/arena/engine/rank/facts"
-	"github.com/arenadebate/arena/engine/receipt"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -63,10 +59,6 @@ func rankProtocol() protocol {
 		},
 	}
 }
-
-// diffBudget bounds the diff in a fact seat's prompt; the files left out
-// are named, and the seat can read them in the repository.
-const diffBudget = 120 << 10
 
 type rankFlags struct {
 	outputFlags
@@ -149,7 +141,7 @@ func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []
 		return err
 	}
 	a.startReaper() // the copies are the reaper's to remove after a SIGKILL
-	cleanup, err := exportRepos(&cfg)
+	cleanup, err := rank.ExportRepos(&cfg)
 	defer cleanup()
 	if err != nil {
 		return err
@@ -157,7 +149,7 @@ func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []
 	if f.dryRun {
 		return a.showManifest(rank.New(cfg), f.json)
 	}
-	logw, err := a.openLog(s, "rank "+strings.Join(in.labels, " vs "))
+	logw, err := a.openLog(s, "rank "+strings.Join(in.Labels, " vs "))
 	if err != nil {
 		return err
 	}
@@ -165,7 +157,7 @@ func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []
 	if logw != nil {
 		logPath = logw.Path()
 	}
-	cfg.SaveReport = func(data []byte) (string, error) { return saveRankReport(data, f.out, logPath) }
+	cfg.SaveReport = func(data []byte) (string, error) { return rank.WriteReport(data, f.out, logPath) }
 	p := rank.New(cfg)
 	out := a.runProtocol(p, logw, f.outputFlags)
 	if f.noTUI || f.json || !a.isTTY() {
@@ -200,10 +192,8 @@ func rankExit(k engine.OutcomeKind, rep *rank.Report, expect string) int {
 // rankInput is the command line, checked: every mistake is found before
 // any agent starts.
 type rankInput struct {
-	spec    engine.Doc
-	repos   []rank.Repo
-	labels  []string
-	weights rank.Weights
+	spec engine.Doc
+	rank.Input
 }
 
 func readRankInput(f *rankFlags, args []string) (rankInput, error) {
@@ -216,172 +206,20 @@ func readRankInput(f *rankFlags, args []string) (rankInput, error) {
 		return in, err
 	}
 	in.spec = spec
-	var err2 error
-	if in.weights, err2 = rank.ParseWeights(trust.Text(f.weights)); err2 != nil {
-		return in, usagef("--weights: %w", err2)
-	}
-	paths := args[1:]
-	if in.labels, err = rankLabels(f.labels, paths); err != nil {
-		return in, err
-	}
-	seen := map[string]string{}
-	for i, p := range paths {
-		r, err := readRepo(p, in.labels[i], f.branch, f.base)
-		if err != nil {
-			return in, err
-		}
-		if other, ok := seen[r.Path]; ok {
-			return in, usagef("repository %s: the same work tree as %s (%s); give each implementation once", p, other, r.Path)
-		}
-		seen[r.Path] = p
-		in.repos = append(in.repos, r)
-	}
-	if f.expect != "" && !slices.Contains(in.labels, f.expect) {
-		return in, usagef("--expect-winner %q is not one of the labels (%s)", f.expect, strings.Join(in.labels, ", "))
-	}
-	if f.authors != nil && len(f.authors) != len(paths) {
-		return in, usagef("--authors names %s for %d repositories (one per repository, in order)", engine.Plural(len(f.authors), "agent"), len(paths))
-	}
-	if f.out != "" {
-		if _, err := os.Lstat(f.out); err == nil {
-			return in, usagef("--out %s already exists; arena does not overwrite a file it did not write (name a new file)", f.out)
-		}
-		if st, err := os.Stat(filepath.Dir(f.out)); err != nil || !st.IsDir() {
-			return in, usagef("--out %s: the directory %s does not exist", f.out, filepath.Dir(f.out))
-		}
-	}
-	if n := receipt.MaxOrders(len(paths)); f.orders < 1 || f.orders > n {
-		return in, usagef("--orders %d: %d repositories can be shown in 1 to %d counterbalanced orders", f.orders, len(paths), n)
-	}
-	if f.testTimeout <= 0 {
-		return in, usagef("--test-timeout must be positive, got %s", f.testTimeout)
-	}
-	return in, nil
+	in.Input, err = rank.Read(rank.Request{
+		Paths: args[1:], Labels: f.labels, Weights: f.weights, Branch: f.branch, Base: f.base,
+		Out: f.out, Expect: f.expect, Authors: f.authors, Orders: f.orders, TestTimeout: f.testTimeout,
+	})
+	return in, rankUsage(err)
 }
 
-// exportRepos makes, for each repository, the private copy of its
-// branch's tree its fact seat works in (trust.ExportTree): a seat is a
-// model CLI, which would read the repository's own configuration for it
-// (hooks, MCP servers, instruction files) if it ran in the repository.
-// cleanup removes the copies.
-func exportRepos(cfg *rank.Config) (cleanup func(), err error) {
-	var dirs []string
-	cleanup = func() {
-		for _, d := range dirs {
-			_ = os.RemoveAll(d)
-		}
+// rankUsage makes a mistake in what the person asked to rank, or in its
+// seats, a usage error, in the words it has.
+func rankUsage(err error) error {
+	if errors.Is(err, rank.ErrInput) || errors.Is(err, seating.ErrSeat) {
+		return usageCause(err, "%s", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	for i := range cfg.Repos {
-		r := &cfg.Repos[i]
-		dir, _, err := challengers.TempDir("arena-rank-" + engine.Slug(r.Label, 20) + "-")
-		if err != nil {
-			return cleanup, fmt.Errorf("a copy of repository %s for its fact seat: %w", r.Label, err)
-		}
-		dirs = append(dirs, dir)
-		ex, err := trust.ExportTree(ctx, r.Path, r.Git.Head, dir)
-		if err != nil {
-			return cleanup, fmt.Errorf("a copy of repository %s for its fact seat: %w", r.Label, err)
-		}
-		r.WorkDir, r.LeftOut, r.CopyFiles, r.CopyBytes = dir, ex.LeftOut, ex.Files, ex.Bytes
-	}
-	return cleanup, nil
-}
-
-// rankLabels are the labels given, or the directory names made unique.
-func rankLabels(flag string, paths []string) ([]string, error) {
-	var labels []string
-	if flag != "" {
-		for _, l := range strings.Split(trust.Text(flag), ",") {
-			labels = append(labels, strings.TrimSpace(l))
-		}
-		if len(labels) != len(paths) {
-			return nil, usagef("--labels names %s for %d repositories (one per repository, in order)", engine.Plural(len(labels), "label"), len(paths))
-		}
-		for i, l := range labels {
-			if l == "" {
-				return nil, usagef("--labels: the label of repository %s is empty", paths[i])
-			}
-			if slices.Index(labels, l) != i {
-				return nil, usagef("--labels: %q is given twice; each repository needs its own", l)
-			}
-		}
-		return labels, nil
-	}
-	for _, p := range paths {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			abs = p
-		}
-		base, l := filepath.Base(abs), filepath.Base(abs)
-		for n := 2; slices.Contains(labels, l); n++ {
-			l = fmt.Sprintf("%s-%d", base, n)
-		}
-		labels = append(labels, l)
-	}
-	return labels, nil
-}
-
-// readRepo checks one repository and measures it.
-func readRepo(path, label, branch, base string) (rank.Repo, error) {
-	r := rank.Repo{Label: label}
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return r, usageCause(err, "repository %s: no such directory", path)
-	case err != nil:
-		return r, usagef("repository %s: %w", path, err)
-	case !st.IsDir():
-		return r, usagef("repository %s: not a directory", path)
-	}
-	top, err := facts.TopLevel(path)
-	if err != nil {
-		return r, usagef("repository %s: not a git work tree", path)
-	}
-	r.Path = top
-	if branch == "" {
-		if branch, err = facts.CurrentBranch(top); err != nil {
-			return r, usagef("repository %s: %w", path, err)
-		}
-	} else if !facts.RefExists(top, branch) {
-		return r, usagef("repository %s: branch %q does not exist", path, branch)
-	}
-	if base == "" {
-		if base, err = facts.DefaultBase(top); err != nil {
-			return r, usagef("repository %s: %w", path, err)
-		}
-	} else if !facts.RefExists(top, base) {
-		return r, usagef("repository %s: base %q does not exist (name another with --base)", path, base)
-	}
-	g, err := facts.Measure(top, branch, base)
-	if err != nil {
-		return r, usagef("repository %s: %w", path, err)
-	}
-	r.Git = g
-	r.Diff, r.DiffCut, err = facts.Diff(top, g, diffBudget)
-	if err != nil {
-		return r, usagef("repository %s: %w", path, err)
-	}
-	return r, nil
-}
-
-// unsafeFlags give an agent the run of the machine; a fact seat runs
-// inside the person's repository, so it must not have them.
-var unsafeFlags = []string{
-	"--dangerously-skip-permissions", "--yolo", "--full-auto", "--dangerously-bypass-approvals-and-sandbox",
-	"danger-full-access", "--approval-mode=yolo", "bypassPermissions",
-}
-
-func unsafeFlag(ag challengers.Agent) string {
-	for _, arg := range slices.Concat(ag.Command, ag.StdinCommand, ag.Args) {
-		for _, u := range unsafeFlags {
-			if arg == u || strings.Contains(arg, u) {
-				return u
-			}
-		}
-	}
-	return ""
+	return err
 }
 
 // resumeRank starts a ranking again as it was started, with the seed of
@@ -402,8 +240,8 @@ func resumeRank(st engine.DebateStarted) ([]string, error) {
 
 func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank.Config, error) {
 	cfg := rank.Config{
-		ID: engine.Slug("rank "+strings.Join(in.labels, " "), 40), Spec: in.spec, Repos: in.repos,
-		Weights: in.weights, Judges: map[rank.Dimension]challengers.Agent{}, Timeout: s.TimeoutPerCLI, Seed: f.seed, Orders: f.orders,
+		ID: engine.Slug("rank "+strings.Join(in.Labels, " "), 40), Spec: in.spec, Repos: in.Repos,
+		Weights: in.Weights, Judges: map[rank.Dimension]challengers.Agent{}, Timeout: s.TimeoutPerCLI, Seed: f.seed, Orders: f.orders,
 	}
 	if cfg.Seed == 0 {
 		cfg.Seed = uint64(time.Now().UnixNano())
@@ -413,38 +251,13 @@ func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank
 			return cfg, usagef("--authors: unknown agent %q", n)
 		}
 	}
-	sp := a.seatPicker(s, rank.Seating)
-	n := len(in.repos)
-	if names, _ := s.Seats(rank.Name, "facts"); names != nil {
-		n = -1
+	if err := rank.Seat(&cfg, seatPicker(s, rank.Seating)); err != nil {
+		return cfg, rankUsage(err)
 	}
-	factAgents, err := sp.pick("facts", nil, n)
-	if err != nil {
-		return cfg, err
-	}
-	for i := range cfg.Repos {
-		ag := factAgents[i%len(factAgents)]
-		if u := unsafeFlag(ag); u != "" {
-			return cfg, usagef("the fact seat of %s would be held by %s, whose command has %s: fact seats run inside the repository and must be read-only (remove the flag from its args)", cfg.Repos[i].Label, ag.Name, u)
-		}
-		cfg.Repos[i].Agent = ag
-	}
-	for _, d := range in.weights.Active() {
-		ags, err := sp.pick(rank.JudgeKey(d), nil, 1)
-		if err != nil {
-			return cfg, err
-		}
-		cfg.Judges[d] = ags[0]
-	}
-	vs, err := sp.pick(rank.VerdictSeat, nil, 1)
-	if err != nil {
-		return cfg, err
-	}
-	cfg.Verdict = vs[0]
 	// No warnShared here: eight or more seats over four agents must share,
 	// and a fact seat and a judge are different tasks. What must not
-	// happen, a judge held by an author's agent, avoidAuthors handles.
-	cfg.Notes, cfg.Authors = avoidAuthors(s, &cfg, f.authors), f.authors
+	// happen, a judge held by an author's agent, AvoidAuthors handles.
+	cfg.Notes, cfg.Authors = rank.AvoidAuthors(&cfg, s.Pool(), s.Agents, f.authors), f.authors
 	if f.runTests {
 		var command []string
 		if tc, _ := s.ProtocolValue(rank.Name, "test_command"); tc != "" {
@@ -463,67 +276,3 @@ func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank
 
 // injectTestsPanic is set only in a test build (testpanic.go).
 var injectTestsPanic func()
-
-// avoidAuthors moves a judge seat (and the verdict) held by the agent that
-// wrote one of the repositories to a usable agent that wrote none, and
-// says where it could not.
-func avoidAuthors(s *settings.Settings, cfg *rank.Config, authors []string) []string {
-	if len(authors) == 0 {
-		return nil
-	}
-	var free []string
-	for _, n := range s.Pool() {
-		if !slices.Contains(authors, n) && !slices.Contains(free, n) {
-			free = append(free, n)
-		}
-	}
-	var notes []string
-	next := 0
-	swap := func(seat string, ag challengers.Agent) challengers.Agent {
-		if !slices.Contains(authors, ag.Name) {
-			return ag
-		}
-		if len(free) == 0 {
-			notes = append(notes, fmt.Sprintf("the %s is held by %s, which wrote one of the repositories: no other usable agent to take it", seat, ag.Name))
-			return ag
-		}
-		to := s.Agents[free[next%len(free)]]
-		next++
-		notes = append(notes, fmt.Sprintf("the %s went to %s instead of %s, which wrote one of the repositories", seat, to.Name, ag.Name))
-		return to
-	}
-	for _, d := range cfg.Weights.Active() {
-		cfg.Judges[d] = swap(strings.ToLower(d.Title())+" judge", cfg.Judges[d])
-	}
-	cfg.Verdict = swap("verdict writer", cfg.Verdict)
-	return notes
-}
-
-// saveRankReport writes the JSON report: to --out, a new file (checked
-// before the run, created exclusively now), else beside the log under a
-// free name, else rank-report.json (or a free variant) here. It never
-// replaces a file.
-func saveRankReport(data []byte, out, logPath string) (string, error) {
-	switch {
-	case out != "":
-		return out, writeExclusive(out, data)
-	case logPath != "":
-		return trust.WriteNew(strings.TrimSuffix(logPath, ".jsonl")+".json", data)
-	}
-	return trust.WriteNew("rank-report.json", data)
-}
-
-// writeExclusive creates path (it must not exist) and writes data; a
-// failed write removes the partial file.
-func writeExclusive(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	if err := errors.Join(werr, f.Close()); err != nil {
-		os.Remove(path)
-		return err
-	}
-	return nil
-}

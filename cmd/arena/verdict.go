@@ -5,19 +5,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/mcpserver"
-	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/engine/verdict"
 	"github.com/arenadebate/arena/settings"
 )
@@ -43,11 +40,6 @@ var verdictExits = runExits(
 	exit{code: exitReject, means: "reject", outcomes: []engine.OutcomeKind{verdict.OutcomeReject}},
 	exit{code: exitEscalate, means: "escalate: a human must decide (judges disagree, a judge failed, both said improve, or --sensitive)", outcomes: []engine.OutcomeKind{verdict.OutcomeEscalate}},
 )
-
-// Default seat timeouts: the quick judge screens, the deep judge reasons.
-var seatTimeouts = map[verdict.Mode]time.Duration{
-	verdict.Quick: 30 * time.Second, verdict.Deep: 60 * time.Second, verdict.Tiebreaker: 45 * time.Second,
-}
 
 type verdictFlags struct {
 	noTUI, json         bool
@@ -143,7 +135,7 @@ the log directory); arena verdict --schema prints the records' JSON Schema.`,
 	fl.BoolVar(&f.dryRun, "dry-run", false, "show what each judge would receive, and call none")
 	for _, m := range []verdict.Mode{verdict.Quick, verdict.Deep, verdict.Tiebreaker} {
 		f.judges[m] = fl.String(judgeFlag(m), "", fmt.Sprintf("agent for the %s judge's seat", m))
-		f.timeouts[m] = fl.String(string(m)+"-timeout", "", fmt.Sprintf("the %s judge's timeout per call (default %s)", m, seatTimeouts[m]))
+		f.timeouts[m] = fl.String(string(m)+"-timeout", "", fmt.Sprintf("the %s judge's timeout per call (default %s)", m, verdict.Timeouts[m]))
 	}
 	fl.StringVar(&f.author, "author", "", "the agent that wrote the work: kept out of every seat it would hold")
 	fl.BoolVar(&f.installHook, "install-hook", false, "write a git pre-push hook that judges what is pushed")
@@ -189,15 +181,19 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 	if f.dryRun {
 		return a.showManifest(verdict.New(cfg), f.json)
 	}
-	vlog, err := verdictLogPath(s, f.logPath)
+	vlog, err := verdict.LogPath(f.logPath, s.DebateLogPath, s.SaveDebateLogs)
 	if err != nil {
-		return err
+		return usageCause(err, "cannot append to the verdict log %v (choose another with --log PATH)", err)
 	}
 	logw, err := a.openLog(s, "verdict "+f.taskID)
 	if err != nil {
 		return err
 	}
-	cfg.ID = runID(logw, f.taskID)
+	logPath := ""
+	if logw != nil {
+		logPath = logw.Path()
+	}
+	cfg.ID = verdict.RunID(logPath, f.taskID)
 	p := verdict.New(cfg)
 	sink := verdict.NewLogSink(vlog, p)
 	if rr := a.resume; rr != nil {
@@ -261,32 +257,26 @@ func (a *app) verdictConfig(cmd *cobra.Command, s *settings.Settings, f *verdict
 			return cfg, usagef("--author: unknown agent %q (known: %s)", author, strings.Join(agentNames(s), ", "))
 		}
 	}
-	var exclude []string
-	if author != "" {
-		exclude = append(exclude, author)
-	}
-	p := a.seatPicker(s, verdict.Seating, exclude...)
 	modes := []verdict.Mode{verdict.Quick, verdict.Deep}
 	if f.thorough {
 		modes = append(modes, verdict.Tiebreaker)
 	} else if cmd.Flags().Changed("tiebreaker") {
 		a.warn("--tiebreaker is used with --thorough only; without it no tiebreaker is asked")
 	}
-	for _, m := range modes {
-		ag, err := a.seatJudge(p, s, f, m, author)
-		if err != nil {
-			return cfg, err
-		}
-		d := seatTimeouts[m]
+	judges, err := a.seatJudges(s, f, modes, author)
+	if err != nil {
+		return cfg, err
+	}
+	for i, m := range modes {
+		ag := judges[i]
+		ag.Timeout = verdict.Timeouts[m]
 		if v := *f.timeouts[m]; v != "" {
-			if d, err = parseSeatTimeout(v); err != nil {
+			if ag.Timeout, err = verdict.ParseSeatTimeout(v); err != nil {
 				return cfg, usagef("--%s-timeout: %w", m, err)
 			}
 		}
-		ag.Timeout = d
 		cfg.Judges[m] = ag
 	}
-	p.warnShared()
 	if msg := verdict.TiebreakerNote(cfg.Judges); msg != "" {
 		a.warn("%s", msg)
 		cfg.Notes = append(cfg.Notes, msg)
@@ -294,41 +284,74 @@ func (a *app) verdictConfig(cmd *cobra.Command, s *settings.Settings, f *verdict
 	return cfg, nil
 }
 
-// seatJudge picks one seat's agent: the flag's (the user insists, even on
-// the author), else the config's unless it is the author, else the next
-// agent of the pool.
-func (a *app) seatJudge(p *seatPicker, s *settings.Settings, f *verdictFlags, m verdict.Mode, author string) (challengers.Agent, error) {
+// seatJudges picks the modes' agents, all at once, so that the judges are
+// different agents wherever they can be: each seat's flag's (the user
+// insists, even on the author), else the config's unless it is the
+// author, else an agent of the pool, which never holds the author.
+func (a *app) seatJudges(s *settings.Settings, f *verdictFlags, modes []verdict.Mode, author string) ([]challengers.Agent, error) {
+	r := roster(s)
+	if author != "" {
+		r.Exclude = []string{author}
+		r.Config = func(protocol, key string) ([]string, string) {
+			if names, at := s.Seats(protocol, key); !slices.Equal(names, []string{author}) {
+				return names, at
+			}
+			return nil, ""
+		}
+	}
+	p := seating.New(verdict.Seating, r)
+	wants := make([]seating.Want, len(modes))
+	var standIn []int // the seats the config gives the author
+	for i, m := range modes {
+		wants[i] = seating.Want{Key: string(m), N: 1}
+		named, replaced, err := a.judgeNamed(p, s, f, m, author)
+		if err != nil {
+			return nil, err
+		}
+		wants[i].Named = named
+		if replaced {
+			standIn = append(standIn, i)
+		}
+	}
+	got, err := pickSeats(p, wants...)
+	if err != nil {
+		return nil, err
+	}
+	for _, i := range standIn {
+		a.warn("%s wrote the work, so %s takes its seat as the %s judge", author, got[i][0].Name, modes[i])
+	}
+	a.warnShared(p)
+	judges := make([]challengers.Agent, len(got))
+	for i, g := range got {
+		judges[i] = g[0]
+	}
+	return judges, nil
+}
+
+// judgeNamed is the agent a mode's flag names (nil: none), checked, and
+// whether the config names the author for it, whose seat then goes to
+// another agent of the pool.
+func (a *app) judgeNamed(p *seating.Picker, s *settings.Settings, f *verdictFlags, m verdict.Mode, author string) ([]string, bool, error) {
 	label := string(m) + " judge"
-	var names []string
 	if v := strings.TrimSpace(*f.judges[m]); v != "" {
 		if _, ok := s.Agents[v]; !ok {
-			return challengers.Agent{}, usagef("--%s: unknown agent %q (known: %s)", judgeFlag(m), v, strings.Join(agentNames(s), ", "))
+			return nil, false, usagef("--%s: unknown agent %q (known: %s)", judgeFlag(m), v, strings.Join(agentNames(s), ", "))
 		}
 		if v == author {
 			a.warn("%s wrote the work and judges it as the %s, because --%s names it", v, label, judgeFlag(m))
 		}
-		names = []string{v}
-	} else if cfgNames, at := s.Seats(verdict.Name, string(m)); len(cfgNames) == 1 && cfgNames[0] == author {
-		stand := ""
-		if ins := p.standIns(); len(ins) > 0 {
-			stand = ins[0].Name
-		} else if len(p.pool) > 0 {
-			stand = p.pool[0]
-		}
-		if stand == "" {
-			return challengers.Agent{}, usagef("%s wrote the work and no other agent can take its seat as the %s (%s): configure another agent, or name it with --%s", author, label, at, judgeFlag(m))
-		}
-		a.warn("%s wrote the work, so %s takes its seat as the %s", author, stand, label)
-		names = []string{stand}
+		return []string{v}, false, nil
 	}
-	if names == nil && len(p.pool) == 0 {
-		return challengers.Agent{}, usagef("no agent for the %s seat: name one with --%s or in the config's verdict.%s", label, judgeFlag(m), m)
+	names, at := s.Seats(verdict.Name, string(m))
+	replaced := author != "" && slices.Equal(names, []string{author})
+	switch {
+	case len(p.Pool()) > 0:
+	case replaced:
+		return nil, false, usagef("%s wrote the work and no other agent can take its seat as the %s (%s): configure another agent, or name it with --%s", author, label, at, judgeFlag(m))
+	case names == nil:
+		return nil, false, usagef("no agent for the %s seat: name one with --%s or in the config's verdict.%s", label, judgeFlag(m), m)
 	}
-	ags, err := p.pick(string(m), names, 1)
-	if err != nil {
-		return challengers.Agent{}, err
-	}
-	return ags[0], nil
+	return nil, replaced, nil
 }
 
 func agentNames(s *settings.Settings) []string {
@@ -338,52 +361,6 @@ func agentNames(s *settings.Settings) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func parseSeatTimeout(v string) (time.Duration, error) {
-	t := strings.TrimSpace(v)
-	d, err := time.ParseDuration(t)
-	if err != nil {
-		secs, serr := strconv.Atoi(t)
-		if serr != nil {
-			return 0, fmt.Errorf("%q is not a duration (use 30s, 2m, or a number of seconds)", v)
-		}
-		d = time.Duration(secs) * time.Second
-	}
-	if d <= 0 {
-		return 0, fmt.Errorf("must be more than 0, got %q", v)
-	}
-	return d, nil
-}
-
-// verdictLogPath is where verdicts are appended ("" for nowhere): --log,
-// else verdicts/verdicts.jsonl in the debate log directory unless logs
-// are off. It
-// is opened now, so a log that cannot be written is an error before any
-// model is asked.
-func verdictLogPath(s *settings.Settings, flag string) (string, error) {
-	path := flag
-	if path == "" {
-		if !s.SaveDebateLogs {
-			return "", nil
-		}
-		// A directory of its own: the debate log directory holds only
-		// debate logs, which arena logs and replay list.
-		path = filepath.Join(s.DebateLogPath, "verdicts", "verdicts.jsonl")
-	}
-	fh, err := trust.OpenAppend(path, true)
-	if err != nil {
-		return "", usageCause(err, "cannot append to the verdict log %v (choose another with --log PATH)", err)
-	}
-	fh.Close()
-	return path, nil
-}
-
-func runID(logw *runlog.Writer, taskID string) string {
-	if logw != nil {
-		return strings.TrimSuffix(filepath.Base(logw.Path()), ".jsonl")
-	}
-	return fmt.Sprintf("%s-%d", strings.TrimSuffix(runlog.Name(time.Now(), "verdict "+taskID), ".jsonl"), os.Getpid())
 }
 
 func (a *app) verdictStats(f *verdictFlags) error {

@@ -92,8 +92,8 @@ var promptFS embed.FS
 var prompts = engine.NewPrompts(promptFS, "prompts/*.tmpl")
 
 // ReportSink keeps the judges' report files. Protocols write no files:
-// the command hands one in (nil keeps the reports in the outcome
-// document only).
+// the command hands one in (ReportFiles; nil keeps the reports in the
+// outcome document only).
 type ReportSink interface {
 	// Append adds text to judge n's report (n from 1), creating it on the
 	// first call, and returns its path.

@@ -1,0 +1,231 @@
+package seating
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/arenadebate/arena/challengers"
+)
+
+// ErrSeat marks a seat that the flags, the config file and the pool
+// cannot fill as asked: the person's to fix (the command line's usage
+// error). Match it with errors.Is; the error's text is the whole sentence.
+var ErrSeat = errors.New("seating")
+
+type seatError struct{ msg string }
+
+func (e seatError) Error() string        { return e.msg }
+func (e seatError) Is(target error) bool { return target == ErrSeat }
+
+func seatErrorf(format string, args ...any) error {
+	return seatError{msg: fmt.Sprintf(format, args...)}
+}
+
+// Roster is what a Picker seats agents from.
+type Roster struct {
+	// Pool is the agents a seat nobody names takes, in order: the
+	// defender, then the challengers.
+	Pool []string
+	// Agents are every agent arena knows, by name.
+	Agents map[string]challengers.Agent
+	// Config returns the names the config file gives for a protocol's
+	// seat key and where it gives them ("arena.yaml:3"); nil names when
+	// it gives none. A nil Config is a config file that names no seat.
+	Config func(protocol, key string) (names []string, at string)
+	// Exclude are agents no seat of the pool goes to (the author of what
+	// is judged); a flag or the config can still name them.
+	Exclude []string
+}
+
+// Want is one seat a protocol asks a Picker to fill.
+type Want struct {
+	// Key is the seat's key in the protocol's Plan.
+	Key string
+	// Named are the agents a flag gave, nil when the flag was not given:
+	// the config's then, else the pool's.
+	Named []string
+	// N is how many agents the seat takes; below 0 it takes as many as
+	// were named, and, when nobody named any, Default agents of the pool.
+	N int
+	// Default is how many agents of the pool a seat of N below 0 takes
+	// when nobody names any; 0 is the plan's Default. The command sets it
+	// where the plan's is 0, as many as the run needs (a fact seat per
+	// repository).
+	Default int
+}
+
+// Picker gives a protocol's seats, as its Plan declares them, their
+// agents: the names a flag gave, else those of the protocol's section of
+// the config file, else agents of the pool.
+type Picker struct {
+	plan   Plan
+	roster Roster
+	pool   []string
+	held   map[string][]string // agent → the labels of the seats it holds
+	order  []string            // agents in the order they were seated
+}
+
+// New is a Picker for plan's seats.
+func New(plan Plan, r Roster) *Picker {
+	var pool []string
+	for _, n := range r.Pool {
+		if !slices.Contains(pool, n) && !slices.Contains(r.Exclude, n) {
+			pool = append(pool, n)
+		}
+	}
+	return &Picker{plan: plan, roster: r, pool: pool, held: map[string][]string{}}
+}
+
+// Pool is the agents the seats nobody names are filled from: the
+// roster's pool, without the excluded agents and repeats.
+func (p *Picker) Pool() []string { return slices.Clone(p.pool) }
+
+// Pick seats every want and returns each one's agents, in the wants'
+// order. The seats a flag or the config names are settled first, then
+// every other seat takes the agents of the pool that hold the fewest
+// seats, the earliest in the pool on a tie: so no agent of the pool holds
+// two seats while another holds none, and the rounds only wrap when there
+// are more seats than agents. Settling the named seats first is what
+// keeps that promise when an earlier seat is the pool's: compare asks for
+// its judge before its advocates, and --advocates naming gemini must keep
+// the judge's seat from gemini while codex or qwen is free.
+func (p *Picker) Pick(wants ...Want) ([][]challengers.Agent, error) {
+	seats := make([]Seat, len(wants))
+	names := make([][]string, len(wants))
+	named := make([]bool, len(wants))
+	load := map[string]int{}
+	for n, labels := range p.held {
+		load[n] = len(labels)
+	}
+	for i, w := range wants {
+		seat, ok := p.plan.Seat(w.Key)
+		if !ok {
+			return nil, fmt.Errorf("the %s protocol's seating plan has no seat %q", p.plan.Protocol, w.Key)
+		}
+		var err error
+		seats[i] = seat
+		if names[i], named[i], err = p.named(seat, w); err != nil {
+			return nil, err
+		}
+		for _, n := range names[i] {
+			load[n]++
+		}
+	}
+	for i, w := range wants {
+		if named[i] {
+			continue
+		}
+		var err error
+		n := w.N
+		if n < 0 {
+			n = cmp.Or(w.Default, max(seats[i].Default, 1))
+		}
+		if names[i], err = p.fromPool(seats[i], n, load); err != nil {
+			return nil, err
+		}
+	}
+	out := make([][]challengers.Agent, len(wants))
+	for i := range wants {
+		out[i] = p.seat(seats[i], names[i])
+	}
+	return out, nil
+}
+
+// named is the names a flag or the config gives the seat, checked;
+// false when neither gives any.
+func (p *Picker) named(seat Seat, w Want) ([]string, bool, error) {
+	names, from := w.Named, "--"+strings.ReplaceAll(w.Key, "_", "-")
+	if names == nil && p.roster.Config != nil {
+		names, from = p.roster.Config(p.plan.Protocol, w.Key)
+	}
+	if names == nil {
+		return nil, false, nil
+	}
+	if w.N >= 0 && len(names) != w.N {
+		return nil, false, seatErrorf("the %s seat needs %s, %s names %d (%s)", seat.Label, plural(w.N, "agent"), from, len(names), strings.Join(names, ", "))
+	}
+	return names, true, p.known(seat, from, names)
+}
+
+// fromPool takes n agents of the pool for the seat, those holding the
+// fewest seats first, and counts them in load.
+func (p *Picker) fromPool(seat Seat, n int, load map[string]int) ([]string, error) {
+	if len(p.pool) == 0 {
+		// Only when the exclusions took every agent of the pool, since
+		// the pool always holds the defender.
+		return nil, seatErrorf("no agent is left for the %s seat: the defender and every challenger are excluded; add an agent to the config, or name one under %s: in it (%s: AGENT)", seat.Label, p.plan.Protocol, seat.Key)
+	}
+	names := make([]string, 0, n)
+	for range n {
+		next := p.pool[0]
+		for _, c := range p.pool[1:] {
+			if load[c] < load[next] {
+				next = c
+			}
+		}
+		load[next]++
+		names = append(names, next)
+	}
+	return names, p.known(seat, "the defender and challengers", names)
+}
+
+// known checks that every name is an agent's.
+func (p *Picker) known(seat Seat, from string, names []string) error {
+	for _, name := range names {
+		if _, ok := p.roster.Agents[name]; !ok {
+			return seatErrorf("%s: unknown agent %q for the %s seat (known: %s)", from, name, seat.Label, strings.Join(slices.Sorted(maps.Keys(p.roster.Agents)), ", "))
+		}
+	}
+	return nil
+}
+
+// seat records names as holding the seat and returns their agents.
+func (p *Picker) seat(seat Seat, names []string) []challengers.Agent {
+	out := make([]challengers.Agent, 0, len(names))
+	for _, name := range names {
+		if len(p.held[name]) == 0 {
+			p.order = append(p.order, name)
+		}
+		p.held[name] = append(p.held[name], seat.Label)
+		out = append(out, p.roster.Agents[name])
+	}
+	return out
+}
+
+// StandIns are the agents of the pool holding no seat: who takes over a
+// seat whose agent keeps failing.
+func (p *Picker) StandIns() []challengers.Agent {
+	var out []challengers.Agent
+	for _, n := range p.pool {
+		if len(p.held[n]) == 0 {
+			out = append(out, p.roster.Agents[n])
+		}
+	}
+	return out
+}
+
+// Shared are warnings, one per agent holding several seats, in the order
+// the agents were seated: those seats are then not independent models.
+func (p *Picker) Shared() []string {
+	var out []string
+	for _, name := range p.order {
+		if seats := p.held[name]; len(seats) > 1 {
+			out = append(out, fmt.Sprintf("%s holds %d seats (%s): those seats are not independent models; name other agents to compare different ones", name, len(seats), strings.Join(seats, ", ")))
+		}
+	}
+	return out
+}
+
+// plural is "1 agent", "2 agents" (engine.Plural, which this leaf cannot
+// import).
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
+}

@@ -1,0 +1,96 @@
+package rank
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/seating"
+)
+
+// Seat gives the ranking's seats their agents from p: a fact seat per
+// repository (the config's fact agents used in turn, else one of the
+// pool each), a judge per weighted dimension, and the verdict writer.
+// A fact seat runs inside a copy of the person's repository: an agent
+// whose command would give it the run of the machine is refused.
+func Seat(cfg *Config, p *seating.Picker) error {
+	dims := cfg.Weights.Active()
+	wants := []seating.Want{{Key: "facts", N: -1, Default: len(cfg.Repos)}}
+	for _, d := range dims {
+		wants = append(wants, seating.Want{Key: JudgeKey(d), N: 1})
+	}
+	got, err := p.Pick(append(wants, seating.Want{Key: VerdictSeat, N: 1})...)
+	if err != nil {
+		return err
+	}
+	for i := range cfg.Repos {
+		ag := got[0][i%len(got[0])]
+		if u := UnsafeFlag(ag); u != "" {
+			return inputf("the fact seat of %s would be held by %s, whose command has %s: fact seats run inside the repository and must be read-only (remove the flag from its args)", cfg.Repos[i].Label, ag.Name, u)
+		}
+		cfg.Repos[i].Agent = ag
+	}
+	cfg.Judges = map[Dimension]challengers.Agent{}
+	for i, d := range dims {
+		cfg.Judges[d] = got[1+i][0]
+	}
+	cfg.Verdict = got[len(got)-1][0]
+	return nil
+}
+
+// unsafeFlags give an agent the run of the machine; a fact seat runs
+// inside the person's repository, so it must not have them.
+var unsafeFlags = []string{
+	"--dangerously-skip-permissions", "--yolo", "--full-auto", "--dangerously-bypass-approvals-and-sandbox",
+	"danger-full-access", "--approval-mode=yolo", "bypassPermissions",
+}
+
+// UnsafeFlag is the first of ag's command's words that gives it the run
+// of the machine, "" when none does.
+func UnsafeFlag(ag challengers.Agent) string {
+	for _, arg := range slices.Concat(ag.Command, ag.StdinCommand, ag.Args) {
+		for _, u := range unsafeFlags {
+			if arg == u || strings.Contains(arg, u) {
+				return u
+			}
+		}
+	}
+	return ""
+}
+
+// AvoidAuthors moves a judge seat (and the verdict) held by the agent
+// that wrote one of the repositories to an agent of the pool (the
+// defender, then the challengers) that wrote none, in turn, and returns
+// notes saying where it moved one and where it could not.
+func AvoidAuthors(cfg *Config, pool []string, agents map[string]challengers.Agent, authors []string) []string {
+	if len(authors) == 0 {
+		return nil
+	}
+	var free []string
+	for _, n := range pool {
+		if !slices.Contains(authors, n) && !slices.Contains(free, n) {
+			free = append(free, n)
+		}
+	}
+	var notes []string
+	next := 0
+	swap := func(seat string, ag challengers.Agent) challengers.Agent {
+		if !slices.Contains(authors, ag.Name) {
+			return ag
+		}
+		if len(free) == 0 {
+			notes = append(notes, fmt.Sprintf("the %s is held by %s, which wrote one of the repositories: no other usable agent to take it", seat, ag.Name))
+			return ag
+		}
+		to := agents[free[next%len(free)]]
+		next++
+		notes = append(notes, fmt.Sprintf("the %s went to %s instead of %s, which wrote one of the repositories", seat, to.Name, ag.Name))
+		return to
+	}
+	for _, d := range cfg.Weights.Active() {
+		cfg.Judges[d] = swap(strings.ToLower(d.Title())+" judge", cfg.Judges[d])
+	}
+	cfg.Verdict = swap("verdict writer", cfg.Verdict)
+	return notes
+}

@@ -1,0 +1,143 @@
+package rank
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/seating"
+	"github.com/arenadebate/arena/engine/enginetest"
+)
+
+// picker seats from claude, gemini, codex and qwen, the config naming
+// the seats of config.
+func picker(config map[string][]string, agents ...challengers.Agent) *seating.Picker {
+	r := seating.Roster{Pool: []string{"claude", "gemini", "codex", "qwen"}, Agents: map[string]challengers.Agent{}}
+	for _, n := range r.Pool {
+		r.Agents[n] = enginetest.Agent(n)
+	}
+	for _, a := range agents {
+		r.Agents[a.Name] = a
+	}
+	r.Config = func(protocol, key string) ([]string, string) {
+		if protocol != Name || config[key] == nil {
+			return nil, ""
+		}
+		return config[key], "arena.yaml:2"
+	}
+	return seating.New(Seating, r)
+}
+
+// seats are who holds the fact seats, each dimension's judge, then the
+// verdict.
+func seats(cfg Config) []string {
+	var out []string
+	for _, r := range cfg.Repos {
+		out = append(out, r.Agent.Name)
+	}
+	for _, d := range cfg.Weights.Active() {
+		out = append(out, cfg.Judges[d].Name)
+	}
+	return append(out, cfg.Verdict.Name)
+}
+
+func TestSeatGivesEveryAgentASeatBeforeAnyHoldsTwo(t *testing.T) {
+	for name, tc := range map[string]struct {
+		config map[string][]string
+		want   string
+	}{
+		// A fact seat per repository, five judges, the verdict.
+		"the pool in turn": {nil, "claude gemini codex qwen claude gemini codex qwen"},
+		// codex gathers both repositories' facts: the judges go to the
+		// others first.
+		"the config's fact agent": {map[string][]string{"facts": {"codex"}}, "codex codex claude gemini qwen claude gemini codex"},
+		"a named judge":           {map[string][]string{"judges.tests": {"claude"}}, "gemini codex qwen claude claude gemini codex qwen"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := config("a", "b")
+			if err := Seat(&cfg, picker(tc.config)); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(seats(cfg), " "); got != tc.want {
+				t.Fatalf("seats %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSeatLeavesOutTheDimensionsWeighedAtZero(t *testing.T) {
+	cfg := config("a", "b")
+	cfg.Weights[DimDeadCode] = 0
+	if err := Seat(&cfg, picker(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cfg.Judges[DimDeadCode]; ok || len(cfg.Judges) != 4 {
+		t.Fatalf("judges %v", cfg.Judges)
+	}
+}
+
+func TestSeatRefusesAFactSeatThatCouldWriteTheRepository(t *testing.T) {
+	yolo := enginetest.Agent("yolo")
+	yolo.Args = []string{"--approval-mode=yolo"}
+	cfg := config("a", "b")
+	err := Seat(&cfg, picker(map[string][]string{"facts": {"claude", "yolo"}}, yolo))
+	want := "the fact seat of b would be held by yolo, whose command has --approval-mode=yolo: fact seats run inside the repository and must be read-only (remove the flag from its args)"
+	if err == nil || err.Error() != want || !errors.Is(err, ErrInput) {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+}
+
+func TestSeatPassesOnTheSeatingsMistakes(t *testing.T) {
+	cfg := config("a", "b")
+	err := Seat(&cfg, picker(map[string][]string{"verdict": {"gpt5"}}))
+	if !errors.Is(err, seating.ErrSeat) || !strings.Contains(err.Error(), `arena.yaml:2: unknown agent "gpt5" for the verdict writer seat`) {
+		t.Fatalf("error %v", err)
+	}
+}
+
+func TestUnsafeFlag(t *testing.T) {
+	for _, tc := range []struct {
+		ag   challengers.Agent
+		want string
+	}{
+		{challengers.Agent{Command: []string{"claude", "-p"}}, ""},
+		{challengers.Agent{Command: []string{"claude", "--dangerously-skip-permissions"}}, "--dangerously-skip-permissions"},
+		{challengers.Agent{StdinCommand: []string{"codex", "exec", "--sandbox", "danger-full-access"}}, "danger-full-access"},
+		{challengers.Agent{Args: []string{"--permission-mode=bypassPermissions"}}, "bypassPermissions"},
+	} {
+		if got := UnsafeFlag(tc.ag); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.ag, got, tc.want)
+		}
+	}
+}
+
+func TestAvoidAuthorsMovesTheAuthorsJudgesToOthers(t *testing.T) {
+	cfg := config("a", "b") // judges codex, gemini, qwen, claude, codex; verdict claude
+	agents := map[string]challengers.Agent{}
+	for _, n := range []string{"claude", "gemini", "codex", "qwen"} {
+		agents[n] = enginetest.Agent(n)
+	}
+	notes := AvoidAuthors(&cfg, []string{"claude", "gemini", "codex", "qwen"}, agents, []string{"codex", "claude"})
+	want := []string{
+		"the functionality judge went to gemini instead of codex, which wrote one of the repositories",
+		"the overengineering judge went to qwen instead of claude, which wrote one of the repositories",
+		"the dead code judge went to gemini instead of codex, which wrote one of the repositories",
+		"the verdict writer went to qwen instead of claude, which wrote one of the repositories",
+	}
+	if !slices.Equal(notes, want) {
+		t.Fatalf("notes %q\nwant  %q", notes, want)
+	}
+	if got := strings.Join(seats(cfg)[2:], " "); got != "gemini gemini qwen qwen gemini qwen" {
+		t.Fatalf("judges and verdict %s", got)
+	}
+	cfg = config("a", "b")
+	notes = AvoidAuthors(&cfg, []string{"claude"}, agents, []string{"claude"})
+	if len(notes) != 2 || notes[1] != "the verdict writer is held by claude, which wrote one of the repositories: no other usable agent to take it" {
+		t.Fatalf("notes %q", notes)
+	}
+	if AvoidAuthors(&cfg, []string{"claude"}, agents, nil) != nil {
+		t.Fatal("notes without authors")
+	}
+}

@@ -76,7 +76,7 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 	if lc.Problem != "" {
 		a.warn("%s is damaged (%s): the follow-up is asked from the events that can be read, and appended after every byte of it", path, lc.Problem)
 	}
-	if o, ok := lastOutcome(lc.Events); !ok || o.Result == engine.OutcomeInterrupted || o.Result == engine.OutcomeOverBudget {
+	if o, ok := runlog.LastOutcome(lc.Events); !ok || o.Result == engine.OutcomeInterrupted || o.Result == engine.OutcomeOverBudget {
 		logw.Close()
 		return usagef("ask %s: the run has no outcome to follow up yet; resume it first (arena resume %s)", path, path)
 	}
@@ -287,7 +287,7 @@ func (fu *screenFollowUps) ask(question string) bool {
 	if fu.busy || len(events) == 0 || fu.a.settings == nil {
 		return false
 	}
-	if _, ok := lastOutcome(events); !ok {
+	if _, ok := runlog.LastOutcome(events); !ok {
 		return false
 	}
 	start, ok := events[0].Payload.(engine.DebateStarted)

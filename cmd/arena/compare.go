@@ -12,6 +12,7 @@ import (
 	"github.com/arenadebate/arena/engine/compare"
 	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/receipt"
+	"github.com/arenadebate/arena/engine/resume"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -25,9 +26,9 @@ func compareProtocol() protocol {
 		command: "compare",
 		seating: compare.Seating,
 		exits:   compareExits,
-		resume: resumeRule{
-			flags: []string{"file", "option", "criteria", "context", "stakeholders", "quick", "single", "advocates", "judge"},
-			reads: []string{"file", "context", "stakeholders"}},
+		resume: resume.Rule{
+			Flags: []string{"file", "option", "criteria", "context", "stakeholders", "quick", "single", "advocates", "judge"},
+			Reads: []string{"file", "context", "stakeholders"}},
 		build: (*app).compareCmd,
 		tool: tool{
 			about:  "Compare two to four options: an advocate per option argues for it and attacks the others' weakest claims; a judge who never sees which model argued what scores every option on weighted criteria, asked twice with the options in opposite orders. arena computes the totals.",

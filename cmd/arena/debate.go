@@ -9,6 +9,7 @@ import (
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
 	"github.com/arenadebate/arena/engine/mcpserver"
+	"github.com/arenadebate/arena/engine/resume"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -20,7 +21,7 @@ func debateProtocol() protocol {
 		command: "debate",
 		root:    true,
 		exits:   debateExits,
-		resume:  resumeRule{flags: []string{"file", "context"}, reads: []string{"file", "context"}},
+		resume:  resume.Rule{Flags: []string{"file", "context"}, Reads: []string{"file", "context"}},
 		build:   (*app).debateCmd,
 		tool: tool{
 			about: "Adversarial debate: a defender model takes a position on a question or decision, challenger models attack it in parallel, round by round, to a consensus report or a tradeoff document naming the assumption the decision turns on. Use it to have other models attack a plan.",

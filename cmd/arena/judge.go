@@ -14,6 +14,7 @@ import (
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/judge"
 	"github.com/arenadebate/arena/engine/mcpserver"
+	"github.com/arenadebate/arena/engine/resume"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -32,9 +33,9 @@ func judgeProtocol() protocol {
 		command: "judge",
 		seating: judge.Seating,
 		exits:   judgeExits,
-		resume: resumeRule{args: true,
-			flags:  []string{"task", "criteria", "preset", "judges", "author", "reports-dir", "min-score", "max-bytes"},
-			writes: []string{"reports-dir"}},
+		resume: resume.Rule{Args: true,
+			Flags:  []string{"task", "criteria", "preset", "judges", "author", "reports-dir", "min-score", "max-bytes"},
+			Writes: []string{"reports-dir"}},
 		build: (*app).judgeCmd,
 		tool: tool{
 			about: "Three judges (different models) score a solution against weighted criteria with quoted evidence, then debate their scores until arena's consensus check passes. The caller's own agent is kept out of the judges by default.",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/resume"
 )
 
 // protocols are arena's protocols, in the order --help lists them: the
@@ -45,7 +46,7 @@ type protocol struct {
 	// --help and arena mcp's results say them from here.
 	exits exits
 	// resume is what arena resume may start its runs again with.
-	resume resumeRule
+	resume resume.Rule
 	// build makes its command.
 	build func(a *app, cf *commonFlags) *cobra.Command
 	// tool is its MCP tool.

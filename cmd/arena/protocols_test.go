@@ -83,16 +83,16 @@ func checkExits(t *testing.T, p protocol, usage string) {
 // checkResumeRule wants every flag the rule names to be the command's.
 func checkResumeRule(t *testing.T, p protocol, lookup func(string) *pflag.Flag) {
 	t.Helper()
-	if len(p.resume.flags) == 0 {
+	if len(p.resume.Flags) == 0 {
 		t.Errorf("%s: no resume rule", p.name)
 	}
-	for _, f := range slices.Concat(p.resume.flags, p.resume.reads, p.resume.writes) {
+	for _, f := range slices.Concat(p.resume.Flags, p.resume.Reads, p.resume.Writes) {
 		if lookup(f) == nil {
 			t.Errorf("%s: its resume rule names --%s, which arena %s does not take", p.name, f, p.command)
 		}
 	}
-	for _, f := range slices.Concat(p.resume.reads, p.resume.writes) {
-		if !slices.Contains(p.resume.flags, f) {
+	for _, f := range slices.Concat(p.resume.Reads, p.resume.Writes) {
+		if !slices.Contains(p.resume.Flags, f) {
 			t.Errorf("%s: its resume rule reads or writes --%s without letting it through", p.name, f)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/rank"
 	"github.com/arenadebate/arena/engine/rank/facts"
+	"github.com/arenadebate/arena/engine/resume"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -38,11 +39,11 @@ func rankProtocol() protocol {
 		command: "rank",
 		seating: rank.Seating,
 		exits:   rankExits,
-		resume: resumeRule{args: true, spec: true,
-			flags:  []string{"labels", "weights", "branch", "base", "run-tests", "test-timeout", "out", "expect-winner", "authors", "seed"},
-			writes: []string{"out"},
-			runs:   map[string]string{"run-tests": "each repository's own tests (the repositories' code)"},
-			again:  resumeRank},
+		resume: resume.Rule{Args: true, Spec: true,
+			Flags:  []string{"labels", "weights", "branch", "base", "run-tests", "test-timeout", "out", "expect-winner", "authors", "seed"},
+			Writes: []string{"out"},
+			Runs:   map[string]string{"run-tests": "each repository's own tests (the repositories' code)"},
+			Again:  resumeRank},
 		build: (*app).rankCmd,
 		tool: tool{
 			about: "Rank two or more implementations (git repositories) of one spec: measured git facts, a fact seat per repository, five dimension judges under neutral labels, and a ranking arena computes.",
@@ -226,13 +227,13 @@ func rankUsage(err error) error {
 // its judges' orders: a random seed drawn again would shuffle the judges'
 // prompts differently, and none of their replies could be reused.
 func resumeRank(st engine.DebateStarted) ([]string, error) {
-	args, err := resumeByInvocation(st)
+	args, err := resume.ByInvocation(st)
 	if err != nil {
 		return nil, err
 	}
 	for _, set := range st.Settings {
 		if set.Name == "judge order seed" && !slices.Contains(args, "--seed") && !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--seed=") }) {
-			args = withFlags(args, "--seed", set.Value)
+			args = resume.WithFlags(args, "--seed", set.Value)
 		}
 	}
 	return args, nil

@@ -1,17 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/resume"
 	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 )
@@ -27,26 +26,6 @@ import (
 // shows it before it runs. The log is locked for the whole resume: one
 // writer per log.
 
-// startAgain is the command line that starts a run again from its log's
-// start event: the arguments it was started with, unless the protocol
-// says otherwise (again).
-func (rule resumeRule) startAgain(st engine.DebateStarted) ([]string, error) {
-	if rule.again != nil {
-		return rule.again(st)
-	}
-	return resumeByInvocation(st)
-}
-
-// resumeByInvocation starts a run again with the arguments it was started
-// with: what every command that builds its protocol from its arguments
-// alone (and the files and stdin they name) needs.
-func resumeByInvocation(st engine.DebateStarted) ([]string, error) {
-	if st.Invocation == nil || len(st.Invocation.Args) == 0 {
-		return nil, errors.New("the log does not record how the run was started (it was written by an older arena); start it again")
-	}
-	return slices.Clone(st.Invocation.Args), nil
-}
-
 // resumeRun is a resumed run in progress: what the log held, and what the
 // command's run must do differently (openLog, runProtocol).
 type resumeRun struct {
@@ -58,7 +37,6 @@ type resumeRun struct {
 	force    bool
 	swap     map[string]challengers.Agent
 	changed  []engine.Setting // what the resumed run does differently
-	problem  string
 	// err is a refusal found once the command rebuilt its protocol (a
 	// context file that changed).
 	err error
@@ -137,10 +115,10 @@ func (a *app) runResume(cmd *cobra.Command, cf *commonFlags, f *resumeFlags, arg
 	}
 	defer rr.release()
 	rr.force = f.force
-	if err := rr.swapSeats(s, f.seats); err != nil {
-		return err
+	if rr.swap, rr.changed, err = resume.Swap(rr.start, f.seats, s.Agents); err != nil {
+		return usagef("%w", err)
 	}
-	raw, err := rr.protocol.resume.startAgain(rr.start)
+	raw, err := rr.protocol.resume.StartAgain(rr.start)
 	if err != nil {
 		return usageCause(err, "cannot resume %s: %v", path, err)
 	}
@@ -151,9 +129,9 @@ func (a *app) runResume(cmd *cobra.Command, cf *commonFlags, f *resumeFlags, arg
 	if err := a.confirmResume(rr, plan, f.yes); err != nil {
 		return err
 	}
-	run := withFlags(plan.args, rr.overrides(cmd, cf, f)...)
-	if rr.problem != "" {
-		a.warn("the log is damaged: %s; every byte of it is kept, and the resumed run is written after it, from the %d events that can be read (arena replay names the damaged lines)", rr.problem, len(rr.lc.Events))
+	run := resume.WithFlags(plan.Args, rr.overrides(cmd, cf, f)...)
+	if rr.lc.Problem != "" {
+		a.warn("the log is damaged: %s; every byte of it is kept, and the resumed run is written after it, from the %d events that can be read (arena replay names the damaged lines)", rr.lc.Problem, len(rr.lc.Events))
 	}
 	if dir := rr.start.Invocation.Dir; dir != "" {
 		if err := os.Chdir(dir); err != nil {
@@ -181,17 +159,8 @@ func (a *app) resumePath(s *settings.Settings, args []string) (string, error) {
 	if err != nil {
 		return "", usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
 	}
-	var latest *runlog.Summary
-	for i, l := range logs {
-		if l.Started.IsZero() || l.Writing {
-			continue // unreadable, or a run going on
-		}
-		if l.Result == "" || l.Result.Resumable() {
-			latest = &logs[i]
-			break
-		}
-	}
-	if latest == nil {
+	latest, ok := resume.Latest(logs)
+	if !ok {
 		return "", usagef("no interrupted, aborted or over-budget run in %s to resume (give a log file: arena resume LOG)", s.DebateLogPath)
 	}
 	return filepath.Abs(latest.Path)
@@ -226,7 +195,7 @@ func (rr *resumeRun) release() {
 // resumable says why a log cannot be resumed, if it cannot.
 func resumable(path string, lc runlog.Contents) (*resumeRun, error) {
 	rr := &resumeRun{path: path, lc: lc, start: lc.Events[0].Payload.(engine.DebateStarted)}
-	if o, ok := lastOutcome(lc.Events); ok && !o.Result.Resumable() {
+	if o, ok := runlog.LastOutcome(lc.Events); ok && !o.Result.Resumable() {
 		return nil, usagef("cannot resume %s: the run is finished (%s): %s; watch it again with arena replay %s", path, o.Result, o.Summary, path)
 	}
 	p, ok := protocolNamed(rr.start.Protocol)
@@ -237,52 +206,7 @@ func resumable(path string, lc runlog.Contents) (*resumeRun, error) {
 	if rr.start.Invocation == nil {
 		return nil, usagef("cannot resume %s: the log does not record how the run was started (it was written by an older arena); start it again", path)
 	}
-	rr.problem = lc.Problem
 	return rr, nil
-}
-
-// lastOutcome is the outcome of the log's latest run (the part after its
-// last resumed event), if it reached one.
-func lastOutcome(events []engine.Event) (engine.Outcome, bool) {
-	for i := len(events) - 1; i >= 0; i-- {
-		switch p := events[i].Payload.(type) {
-		case engine.Outcome:
-			return p, true
-		case engine.Resumed:
-			return engine.Outcome{}, false
-		}
-	}
-	return engine.Outcome{}, false
-}
-
-// swapSeats reads --seat SEAT=AGENT: SEAT names a seat of the run, or an
-// agent holding seats; AGENT one the settings define.
-func (rr *resumeRun) swapSeats(s *settings.Settings, specs []string) error {
-	for _, spec := range specs {
-		seat, agent, ok := strings.Cut(spec, "=")
-		seat, agent = strings.TrimSpace(seat), strings.TrimSpace(agent)
-		if !ok || seat == "" || agent == "" {
-			return usagef("--seat %q: want SEAT=AGENT, e.g. --seat codex=qwen", spec)
-		}
-		known := slices.ContainsFunc(rr.start.Seats, func(st engine.Seat) bool { return st.Name == seat || st.Agent == seat })
-		if !known {
-			var names []string
-			for _, st := range rr.start.Seats {
-				names = append(names, st.Name)
-			}
-			return usagef("--seat %q: the run has no seat or agent %q (its seats: %s)", spec, seat, strings.Join(names, ", "))
-		}
-		ag, ok := s.Agents[agent]
-		if !ok {
-			return usagef("--seat %q: unknown agent %q", spec, agent)
-		}
-		if rr.swap == nil {
-			rr.swap = map[string]challengers.Agent{}
-		}
-		rr.swap[seat] = ag
-		rr.changed = append(rr.changed, engine.Setting{Name: "seat " + seat, Value: agent})
-	}
-	return nil
 }
 
 // overrides are the flags the resumed command runs with on top of its
@@ -315,16 +239,6 @@ func (rr *resumeRun) overrides(cmd *cobra.Command, cf *commonFlags, f *resumeFla
 	return append(out, fmt.Sprintf("--no-tui=%v", f.noTUI), fmt.Sprintf("--json=%v", f.json))
 }
 
-// withFlags adds flags to a command line, before a "--" that ends its
-// flags.
-func withFlags(args []string, flags ...string) []string {
-	i := slices.Index(args, "--")
-	if i < 0 {
-		return append(args, flags...)
-	}
-	return slices.Concat(args[:i], flags, args[i:])
-}
-
 // resumeLog hands the locked log over to the resumed run, which appends
 // to it and closes it.
 func (rr *resumeRun) resumeLog() (*runlog.Writer, error) {
@@ -342,41 +256,11 @@ func (rr *resumeRun) check(st engine.DebateStarted) error {
 	if st.Protocol != rr.start.Protocol {
 		return usagef("cannot resume %s: it is a %s run, and its command now starts a %s run", rr.path, rr.start.Protocol, st.Protocol)
 	}
-	var changed []string
-	for _, old := range rr.start.Context {
-		i := slices.IndexFunc(st.Context, func(c engine.ContextFile) bool { return c.Name == old.Name })
-		switch {
-		case i < 0:
-			changed = append(changed, old.Name+" is no longer attached")
-		case old.SHA256 != "" && st.Context[i].SHA256 != old.SHA256:
-			changed = append(changed, old.Name+" changed since the run")
-		}
-	}
-	if st.Topic != rr.start.Topic {
-		changed = append(changed, "the topic is not the same")
-	}
+	changed := resume.Changed(rr.start, st)
 	if len(changed) == 0 || rr.force {
 		return nil
 	}
 	return usagef("cannot resume %s: %s; the replies in the log answered the earlier version (resume with --force to go on anyway)", rr.path, strings.Join(changed, "; "))
-}
-
-// options are the engine's options for the resumed run, and the sequence
-// number its events continue after.
-func (rr *resumeRun) options() (*engine.Resume, int64) {
-	events := rr.lc.Events
-	ev := engine.Resumed{From: "the start"}
-	for i := len(events) - 1; i >= 0; i-- {
-		// The phase the run was in; an interrupted run's outcome phase is
-		// only its way out.
-		if ps, ok := events[i].Payload.(engine.PhaseStarted); ok && ps.Phase != engine.PhaseOutcome {
-			ev.From, ev.Phase, ev.Round = ps.Title, ps.Phase, ps.Round
-			break
-		}
-	}
-	last := rr.lc.LastSeq
-	ev.After, ev.Reusable, ev.Settings, ev.Problem = last, engine.NewReplayCache(events).Len(), rr.changed, rr.problem
-	return &engine.Resume{Events: events, Event: ev, Swap: rr.swap}, last
 }
 
 var resumeExits = exits{

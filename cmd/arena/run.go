@@ -18,6 +18,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/resume"
 	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui"
@@ -272,7 +273,7 @@ func (a *app) protocolRun(p engine.Protocol, logw *runlog.Writer, f outputFlags)
 	}
 	if rr := a.resume; rr != nil {
 		var after int64
-		opts.Resume, after = rr.options()
+		opts.Resume, after = resume.Options(rr.lc, rr.changed, rr.swap)
 		bus.ContinueAfter(after)
 		a.replayBefore(fe, f, rr.lc.Events)
 	}

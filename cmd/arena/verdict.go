@@ -15,6 +15,7 @@ import (
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/mcpserver"
+	"github.com/arenadebate/arena/engine/resume"
 	"github.com/arenadebate/arena/engine/verdict"
 	"github.com/arenadebate/arena/settings"
 )
@@ -63,10 +64,10 @@ func verdictProtocol() protocol {
 		command: "verdict",
 		seating: verdict.Seating,
 		exits:   verdictExits,
-		resume: resumeRule{args: true,
-			flags: []string{"task-id", "task", "thorough", "sensitive", "log", "author",
+		resume: resume.Rule{Args: true,
+			Flags: []string{"task-id", "task", "thorough", "sensitive", "log", "author",
 				"quick-judge", "deep-judge", "tiebreaker", "quick-timeout", "deep-timeout", "tiebreaker-timeout"},
-			writes: []string{"log"}},
+			Writes: []string{"log"}},
 		build: (*app).verdictCmd,
 		tool: tool{
 			about: "Rubric quality gate for finished work (files or a diff): quick judge, then deep judge, then a tiebreaker, deciding accept, improve, reject or escalate. arena applies the thresholds to the parsed scores. The caller's own agent is kept out of the seats by default.",

@@ -1,0 +1,182 @@
+package resume
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
+)
+
+var rankRule = Rule{Args: true, Spec: true,
+	Flags:  []string{"labels", "run-tests", "out"},
+	Writes: []string{"out"},
+	Runs:   map[string]string{"run-tests": "each repository's own tests"}}
+
+func started(dir string) engine.DebateStarted {
+	return engine.DebateStarted{Protocol: "rank", Topic: "spec",
+		Context:    []engine.ContextFile{{Name: "spec.md", SHA256: "a"}, {Name: "notes.md", SHA256: "b"}},
+		Seats:      []engine.Seat{{Name: "security judge", Agent: "codex"}, {Name: "facts 1", Agent: "claude"}},
+		Invocation: &engine.Invocation{Args: []string{"rank", "spec.md", "a", "b"}, Dir: dir}}
+}
+
+func TestTakeKeepsWhatARunRecords(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		flag    string
+		keep    bool
+		refused string
+	}{
+		{"labels", true, ""},
+		{"timeout", true, ""}, // every protocol's
+		{"no-tui", false, ""}, // the resume's own say
+		{"install-hook", false, "--install-hook: not a flag a rank run records (a resume never installs a hook)"},
+		{"include-secrets", false, "--include-secrets: not a flag a rank run records (a log cannot ask for secrets to be sent; give --include-secrets to arena resume yourself)"},
+		{"schema", false, "--schema: not a flag a rank run records (it does not start a run)"},
+		{"branch", false, "--branch: not a flag a rank run records (a log cannot add it)"},
+	}
+	for _, c := range cases {
+		keep, refused := rankRule.Take(c.flag, "rank")
+		if keep != c.keep || refused != c.refused {
+			t.Errorf("--%s: keep %v, refused %q; want %v, %q", c.flag, keep, refused, c.keep, c.refused)
+		}
+	}
+}
+
+func TestCheckRefusesWhatTheRunDidNotDo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st := started(dir)
+	if why := rankRule.Check(st, map[string][]string{"context": {"notes.md"}}, []string{"spec.md", "a"}); len(why) != 0 {
+		t.Fatalf("the run as it was: %q", why)
+	}
+	why := rankRule.Check(st, map[string][]string{"context": {"/etc/passwd"}}, []string{"other.md"})
+	want := []string{
+		"--context /etc/passwd: the run this log records attached no such file",
+		"the specification it names is not the one the run judged against",
+	}
+	if !slices.Equal(why, want) {
+		t.Fatalf("got %q\nwant %q", why, want)
+	}
+	st.Invocation.Dir = "relative/dir"
+	if why := rankRule.Check(st, nil, []string{"spec.md"}); len(why) != 1 || !strings.Contains(why[0], "is not an absolute path") {
+		t.Fatalf("a relative directory: %q", why)
+	}
+	st.Invocation.Dir = dir + "/gone"
+	if why := rankRule.Check(st, nil, []string{"spec.md"}); len(why) != 1 || !strings.Contains(why[0], "is not a directory here") {
+		t.Fatalf("a directory that is gone: %q", why)
+	}
+}
+
+func TestPlanShowsWhatItReadsWritesAndRuns(t *testing.T) {
+	t.Parallel()
+	p := Plan{Args: []string{"rank", "--out=r.json", "--run-tests=true", "--", "spec.md", "a dir"}, Dir: "/w", Stdin: 12}
+	p.Touches(rankRule, "/w", map[string][]string{"config": {"/etc/arena.yaml"}, "out": {"r.json"}, "run-tests": {"true"}}, []string{"spec.md", "-"})
+	got := p.Show("/w/log.jsonl", started("/w"), map[string]string{"codex": "qwen"})
+	want := `arena resume /w/log.jsonl
+  the run:    rank: spec
+  runs:       arena rank --out=r.json --run-tests=true -- spec.md "a dir"
+  in:         /w
+  seats:      security judge (qwen, was codex), facts 1 (claude)
+  reads:      /etc/arena.yaml, /w/spec.md, stdin (sent to the seats)
+  stdin:      12 bytes the log recorded
+  writes to:  /w/r.json
+  runs:       each repository's own tests
+  the log was NOT written by arena on this machine, or was changed since: check the above
+`
+	if got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestQuoteArgsShowsEachArgumentAsOne(t *testing.T) {
+	t.Parallel()
+	got := QuoteArgs([]string{"plain", "two words", "", "$(rm)", "a\x1b[31mred"})
+	want := `plain "two words" "" "$(rm)" "a\x1b[31mred"`
+	if got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}
+
+func TestWithFlagsGoBeforeTheEndOfFlags(t *testing.T) {
+	t.Parallel()
+	args := []string{"rank", "--x=1", "--", "spec.md"}
+	if got := WithFlags(args, "--seed", "7"); !slices.Equal(got, []string{"rank", "--x=1", "--seed", "7", "--", "spec.md"}) {
+		t.Fatalf("got %q", got)
+	}
+	if got := WithFlags([]string{"topic"}, "--no-tui"); !slices.Equal(got, []string{"topic", "--no-tui"}) {
+		t.Fatalf("got %q", got)
+	}
+	if !slices.Equal(args, []string{"rank", "--x=1", "--", "spec.md"}) {
+		t.Fatalf("the command line given was changed: %q", args)
+	}
+}
+
+func TestLatestIsTheNewestRunThatCanGoOn(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	logs := []runlog.Summary{
+		{Path: "writing", Started: now, Writing: true},
+		{Path: "unreadable"},
+		{Path: "finished", Started: now, Result: "consensus"},
+		{Path: "interrupted", Started: now, Result: engine.OutcomeInterrupted},
+		{Path: "older", Started: now, Result: engine.OutcomeAborted},
+	}
+	if l, ok := Latest(logs); !ok || l.Path != "interrupted" {
+		t.Fatalf("latest %q %v", l.Path, ok)
+	}
+	if _, ok := Latest(logs[:3]); ok {
+		t.Fatal("a finished run was taken for one to resume")
+	}
+}
+
+func TestSwapGivesASeatAnotherAgent(t *testing.T) {
+	t.Parallel()
+	agents := map[string]challengers.Agent{"qwen": {Name: "qwen"}, "gemini": {Name: "gemini"}}
+	swap, changed, err := Swap(started("/w"), []string{"codex=qwen", " facts 1 = gemini "}, agents)
+	if err != nil || swap["codex"].Name != "qwen" || swap["facts 1"].Name != "gemini" || len(changed) != 2 || changed[0].Name != "seat codex" {
+		t.Fatalf("swap %v, changed %v, err %v", swap, changed, err)
+	}
+	for spec, want := range map[string]string{
+		"codex":       `--seat "codex": want SEAT=AGENT, e.g. --seat codex=qwen`,
+		"judge=qwen":  `--seat "judge=qwen": the run has no seat or agent "judge" (its seats: security judge, facts 1)`,
+		"codex=grok4": `--seat "codex=grok4": unknown agent "grok4"`,
+	} {
+		if _, _, err := Swap(started("/w"), []string{spec}, agents); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %s", spec, err, want)
+		}
+	}
+}
+
+func TestChangedNamesWhatTheRepliesNoLongerAnswer(t *testing.T) {
+	t.Parallel()
+	was := started("/w")
+	now := started("/w")
+	if c := Changed(was, now); len(c) != 0 {
+		t.Fatalf("the same run: %q", c)
+	}
+	now.Context = []engine.ContextFile{{Name: "spec.md", SHA256: "z"}}
+	now.Topic = "another"
+	want := []string{"spec.md changed since the run", "notes.md is no longer attached", "the topic is not the same"}
+	if c := Changed(was, now); !slices.Equal(c, want) {
+		t.Fatalf("got %q, want %q", c, want)
+	}
+}
+
+func TestOptionsGoOnFromThePhaseTheRunWasIn(t *testing.T) {
+	t.Parallel()
+	events := []engine.Event{
+		{Seq: 1, Payload: started("/w")},
+		{Seq: 2, Payload: engine.PhaseStarted{Phase: "facts", Title: "Facts", Round: 1}},
+		{Seq: 3, Payload: engine.PhaseStarted{Phase: engine.PhaseOutcome, Title: "Outcome"}},
+		{Seq: 4, Payload: engine.Outcome{Result: engine.OutcomeInterrupted}},
+	}
+	changed := []engine.Setting{{Name: "timeout", Value: "5m"}}
+	r, after := Options(runlog.Contents{Events: events, LastSeq: 4, Problem: "line 3 is cut short"}, changed, nil)
+	if after != 4 || r.Event.From != "Facts" || r.Event.Phase != "facts" || r.Event.After != 4 || r.Event.Problem != "line 3 is cut short" || len(r.Event.Settings) != 1 {
+		t.Fatalf("after %d, resumed %+v", after, r.Event)
+	}
+}

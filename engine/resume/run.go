@@ -1,0 +1,96 @@
+package resume
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
+)
+
+// Latest is the latest run of a listing (newest first) that can be
+// resumed: interrupted, aborted or over budget, and not being written.
+func Latest(logs []runlog.Summary) (runlog.Summary, bool) {
+	for _, l := range logs {
+		if l.Started.IsZero() || l.Writing {
+			continue // unreadable, or a run going on
+		}
+		if l.Result == "" || l.Result.Resumable() {
+			return l, true
+		}
+	}
+	return runlog.Summary{}, false
+}
+
+// Swap reads --seat SEAT=AGENT specs: SEAT names a seat of the run, or an
+// agent holding seats; AGENT one of agents. It returns the new agent of
+// each seat or agent named, and the settings the resumed run changes.
+func Swap(start engine.DebateStarted, specs []string, agents map[string]challengers.Agent) (map[string]challengers.Agent, []engine.Setting, error) {
+	var swap map[string]challengers.Agent
+	var changed []engine.Setting
+	for _, spec := range specs {
+		seat, agent, ok := strings.Cut(spec, "=")
+		seat, agent = strings.TrimSpace(seat), strings.TrimSpace(agent)
+		if !ok || seat == "" || agent == "" {
+			return nil, nil, fmt.Errorf("--seat %q: want SEAT=AGENT, e.g. --seat codex=qwen", spec)
+		}
+		if !slices.ContainsFunc(start.Seats, func(st engine.Seat) bool { return st.Name == seat || st.Agent == seat }) {
+			var names []string
+			for _, st := range start.Seats {
+				names = append(names, st.Name)
+			}
+			return nil, nil, fmt.Errorf("--seat %q: the run has no seat or agent %q (its seats: %s)", spec, seat, strings.Join(names, ", "))
+		}
+		ag, ok := agents[agent]
+		if !ok {
+			return nil, nil, fmt.Errorf("--seat %q: unknown agent %q", spec, agent)
+		}
+		if swap == nil {
+			swap = map[string]challengers.Agent{}
+		}
+		swap[seat] = ag
+		changed = append(changed, engine.Setting{Name: "seat " + seat, Value: agent})
+	}
+	return swap, changed, nil
+}
+
+// Changed compares a rebuilt protocol's start with the log's: a context
+// file that changed since or is gone, another topic. The replies in the
+// log answered the earlier version.
+func Changed(was, now engine.DebateStarted) []string {
+	var changed []string
+	for _, old := range was.Context {
+		i := slices.IndexFunc(now.Context, func(c engine.ContextFile) bool { return c.Name == old.Name })
+		switch {
+		case i < 0:
+			changed = append(changed, old.Name+" is no longer attached")
+		case old.SHA256 != "" && now.Context[i].SHA256 != old.SHA256:
+			changed = append(changed, old.Name+" changed since the run")
+		}
+	}
+	if now.Topic != was.Topic {
+		changed = append(changed, "the topic is not the same")
+	}
+	return changed
+}
+
+// Options are the engine's options for the resumed run of lc (changed:
+// the settings it runs with differently; swap: the seats' new agents),
+// and the sequence number its events continue after.
+func Options(lc runlog.Contents, changed []engine.Setting, swap map[string]challengers.Agent) (*engine.Resume, int64) {
+	events := lc.Events
+	ev := engine.Resumed{From: "the start"}
+	for i := len(events) - 1; i >= 0; i-- {
+		// The phase the run was in; an interrupted run's outcome phase is
+		// only its way out.
+		if ps, ok := events[i].Payload.(engine.PhaseStarted); ok && ps.Phase != engine.PhaseOutcome {
+			ev.From, ev.Phase, ev.Round = ps.Title, ps.Phase, ps.Round
+			break
+		}
+	}
+	last := lc.LastSeq
+	ev.After, ev.Reusable, ev.Settings, ev.Problem = last, engine.NewReplayCache(events).Len(), changed, lc.Problem
+	return &engine.Resume{Events: events, Event: ev, Swap: swap}, last
+}

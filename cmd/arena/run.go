@@ -10,7 +10,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -433,20 +432,6 @@ func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, follow
 // afterScreen leaves a short account in the scrollback once the screen,
 // drawn on the alternate screen, is gone.
 func (a *app) afterScreen(noun string, out engine.Outcome, saved []engine.Saved) {
-	w := trust.Writer{W: a.stdout} // the summary and failures quote the agents
-	fmt.Fprintf(w, "arena: %s\n", out.Summary)
-	for _, f := range out.Failures {
-		fmt.Fprintf(w, "  ✗ %s\n", f)
-	}
-	logWords := strings.ToLower(plain.LogWords(noun)) + ":"
-	width := utf8.RuneCountInString(logWords)
-	for _, s := range saved {
-		width = max(width, utf8.RuneCountInString(s.What)+1)
-	}
-	for _, s := range saved {
-		fmt.Fprintf(w, "  %-*s %s\n", width, s.What+":", s.Path)
-	}
-	if out.LogPath != "" {
-		fmt.Fprintf(w, "  %-*s %s  (arena replay %s)\n", width, logWords, out.LogPath, out.LogPath)
-	}
+	// The summary and failures quote the agents.
+	fmt.Fprint(trust.Writer{W: a.stdout}, plain.Account(noun, out, saved))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/arenadebate/arena/challengers"
@@ -58,6 +59,55 @@ func FollowUpSeat(st DebateStarted) (Seat, bool) {
 		return st.Seats[0], true
 	}
 	return Seat{}, false
+}
+
+// ErrFollowUpSeat marks a follow-up asked of a seat the run does not
+// have, or whose agent the settings no longer define: the person's to
+// fix. The error's text is the whole sentence.
+var ErrFollowUpSeat = errors.New("follow-up seat")
+
+type seatError struct{ msg string }
+
+func (e seatError) Error() string        { return e.msg }
+func (e seatError) Is(target error) bool { return target == ErrFollowUpSeat }
+
+// FollowUpTo is the seat a follow-up goes to, named by the seat's or its
+// agent's name ("" for the default one, FollowUpSeat), with the agent
+// agents (the settings now) define for it.
+func FollowUpTo(start DebateStarted, name string, agents map[string]challengers.Agent) (Seat, challengers.Agent, error) {
+	seat, found := FollowUpSeat(start)
+	if name != "" {
+		i := slices.IndexFunc(start.Seats, func(s Seat) bool { return s.Name == name || s.Agent == name })
+		if found = i >= 0; found {
+			seat = start.Seats[i]
+		}
+	}
+	if !found {
+		var names []string
+		for _, st := range start.Seats {
+			names = append(names, st.Name)
+		}
+		return seat, challengers.Agent{}, seatError{fmt.Sprintf("--seat %q: the run has no such seat (its seats: %s)", name, strings.Join(names, ", "))}
+	}
+	agent, ok := agents[seat.Agent]
+	if !ok {
+		return seat, agent, seatError{fmt.Sprintf("the %s seat's agent %q is not defined in the settings now", seat.Name, seat.Agent)}
+	}
+	return seat, agent, nil
+}
+
+// LastOutcome is the outcome of a log's latest run (the part after its
+// last Resumed event), if it reached one: a follow-up comes after it.
+func LastOutcome(events []Event) (Outcome, bool) {
+	for i := len(events) - 1; i >= 0; i-- {
+		switch p := events[i].Payload.(type) {
+		case Outcome:
+			return p, true
+		case Resumed:
+			return Outcome{}, false
+		}
+	}
+	return Outcome{}, false
 }
 
 // maxTranscriptReply bounds each reply quoted in a follow-up's context;
@@ -116,6 +166,21 @@ func AskFollowUp(ctx context.Context, bus *Bus, opts Options, events []Event, se
 			return proseReply(strings.TrimSpace(text)), nil
 		},
 	})
+}
+
+// AnswerFollowUp asks the follow-up as AskFollowUp does, and appends the
+// question and the answer to the run's outcome document doc ("" for
+// none): arena wrote it, so adding to it is arena's to do. A document
+// that cannot take it is said on bus.
+func AnswerFollowUp(ctx context.Context, bus *Bus, opts Options, events []Event, seat Seat, agent challengers.Agent, question, doc string) Answer {
+	ans := AskFollowUp(ctx, bus, opts, events, seat, agent, question)
+	if doc == "" {
+		return ans
+	}
+	if err := AppendToDocument(doc, events, FollowUpMarkdown(seat, agent.Name, question, ans)); err != nil {
+		bus.Emit(Note{Level: NoteWarn, Message: "could not add the follow-up to the outcome document: " + err.Error()})
+	}
+	return ans
 }
 
 // FollowUpMarkdown is how a follow-up is appended to the outcome document.

@@ -1,6 +1,14 @@
 package engine
 
-import "testing"
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arenadebate/arena/challengers"
+)
 
 func TestFollowUpSeatIsTheOneTheProtocolMarked(t *testing.T) {
 	seats := []Seat{{Name: "for Kafka", Role: "advocate for Kafka"}, {Name: "judge", Role: "judge"}, {Name: "judge, reversed", Role: "judge, options reversed"}}
@@ -22,5 +30,78 @@ func TestRunNoun(t *testing.T) {
 	}
 	if n := (DebateStarted{}).RunNoun(); n != "run" {
 		t.Errorf("an older log: %q", n)
+	}
+}
+
+func TestFollowUpToNamedSeat(t *testing.T) {
+	start := DebateStarted{FollowUpSeat: "judge", Seats: []Seat{{Name: "advocate", Agent: "gemini"}, {Name: "judge", Agent: "claude"}}}
+	agents := map[string]challengers.Agent{"claude": {Name: "claude"}, "gemini": {Name: "gemini"}}
+	for name, want := range map[string]string{"": "judge", "advocate": "advocate", "gemini": "advocate"} {
+		if s, a, err := FollowUpTo(start, name, agents); err != nil || s.Name != want || a.Name != s.Agent {
+			t.Errorf("%q: %+v %+v %v", name, s, a, err)
+		}
+	}
+	_, _, err := FollowUpTo(start, "nobody", agents)
+	if !errors.Is(err, ErrFollowUpSeat) || err.Error() != `--seat "nobody": the run has no such seat (its seats: advocate, judge)` {
+		t.Errorf("no such seat: %v", err)
+	}
+	_, _, err = FollowUpTo(start, "", map[string]challengers.Agent{"gemini": {Name: "gemini"}})
+	if !errors.Is(err, ErrFollowUpSeat) || err.Error() != `the judge seat's agent "claude" is not defined in the settings now` {
+		t.Errorf("an agent gone from the settings: %v", err)
+	}
+}
+
+func TestLastOutcomeIsTheLatestRuns(t *testing.T) {
+	ev := func(p Payload) Event { return Event{Payload: p} }
+	events := []Event{ev(DebateStarted{}), ev(Outcome{Result: OutcomeInterrupted})}
+	if o, ok := LastOutcome(events); !ok || o.Result != OutcomeInterrupted {
+		t.Errorf("%+v %v", o, ok)
+	}
+	// Resumed, and not finished yet: no outcome.
+	if _, ok := LastOutcome(append(events, ev(Resumed{}), ev(Note{}))); ok {
+		t.Error("a resumed run without its outcome has one")
+	}
+	if o, ok := LastOutcome(append(events, ev(Resumed{}), ev(Outcome{Result: "done"}), ev(FollowUp{}))); !ok || o.Result != "done" {
+		t.Errorf("after a follow-up: %+v %v", o, ok)
+	}
+}
+
+// A follow-up is appended to the document arena saved for the run, and
+// to nothing else of the same name: another file, a link to one.
+func TestAppendToDocumentOnlyToTheRunsDocument(t *testing.T) {
+	dir := t.TempDir()
+	events := []Event{{Payload: Outcome{Markdown: "# Outcome\x1b[2J\n"}}, {Payload: Saved{What: WhatOutcomeDocument, Path: "/far/away/run.md"}}}
+	doc := DocumentBeside(filepath.Join(dir, "run.jsonl"), events)
+	if doc != filepath.Join(dir, "run.md") {
+		t.Fatalf("the document beside the log: %s", doc)
+	}
+	if err := os.WriteFile(doc, []byte("# Outcome\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendToDocument(doc, events, "\n## Follow-up\x1b[31m\n"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(doc); string(b) != "# Outcome\n\n## Follow-up\n" {
+		t.Fatalf("%q", b)
+	}
+	other := filepath.Join(dir, "other.md")
+	if err := os.WriteFile(other, []byte("my notes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendToDocument(other, events, "x"); err == nil || !strings.Contains(err.Error(), "is not the outcome document arena saved for this run") {
+		t.Fatalf("another file: %v", err)
+	}
+	link := filepath.Join(dir, "link.md")
+	if err := os.Symlink(doc, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendToDocument(link, events, "x"); err == nil {
+		t.Fatal("appended through a link")
+	}
+	if err := AppendToDocument(doc, events[1:], "x"); err == nil {
+		t.Fatal("appended for a log without an outcome")
+	}
+	if DocumentBeside("run.jsonl", events[:1]) != "" {
+		t.Fatal("a document beside a log that saved none")
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/engine/inputs"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -106,7 +107,7 @@ func isTerminal(x any) bool {
 func (a *app) execute(args []string) int {
 	a.args = args
 	if a.stdinRead == nil && a.stdin != nil {
-		a.stdinRead = &recorder{r: a.stdin, max: maxContextBytes + 1}
+		a.stdinRead = &recorder{r: a.stdin, max: inputs.MaxBytes + 1}
 		a.stdin = a.stdinRead
 	}
 	root := a.rootCmd()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
@@ -115,23 +116,7 @@ no seat.`,
 }
 
 func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, args []string) error {
-	decision, err := a.readTopic(f.topicFile, args, f.includeSecrets)
-	if err != nil {
-		return err
-	}
-	options, err := checkOptions(f.options)
-	if err != nil {
-		return err
-	}
-	criteria, err := checkCompareFlags(cmd, f, len(options))
-	if err != nil {
-		return err
-	}
-	docs, err := readContext(f.context, f.includeSecrets)
-	if err != nil {
-		return err
-	}
-	stakeholders, err := readStakeholders(f.stakeholders, f.includeSecrets)
+	in, err := a.readCompare(cmd, f, args)
 	if err != nil {
 		return err
 	}
@@ -144,13 +129,60 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 		return err
 	}
 	seats := seatPicker(s, compare.Seating, exclude...)
-	got, err := pickSeats(seats, compareWants(f, len(options))...)
+	got, err := pickSeats(seats, compareWants(f, len(in.options))...)
 	if err != nil {
 		return err
 	}
+	cfg := in.config(f, s, got)
+	a.warnShared(seats)
+	cfg.StandIns = seats.StandIns()
+	p := compare.New(cfg)
+	if f.dryRun {
+		return a.showManifest(p, f.json)
+	}
+	logw, err := a.openLog(s, in.decision)
+	if err != nil {
+		return err
+	}
+	out := a.runProtocol(p, logw, f.outputFlags)
+	return exitCode(compareExits.code(out.Result))
+}
+
+// compareInput is what a comparison is of, read and checked.
+type compareInput struct {
+	decision, stakeholders string
+	options                []string
+	criteria               []compare.Criterion // nil: the judge proposes them
+	docs                   []engine.Doc
+}
+
+// readCompare reads and checks the decision, the options, the flags and
+// the files the comparison is given, before anything is loaded.
+func (a *app) readCompare(cmd *cobra.Command, f *compareFlags, args []string) (compareInput, error) {
+	var in compareInput
+	var err error
+	if in.decision, err = a.readTopic(f.topicFile, args, f.includeSecrets); err != nil {
+		return in, err
+	}
+	if in.options, err = checkOptions(f.options); err != nil {
+		return in, err
+	}
+	if in.criteria, err = checkCompareFlags(cmd, f, len(in.options)); err != nil {
+		return in, err
+	}
+	if in.docs, err = readContext(f.context, f.includeSecrets); err != nil {
+		return in, err
+	}
+	in.stakeholders, err = readStakeholders(f.stakeholders, f.includeSecrets)
+	return in, err
+}
+
+// config is the comparison of in, with the seats got (the judge's, then
+// the advocates' unless --single).
+func (in compareInput) config(f *compareFlags, s *settings.Settings, got [][]challengers.Agent) compare.Config {
 	cfg := compare.Config{
-		ID: engine.Slug(decision, 40), Decision: decision, Options: options, Criteria: criteria,
-		Context: docs, Stakeholders: stakeholders, Judge: got[0][0],
+		ID: engine.Slug(in.decision, 40), Decision: in.decision, Options: in.options, Criteria: in.criteria,
+		Context: in.docs, Stakeholders: in.stakeholders, Judge: got[0][0],
 		Quick: f.quick, Single: f.single, Timeout: s.TimeoutPerCLI, Orders: f.orders, Authors: f.authors,
 	}
 	if !f.single {
@@ -159,22 +191,11 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	if cfg.Authors == nil && f.author != "" {
 		// One proposer of every option: its judging them shows in
 		// arena stats as self-preference.
-		for range options {
+		for range in.options {
 			cfg.Authors = append(cfg.Authors, f.author)
 		}
 	}
-	a.warnShared(seats)
-	cfg.StandIns = seats.StandIns()
-	p := compare.New(cfg)
-	if f.dryRun {
-		return a.showManifest(p, f.json)
-	}
-	logw, err := a.openLog(s, decision)
-	if err != nil {
-		return err
-	}
-	out := a.runProtocol(p, logw, f.outputFlags)
-	return exitCode(compareExits.code(out.Result))
+	return cfg
 }
 
 // compareWants are the seats of a comparison of n options: the judge,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -82,43 +81,14 @@ func (a *app) doctor(ctx context.Context, s *settings.Settings, f doctorFlags) e
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	agents := doctorAgents(s)
 	if f.probe {
 		a.startReaper()
 	}
 	before, _, _ := settings.ReadChallengerCache(a.env) // an unreadable list is no list
-	checks := challengers.Diagnose(ctx, agents, challengers.DoctorOptions{
+	checks := challengers.Diagnose(ctx, challengers.DoctorOrder(s.Defender, s.Challengers, s.Agents), challengers.DoctorOptions{
 		Probe: f.probe, ProbeTimeout: f.probeTimeout, VersionTimeout: f.versionTimeout, Env: a.agentEnv, Home: a.env.Home,
 	})
-	r := doctorReport{Defender: s.Defender, Checks: checks, roles: roles(s), Kept: map[string]string{}}
-	wasIn := map[string]bool{}
-	for _, e := range before {
-		wasIn[e.Name] = e.In
-	}
-	for _, c := range checks {
-		if c.Agent == s.Defender {
-			r.Ready = c.Usable
-			continue
-		}
-		in, why := c.Usable, savedWhy(c)
-		if !c.Usable && c.VersionTimedOut && wasIn[c.Agent] {
-			// A CLI that answered once is not dropped by a timeout.
-			in = true
-			why = fmt.Sprintf("kept: it was in the list before; this time its --version gave no answer in %s", c.VersionTimeout)
-			r.Kept[c.Agent] = why
-		}
-		if in {
-			r.Usable = append(r.Usable, c.Agent)
-		}
-		r.Saved = append(r.Saved, settings.CacheEntry{Name: c.Agent, In: in, Why: why})
-	}
-	r.Ready = r.Ready && len(r.Usable) > 0
-	r.Billing = doctorBilling(s, checks)
-	if err := settings.SaveChallengerCache(a.env, r.Saved); err != nil {
-		r.CacheError = err.Error()
-	} else {
-		r.CachePath, _ = settings.ChallengerCachePath(a.env)
-	}
+	r := a.doctorVerdict(s, checks, before)
 	if f.json {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
@@ -134,51 +104,24 @@ func (a *app) doctor(ctx context.Context, s *settings.Settings, f doctorFlags) e
 	return nil
 }
 
-// savedWhy is why a check puts an agent in the saved list or leaves it
-// out, in a few words.
-func savedWhy(c challengers.Check) string {
-	took := c.VersionTook.Round(100 * time.Millisecond)
-	switch {
-	case c.Usable && c.Probe != nil:
-		return fmt.Sprintf("answered --version in %s and the probe in %s", took, c.Probe.Latency.Round(100*time.Millisecond))
-	case c.Usable && c.VersionSlow:
-		return fmt.Sprintf("answered --version in %s (slow)", took)
-	case c.Usable:
-		return fmt.Sprintf("answered --version in %s", took)
+// doctorVerdict is doctor's report on checks, with the list of usable
+// challengers saved (the list before keeps a challenger whose --version
+// only timed out).
+func (a *app) doctorVerdict(s *settings.Settings, checks []challengers.Check, before []settings.CacheEntry) doctorReport {
+	wasIn := map[string]bool{}
+	for _, e := range before {
+		wasIn[e.Name] = e.In
 	}
-	return c.Problem
-}
-
-// doctorAgents is the defender first, then the configured challengers, then
-// every other agent, alphabetically.
-func doctorAgents(s *settings.Settings) []challengers.Agent {
-	seen := map[string]bool{}
-	var out []challengers.Agent
-	add := func(name string) {
-		if a, ok := s.Agents[name]; ok && !seen[name] {
-			seen[name] = true
-			out = append(out, a)
-		}
+	l := challengers.ListUsable(s.Defender, checks, wasIn)
+	r := doctorReport{Defender: s.Defender, Ready: l.Ready, Usable: l.Usable, Kept: l.Kept, Checks: checks,
+		Billing: doctorBilling(s, checks), roles: challengers.DoctorRoles(s.Defender, s.Challengers)}
+	for _, e := range l.Entries {
+		r.Saved = append(r.Saved, settings.CacheEntry(e))
 	}
-	add(s.Defender)
-	for _, n := range s.Challengers {
-		add(n)
-	}
-	var rest []string
-	for n := range s.Agents {
-		rest = append(rest, n)
-	}
-	sort.Strings(rest)
-	for _, n := range rest {
-		add(n)
-	}
-	return out
-}
-
-func roles(s *settings.Settings) map[string]string {
-	r := map[string]string{s.Defender: "defender"}
-	for _, n := range s.Challengers {
-		r[n] = "challenger"
+	if err := settings.SaveChallengerCache(a.env, r.Saved); err != nil {
+		r.CacheError = err.Error()
+	} else {
+		r.CachePath, _ = settings.ChallengerCachePath(a.env)
 	}
 	return r
 }

@@ -42,28 +42,8 @@ func (a *app) follow(path string, f replayFlags) error {
 		}
 		return runlog.Follow(ctx, path, offset, sink, func(msg string) { a.warn("%s", msg) })
 	}
-	switch {
-	case f.json || f.noTUI || !a.isTTY():
-		var sink interface {
-			engine.Sink
-			Err() error
-		}
-		if f.json {
-			sink = plain.NewJSON(a.stdout)
-		} else {
-			sink = plain.New(a.stdout)
-		}
-		_, err := tail(ctx, sink)
-		if err == nil {
-			err = sink.Err()
-		}
-		if err != nil {
-			return err
-		}
-		if ctx.Err() != nil {
-			return exitCode(exitInterrupted) // the watching, not the run
-		}
-		return nil
+	if f.json || f.noTUI || !a.isTTY() {
+		return a.followPrinted(ctx, f.json, tail)
 	}
 	ui := tui.NewLive(tui.Options{Watching: true}) // q stops the watching at once
 	var tailErr error
@@ -79,4 +59,29 @@ func (a *app) follow(path string, f replayFlags) error {
 		err = tailErr
 	}
 	return err
+}
+
+// followPrinted prints the log, as text or JSON Lines, as tail plays it
+// into the printer.
+func (a *app) followPrinted(ctx context.Context, json bool, tail func(context.Context, engine.Sink) (bool, error)) error {
+	var sink interface {
+		engine.Sink
+		Err() error
+	}
+	if json {
+		sink = plain.NewJSON(a.stdout)
+	} else {
+		sink = plain.New(a.stdout)
+	}
+	_, err := tail(ctx, sink)
+	if err == nil {
+		err = sink.Err()
+	}
+	if err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return exitCode(exitInterrupted) // the watching, not the run
+	}
+	return nil
 }

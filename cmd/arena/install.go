@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"embed"
 	"errors"
 	"fmt"
@@ -171,7 +170,7 @@ func (a *app) installCommands(dir string, dry bool) error {
 	if err != nil {
 		return err
 	}
-	var d *trust.Dir
+	var d *trust.Dir // nil for a dry run
 	if !dry {
 		if d, err = trust.OpenDir(dir, true); err != nil {
 			return err
@@ -183,54 +182,35 @@ func (a *app) installCommands(dir string, dry bool) error {
 		if err != nil {
 			return err
 		}
-		data := hostconfig.CommandFile(body)
-		path := filepath.Join(dir, e.Name())
-		show := tildePath(path)
-		slash := "/" + strings.TrimSuffix(e.Name(), ".md")
-		st, err := os.Lstat(path)
-		state := "added"
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return err
-		case st.Mode()&fs.ModeSymlink != 0 || !st.Mode().IsRegular():
-			fmt.Fprintf(a.stdout, "  %s: kept: it is not a regular file (%s not installed)\n", show, slash)
-			continue
-		default:
-			cur, err := trust.ReadFile(path, 1<<20)
-			if err != nil {
-				fmt.Fprintf(a.stdout, "  %s: kept: %v (%s not installed)\n", show, err, slash)
-				continue
-			}
-			if bytes.Equal(cur, data) {
-				fmt.Fprintf(a.stdout, "  %s: %s is there already (unchanged)\n", show, slash)
-				continue
-			}
-			if !hostconfig.CommandOurs(cur) {
-				fmt.Fprintf(a.stdout, "  %s: kept: arena did not write it (%s not installed)\n", show, slash)
-				continue
-			}
-			state = "updated"
-		}
-		if dry {
-			fmt.Fprintf(a.stdout, "  %s: %s would be %s\n", show, slash, state)
-			continue
-		}
-		if state == "added" {
-			f, err := d.Create(e.Name(), 0o644)
-			if err != nil {
-				return err
-			}
-			_, werr := f.Write(data)
-			if err := errors.Join(werr, f.Close()); err != nil {
-				_ = d.Remove(e.Name())
-				return err
-			}
-		} else if err := d.Replace(e.Name(), data, 0o644); err != nil {
+		c, err := hostconfig.PlanCommand(dir, e.Name(), body)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(a.stdout, "  %s: %s %s\n", show, slash, state)
+		if err := a.installCommand(d, tildePath(filepath.Join(dir, e.Name())), c); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// installCommand writes a command file into d as planned (nothing when d
+// is nil, a dry run), and says what it did to the file shown as show.
+func (a *app) installCommand(d *trust.Dir, show string, c hostconfig.Command) error {
+	switch {
+	case c.State == hostconfig.CommandKept:
+		fmt.Fprintf(a.stdout, "  %s: kept: %s (%s not installed)\n", show, c.Why, c.Slash)
+		return nil
+	case c.State == hostconfig.CommandUnchanged:
+		fmt.Fprintf(a.stdout, "  %s: %s is there already (unchanged)\n", show, c.Slash)
+		return nil
+	case d == nil:
+		fmt.Fprintf(a.stdout, "  %s: %s would be %s\n", show, c.Slash, c.State)
+		return nil
+	}
+	if err := hostconfig.WriteCommand(d, c); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "  %s: %s %s\n", show, c.Slash, c.State)
 	return nil
 }
 

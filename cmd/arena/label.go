@@ -9,7 +9,6 @@ import (
 
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/engine/stats"
 )
 
@@ -75,7 +74,7 @@ func (a *app) runLabel(f *labelFlags, path, words string) error {
 	if lc.Problem != "" {
 		return usagef("label %s: the log is damaged (%s)", path, lc.Problem)
 	}
-	if o, ok := runlog.LastOutcome(lc.Events); !ok || o.Result == engine.OutcomeInterrupted {
+	if o, ok := engine.LastOutcome(lc.Events); !ok || o.Result == engine.OutcomeInterrupted {
 		return usagef("label %s: the run has not finished; resume it first (arena resume %s)", path, path)
 	}
 	cands := stats.RunOf(path, lc).Candidates()

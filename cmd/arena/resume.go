@@ -195,7 +195,7 @@ func (rr *resumeRun) release() {
 // resumable says why a log cannot be resumed, if it cannot.
 func resumable(path string, lc runlog.Contents) (*resumeRun, error) {
 	rr := &resumeRun{path: path, lc: lc, start: lc.Events[0].Payload.(engine.DebateStarted)}
-	if o, ok := runlog.LastOutcome(lc.Events); ok && !o.Result.Resumable() {
+	if o, ok := engine.LastOutcome(lc.Events); ok && !o.Result.Resumable() {
 		return nil, usagef("cannot resume %s: the run is finished (%s): %s; watch it again with arena replay %s", path, o.Result, o.Summary, path)
 	}
 	p, ok := protocolNamed(rr.start.Protocol)

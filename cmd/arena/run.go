@@ -10,7 +10,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -176,55 +175,25 @@ func (a *app) closeLog(w *runlog.Writer) {
 		return
 	}
 	a.warn("the debate log %s could not be fully written: %v", w.Path(), err)
-	// The writer keeps every event that may not have reached the file;
-	// those the file does hold whole are dropped, and the rescue file
-	// starts with the run's first event so that it replays on its own.
-	written, _ := runlog.ReadFile(w.Path())
-	var last int64
-	if n := len(written.Events); n > 0 {
-		last = written.Events[n-1].Seq
-	}
-	var kept []engine.Event
-	for _, e := range w.Kept() {
-		if e.Seq > last {
-			kept = append(kept, e)
-		}
-	}
-	if len(kept) == 0 {
-		return
-	}
-	events := kept
-	if kept[0].Kind() != engine.KindDebateStarted && len(written.Events) > 0 {
-		events = append([]engine.Event{written.Events[0]}, kept...)
-	}
-	if path, rerr := rescue(events); rerr == nil {
-		a.warn("the %d events not written there were saved to %s (arena replay %s)", len(kept), path, path)
-	} else {
-		a.warn("they could not be saved elsewhere either (%v); the outcome above is all that remains", rerr)
+	path, n, err := w.Rescue()
+	switch {
+	case n == 0:
+	case err == nil:
+		a.warn("the %d events not written there were saved to %s (arena replay %s)", n, path, path)
+	default:
+		a.warn("they could not be saved elsewhere either (%v); the outcome above is all that remains", err)
 	}
 }
 
-func rescue(events []engine.Event) (string, error) {
-	f, err := os.CreateTemp("", "arena-rescued-*.jsonl")
-	if err != nil {
-		return "", err
-	}
-	sink := plain.NewJSON(f)
-	for _, e := range events {
-		sink.Handle(e)
-	}
-	return f.Name(), errors.Join(sink.Err(), f.Close())
-}
-
-// frontEnd shows a run as it happens.
+// frontEnd shows a run as it happens: *tui.Live, or *plain.Headless.
 type frontEnd interface {
-	sink() engine.Sink
-	// engineDone is called once the engine has returned and every event
+	Sink() engine.Sink
+	// EngineDone is called once the engine has returned and every event
 	// has been handed over.
-	engineDone()
-	// show blocks until the front end is finished with the run; the run
+	EngineDone(err error)
+	// Run blocks until the front end is finished with the run; the run
 	// stops when ctx ends.
-	show(ctx context.Context) error
+	Run(ctx context.Context) error
 }
 
 // savedFiles collects the Saved events, for the account after the screen.
@@ -259,17 +228,76 @@ func (a *app) protocolRun(p engine.Protocol, logw *runlog.Writer, f outputFlags)
 	defer cancel()
 	defer a.stopWhenStdoutCloses(cancel)()
 	notes := make(chan string, 16)
-	run := &transcript{}
-	fu := &screenFollowUps{a: a, ctx: ctx, run: run, logw: logw}
-	fe := a.frontEnd(f, cancel, notes, fu.ask)
-	fu.screen = fe.sink()
-	defer fu.wait() // before the log is closed
+	fu := a.screenFollowUps(ctx, logw)
+	fe := a.frontEnd(f, cancel, notes, fu.Ask)
+	fu.Screen = fe.Sink()
+	defer a.waitFollowUps(fu) // before the log is closed
 	bus := engine.NewBus()
-	bus.Subscribe(run)
+	bus.Subscribe(fu)
+	opts := a.runOptions(ctx, f, notes, bus, fe)
+	if injectPanic != nil {
+		p = injectPanic(p, bus, &opts)
+	}
+	saved := subscribeOutputs(bus, logw, fe, &opts)
+	out := a.drive(sigCtx, ctx, cancel, engineRun{p, bus, opts}, fe)
+	return out, saved.files
+}
+
+// engineRun is a protocol to run on its bus.
+type engineRun struct {
+	p    engine.Protocol
+	bus  *engine.Bus
+	opts engine.Options
+}
+
+// drive runs the engine (until ctx ends) beside the front end, and
+// returns the outcome once both are done. The screen watches sigCtx, not
+// ctx: after the person asks to quit it must live on to see the
+// interrupted outcome. It stops by itself after an internal error, so the
+// terminal is back at once.
+func (a *app) drive(sigCtx, ctx context.Context, cancel func(), r engineRun, fe frontEnd) engine.Outcome {
+	done := make(chan engine.Outcome, 1)
+	showCtx, stopShow := context.WithCancel(sigCtx)
+	defer stopShow()
+	go func() {
+		out := r.run(ctx)
+		fe.EngineDone(nil)
+		if out.InternalError != "" {
+			stopShow()
+		}
+		done <- out
+	}()
+	if err := fe.Run(showCtx); err != nil && showCtx.Err() == nil {
+		// The screen failed (it crashed, or could not start): the run
+		// ends with an outcome saying so, not as if interrupted.
+		r.bus.Fail(&challengers.Panic{Value: err, Where: "the live screen"})
+		a.warn("%v", err)
+	}
+	cancel()
+	return <-done
+}
+
+// run runs the engine, and closes the bus once every consumer has handled
+// every event. engine.Run turns a panic into an outcome; one here (in a
+// consumer's Close) must still not take the terminal down raw.
+func (r engineRun) run(ctx context.Context) (out engine.Outcome) {
+	if pn := challengers.Catch(func() {
+		out = engine.Run(ctx, r.p, r.bus, r.opts)
+		r.bus.Close()
+	}); pn != nil {
+		out = engine.InternalError(pn)
+	}
+	return out
+}
+
+// runOptions are a run's options: the agents' environment, the
+// moderator's notes (the screen's, and those written to --moderate's
+// file until ctx ends), the budget, and a resumed run's earlier part.
+func (a *app) runOptions(ctx context.Context, f outputFlags, notes chan string, bus *engine.Bus, fe frontEnd) engine.Options {
 	opts := engine.Options{Env: a.agentEnv, Moderator: notes}
 	a.withBudget(&opts)
 	if f.moderate != "" {
-		go a.followModerator(ctx, string(f.moderate), notes, bus)
+		go engine.FollowModerator(ctx, string(f.moderate), notes, bus, a.warn)
 	}
 	if rr := a.resume; rr != nil {
 		var after int64
@@ -277,49 +305,28 @@ func (a *app) protocolRun(p engine.Protocol, logw *runlog.Writer, f outputFlags)
 		bus.ContinueAfter(after)
 		a.replayBefore(fe, f, rr.lc.Events)
 	}
-	if injectPanic != nil {
-		p = injectPanic(p, bus, &opts)
-	}
-	saved := subscribeOutputs(bus, logw, fe, &opts)
-	done := make(chan engine.Outcome, 1)
-	// The screen watches sigCtx, not ctx: after the person asks to quit it
-	// must live on to see the interrupted outcome. It stops by itself
-	// after an internal error, so the terminal is back at once.
-	showCtx, stopShow := context.WithCancel(sigCtx)
-	defer stopShow()
-	go func() {
-		// engine.Run turns a panic into an outcome; one here (in a
-		// consumer's Close) must still not take the terminal down raw.
-		var out engine.Outcome
-		if pn := challengers.Catch(func() {
-			out = engine.Run(ctx, p, bus, opts)
-			bus.Close() // every consumer has handled every event
-		}); pn != nil {
-			out = engine.InternalError(pn)
-		}
-		fe.engineDone()
-		if out.InternalError != "" {
-			stopShow()
-		}
-		done <- out
-	}()
-	if err := fe.show(showCtx); err != nil && showCtx.Err() == nil {
-		// The screen failed (it crashed, or could not start): the run
-		// ends with an outcome saying so, not as if interrupted.
-		bus.Fail(&challengers.Panic{Value: err, Where: "the live screen"})
-		a.warn("%v", err)
-	}
-	cancel()
-	out := <-done
-	return out, saved.files
+	return opts
 }
 
-// followModerator hands the notes the person writes to path (--moderate) to
-// the run until ctx ends; a panic while reading them ends the run as an
-// internal error rather than taking the terminal down.
-func (a *app) followModerator(ctx context.Context, path string, notes chan<- string, bus *engine.Bus) {
-	if pn := challengers.Catch(func() { followNotes(ctx, path, notes, a.warn) }); pn != nil {
-		bus.Fail(&challengers.Panic{Value: pn.Value, Stack: pn.Stack, Where: "reading the moderator's notes"})
+// screenFollowUps asks the follow-ups typed on the live screen once the
+// run has its outcome, of the seat the settings' agent holds, appending
+// them to the run's log.
+func (a *app) screenFollowUps(ctx context.Context, logw *runlog.Writer) *engine.ScreenFollowUps {
+	fu := &engine.ScreenFollowUps{Ctx: ctx, Opts: engine.Options{Env: a.agentEnv}}
+	if a.settings != nil {
+		fu.Agents = a.settings.Agents
+	}
+	if logw != nil {
+		fu.Log, fu.LogPath = logw, logw.Path()
+	}
+	return fu
+}
+
+// waitFollowUps waits for a follow-up in progress; one that stopped on
+// an internal error makes arena exit 1.
+func (a *app) waitFollowUps(fu *engine.ScreenFollowUps) {
+	if fu.Wait() {
+		a.internalError = true
 	}
 }
 
@@ -337,7 +344,7 @@ func subscribeOutputs(bus *engine.Bus, logw *runlog.Writer, fe frontEnd, opts *e
 		bus.Subscribe(&engine.DocumentWriter{Path: strings.TrimSuffix(logw.Path(), ".jsonl") + ".md", Bus: bus})
 	}
 	bus.Subscribe(saved)
-	bus.Subscribe(fe.sink())
+	bus.Subscribe(fe.Sink())
 	return saved
 }
 
@@ -353,15 +360,15 @@ func (a *app) replayBefore(fe frontEnd, f outputFlags, events []engine.Event) {
 	case f.json:
 	case isLive(fe):
 		for _, e := range events {
-			fe.sink().Handle(e)
+			fe.Sink().Handle(e)
 		}
 	default:
-		fe.sink().Handle(events[0])
+		fe.Sink().Handle(events[0])
 	}
 }
 
 func isLive(fe frontEnd) bool {
-	_, ok := fe.(liveScreen)
+	_, ok := fe.(*tui.Live)
 	return ok
 }
 
@@ -405,34 +412,12 @@ func writeEndBroken(f *os.File) bool {
 	return err == nil && n > 0 && fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0
 }
 
-// headless prints the run as text or JSON Lines.
-type headless struct {
-	engine.Sink
-	done chan struct{}
-}
-
-func (h *headless) sink() engine.Sink { return h.Sink }
-func (h *headless) engineDone()       { close(h.done) }
-func (h *headless) show(context.Context) error {
-	<-h.done
-	return nil
-}
-
-// liveScreen is the live terminal UI.
-type liveScreen struct{ ui *tui.Live }
-
-func (l liveScreen) sink() engine.Sink { return l.ui.Sink() }
-func (l liveScreen) engineDone()       { l.ui.EngineDone(nil) }
-func (l liveScreen) show(ctx context.Context) error {
-	return l.ui.Run(ctx)
-}
-
 func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, followUp func(string) bool) frontEnd {
 	switch {
 	case f.json:
-		return &headless{Sink: plain.NewJSON(a.stdout), done: make(chan struct{})}
+		return plain.NewHeadless(plain.NewJSON(a.stdout))
 	case f.noTUI || !a.isTTY():
-		return &headless{Sink: plain.New(a.stdout), done: make(chan struct{})}
+		return plain.NewHeadless(plain.New(a.stdout))
 	}
 	moderate := func(note string) bool {
 		select {
@@ -442,26 +427,12 @@ func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, follow
 			return false // the engine is not taking notes: the run is over
 		}
 	}
-	return liveScreen{tui.NewLive(tui.Options{Cancel: cancel, Moderate: moderate, FollowUp: followUp})}
+	return tui.NewLive(tui.Options{Cancel: cancel, Moderate: moderate, FollowUp: followUp})
 }
 
 // afterScreen leaves a short account in the scrollback once the screen,
 // drawn on the alternate screen, is gone.
 func (a *app) afterScreen(noun string, out engine.Outcome, saved []engine.Saved) {
-	w := trust.Writer{W: a.stdout} // the summary and failures quote the agents
-	fmt.Fprintf(w, "arena: %s\n", out.Summary)
-	for _, f := range out.Failures {
-		fmt.Fprintf(w, "  ✗ %s\n", f)
-	}
-	logWords := strings.ToLower(plain.LogWords(noun)) + ":"
-	width := utf8.RuneCountInString(logWords)
-	for _, s := range saved {
-		width = max(width, utf8.RuneCountInString(s.What)+1)
-	}
-	for _, s := range saved {
-		fmt.Fprintf(w, "  %-*s %s\n", width, s.What+":", s.Path)
-	}
-	if out.LogPath != "" {
-		fmt.Fprintf(w, "  %-*s %s  (arena replay %s)\n", width, logWords, out.LogPath, out.LogPath)
-	}
+	// The summary and failures quote the agents.
+	fmt.Fprint(trust.Writer{W: a.stdout}, plain.Account(noun, out, saved))
 }

@@ -32,26 +32,17 @@ func (a *app) installHook(force bool) error {
 		return usageCause(err, "--install-hook: the hooks directory %v", err)
 	}
 	defer dir.Close()
-	exe, err := os.Executable()
+	exe, err := hookExe()
 	if err != nil {
-		return fmt.Errorf("find arena's own path for the hook: %w", err)
-	}
-	if r, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = r
+		return err
 	}
 	path := filepath.Join(hooks, "pre-push")
 	script := hostconfig.HookScript(exe)
 	old, err := trust.ReadFile(path, 1<<20)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		f, err := dir.Create("pre-push", 0o700)
-		if err != nil {
-			return fmt.Errorf("write the hook: %w", err)
-		}
-		_, werr := f.Write(script)
-		if err := errors.Join(werr, f.Close()); err != nil {
-			_ = dir.Remove("pre-push")
-			return fmt.Errorf("write the hook: %w", err)
+		if err := createHook(dir, script); err != nil {
+			return err
 		}
 		fmt.Fprintf(a.stdout, "arena: installed the pre-push hook %s: every git push is judged; a reject blocks it (ARENA_VERDICT_STRICT=1 blocks an escalate too)\n", path)
 		return nil
@@ -77,5 +68,32 @@ func (a *app) installHook(force bool) error {
 		return fmt.Errorf("write the hook: %w", err)
 	}
 	fmt.Fprintf(a.stdout, "arena: replaced the pre-push hook %s (the old one is in %s)\n", path, backup)
+	return nil
+}
+
+// hookExe is the arena the hook runs: this one, links resolved.
+func hookExe() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find arena's own path for the hook: %w", err)
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	return exe, nil
+}
+
+// createHook writes the hook where there was none; a hook it could not
+// write whole is removed, so git never runs half of one.
+func createHook(dir *trust.Dir, script []byte) error {
+	f, err := dir.Create("pre-push", 0o700)
+	if err != nil {
+		return fmt.Errorf("write the hook: %w", err)
+	}
+	_, werr := f.Write(script)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		_ = dir.Remove("pre-push")
+		return fmt.Errorf("write the hook: %w", err)
+	}
 	return nil
 }

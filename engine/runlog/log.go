@@ -530,6 +530,44 @@ func Append(path string) (*Writer, error) {
 	return newWriter(f, path, newline), nil
 }
 
+// OpenError says the file at a path could not be opened to be read as a
+// log (there is none, it is a FIFO or a device): Reopen found it so
+// before anything opened it to write.
+type OpenError struct{ Err error }
+
+func (e *OpenError) Error() string { return e.Err.Error() }
+func (e *OpenError) Unwrap() error { return e.Err }
+
+// Reopen takes the writer's lock of the existing log at path, then reads
+// it (a resumed run, a follow-up question): what is read is what anything
+// written through the writer follows, as no other arena can write the log
+// in between. A file that cannot be read as a log is refused with an
+// *OpenError before anything opens it to write; a log another arena is
+// writing with a *LockedError naming that process; a file without a
+// single event with ErrNotALog.
+func Reopen(path string) (*Writer, Contents, error) {
+	var lc Contents
+	f, err := trust.Open(path)
+	if err != nil {
+		return nil, lc, &OpenError{Err: err}
+	}
+	f.Close()
+	w, err := Append(path)
+	if err != nil {
+		return nil, lc, err
+	}
+	lc, err = ReadFile(path)
+	switch {
+	case err != nil:
+		w.Close()
+		return nil, lc, err
+	case len(lc.Events) == 0:
+		w.Close()
+		return nil, lc, fmt.Errorf("%w: the file is empty", ErrNotALog)
+	}
+	return w, lc, nil
+}
+
 // WriterPID is the process writing the log at path (0 when none is, or
 // it is not known).
 func WriterPID(path string) int {

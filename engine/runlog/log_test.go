@@ -308,15 +308,3 @@ func TestCreateLogGivesUp(t *testing.T) {
 		t.Fatalf("got %v, %v; want an error saying the file exists", w, err)
 	}
 }
-
-func TestLastOutcomeIsTheLatestRuns(t *testing.T) {
-	t.Parallel()
-	out := engine.Event{Payload: engine.Outcome{Result: engine.OutcomeInterrupted}}
-	resumed := engine.Event{Payload: engine.Resumed{From: "Facts"}}
-	if o, ok := LastOutcome([]engine.Event{{}, out}); !ok || o.Result != engine.OutcomeInterrupted {
-		t.Fatalf("an outcome: %v %v", o, ok)
-	}
-	if _, ok := LastOutcome([]engine.Event{{}, out, resumed}); ok {
-		t.Fatal("a resumed run's earlier outcome was taken for its own")
-	}
-}

@@ -120,17 +120,3 @@ func List(dir string) ([]Summary, error) {
 	})
 	return out, nil
 }
-
-// LastOutcome is the outcome of the log's latest run (the part after its
-// last resumed event), if it reached one.
-func LastOutcome(events []engine.Event) (engine.Outcome, bool) {
-	for i := len(events) - 1; i >= 0; i-- {
-		switch p := events[i].Payload.(type) {
-		case engine.Outcome:
-			return p, true
-		case engine.Resumed:
-			return engine.Outcome{}, false
-		}
-	}
-	return engine.Outcome{}, false
-}

@@ -1,0 +1,33 @@
+package plain
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/arenadebate/arena/engine"
+)
+
+// Account is the short account a run on the live screen leaves in the
+// scrollback once the screen, drawn on the alternate screen, is gone: its
+// summary, its failures, and the files it saved (noun names the run in
+// the log's line). It quotes the agents: write it through a trust.Writer.
+func Account(noun string, out engine.Outcome, saved []engine.Saved) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "arena: %s\n", out.Summary)
+	for _, f := range out.Failures {
+		fmt.Fprintf(&b, "  ✗ %s\n", f)
+	}
+	logWords := strings.ToLower(LogWords(noun)) + ":"
+	width := utf8.RuneCountInString(logWords)
+	for _, s := range saved {
+		width = max(width, utf8.RuneCountInString(s.What)+1)
+	}
+	for _, s := range saved {
+		fmt.Fprintf(&b, "  %-*s %s\n", width, s.What+":", s.Path)
+	}
+	if out.LogPath != "" {
+		fmt.Fprintf(&b, "  %-*s %s  (arena replay %s)\n", width, logWords, out.LogPath, out.LogPath)
+	}
+	return b.String()
+}

@@ -26,6 +26,10 @@ func seatErrorf(format string, args ...any) error {
 	return seatError{msg: fmt.Sprintf(format, args...)}
 }
 
+// Errorf is a seat a protocol's own seating rules cannot fill as asked,
+// worded by format: it matches ErrSeat, as the picker's own do.
+func Errorf(format string, args ...any) error { return seatErrorf(format, args...) }
+
 // Roster is what a Picker seats agents from.
 type Roster struct {
 	// Pool is the agents a seat nobody names takes, in order: the

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -164,7 +163,7 @@ func (a *app) readCompare(cmd *cobra.Command, f *compareFlags, args []string) (c
 	if in.decision, err = a.readTopic(f.topicFile, args, f.includeSecrets); err != nil {
 		return in, err
 	}
-	if in.options, err = checkOptions(f.options); err != nil {
+	if in.options, err = compareOptions(f.options); err != nil {
 		return in, err
 	}
 	if in.criteria, err = checkCompareFlags(cmd, f, len(in.options)); err != nil {
@@ -261,26 +260,11 @@ func (a *app) compareAuthors(s *settings.Settings, f *compareFlags) ([]string, e
 	return []string{f.author}, nil
 }
 
-// checkOptions wants two to four distinct options.
-func checkOptions(options []string) ([]string, error) {
-	var out []string
-	for _, o := range options {
-		// An option's name is shown on every screen and in every
-		// document: no escape sequence of an argument's goes with it.
-		o = strings.TrimSpace(trust.Text(o))
-		if o == "" {
-			return nil, usagef("--option is empty")
-		}
-		if slices.ContainsFunc(out, func(x string) bool { return strings.EqualFold(x, o) }) {
-			return nil, usagef("--option %q is given twice", o)
-		}
-		out = append(out, o)
-	}
-	switch {
-	case len(out) < 2:
-		return nil, usagef("compare needs at least two options, got %d: give each with --option", len(out))
-	case len(out) > 4:
-		return nil, usagef("compare takes at most four options, got %d", len(out))
+// compareOptions checks the options given: a mistake is a usage error.
+func compareOptions(options []string) ([]string, error) {
+	out, err := compare.CheckOptions(options)
+	if err != nil {
+		return nil, usagef("%w", err)
 	}
 	return out, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -43,7 +42,7 @@ func rankProtocol() protocol {
 			Flags:  []string{"labels", "weights", "branch", "base", "run-tests", "test-timeout", "out", "expect-winner", "authors", "seed"},
 			Writes: []string{"out"},
 			Runs:   map[string]string{"run-tests": "each repository's own tests (the repositories' code)"},
-			Again:  resumeRank},
+			Again:  rank.StartAgain},
 		build: (*app).rankCmd,
 		tool: tool{
 			about: "Rank two or more implementations (git repositories) of one spec: measured git facts, a fact seat per repository, five dimension judges under neutral labels, and a ranking arena computes.",
@@ -173,16 +172,7 @@ func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []
 func rankExit(k engine.OutcomeKind, rep *rank.Report, expect string) int {
 	switch k {
 	case rank.OutcomeRanked, rank.OutcomeTie:
-		if expect == "" {
-			return exitOK
-		}
-		var first []string
-		for _, pl := range rep.Places {
-			if pl.Place == 1 {
-				first = append(first, pl.Label)
-			}
-		}
-		if len(first) == 1 && first[0] == expect {
+		if expect == "" || rep.FirstAlone(expect) {
 			return exitOK
 		}
 		return exitOtherWinner
@@ -221,22 +211,6 @@ func rankUsage(err error) error {
 		return usageCause(err, "%s", err)
 	}
 	return err
-}
-
-// resumeRank starts a ranking again as it was started, with the seed of
-// its judges' orders: a random seed drawn again would shuffle the judges'
-// prompts differently, and none of their replies could be reused.
-func resumeRank(st engine.DebateStarted) ([]string, error) {
-	args, err := resume.ByInvocation(st)
-	if err != nil {
-		return nil, err
-	}
-	for _, set := range st.Settings {
-		if set.Name == "judge order seed" && !slices.Contains(args, "--seed") && !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--seed=") }) {
-			args = resume.WithFlags(args, "--seed", set.Value)
-		}
-	}
-	return args, nil
 }
 
 func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank.Config, error) {

@@ -412,24 +412,6 @@ func TestRankOutWritesANewFileAndAuthorsDoNotJudge(t *testing.T) {
 	}
 }
 
-// A ranking resumed from its log keeps the seed of its judges' orders,
-// which the run drew at random when none was given: the judges' prompts
-// are then the same, and their replies can be reused.
-func TestResumeRankKeepsTheSeed(t *testing.T) {
-	st := engine.DebateStarted{
-		Invocation: &engine.Invocation{Args: []string{"rank", "spec.md", "a", "b"}},
-		Settings:   []engine.Setting{{Name: "judge order seed", Value: "12345"}},
-	}
-	args, err := resumeRank(st)
-	if err != nil || !slices.Equal(args, []string{"rank", "spec.md", "a", "b", "--seed", "12345"}) {
-		t.Fatalf("%q %v", args, err)
-	}
-	st.Invocation.Args = []string{"rank", "--seed", "9", "spec.md", "a", "b"}
-	if args, _ := resumeRank(st); slices.Contains(args, "12345") {
-		t.Fatalf("a seed the user gave is replaced: %q", args)
-	}
-}
-
 // repoState is what a repository looks like from outside: its status,
 // its stashes and its HEAD. Two equal states mean a run changed nothing.
 func repoState(dir string) (string, error) {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
@@ -226,7 +225,7 @@ func (a *app) protocolRun(p engine.Protocol, logw *runlog.Writer, f outputFlags)
 	}()
 	ctx, cancel := context.WithCancel(sigCtx)
 	defer cancel()
-	defer a.stopWhenStdoutCloses(cancel)()
+	defer challengers.WatchStdout(a.stdout, cancel)()
 	notes := make(chan string, 16)
 	fu := a.screenFollowUps(ctx, logw)
 	fe := a.frontEnd(f, cancel, notes, fu.Ask)
@@ -370,46 +369,6 @@ func (a *app) replayBefore(fe frontEnd, f outputFlags, events []engine.Event) {
 func isLive(fe frontEnd) bool {
 	_, ok := fe.(*tui.Live)
 	return ok
-}
-
-// stopWhenStdoutCloses interrupts the run when whoever reads arena's
-// output goes away (arena --no-tui topic | head -1): by default Go would
-// die of SIGPIPE on the next write, leaving the log cut short and no
-// outcome document. With SIGPIPE caught, writes fail with EPIPE instead;
-// the signal also comes for an agent that closed its stdin early, so it
-// only counts when stdout itself is broken. It returns the function that
-// stops watching.
-func (a *app) stopWhenStdoutCloses(cancel func()) func() {
-	out, ok := a.stdout.(*os.File)
-	if !ok {
-		return func() {}
-	}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGPIPE)
-	quit := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-sigs:
-				if writeEndBroken(out) {
-					cancel()
-				}
-			case <-quit:
-				return
-			}
-		}
-	}()
-	return func() {
-		signal.Stop(sigs)
-		close(quit)
-	}
-}
-
-// writeEndBroken reports whether f is a pipe whose reader has gone.
-func writeEndBroken(f *os.File) bool {
-	fds := []unix.PollFd{{Fd: int32(f.Fd()), Events: unix.POLLOUT}}
-	n, err := unix.Poll(fds, 0)
-	return err == nil && n > 0 && fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0
 }
 
 func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, followUp func(string) bool) frontEnd {

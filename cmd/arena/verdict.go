@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -135,7 +136,7 @@ the log directory); arena verdict --schema prints the records' JSON Schema.`,
 	fl.BoolVar(&f.includeSecrets, "include-secrets", false, "send work files that look like secrets (.env, keys, tokens) to the judges anyway")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "show what each judge would receive, and call none")
 	for _, m := range []verdict.Mode{verdict.Quick, verdict.Deep, verdict.Tiebreaker} {
-		f.judges[m] = fl.String(judgeFlag(m), "", fmt.Sprintf("agent for the %s judge's seat", m))
+		f.judges[m] = fl.String(verdict.JudgeFlag(m), "", fmt.Sprintf("agent for the %s judge's seat", m))
 		f.timeouts[m] = fl.String(string(m)+"-timeout", "", fmt.Sprintf("the %s judge's timeout per call (default %s)", m, verdict.Timeouts[m]))
 	}
 	fl.StringVar(&f.author, "author", "", "the agent that wrote the work: kept out of every seat it would hold")
@@ -144,13 +145,6 @@ the log directory); arena verdict --schema prints the records' JSON Schema.`,
 	fl.BoolVar(&f.schema, "schema", false, "print the verdict log records' JSON Schema")
 	fl.StringVar(&f.stats, "stats", "", "summarise a verdict log: verdicts per model, quick/deep agreement, escalations")
 	return cmd
-}
-
-func judgeFlag(m verdict.Mode) string {
-	if m == verdict.Tiebreaker {
-		return "tiebreaker"
-	}
-	return string(m) + "-judge"
 }
 
 func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, args []string) error {
@@ -291,74 +285,21 @@ func (a *app) verdictConfig(cmd *cobra.Command, s *settings.Settings, f *verdict
 	return cfg, nil
 }
 
-// seatJudges picks the modes' agents, all at once, so that the judges are
-// different agents wherever they can be: each seat's flag's (the user
-// insists, even on the author), else the config's unless it is the
-// author, else an agent of the pool, which never holds the author.
+// seatJudges picks the modes' agents (verdict.Seat), and says what the
+// person should know of them.
 func (a *app) seatJudges(s *settings.Settings, f *verdictFlags, modes []verdict.Mode, author string) ([]challengers.Agent, error) {
-	r := roster(s)
-	if author != "" {
-		r.Exclude = []string{author}
-		r.Config = func(protocol, key string) ([]string, string) {
-			if names, at := s.Seats(protocol, key); !slices.Equal(names, []string{author}) {
-				return names, at
-			}
-			return nil, ""
-		}
+	named := map[verdict.Mode]string{}
+	for _, m := range modes {
+		named[m] = *f.judges[m]
 	}
-	p := seating.New(verdict.Seating, r)
-	wants := make([]seating.Want, len(modes))
-	var standIn []int // the seats the config gives the author
-	for i, m := range modes {
-		wants[i] = seating.Want{Key: string(m), N: 1}
-		named, replaced, err := a.judgeNamed(p, s, f, m, author)
-		if err != nil {
-			return nil, err
-		}
-		wants[i].Named = named
-		if replaced {
-			standIn = append(standIn, i)
-		}
+	judges, notes, err := verdict.Seat(roster(s), verdict.Seats{Modes: modes, Named: named, Author: author})
+	if errors.Is(err, seating.ErrSeat) {
+		return nil, usageCause(err, "%s", err)
 	}
-	got, err := pickSeats(p, wants...)
-	if err != nil {
-		return nil, err
+	for _, n := range notes {
+		a.warn("%s", n)
 	}
-	for _, i := range standIn {
-		a.warn("%s wrote the work, so %s takes its seat as the %s judge", author, got[i][0].Name, modes[i])
-	}
-	a.warnShared(p)
-	judges := make([]challengers.Agent, len(got))
-	for i, g := range got {
-		judges[i] = g[0]
-	}
-	return judges, nil
-}
-
-// judgeNamed is the agent a mode's flag names (nil: none), checked, and
-// whether the config names the author for it, whose seat then goes to
-// another agent of the pool.
-func (a *app) judgeNamed(p *seating.Picker, s *settings.Settings, f *verdictFlags, m verdict.Mode, author string) ([]string, bool, error) {
-	label := string(m) + " judge"
-	if v := strings.TrimSpace(*f.judges[m]); v != "" {
-		if _, ok := s.Agents[v]; !ok {
-			return nil, false, usagef("--%s: unknown agent %q (known: %s)", judgeFlag(m), v, strings.Join(agentNames(s), ", "))
-		}
-		if v == author {
-			a.warn("%s wrote the work and judges it as the %s, because --%s names it", v, label, judgeFlag(m))
-		}
-		return []string{v}, false, nil
-	}
-	names, at := s.Seats(verdict.Name, string(m))
-	replaced := author != "" && slices.Equal(names, []string{author})
-	switch {
-	case len(p.Pool()) > 0:
-	case replaced:
-		return nil, false, usagef("%s wrote the work and no other agent can take its seat as the %s (%s): configure another agent, or name it with --%s", author, label, at, judgeFlag(m))
-	case names == nil:
-		return nil, false, usagef("no agent for the %s seat: name one with --%s or in the config's verdict.%s", label, judgeFlag(m), m)
-	}
-	return nil, replaced, nil
+	return judges, err
 }
 
 func agentNames(s *settings.Settings) []string {

@@ -32,10 +32,11 @@ import (
 // or after a signal — exceed any bound, so a generous one loses nothing.
 const loadedMachine = 90 * time.Second
 
-// arenaBinary is arena built with the race detector, once per test run.
+// arenaBinary is arena built once per test run, with the race detector
+// when the tests have it (go test -race). Under -short it skips the test.
 func arenaBinary(t *testing.T) string {
 	t.Helper()
-	return clitest.Build(t, "./cmd/arena", "-race")
+	return clitest.Build(t, "./cmd/arena", clitest.WithRace()...)
 }
 
 // sandbox is an enginetest.Sandbox with the test's own helpers.

@@ -26,6 +26,7 @@ type tmuxSession struct {
 
 func needTmux(t *testing.T) {
 	t.Helper()
+	clitest.SkipShort(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("ARENA_REQUIRE_TMUX") != "" {
 			t.Fatal("tmux is not installed (scripts/test installs it)")

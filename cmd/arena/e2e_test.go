@@ -189,6 +189,7 @@ func TestFiveRoundTradeoffEndToEnd(t *testing.T) {
 }
 
 func TestHangingChallengerIsNamedAndTimeBounded(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"codex": {Mode: clitest.ModeHang}}})
 	s.writeConfig(agentTimeout("codex", "2s")) // the others: the default, however loaded the machine

@@ -64,6 +64,7 @@ func TestVersionFromTheBuiltBinary(t *testing.T) {
 		{"stamped", clitest.WithRace("-ldflags=-X main.version=v9.8.7"), "v9.8.7"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each links a binary of its own
 			bin := clitest.Build(t, "./cmd/arena", c.flags...)
 			out, err := exec.Command(bin, "--version").Output()
 			if err != nil {

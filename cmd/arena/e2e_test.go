@@ -48,8 +48,13 @@ type sandbox struct {
 	dir   string
 }
 
+// newSandbox makes a sandbox for t, skipping t under -short: a sandbox is
+// for running the built binary, and its helpers call arenaBinary with the
+// sandbox's t, which may not be the test that calls them (a subtest), so
+// the skip must come here, in the test that made it.
 func newSandbox(t *testing.T, names ...string) *sandbox {
 	t.Helper()
+	clitest.SkipShort(t)
 	sb := enginetest.NewSandbox(t, names...)
 	return &sandbox{Sandbox: sb, t: t, fakes: sb.Fakes, home: sb.Home, dir: sb.Dir}
 }

@@ -83,6 +83,10 @@ func TestPacedPTYMasterIsNotPolled(t *testing.T) {
 		t.Fatalf("descriptor %d is watched by an epoll instance", r.fd)
 	}
 	go func() {
+		// Pacing, not a wait for anything: the write is meant to come
+		// while Read blocks, to show that a descriptor no poller watches
+		// still wakes it. Should it come first, Read finds it at once and
+		// the test still holds.
 		time.Sleep(50 * time.Millisecond)
 		_, _ = slave.Write([]byte("hi\n"))
 	}()

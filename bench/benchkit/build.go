@@ -12,8 +12,9 @@ import (
 const EnvBinary = "ARENA_BENCH_BINARY"
 
 // Arena returns the path of an arena binary built from this checkout
-// without the race detector (the end-to-end tests build theirs with it,
-// which would make every figure here meaningless).
+// without the race detector, even under go test -race (where the
+// end-to-end tests build theirs with it, clitest.WithRace): it would make
+// every figure here meaningless.
 func Arena(tb testing.TB) string {
 	tb.Helper()
 	if p := os.Getenv(EnvBinary); p != "" {

@@ -96,17 +96,52 @@ type builtBinary struct {
 
 // Binary builds challengers/fakecli once per test process and returns the
 // executable's path. It fails the test, with the compiler's output, if the
-// build fails.
+// build fails. Unlike Build it builds under -short too: a fake answers in
+// milliseconds, so the unit tests that start one (the runner's, the
+// fake's own) stay in the quick suite.
 func Binary(t testing.TB) string {
 	t.Helper()
-	return Build(t, "./challengers/fakecli")
+	return buildOnce(t, "./challengers/fakecli", nil)
 }
 
 // Build compiles one of this module's commands (pkg as in go build, e.g.
-// "./cmd/arena"), with extra go build flags such as "-race", once per test
-// process, and returns the executable's path. The end-to-end tests and the
-// benchmarks build arena with it.
+// "./cmd/arena"), with extra go build flags such as "-race" (see
+// WithRace), once per test process, and returns the executable's path.
+// The end-to-end tests and the benchmarks build arena with it.
+//
+// Under go test -short it skips the test instead: a test that drives a
+// built command end to end (arena with fake CLIs under it, in tmux, under
+// an npm client) takes seconds where a unit test takes milliseconds, and
+// the short suite is the one a developer runs between edits.
 func Build(t testing.TB, pkg string, flags ...string) string {
+	t.Helper()
+	SkipShort(t)
+	return buildOnce(t, pkg, flags)
+}
+
+// SkipShort skips the test under go test -short, as Build does: for the
+// helpers of tests that drive a built binary, to skip before they set
+// anything up (a tmux server, an npm client).
+func SkipShort(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: drives the built binary")
+	}
+}
+
+// WithRace returns flags with -race in front when this test binary was
+// built with the race detector, so that go test -race checks the built
+// command for races too, and a plain go test builds it without (a race
+// build of arena runs several times slower, which is most of what the
+// end-to-end tests cost).
+func WithRace(flags ...string) []string {
+	if Race {
+		return append([]string{"-race"}, flags...)
+	}
+	return flags
+}
+
+func buildOnce(t testing.TB, pkg string, flags []string) string {
 	t.Helper()
 	key := pkg + " " + strings.Join(flags, " ")
 	builds.mu.Lock()
@@ -381,6 +416,13 @@ func (f *Fakes) Release(name string) {
 	if err := os.WriteFile(filepath.Join(f.State, filepath.Base(name)), nil, 0o644); err != nil {
 		f.t.Fatalf("clitest: releasing %s: %v", name, err)
 	}
+}
+
+// Hanging reports whether the fake with this pid has started to hang for
+// good (fakeapi.HangingFile), having printed all it was going to.
+func (f *Fakes) Hanging(pid int) bool {
+	_, err := os.Stat(filepath.Join(f.State, fakeapi.HangingFile(pid)))
+	return err == nil
 }
 
 // GrandchildPID returns the pid of the process a ModeGrandchild call of

@@ -50,7 +50,9 @@ func TestVersionModes(t *testing.T) {
 	f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {VersionMode: clitest.ModeHang}}})
 	cmd := exec.Command(f.Path("gemini"), "--version")
 	cmd.Env = f.Env()
-	assertRunning(t, cmd, 300*time.Millisecond)
+	if p := assertHangs(t, f, cmd); p.stdout(t) != "" {
+		t.Errorf("version_mode hang printed %q", p.stdout(t))
+	}
 }
 
 // TestRejectsWhatTheRealCLIsReject checks that a wrong invocation fails
@@ -153,15 +155,23 @@ func TestCodexWaitsForStdin(t *testing.T) {
 	f := clitest.New(t)
 	cmd := exec.Command(f.Path("codex"), headless("codex", "Say hello")...)
 	cmd.Env, cmd.Dir = f.Env(), t.TempDir()
-	stdin, err := cmd.StdinPipe()
+	r, stdin, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := assertRunning(t, cmd, 0)
-	if _, err := io.WriteString(stdin, "more context"); err != nil {
-		t.Fatal(err)
+	defer stdin.Close()
+	cmd.Stdin = r
+	p := start(t, cmd)
+	r.Close()
+	// The second piece goes in once codex has taken the first from the
+	// pipe: a codex that answered on what it had, without waiting for the
+	// end of its input, would leave it out of the prompt.
+	for _, piece := range []string{"more ", "context"} {
+		if _, err := io.WriteString(stdin, piece); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 10*time.Second, "codex to read "+piece, func() bool { return p.exited() || unread(t, stdin) == 0 })
 	}
-	time.Sleep(300 * time.Millisecond)
 	if p.exited() || p.stdout(t) != "" {
 		t.Fatalf("codex answered before stdin was closed: %q", p.stdout(t))
 	}

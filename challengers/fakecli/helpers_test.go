@@ -10,12 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/arenadebate/arena/challengers/clitest"
+	"golang.org/x/sys/unix"
 )
 
 // opening is a prompt of kind opening, shaped like arena's.
@@ -220,13 +222,92 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	}
 }
 
-// assertRunning starts cmd and checks it is still running after d.
-func assertRunning(t *testing.T, cmd *exec.Cmd, d time.Duration) *proc {
+// assertHangs starts cmd, one of f's fakes, waits until it says it hangs
+// for good (fakeapi.HangingFile: all it meant to print is printed), and
+// checks that it is still running.
+func assertHangs(t *testing.T, f *clitest.Fakes, cmd *exec.Cmd) *proc {
 	t.Helper()
 	p := start(t, cmd)
-	time.Sleep(d)
-	if p.exited() {
-		t.Fatalf("%s exited (%v); it should still be running; stdout %q", cmd.Path, p.err, p.stdout(t))
-	}
+	waitHanging(t, f, p)
 	return p
+}
+
+// waitHanging waits until p says it hangs for good, and checks that it is
+// still running.
+func waitHanging(t *testing.T, f *clitest.Fakes, p *proc) {
+	t.Helper()
+	waitFor(t, 10*time.Second, "the fake to hang", func() bool { return f.Hanging(p.cmd.Process.Pid) || p.exited() })
+	if p.exited() {
+		t.Fatalf("%s exited (%v); it should hang; stdout %q", p.cmd.Path, p.err, p.stdout(t))
+	}
+}
+
+// unread is how many bytes written to the pipe w are still waiting to be
+// read (FIONREAD, which Linux also calls TIOCINQ; these tests read /proc
+// already, so they are Linux's).
+func unread(t *testing.T, w *os.File) int {
+	t.Helper()
+	conn, err := w.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	cerr := conn.Control(func(fd uintptr) { n, err = unix.IoctlGetInt(int(fd), unix.TIOCINQ) })
+	if err = errors.Join(cerr, err); err != nil {
+		t.Fatalf("FIONREAD: %v", err)
+	}
+	return n
+}
+
+// assertSurvives checks that process pid ignores sigs (the SigIgn mask of
+// /proc/PID/status), sends them, waits until none is pending any more
+// (the kernel drops a signal sent to a process that ignores it; one sent
+// while a thread blocks it waits in ShdPnd until a thread takes it), and
+// checks that the process is still alive. The mask is what decides:
+// once it holds the signals, they cannot end the process.
+func assertSurvives(t *testing.T, pid int, sigs ...syscall.Signal) {
+	t.Helper()
+	var mask uint64
+	for _, s := range sigs {
+		mask |= 1 << (s - 1)
+	}
+	if ign := statusMask(t, pid, "SigIgn"); ign&mask != mask {
+		t.Fatalf("process %d ignores signals %#x, not all of %v", pid, ign, sigs)
+	}
+	for _, s := range sigs {
+		if err := syscall.Kill(pid, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, 10*time.Second, "the signals to be taken", func() bool { return statusMask(t, pid, "ShdPnd")&mask == 0 })
+	if state := statusField(t, pid, "State"); strings.HasPrefix(state, "Z") || strings.HasPrefix(state, "X") {
+		t.Fatalf("process %d died of %v: state %s", pid, sigs, state)
+	}
+}
+
+// statusField is a field of /proc/PID/status; the test fails if the
+// process is gone.
+func statusField(t *testing.T, pid int, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatalf("process %d is gone: %v", pid, err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && k == name {
+			return strings.TrimSpace(v)
+		}
+	}
+	t.Fatalf("/proc/%d/status has no %s", pid, name)
+	return ""
+}
+
+// statusMask is a signal mask of /proc/PID/status (SigIgn, ShdPnd, ...).
+func statusMask(t *testing.T, pid int, name string) uint64 {
+	t.Helper()
+	m, err := strconv.ParseUint(statusField(t, pid, name), 16, 64)
+	if err != nil {
+		t.Fatalf("/proc/%d/status %s: %v", pid, name, err)
+	}
+	return m
 }

@@ -45,12 +45,8 @@ func TestErrorInStreamExitsZero(t *testing.T) {
 
 func TestHang(t *testing.T) {
 	t.Parallel()
-	p, _ := startFake(t, "gemini", clitest.AgentScript{Mode: clitest.ModeHang})
-	waitFor(t, 5*time.Second, "the first chunk", func() bool { return strings.Count(p.stdout(t), "\n") >= 3 })
-	time.Sleep(300 * time.Millisecond)
-	if p.exited() {
-		t.Fatalf("hang exited: %v", p.err)
-	}
+	p, f := startFake(t, "gemini", clitest.AgentScript{Mode: clitest.ModeHang})
+	waitHanging(t, f, p)
 	if out := p.stdout(t); strings.Count(out, `"delta":true`) != 1 || strings.Contains(out, `"result"`) {
 		t.Errorf("hang printed %q; want the start and one chunk", out)
 	}
@@ -61,21 +57,16 @@ func TestHangSilent(t *testing.T) {
 	f := scripted(t, "codex", clitest.AgentScript{Mode: clitest.ModeHangSilent})
 	cmd := exec.Command(f.Path("codex"), headless("codex", opening)...)
 	cmd.Env = f.Env()
-	if p := assertRunning(t, cmd, 300*time.Millisecond); p.stdout(t) != "" {
+	if p := assertHangs(t, f, cmd); p.stdout(t) != "" {
 		t.Errorf("hang-silent printed %q", p.stdout(t))
 	}
 }
 
 func TestIgnoreTerm(t *testing.T) {
 	t.Parallel()
-	p, _ := startFake(t, "qwen", clitest.AgentScript{Mode: clitest.ModeIgnoreTerm})
-	waitFor(t, 5*time.Second, "the first output", func() bool { return p.stdout(t) != "" })
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
-		if err := p.cmd.Process.Signal(sig); err != nil {
-			t.Fatal(err)
-		}
-	}
-	time.Sleep(200 * time.Millisecond)
+	p, f := startFake(t, "qwen", clitest.AgentScript{Mode: clitest.ModeIgnoreTerm})
+	waitHanging(t, f, p)
+	assertSurvives(t, p.cmd.Process.Pid, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	if p.exited() {
 		t.Fatalf("ignore-term died of a catchable signal: %v", p.err)
 	}
@@ -97,13 +88,7 @@ func TestGrandchild(t *testing.T) {
 	if pgid, err := syscall.Getpgid(pid); err != nil || pgid != p.cmd.Process.Pid {
 		t.Errorf("grandchild %d: pgid %d (%v), want the fake's group %d", pid, pgid, err, p.cmd.Process.Pid)
 	}
-	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(100 * time.Millisecond)
-	if err := syscall.Kill(pid, 0); err != nil {
-		t.Errorf("grandchild did not survive SIGTERM: %v", err)
-	}
+	assertSurvives(t, pid, syscall.SIGTERM)
 	// The cleanup's SIGKILL to the process group ends it.
 }
 

@@ -23,8 +23,12 @@ const grandchildArg = "--fakecli-grandchild"
 const foreverCap = time.Hour
 
 // sleepForever never returns. (A bare select{} would be reported by the Go
-// runtime as a deadlock.)
+// runtime as a deadlock.) It says so first, in the state directory, for
+// the tests that check a hang (fakeapi.HangingFile).
 func sleepForever() {
+	if dir := stateDir(); dir != "" {
+		_ = os.WriteFile(filepath.Join(dir, fakeapi.HangingFile(os.Getpid())), nil, 0o644)
+	}
 	time.Sleep(foreverCap)
 	os.Exit(124)
 }

@@ -114,6 +114,7 @@ func TestCompareFlipBetweenOrdersIsNotRobust(t *testing.T) {
 }
 
 func TestCompareHangingAdvocateGivesUpItsSeat(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{
 		"codex": {Steps: map[string][]clitest.Step{compare.ShapeOpening: {{Mode: clitest.ModeHang}}}},

@@ -32,10 +32,11 @@ import (
 // or after a signal — exceed any bound, so a generous one loses nothing.
 const loadedMachine = 90 * time.Second
 
-// arenaBinary is arena built with the race detector, once per test run.
+// arenaBinary is arena built once per test run, with the race detector
+// when the tests have it (go test -race). Under -short it skips the test.
 func arenaBinary(t *testing.T) string {
 	t.Helper()
-	return clitest.Build(t, "./cmd/arena", "-race")
+	return clitest.Build(t, "./cmd/arena", clitest.WithRace()...)
 }
 
 // sandbox is an enginetest.Sandbox with the test's own helpers.
@@ -47,8 +48,13 @@ type sandbox struct {
 	dir   string
 }
 
+// newSandbox makes a sandbox for t, skipping t under -short: a sandbox is
+// for running the built binary, and its helpers call arenaBinary with the
+// sandbox's t, which may not be the test that calls them (a subtest), so
+// the skip must come here, in the test that made it.
 func newSandbox(t *testing.T, names ...string) *sandbox {
 	t.Helper()
+	clitest.SkipShort(t)
 	sb := enginetest.NewSandbox(t, names...)
 	return &sandbox{Sandbox: sb, t: t, fakes: sb.Fakes, home: sb.Home, dir: sb.Dir}
 }
@@ -188,6 +194,7 @@ func TestFiveRoundTradeoffEndToEnd(t *testing.T) {
 }
 
 func TestHangingChallengerIsNamedAndTimeBounded(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"codex": {Mode: clitest.ModeHang}}})
 	s.writeConfig(agentTimeout("codex", "2s")) // the others: the default, however loaded the machine

@@ -22,7 +22,7 @@ import (
 
 func panicBinary(t *testing.T) string {
 	t.Helper()
-	return clitest.Build(t, "./cmd/arena", "-race", "-tags", "arenapanic")
+	return clitest.Build(t, "./cmd/arena", clitest.WithRace("-tags", "arenapanic")...)
 }
 
 func (s *sandbox) runPanicking(at string, args ...string) result {

@@ -23,7 +23,8 @@ import (
 // faults_*_test.go hold the rest; the helpers shared by all of them are
 // here.
 
-// The arena under test is built with the race detector, whose runtime
+// The arena under test is built with the race detector when the tests
+// are (go test -race, as scripts/test runs them), and its runtime
 // sleeps for a second before exiting (GORACE atexit_sleep_ms, default
 // 1000), in arena and again in its reaper, which arena waits for: two
 // seconds of every run. Races are still reported when they happen and

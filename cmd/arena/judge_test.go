@@ -203,6 +203,7 @@ func TestJudgeNoConsensusNeedsHumanReview(t *testing.T) {
 }
 
 func TestJudgeThatHangsInRound2IsDropped(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	sol := s.writeSolution(t)
 	s.fakes.SetScript(judgeScriptAgents(map[string]map[string][]clitest.Step{
@@ -300,6 +301,7 @@ func TestJudgeUsageErrors(t *testing.T) {
 }
 
 func TestJudgeLiveScreenInTmux(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	sol := s.writeSolution(t)
 	// Each judge streams its analysis; its debate reply waits, before it

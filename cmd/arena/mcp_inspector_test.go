@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/arenadebate/arena/challengers/clitest"
 )
 
 // arena mcp driven by a client nobody here wrote: the MCP Inspector's
@@ -21,6 +23,7 @@ import (
 
 func inspectorTools(t *testing.T) string {
 	t.Helper()
+	clitest.SkipShort(t)
 	dir := os.Getenv("ARENA_MCP_TOOLS")
 	if dir == "" {
 		if os.Getenv("ARENA_REQUIRE_MCP_TOOLS") != "" {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,21 +26,24 @@ import (
 // to the built binary, the fake CLIs on PATH.
 
 // mcpSession is a client connected to arena mcp in a sandbox, with the
-// progress notifications it received.
+// progress notifications it received (and how many came for each
+// progress token).
 type mcpSession struct {
 	*mcp.ClientSession
 	t        *testing.T
 	mu       sync.Mutex
 	progress []string
+	perToken map[string]int
 }
 
 func (s *sandbox) mcp(client string, extraEnv ...string) *mcpSession {
 	s.t.Helper()
-	ms := &mcpSession{t: s.t}
+	ms := &mcpSession{t: s.t, perToken: map[string]int{}}
 	c := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1.0"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			ms.mu.Lock()
 			ms.progress = append(ms.progress, req.Params.Message)
+			ms.perToken[fmt.Sprint(req.Params.ProgressToken)]++
 			ms.mu.Unlock()
 		},
 	})
@@ -81,6 +85,13 @@ func (ms *mcpSession) notifications() []string {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
 	return slices.Clone(ms.progress)
+}
+
+// notificationsFor is how many progress notifications came for token.
+func (ms *mcpSession) notificationsFor(token string) int {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	return ms.perToken[token]
 }
 
 func textOf(res *mcp.CallToolResult) string {
@@ -285,10 +296,15 @@ func TestMCPCancelledCallStopsTheRunResumably(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		_, err := ms.CallTool(ctx, &mcp.CallToolParams{Name: "run_status", Arguments: map[string]any{"run_id": st.RunID, "wait_seconds": 50}})
+		// From the cursor 0, so that the server, once it follows the run
+		// for this call, sends at once what happened so far: the sign
+		// that the call is open.
+		params := &mcp.CallToolParams{Name: "run_status", Arguments: map[string]any{"run_id": st.RunID, "wait_seconds": 50}}
+		params.SetProgressToken("following")
+		_, err := ms.CallTool(ctx, params)
 		errc <- err
 	}()
-	time.Sleep(500 * time.Millisecond) // the call is open (if not yet, the cancellation reaches the run all the same)
+	waitUntil(t, 60*time.Second, "the server to follow the run for the call", func() bool { return ms.notificationsFor("following") > 0 })
 	cancel()
 	if err := <-errc; err == nil {
 		t.Fatal("the cancelled call returned a result")

@@ -137,6 +137,7 @@ func TestModerateHeadless(t *testing.T) {
 }
 
 func TestModerateOnTheLiveScreenInTmux(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	s.fakes.SetScript(slowOpening())
 	ts := s.startTmux(120, 40, nil, "should we move sessions to Postgres?")

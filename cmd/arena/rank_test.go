@@ -313,6 +313,7 @@ func TestRankRunsEachRepositorysOwnTests(t *testing.T) {
 }
 
 func TestRankAHangingFactSeatLeavesItsRepositoryNotJudged(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	spec, repos := rankSetup(t, s, "alpha", "beta", "gamma")
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {Steps: map[string][]clitest.Step{

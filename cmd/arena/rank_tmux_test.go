@@ -9,6 +9,7 @@ import (
 // The live screen of arena rank, in tmux: the fact panes stream, then the
 // judge panes, then the outcome with the scores.
 func TestRankLiveScreenInTmux(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	spec, repos := rankSetup(t, s, "alpha", "beta")
 	// claude and gemini gather the facts; claude, gemini and qwen judge

@@ -58,7 +58,7 @@ func TestREADMETryItWithoutAModelCLI(t *testing.T) {
 	for name, pkg := range map[string]string{"fakecli": "./challengers/fakecli", "arena": "./cmd/arena"} {
 		flags := []string{}
 		if name == "arena" {
-			flags = []string{"-race"} // the binary the other end-to-end tests run
+			flags = clitest.WithRace() // the binary the other end-to-end tests run
 		}
 		if err := os.Symlink(clitest.Build(t, pkg, flags...), filepath.Join(bin, name)); err != nil {
 			t.Fatal(err)

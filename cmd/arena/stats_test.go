@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
@@ -218,7 +217,6 @@ func TestStatsRatesAuthorsInTheirTrueOrder(t *testing.T) {
 		if r := s.run("label", last, "winner", strings.ToUpper(winner)); r.code != 0 || !strings.Contains(r.stdout, "winner "+winner) {
 			t.Fatalf("label: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 		}
-		time.Sleep(10 * time.Millisecond) // the next log's name is later
 	}
 	rep := statsJSON(t, s)
 	if len(rep.Authors) != 3 || rep.Labelled != 3 {

@@ -26,6 +26,7 @@ type tmuxSession struct {
 
 func needTmux(t *testing.T) {
 	t.Helper()
+	clitest.SkipShort(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("ARENA_REQUIRE_TMUX") != "" {
 			t.Fatal("tmux is not installed (scripts/test installs it)")
@@ -162,16 +163,19 @@ func focusedPane(screen string) string {
 	return m[1]
 }
 
-// streamingScript makes every agent stream slowly, each at its own pace,
-// so that several panes are mid-reply at once. How long a pane stays
-// mid-reply depends on the machine: a test that looks at that moment
-// holds the agents in it (holding).
+// streamingScript makes every agent stream in many pieces, each at its
+// own pace, so that several panes are mid-reply at once. How long a pane
+// stays mid-reply depends on the machine: a test that looks at that
+// moment holds the agents in it (holding). So the pace only has to be
+// slow enough to be seen as streaming, at most 2 s a reply: at the 8 s
+// a reply took before the holds, qwen's and codex's paces were most of
+// what the tmux tests cost.
 func streamingScript() *clitest.Script {
 	return &clitest.Script{Agents: map[string]clitest.AgentScript{
-		"claude": {DelayMS: 25, Chunks: 30},
-		"gemini": {DelayMS: 120, Chunks: 40},
-		"codex":  {DelayMS: 160, Chunks: 40},
-		"qwen":   {DelayMS: 200, Chunks: 40},
+		"claude": {DelayMS: 10, Chunks: 30},
+		"gemini": {DelayMS: 30, Chunks: 40},
+		"codex":  {DelayMS: 40, Chunks: 40},
+		"qwen":   {DelayMS: 50, Chunks: 40},
 	}}
 }
 
@@ -199,6 +203,7 @@ func holding(sc *clitest.Script, kind, name string, agents ...string) *clitest.S
 }
 
 func TestTUILiveDebateInTmux(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	// gemini and qwen hold their critiques before the last piece until the
 	// keys below have been tried on the live screen; codex's CLI prints

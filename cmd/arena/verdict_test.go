@@ -211,6 +211,7 @@ func sortParallel(s string) string {
 }
 
 func TestVerdictTimeoutAfterRetryEscalates(t *testing.T) {
+	t.Parallel()
 	s := newVerdictSandbox(t)
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {Mode: clitest.ModeHang}}})
 	r := s.run("verdict", "--no-tui", "report.md", "--task-id", "issue-18", "--quick-timeout", "2s")

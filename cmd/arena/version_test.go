@@ -60,10 +60,11 @@ func TestVersionFromTheBuiltBinary(t *testing.T) {
 		flags   []string
 		stamped string
 	}{
-		{"unstamped", []string{"-race"}, ""},
-		{"stamped", []string{"-race", "-ldflags=-X main.version=v9.8.7"}, "v9.8.7"},
+		{"unstamped", clitest.WithRace(), ""},
+		{"stamped", clitest.WithRace("-ldflags=-X main.version=v9.8.7"), "v9.8.7"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each links a binary of its own
 			bin := clitest.Build(t, "./cmd/arena", c.flags...)
 			out, err := exec.Command(bin, "--version").Output()
 			if err != nil {

@@ -10,6 +10,7 @@ package fakeapi
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 )
 
 // Environment variables read by the fakes.
@@ -242,6 +243,16 @@ func (s *Step) UnmarshalJSON(b []byte) error {
 // holds the pid of the process left behind by mode grandchild.
 func GrandchildPIDFile(agent string) string {
 	return "grandchild." + agent + ".pid"
+}
+
+// HangingFile is the name, in the state directory, of the file a fake
+// creates when it starts to hang for good (modes hang, hang-silent and
+// ignore-term, version_mode hang, and mode grandchild's left-behind
+// process): everything it was going to print is printed. A test of a
+// hang waits for it, where it would otherwise wait a while to see that
+// nothing more happens.
+func HangingFile(pid int) string {
+	return "hanging." + strconv.Itoa(pid)
 }
 
 // Call is one line of calls.jsonl: what one invocation of a fake saw.

@@ -37,15 +37,23 @@ func (e inputError) Error() string        { return e.msg }
 func (e inputError) Unwrap() error        { return e.cause }
 func (e inputError) Is(target error) bool { return target == ErrInput }
 
-func inputf(format string, args ...any) error {
-	return inputError{msg: fmt.Sprintf(format, args...)}
+// Errorf is an input error worded by format; a cause wrapped with %w is
+// kept for errors.Is and errors.As. Every protocol's mistakes in what a
+// person handed it are these, so the command line knows them by one mark.
+func Errorf(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	return inputError{msg: err.Error(), cause: errors.Unwrap(err)}
 }
 
-// inputCause is an input error worded by format that keeps cause for
-// errors.Is and errors.As.
-func inputCause(cause error, format string, args ...any) error {
+// Cause is an input error worded by format whose text does not end with
+// the cause's; the cause is kept for errors.Is and errors.As.
+func Cause(cause error, format string, args ...any) error {
 	return inputError{msg: fmt.Sprintf(format, args...), cause: cause}
 }
+
+func inputf(format string, args ...any) error { return Errorf(format, args...) }
+
+func inputCause(cause error, format string, args ...any) error { return Cause(cause, format, args...) }
 
 // Options say where stdin comes from and whether files that look like
 // secrets may be sent.

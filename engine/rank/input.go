@@ -12,33 +12,20 @@ import (
 
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/inputs"
 	"github.com/arenadebate/arena/engine/rank/facts"
 	"github.com/arenadebate/arena/engine/receipt"
 )
 
 // ErrInput marks a mistake in what the person asked to rank (a path, a
-// label, a flag's value), theirs to fix: the command line's usage error.
-// Match it with errors.Is; the error's text is the whole sentence.
-var ErrInput = errors.New("rank input")
+// label, a flag's value), theirs to fix: the command line's usage error,
+// as every run's input mistakes are (engine/inputs).
+var ErrInput = inputs.ErrInput
 
-type inputError struct {
-	msg   string
-	cause error // nil for none
-}
+func inputf(format string, args ...any) error { return inputs.Errorf(format, args...) }
 
-func (e inputError) Error() string        { return e.msg }
-func (e inputError) Unwrap() error        { return e.cause }
-func (e inputError) Is(target error) bool { return target == ErrInput }
-
-func inputf(format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
-	return inputError{msg: err.Error(), cause: errors.Unwrap(err)}
-}
-
-// inputCause is an input error worded by format whose text does not end
-// with the cause's; the cause is kept for errors.Is.
 func inputCause(cause error, format string, args ...any) error {
-	return inputError{msg: fmt.Sprintf(format, args...), cause: cause}
+	return inputs.Cause(cause, format, args...)
 }
 
 // diffBudget bounds the diff in a fact seat's prompt; the files left out

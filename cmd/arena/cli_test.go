@@ -20,16 +20,24 @@ func TestUsageErrorsAreClearAndExit2(t *testing.T) {
 		want string
 	}{
 		{nil, "no topic given"},
-		{[]string{"--max-rounds", "-1", "t"}, "flag --max-rounds: must be at least 1, got -1"},
-		{[]string{"--timeout", "ninety", "t"}, `flag --timeout: "ninety" is not a duration`},
-		{[]string{"--challengers", "gpt5", "t"}, `flag --challengers: unknown agent "gpt5"`},
-		{[]string{"--config", bad, "t"}, bad + `:2: challengers: unknown agent "gemnii"`},
-		{[]string{"--config", filepath.Join(s.dir, "missing.yaml"), "t"}, "missing.yaml"},
-		{[]string{"--context", "nope.txt", "t"}, "context file nope.txt: does not exist"},
-		{[]string{"--bogus", "t"}, "unknown flag: --bogus"},
+		{[]string{"--max-rounds", "-1", "a topic"}, "flag --max-rounds: must be at least 1, got -1"},
+		{[]string{"--timeout", "ninety", "a topic"}, `flag --timeout: "ninety" is not a duration`},
+		{[]string{"--challengers", "gpt5", "a topic"}, `flag --challengers: unknown agent "gpt5"`},
+		{[]string{"--config", bad, "a topic"}, bad + `:2: challengers: unknown agent "gemnii"`},
+		{[]string{"--config", filepath.Join(s.dir, "missing.yaml"), "a topic"}, "missing.yaml"},
+		{[]string{"--context", "nope.txt", "a topic"}, "context file nope.txt: does not exist"},
+		{[]string{"--bogus", "a topic"}, "unknown flag: --bogus"},
 		{[]string{"-f", "missing-topic.md"}, "topic file missing-topic.md: does not exist"},
 		{[]string{"docter"}, `"docter" is not a command: did you mean arena doctor?`},
 		{[]string{"replya"}, "did you mean arena replay?"},
+		// A bare word is no topic: the verbs people reach for get their
+		// command, any other word the way to ask it.
+		{[]string{"version"}, `"version" is not a command: did you mean arena --version?`},
+		{[]string{"list"}, "did you mean arena logs?"},
+		{[]string{"history"}, "did you mean arena logs?"},
+		{[]string{"show"}, "did you mean arena replay?"},
+		{[]string{"update"}, "did you mean go install github.com/arenadebate/arena/cmd/arena@latest?"},
+		{[]string{"--dry-run", "banana"}, `"banana" is not a command, and one word is too little to debate: ask it as a question (arena "banana?")`},
 	}
 	for _, tc := range cases {
 		r := s.run(tc.args...)
@@ -39,6 +47,9 @@ func TestUsageErrorsAreClearAndExit2(t *testing.T) {
 	}
 	if len(s.fakes.Calls()) != 0 {
 		t.Fatal("an agent ran despite a usage error")
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, "debate-logs")); err == nil {
+		t.Fatal("a usage error wrote a log")
 	}
 }
 

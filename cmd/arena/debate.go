@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
 	"github.com/arenadebate/arena/engine/mcpserver"
@@ -120,17 +121,38 @@ func (a *app) runDebate(cmd *cobra.Command, cf *commonFlags, f *debateFlags, arg
 	return exitCode(debateExits.code(out.Result))
 }
 
-// mistypedCommand catches "arena docter": any word is a valid topic, so a
-// mistyped command would otherwise start a debate and spend model calls on
-// it.
+// mistypedCommand refuses a single bare word as a topic: any text is a
+// valid topic, so "arena docter", "arena version" or "arena list" would
+// otherwise start a debate, call every model and write a log. A word close
+// to a command, or one of the verbs people reach for, gets its command;
+// to debate one word, a person asks it as a question.
 func mistypedCommand(cmd *cobra.Command, args []string) error {
-	if len(args) != 1 || strings.ContainsAny(args[0], " ?") {
+	if len(args) != 1 || args[0] == "-" || strings.ContainsAny(args[0], " ?") {
 		return nil
 	}
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-		return usagef("%q is not a command: did you mean arena %s? (to debate a single word, ask it as a question: arena \"%s?\")", args[0], s[0], args[0])
+	word := trust.Text(args[0])
+	instead := commonVerbs[strings.ToLower(word)]
+	if s := cmd.SuggestionsFor(args[0]); instead == "" && len(s) > 0 {
+		instead = "arena " + s[0]
 	}
-	return nil
+	if instead != "" {
+		return usagef("%q is not a command: did you mean %s? (to debate a single word, ask it as a question: arena \"%s?\")", word, instead, word)
+	}
+	return usagef("%q is not a command, and one word is too little to debate: ask it as a question (arena \"%s?\"), or see arena --help", word, word)
+}
+
+// commonVerbs are words people type expecting a command arena does not
+// have, and the command that does what they meant.
+var commonVerbs = map[string]string{
+	"version": "arena --version",
+	"init":    "arena config",
+	"list":    "arena logs",
+	"ls":      "arena logs",
+	"history": "arena logs",
+	"show":    "arena replay",
+	"setup":   "arena doctor",
+	"update":  "go install github.com/arenadebate/arena/cmd/arena@latest",
+	"upgrade": "go install github.com/arenadebate/arena/cmd/arena@latest",
 }
 
 func (a *app) adversarialConfig(s *settings.Settings, topic string, docs []engine.Doc) (adversarial.Config, error) {

@@ -52,8 +52,8 @@ func TestUsageErrorsKeepTheirCause(t *testing.T) {
 		{"replay of a log from a newer arena", []string{"replay", "--no-tui", newer}, runlog.ErrNewerLog, "upgrade arena"},
 		{"replay of a missing file", []string{"replay", "--no-tui", missing}, fs.ErrNotExist, "no such file"},
 		{"a missing topic file", []string{"-f", missing}, fs.ErrNotExist, "topic file " + missing + ": does not exist"},
-		{"a missing context file", []string{"--context", missing, "t"}, fs.ErrNotExist, "context file " + missing + ": does not exist"},
-		{"a log directory under a file", []string{"--no-tui", "--log-dir", filepath.Join(notADir, "logs"), "t"}, syscall.ENOTDIR, "cannot save the debate log"},
+		{"a missing context file", []string{"--context", missing, "a topic"}, fs.ErrNotExist, "context file " + missing + ": does not exist"},
+		{"a log directory under a file", []string{"--no-tui", "--log-dir", filepath.Join(notADir, "logs"), "a topic"}, syscall.ENOTDIR, "cannot save the debate log"},
 		{"logs in a directory under a file", []string{"logs", "--log-dir", filepath.Join(notADir, "logs")}, syscall.ENOTDIR, "cannot list debate logs"},
 	}
 	for _, tc := range cases {

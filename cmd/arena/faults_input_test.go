@@ -258,7 +258,7 @@ func TestMalformedConfigFiles(t *testing.T) {
 // run with the small topic replaced by the big one.
 func TestHugeTopicReachesAgentsWhole(t *testing.T) {
 	t.Parallel()
-	const marker = "TOPIC-MARKER-7f3a"
+	const marker = "TOPIC-MARKER-7f3a?"
 	small := newFaultSandbox(t)
 	if r := small.run("--no-tui", marker); r.code != exitConsensus {
 		t.Fatalf("exit %d %s", r.code, r.stderr)

@@ -103,8 +103,23 @@ func (a *app) runLabel(f *labelFlags, path, words string) error {
 	if err := logw.Close(); err != nil {
 		return fmt.Errorf("label %s: %w", path, err)
 	}
-	fmt.Fprintf(trust.Writer{W: a.stdout}, "Recorded your verdict on %s: %s.\n", path, labelWords(l))
+	w := trust.Writer{W: a.stdout}
+	fmt.Fprintf(w, "Recorded your verdict on %s: %s.\n", path, labelWords(l))
+	if was, ok := lastLabel(lc.Events); ok && labelWords(was) != labelWords(l) {
+		// arena stats reads a run's latest label as the person's verdict.
+		fmt.Fprintf(w, "It replaces your earlier one (%s): arena stats reads the latest.\n", labelWords(was))
+	}
 	return nil
+}
+
+// lastLabel is the latest label a person gave the run, if any.
+func lastLabel(events []engine.Event) (engine.Label, bool) {
+	for i := len(events) - 1; i >= 0; i-- {
+		if l, ok := events[i].Payload.(engine.Label); ok && l.By == "person" {
+			return l, true
+		}
+	}
+	return engine.Label{}, false
 }
 
 // labelWords is a label in words: "winner Kafka, score 4 (misses the

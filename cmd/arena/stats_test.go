@@ -281,6 +281,10 @@ func TestLabelRecordsAPersonsVerdict(t *testing.T) {
 	if note, ok := lc.Events[n-1].Payload.(engine.Note); !ok || !strings.Contains(note.Message, "the person's own verdict") {
 		t.Fatalf("no note: %+v", lc.Events[n-1])
 	}
+	// A second verdict of another kind replaces the first, and says so.
+	if r := s.run("label", log, "accept"); r.code != 0 || !strings.Contains(r.stdout, "It replaces your earlier one (winner NATS (we run NATS already))") {
+		t.Fatalf("a second label: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
 	// Replay shows it.
 	if r := s.run("replay", log, "--instant", "--no-tui"); r.code != 0 || !strings.Contains(r.stdout, "the person's own verdict (arena label): winner NATS") {
 		t.Fatalf("replay: %s", r.stdout)

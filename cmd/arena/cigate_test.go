@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 
@@ -284,8 +285,8 @@ func TestActionYAML(t *testing.T) {
 
 // runnerCommands are the workflow commands GitHub's runner would carry
 // out on reading a step's stdout and stderr (actions/runner,
-// ActionCommandManager.TryProcessCommand, ActionCommand.TryParseV2 and
-// TryParse): a line is split at \n, \r\n or \r; once its leading
+// src/Runner.Worker/ActionCommandManager.cs TryProcessCommand and
+// src/Runner.Common/ActionCommand.cs TryParseV2 and TryParse): a line is split at \n, \r\n or \r; once its leading
 // whitespace is trimmed, a line starting with "::" and holding another
 // "::" after it is the command named up to the first space or that "::"
 // (::error file=a::text); "##[" anywhere in a line, up to the next "]",
@@ -324,7 +325,7 @@ func runnerCommands(streams ...string) []string {
 // runnerParse reads a line as the runner does: the v2 form, else the
 // legacy one.
 func runnerParse(line string) (name, data string, ok bool) {
-	if l := strings.TrimLeft(line, " \t\v\f\u00a0"); strings.HasPrefix(l, "::") {
+	if l := strings.TrimLeftFunc(line, unicode.IsSpace); strings.HasPrefix(l, "::") { // .NET's TrimStart
 		if end := strings.Index(l[2:], "::"); end >= 0 {
 			info := l[2 : 2+end]
 			name, _, _ = strings.Cut(info, " ")

@@ -236,8 +236,8 @@ const bom = 0xFEFF
 // the zero-width characters (U+200B-U+200D, U+FEFF) and the rest of the
 // U+2060 block (the word joiner, invisible operators, deprecated format
 // controls). The cleaner shows each as <U+XXXX>. (The zero-width joiner
-// also joins emoji into one, 👨‍👩‍👧: those show as their parts with
-// <U+200D> between them.)
+// also joins emoji into one, a family of three for instance: those show
+// as their parts with <U+200D> between them.)
 func Invisible(r rune) bool {
 	switch {
 	case r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E, r >= 0x2060 && r <= 0x206F:

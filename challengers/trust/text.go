@@ -355,6 +355,9 @@ func hasC1[T string | []byte](p T) bool {
 // 8B-8F, E2 80 AA-AE, E2 81 A0-AF; EF BB BF (U+FEFF).
 func hasSpecial[T string | []byte](p T) bool {
 	for i := 0; i+1 < len(p); i++ {
+		if p[i] < 0xC2 {
+			continue // ASCII, or inside a character: no lead byte of one
+		}
 		switch b := p[i+1]; p[i] {
 		case 0xC2:
 			if b >= 0x80 && b <= 0x9F {

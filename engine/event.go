@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"reflect"
 	"time"
-	"unicode/utf8"
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
@@ -513,7 +512,8 @@ func DecodePayload(w WireEvent) (Payload, error) {
 
 // ScrubStrings cleans, in place, every string reachable from v (through
 // pointers, struct fields and slices; payloads hold no maps) of escape
-// sequences and of control characters other than newline and tab.
+// sequences and of control characters other than newline and tab, with
+// the invisible characters shown (trust.Text).
 func ScrubStrings(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -521,8 +521,11 @@ func ScrubStrings(v reflect.Value) {
 			ScrubStrings(v.Elem())
 		}
 	case reflect.String:
-		if s := v.String(); v.CanSet() && needsScrub(s) {
-			v.SetString(trust.Text(s))
+		// Text hands clean text back as it is: only what it changed is set.
+		if s := v.String(); v.CanSet() {
+			if c := trust.Text(s); c != s {
+				v.SetString(c)
+			}
 		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
@@ -544,18 +547,6 @@ func ScrubStrings(v reflect.Value) {
 			ScrubStrings(v.Index(i))
 		}
 	}
-}
-
-// needsScrub reports whether s holds anything CleanText would change:
-// a control character other than newline and tab (C0, DEL or C1), or
-// invalid UTF-8.
-func needsScrub(s string) bool {
-	for _, r := range s {
-		if r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r < 0xa0 || r == utf8.RuneError {
-			return true
-		}
-	}
-	return false
 }
 
 // deref turns the pointer the decoder filled back into a value, so that

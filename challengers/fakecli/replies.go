@@ -215,7 +215,8 @@ func (v voice) synthesis() obj {
 
 // withEscapes writes escape sequences, JSON-escaped, at the start and end
 // of every string value of the JSON object in reply (keys are left alone,
-// and so is any text around the object).
+// and so is any text around the object), and invisible characters after
+// the first word of every sentence (withInvisible).
 func withEscapes(reply string) string {
 	const before = `\u001b]0;` + fakeapi.EscapesMarker + `\u0007\u001b[2J`
 	const after = `\u001b[31m`
@@ -243,12 +244,28 @@ func withEscapes(reply string) string {
 		if strings.HasPrefix(rest, ":") { // a key
 			b.WriteString(`"` + body + `"`)
 		} else {
-			b.WriteString(`"` + before + body + after + `"`)
+			b.WriteString(`"` + before + withInvisible(body) + after + `"`)
 		}
 		i = j
 	}
 	b.WriteString(reply[end+1:])
 	return b.String()
+}
+
+// Invisible is what withInvisible writes: a right-to-left override and
+// a zero-width space as JSON escapes, a left-to-right isolate and its end
+// as they are. (Trojan Source hides code in a review this way.)
+const Invisible = `\u202e\u200b` + "\u2066\u2069"
+
+// withInvisible puts Invisible after the first word of body when it is a
+// sentence (four words or more): not in a name, a verdict or a number,
+// whose meaning it would change.
+func withInvisible(body string) string {
+	if strings.Count(body, " ") < 3 {
+		return body
+	}
+	first, rest, _ := strings.Cut(body, " ")
+	return first + " " + Invisible + rest
 }
 
 // fenced is the content of the first block of material in prompt whose

@@ -5,7 +5,9 @@
 // else:
 //
 //   - Text and Writer: the one terminal-safe cleaner, applied wherever
-//     outside text is shown or saved (text.go);
+//     outside text is shown or saved: no escape sequence or control
+//     character, and the characters that reorder or hide text shown as
+//     <U+202E> (text.go);
 //   - Open, ReadText, ReadHead, ReadAll: the one bounded reader: regular
 //     files only, never more than a limit whatever Stat says (read.go);
 //   - Git, GitCommand: the one git runner, under which a repository's

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"math/bits"
@@ -10,7 +11,11 @@ import (
 // Cleaner turns the raw bytes a CLI writes to a terminal into plain text:
 // escape sequences (CSI, OSC, DCS and friends) are removed, CRLF becomes LF,
 // a lone CR becomes LF, other control characters except tab are dropped,
-// invalid UTF-8 becomes U+FFFD and C1 control code points are dropped.
+// invalid UTF-8 becomes U+FFFD and C1 control code points are dropped. The
+// characters that reorder or hide text without being seen (see
+// Invisible) are shown as escapes, <U+202E>, so that what a reader sees
+// is what the text says; a byte-order mark that begins the text is
+// dropped (it is how some editors begin a file, and says nothing).
 //
 // It is stateful because a read can end in the middle of an escape
 // sequence, a CRLF pair or a multi-byte character; the rest arrives with the
@@ -21,6 +26,7 @@ type Cleaner struct {
 	state   escState
 	strLen  int  // bytes inside the current OSC/DCS string
 	pendCR  bool // a CR was seen; LF or not decides what it becomes
+	begun   bool // a character has come out (or was dropped): a BOM now is no longer leading
 	carry   []byte
 	scratch []byte
 }
@@ -50,6 +56,7 @@ func (c *Cleaner) Write(p []byte) []byte {
 		// nothing to remove, so nothing to copy. (Copying every read
 		// into the scratch buffer, twice per byte for the JSON formats,
 		// is what this saves.)
+		c.begun = c.begun || len(p) > 0
 		return p
 	}
 	out := c.scratch[:0]
@@ -186,7 +193,8 @@ func (c *Cleaner) utf8(out []byte, final bool) []byte {
 		out = append(c.carry, out...)
 		c.carry = nil
 	}
-	if isCleanASCII(out) || (utf8.Valid(out) && !hasC1(out)) {
+	if isCleanASCII(out) || (utf8.Valid(out) && !hasSpecial(out)) {
+		c.begun = c.begun || len(out) > 0
 		return out
 	}
 	res := make([]byte, 0, len(out))
@@ -198,31 +206,65 @@ func (c *Cleaner) utf8(out []byte, final bool) []byte {
 				break
 			}
 			res = append(res, "\uFFFD"...)
+			c.begun = true
 			i++
 			continue
 		}
-		if r >= 0x80 && r <= 0x9f {
-			i += size // C1 controls (8-bit CSI and friends)
-			continue
+		switch {
+		case r >= 0x80 && r <= 0x9f:
+			// C1 controls (8-bit CSI and friends)
+		case r == bom && !c.begun:
+		case Invisible(r):
+			res = appendEscape(res, r)
+		default:
+			res = append(res, out[i:i+size]...)
 		}
-		res = append(res, out[i:i+size]...)
+		c.begun = true
 		i += size
 	}
 	return res
 }
 
+// bom is the byte-order mark, which is also the zero-width no-break space.
+const bom = 0xFEFF
+
+// Invisible reports whether r is one of the characters that change how
+// the text around them is shown, or hide a difference, while showing
+// nothing themselves: the bidirectional controls (U+202A-U+202E, U+2066-
+// U+2069, U+200E, U+200F, U+061C), which can make a line read in another
+// order than the one it is written in ("Trojan Source", CVE-2021-42574),
+// the zero-width characters (U+200B-U+200D, U+FEFF) and the rest of the
+// U+2060 block (the word joiner, invisible operators, deprecated format
+// controls). The cleaner shows each as <U+XXXX>. (The zero-width joiner
+// also joins emoji into one, a family of three for instance: those show
+// as their parts with <U+200D> between them.)
+func Invisible(r rune) bool {
+	switch {
+	case r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E, r >= 0x2060 && r <= 0x206F:
+		return true
+	}
+	return r == 0x061C || r == bom
+}
+
+// appendEscape appends r as <U+XXXX>.
+func appendEscape(b []byte, r rune) []byte {
+	const hex = "0123456789ABCDEF"
+	return append(b, '<', 'U', '+', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15], '>')
+}
+
 // isClean reports whether the cleaner would pass p through unchanged
 // from its ground state: no control character but newline and tab, no
-// DEL, valid UTF-8 ending on a whole character, no C1 control.
+// DEL, valid UTF-8 ending on a whole character, no C1 control and no
+// invisible character.
 func isClean(p []byte) bool {
 	i, high := plainSpan(p)
-	return i == len(p) && (!high || utf8.Valid(p) && !hasC1(p))
+	return i == len(p) && (!high || utf8.Valid(p) && !hasSpecial(p))
 }
 
 // isCleanString is isClean for a string.
 func isCleanString(s string) bool {
 	i, high := plainSpan(s)
-	return i == len(s) && (!high || utf8.ValidString(s) && !hasC1(s))
+	return i == len(s) && (!high || utf8.ValidString(s) && !hasSpecial(s))
 }
 
 // plainSpan returns the index of the first byte of p that is a control
@@ -308,6 +350,36 @@ func hasC1[T string | []byte](p T) bool {
 	return false
 }
 
+// hasSpecial reports whether p holds a C1 control or an Invisible
+// character, by their UTF-8 encodings: C2 80-9F; D8 9C (U+061C); E2 80
+// 8B-8F, E2 80 AA-AE, E2 81 A0-AF; EF BB BF (U+FEFF).
+func hasSpecial[T string | []byte](p T) bool {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] < 0xC2 {
+			continue // ASCII, or inside a character: no lead byte of one
+		}
+		switch b := p[i+1]; p[i] {
+		case 0xC2:
+			if b >= 0x80 && b <= 0x9F {
+				return true
+			}
+		case 0xD8:
+			if b == 0x9C {
+				return true
+			}
+		case 0xE2:
+			if i+2 < len(p) && (b == 0x80 && (p[i+2] >= 0x8B && p[i+2] <= 0x8F || p[i+2] >= 0xAA && p[i+2] <= 0xAE) || b == 0x81 && p[i+2] >= 0xA0 && p[i+2] <= 0xAF) {
+				return true
+			}
+		case 0xEF:
+			if i+2 < len(p) && b == 0xBB && p[i+2] == 0xBF {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func isCleanASCII(p []byte) bool {
 	for _, b := range p {
 		if b >= 0x80 {
@@ -320,9 +392,11 @@ func isCleanASCII(p []byte) bool {
 // Text makes a complete piece of text safe to show on a terminal or save
 // in a document: escape sequences and control characters other than
 // newline and tab are removed, CR and CRLF become LF, invalid UTF-8
-// becomes U+FFFD. Clean text is returned as it is, not copied. It is the
-// one cleaner of text that came from outside: a model's reply, a log, a
-// file or its name, an argument.
+// becomes U+FFFD, the invisible characters that reorder or hide text are
+// shown as <U+XXXX> and a leading byte-order mark is dropped. Clean text
+// is returned as it is, not copied. It is the one cleaner of text that
+// came from outside: a model's reply, a log, a file or its name, an
+// argument.
 func Text(s string) string {
 	if isCleanString(s) {
 		return s
@@ -426,8 +500,7 @@ func CleanJSON(b []byte) []byte {
 			return []byte(Text(string(b)))
 		}
 		if c := Text(s); c != s {
-			enc, _ := json.Marshal(c)
-			lit = enc
+			lit = marshalString(c)
 		}
 		out = append(out, lit...)
 		i = j
@@ -435,17 +508,28 @@ func CleanJSON(b []byte) []byte {
 	return EscapeC1(out)
 }
 
-// jsonNeedsCleaning: a \u escape of a control character (C0, DEL or C1)
-// or a raw byte that is one.
+// marshalString is s as a JSON string, with <, > and & as they are (not
+// \u003c): a person reading the log sees <U+202E> as the screen shows it.
+func marshalString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// jsonNeedsCleaning: a raw byte that is a control character, a C1
+// control or an Invisible character, or a \u escape of one.
 func jsonNeedsCleaning(b []byte) bool {
+	if hasSpecial(b) {
+		return true
+	}
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; {
 		case c < 0x20 && c != '\n' && c != '\t' && c != '\r', c == 0x7f:
 			return true
-		case c == 0xC2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9F:
-			return true
-		case c == '\\' && i+5 < len(b) && b[i+1] == 'u' && b[i+2] == '0' && b[i+3] == '0':
-			if h := b[i+4]; h == '0' || h == '1' || h == '8' || h == '9' || (h == '7' && (b[i+5] == 'f' || b[i+5] == 'F')) {
+		case c == '\\' && i+5 < len(b) && b[i+1] == 'u':
+			if r, ok := hex4(b[i+2 : i+6]); ok && unsafeRune(r) {
 				return true
 			}
 			i++ // past the escaped backslash's partner, whatever it is
@@ -454,4 +538,26 @@ func jsonNeedsCleaning(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// hex4 is the character of the four hex digits of a \u escape.
+func hex4(h []byte) (rune, bool) {
+	var r rune
+	for _, c := range h {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c|0x20 >= 'a' && c|0x20 <= 'f':
+			r = r<<4 | rune(c|0x20-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// unsafeRune is a character Text removes or shows as an escape (a
+// carriage return, which it turns into a newline, included).
+func unsafeRune(r rune) bool {
+	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f || Invisible(r)
 }

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -25,6 +26,19 @@ func TestCleanText(t *testing.T) {
 		{"c1 csi as utf8", "a\u009b31mb", "a31mb"},
 		{"unicode kept", "héllo — 世界 🎉", "héllo — 世界 🎉"},
 		{"trailing cr", "end\r", "end\n"},
+		// Trojan Source: the characters that reorder or hide text are
+		// shown, not obeyed.
+		{"right-to-left override", "a\u202Eb", "a<U+202E>b"},
+		{"every bidi control", "\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u200E\u200F\u061C",
+			"<U+202A><U+202B><U+202C><U+202D><U+202E><U+2066><U+2067><U+2068><U+2069><U+200E><U+200F><U+061C>"},
+		{"zero-width", "x\u200By\u200Cz\u200D!\u2060?", "x<U+200B>y<U+200C>z<U+200D>!<U+2060>?"},
+		{"trojan source", "if access != \"user\u202E \u2066// admin?\u2069 \u2066\" {",
+			"if access != \"user<U+202E> <U+2066>// admin?<U+2069> <U+2066>\" {"},
+		{"leading bom dropped", "\uFEFFtopic", "topic"},
+		{"bom after escapes still leading", "\x1b[1m\uFEFFtopic", "topic"},
+		{"inner bom shown", "a\uFEFFb", "a<U+FEFF>b"},
+		{"second bom shown", "\uFEFF\uFEFFb", "<U+FEFF>b"},
+		{"right-to-left scripts kept", "שלום مرحبا", "שלום مرحبا"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -39,7 +53,7 @@ func TestCleanText(t *testing.T) {
 // reads from a pty end anywhere, including inside escape sequences, CRLF
 // pairs and multi-byte characters.
 func TestCleanerSplitAnywhere(t *testing.T) {
-	in := "x\x1b[38;5;196mé\r\n\x1b]0;t\x1b\\世\r界\xff🎉\x1b[0m!"
+	in := "\uFEFFx\x1b[38;5;196mé\r\n\x1b]0;t\x1b\\世\r界\xff🎉\u202E\x1b[0m!\u2066\uFEFF\u061C"
 	want := Text(in)
 	for i := 0; i <= len(in); i++ {
 		for j := i; j <= len(in); j++ {
@@ -65,7 +79,7 @@ func TestCleanerUnterminatedStringGivesUp(t *testing.T) {
 }
 
 func FuzzCleaner(f *testing.F) {
-	for _, s := range []string{"", "a\r\nb", "\x1b[31mx", "\x1b]8;;u\x07l", "\xff\xfe", "é"} {
+	for _, s := range []string{"", "a\r\nb", "\x1b[31mx", "\x1b]8;;u\x07l", "\xff\xfe", "é", "\uFEFFa\u202Eb\u2066c\u200B", "\xe2\x80\xae", "\x1b[m\uFEFF\uFEFF"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -87,8 +101,61 @@ func FuzzCleaner(f *testing.F) {
 			if r == 0x1b || r == '\r' || (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x80 && r <= 0x9f) {
 				t.Fatalf("control %U left in %q (from %q)", r, out, s)
 			}
+			if isInvisibleRef(r) {
+				t.Fatalf("invisible %U left in %q (from %q)", r, out, s)
+			}
+		}
+		// The runner cleans a reply twice: the second time changes nothing.
+		if again := Text(out); again != out {
+			t.Fatalf("Text(Text(%q)) = %q, not %q", s, again, out)
+		}
+		// Text with nothing to remove: the invisible characters are
+		// shown as escapes, a leading byte-order mark goes, and nothing
+		// else changes.
+		if plainInput(s) {
+			if want := showInvisibleRef(s); out != want {
+				t.Fatalf("Text(%q) = %q, want %q", s, out, want)
+			}
 		}
 	})
+}
+
+// isInvisibleRef is the list of issue 29, written out: the bidirectional
+// controls, the zero-width characters, the rest of the U+2060 block and
+// the byte-order mark.
+func isInvisibleRef(r rune) bool {
+	for _, x := range []rune{0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0xFEFF} {
+		if r == x {
+			return true
+		}
+	}
+	return r >= 0x2060 && r <= 0x206F
+}
+
+// plainInput: valid UTF-8 with no control character but newline and tab.
+func plainInput(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f {
+			return false
+		}
+	}
+	return true
+}
+
+func showInvisibleRef(s string) string {
+	s = strings.TrimPrefix(s, "\uFEFF")
+	var b strings.Builder
+	for _, r := range s {
+		if isInvisibleRef(r) {
+			fmt.Fprintf(&b, "<U+%04X>", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // eachSpanInput calls fn with inputs for the word-at-a-time scans: every
@@ -175,6 +242,10 @@ func TestCleanJSON(t *testing.T) {
 		`{"k":"tab\tand \n newline"}`:                   `{"k":"tab\tand \n newline"}`,
 		`{"z": 1, "y":"\u00e9"}`:                        `{"z": 1, "y":"\u00e9"}`,
 		"{\"c1\":\"a\u009bb\"}":                         `{"c1":"ab"}`,
+		`{"k":"a\u202eb","z":"\u200B"}`:                 `{"k":"a<U+202E>b","z":"<U+200B>"}`,
+		"{\"raw\":\"a\u202eb \u2066\"}":                 `{"raw":"a<U+202E>b <U+2066>"}`,
+		`{"bom":"\ufeffx"}`:                             `{"bom":"x"}`,
+		`{"text":"a literal \\u202e stays"}`:            `{"text":"a literal \\u202e stays"}`,
 	}
 	for in, want := range cases {
 		if got := string(CleanJSON([]byte(in))); got != want {

@@ -305,7 +305,7 @@ func checkOwnFile(f *os.File) error {
 	return nil
 }
 
-// Replace writes data to name in d (mode perm) through a temporary file
+// Replace writes data to name in d (mode perm, exactly) through a temporary file
 // renamed over it, so a reader sees the old file or the new one, never
 // half of one, and a symbolic link at name is replaced, not followed.
 func (d *Dir) Replace(name string, data []byte, perm os.FileMode) error {
@@ -320,8 +320,11 @@ func (d *Dir) Replace(name string, data []byte, perm os.FileMode) error {
 	if err != nil {
 		return err
 	}
+	// The mode asked for, not what the umask leaves of it: a file
+	// replaced keeps its owner's mode (0644 stays 0644 under umask 077).
+	cerr := f.Chmod(perm.Perm())
 	_, werr := f.Write(data)
-	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
+	if err := errors.Join(cerr, werr, f.Sync(), f.Close()); err != nil {
 		_ = unix.Unlinkat(d.fd, tmp, 0)
 		return writeErr(path, err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 
@@ -71,9 +73,11 @@ func prRepo(t *testing.T, hostile bool) string {
 }
 
 type gateResult struct {
-	code            int
-	stdout, summary string
-	outputs         map[string]string
+	code           int
+	out            string // stdout, then stderr
+	stdout, stderr string
+	summary        string
+	outputs        map[string]string
 }
 
 // gate runs scripts/ci-gate in repo with GitHub's variables and extra.
@@ -97,9 +101,16 @@ func (s *sandbox) gate(repo string, extra ...string) gateResult {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", filepath.Join(root, "scripts", "ci-gate"))
 	cmd.Dir, cmd.Env = s.t.TempDir(), env // not the repository: the script goes there itself
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	r := gateResult{code: exitCodeOf(cmd.Run()), stdout: out.String(), outputs: map[string]string{}}
+	// Two pipes, as the runner reads a step: their order against each
+	// other is not kept.
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	r := gateResult{code: exitCodeOf(cmd.Run()), stdout: stdout.String(), stderr: stderr.String(), outputs: map[string]string{}}
+	r.out = r.stdout + r.stderr
+	// Whatever the run, the runner carries out nothing it printed.
+	if cmds := runnerCommands(r.stdout, r.stderr); len(cmds) > 0 {
+		s.t.Errorf("the runner would carry out %d commands the gate printed: %q\n%s", len(cmds), cmds, r.out)
+	}
 	b, _ := os.ReadFile(summary)
 	r.summary = string(b)
 	b, _ = os.ReadFile(output)
@@ -117,7 +128,7 @@ func TestCIGateVerdictOnAPullRequest(t *testing.T) {
 	repo := prRepo(t, false)
 	r := s.gate(repo, "GATE_TASK=list the users")
 	if r.code != exitAccept || r.outputs["exit-code"] != "0" || r.outputs["decision"] != "accept" {
-		t.Fatalf("exit %d, outputs %v\n%s", r.code, r.outputs, r.stdout)
+		t.Fatalf("exit %d, outputs %v\n%s", r.code, r.outputs, r.out)
 	}
 	if !strings.HasPrefix(r.summary, "### arena verdict: accept (exit 0)\n") || !strings.Contains(r.summary, "# Verdict: ACCEPT") {
 		t.Fatalf("summary:\n%s", r.summary)
@@ -138,7 +149,7 @@ func TestCIGateVerdictOnAPullRequest(t *testing.T) {
 	s.fakes.SetScript(judges(map[string]map[string][]clitest.Step{"gemini": {"verdict.quick": {jReject}}}))
 	r = s.gate(repo)
 	if r.code != exitReject || r.outputs["exit-code"] != "5" || !strings.Contains(r.summary, "### arena verdict: reject (exit 5)") {
-		t.Fatalf("reject: exit %d %v\n%s\n%s", r.code, r.outputs, r.stdout, r.summary)
+		t.Fatalf("reject: exit %d %v\n%s\n%s", r.code, r.outputs, r.out, r.summary)
 	}
 }
 
@@ -147,10 +158,10 @@ func TestCIGateJudge(t *testing.T) {
 	s := newSandbox(t)
 	r := s.gate(prRepo(t, false), "GATE_PROTOCOL=judge", "GATE_TASK=return the users", "GATE_ARGS=--criteria correctness:60,design:40")
 	if r.code != 0 || r.outputs["decision"] != "consensus" || !strings.Contains(r.summary, "# Judging outcome: consensus") {
-		t.Fatalf("exit %d %v\n%s\n%s", r.code, r.outputs, r.stdout, r.summary)
+		t.Fatalf("exit %d %v\n%s\n%s", r.code, r.outputs, r.out, r.summary)
 	}
-	if !strings.Contains(r.stdout, "--criteria correctness:60,design:40") {
-		t.Fatalf("the extra arguments were not passed:\n%s", r.stdout)
+	if !strings.Contains(r.out, "--criteria correctness:60,design:40") {
+		t.Fatalf("the extra arguments were not passed:\n%s", r.out)
 	}
 }
 
@@ -161,7 +172,7 @@ func TestCIGateRunsNothingTheRepositoryPlants(t *testing.T) {
 	repo := prRepo(t, true)
 	r := s.gate(repo)
 	if r.code != exitAccept {
-		t.Fatalf("exit %d\n%s", r.code, r.stdout)
+		t.Fatalf("exit %d\n%s", r.code, r.out)
 	}
 	if planted, _ := filepath.Glob(filepath.Join(repo, "PWNED-*")); len(planted) != 0 {
 		t.Fatalf("the repository's programs ran: %v", planted)
@@ -182,8 +193,8 @@ func TestCIGateNothingToJudgeOrNoBase(t *testing.T) {
 		t.Fatalf("empty diff: exit %d %v\n%s", r.code, r.outputs, r.summary)
 	}
 	r = s.gate(repo, "GITHUB_BASE_REF=release")
-	if r.code != exitUsage || !strings.Contains(r.summary, "not run") || !strings.Contains(r.stdout, "no base to diff against") {
-		t.Fatalf("no base: exit %d\n%s\n%s", r.code, r.stdout, r.summary)
+	if r.code != exitUsage || !strings.Contains(r.summary, "not run") || !strings.Contains(r.out, "no base to diff against") {
+		t.Fatalf("no base: exit %d\n%s\n%s", r.code, r.out, r.summary)
 	}
 	r = s.gate(repo, "GATE_PROTOCOL=rank")
 	if r.code != exitUsage {
@@ -229,6 +240,11 @@ func TestActionYAML(t *testing.T) {
 	read := regexp.MustCompile(`\$\{?(GATE_[A-Z_]+)`).FindAllStringSubmatch(string(script), -1)
 	var gate, upload, fail bool
 	for i, st := range action.Runs.Steps {
+		// A title in a script's text is a script: inputs reach the
+		// steps' scripts through the environment only.
+		if strings.Contains(st.Run, "${{") {
+			t.Errorf("step %d writes an expression into its script:\n%s", i, st.Run)
+		}
 		switch {
 		case st.ID == "gate":
 			gate = strings.Contains(st.Run, "scripts/ci-gate") && st.Env["ARENA"] != ""
@@ -264,5 +280,124 @@ func TestActionYAML(t *testing.T) {
 		return strings.Contains(st.Run, "go build") && strings.Contains(st.Run, "./cmd/arena")
 	}) {
 		t.Fatal("no step builds arena")
+	}
+}
+
+// runnerCommands are the workflow commands GitHub's runner would carry
+// out on reading a step's stdout and stderr (actions/runner,
+// src/Runner.Worker/ActionCommandManager.cs TryProcessCommand and
+// src/Runner.Common/ActionCommand.cs TryParseV2 and TryParse): a line is split at \n, \r\n or \r; once its leading
+// whitespace is trimmed, a line starting with "::" and holding another
+// "::" after it is the command named up to the first space or that "::"
+// (::error file=a::text); "##[" anywhere in a line, up to the next "]",
+// is one too (the legacy form: x ##[warning]text). A name counts when it
+// is one the runner knows (in any case). ::stop-commands::TOKEN stops all
+// of them until the command named TOKEN; the two streams share that
+// state and are read at once, in no order against each other, so both
+// orders are read here.
+func runnerCommands(streams ...string) []string {
+	known := map[string]bool{}
+	for _, c := range []string{"add-mask", "add-path", "set-env", "set-output", "save-state", "add-matcher", "remove-matcher",
+		"warning", "error", "notice", "debug", "group", "endgroup", "echo", "stop-commands"} {
+		known[c] = true
+	}
+	var cmds []string
+	stopToken := ""
+	for _, stream := range streams {
+		for _, line := range regexp.MustCompile(`\r\n|\r|\n`).Split(stream, -1) {
+			name, data, ok := runnerParse(line)
+			switch {
+			case !ok:
+			case stopToken != "":
+				if strings.EqualFold(name, stopToken) {
+					stopToken = ""
+				}
+			case strings.EqualFold(name, "stop-commands"):
+				stopToken = data
+			case known[strings.ToLower(name)]:
+				cmds = append(cmds, strings.TrimSpace(line))
+			}
+		}
+	}
+	return cmds
+}
+
+// runnerParse reads a line as the runner does: the v2 form, else the
+// legacy one.
+func runnerParse(line string) (name, data string, ok bool) {
+	if l := strings.TrimLeftFunc(line, unicode.IsSpace); strings.HasPrefix(l, "::") { // .NET's TrimStart
+		if end := strings.Index(l[2:], "::"); end >= 0 {
+			info := l[2 : 2+end]
+			name, _, _ = strings.Cut(info, " ")
+			return name, l[2+end+2:], true
+		}
+	}
+	if i := strings.Index(line, "##["); i >= 0 {
+		if end := strings.IndexByte(line[i:], ']'); end >= 0 {
+			name, _, _ = strings.Cut(line[i+3:i+end], " ")
+			return name, line[i+end+1:], true
+		}
+	}
+	return "", "", false
+}
+
+// The parser finds what the runner would carry out, and no more.
+func TestRunnerCommandsReadsAsTheRunner(t *testing.T) {
+	t.Parallel()
+	got := runnerCommands("text\n  ::add-mask::x\n\t::error file=a.go,line=1::forged\r::set-output name=a::b\nsee ##[warning]w\n::nonsense::x\n: :error::x\n::error no end\n" +
+		"::stop-commands::t0k3n\n::error::stopped\n##[warning]stopped\n::T0K3N::\n::notice::again\n")
+	want := []string{"::add-mask::x", "::error file=a.go,line=1::forged", "::set-output name=a::b", "see ##[warning]w", "::notice::again"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	// The state is shared: a stream read first can stop the other's.
+	if got := runnerCommands("::stop-commands::k\n", "::error::x\n"); len(got) != 0 {
+		t.Fatalf("after a stop in the other stream: %q", got)
+	}
+}
+
+// A pull request's title and the judges' replies, holding workflow
+// commands, reach the gate's output only where the runner carries out
+// none of them: between ::stop-commands::TOKEN and ::TOKEN::, with a
+// token of this run's own.
+func TestCIGateLetsNoTitleOrReplyCommandTheRunner(t *testing.T) {
+	t.Parallel()
+	const forged = "::add-mask::hunter2\n  ::error file=api.go,line=1::forged error\n\t::set-output name=decision::accept\nsee ##[warning]forged warning\n"
+	s := newVerdictSandbox(t)
+	reply := func(v string) clitest.Step {
+		b, _ := json.Marshal(map[string]any{
+			"verdict": v, "scores": map[string]int{"semantic": 4, "pragmatic": 4, "syntactic": 5},
+			"reasoning": "scored " + v + "\n" + forged, "improvements": []string{"tests\n" + forged, "##[error]in a list"},
+		})
+		return clitest.Step{Reply: json.RawMessage(b), Prose: "::warning::in the prose"}
+	}
+	s.fakes.SetScript(judges(map[string]map[string][]clitest.Step{
+		"gemini": {"verdict.quick": {reply("improve")}}, "claude": {"verdict.deep": {reply("accept")}}, "codex": {"verdict.tiebreak": {reply("accept")}},
+	}))
+	repo := prRepo(t, false)
+	var tokens []string
+	for _, extra := range [][]string{{"GATE_TASK=list the users ##[warning]title\n" + forged}, {"GATE_TASK=::error::a title alone"}} {
+		r := s.gate(repo, extra...)
+		if r.code == exitUsage || r.outputs["decision"] == "" {
+			t.Fatalf("exit %d %v\n%s", r.code, r.outputs, r.out)
+		}
+		if !strings.Contains(r.out, "forged") && !strings.Contains(r.out, "a title alone") {
+			t.Fatalf("the hostile text never reached the output, so the test shows nothing:\n%s", r.out)
+		}
+		if got := runnerCommands(r.stdout, r.stderr); len(got) != 0 {
+			t.Errorf("the runner would carry out %d commands (stdout, then stderr): %q\n%s", len(got), got, r.out)
+		}
+		if got := runnerCommands(r.stderr, r.stdout); len(got) != 0 {
+			t.Errorf("the runner would carry out %d commands (stderr, then stdout): %q", len(got), got)
+		}
+		// The stop comes first and processing resumes at the end.
+		m := regexp.MustCompile(`^::stop-commands::(arena-[0-9a-f]{32})\n`).FindStringSubmatch(r.stdout)
+		if m == nil || !strings.HasSuffix(r.stdout, "::"+m[1]+"::\n") {
+			t.Fatalf("the output is not wrapped:\n%s", r.out)
+		}
+		tokens = append(tokens, m[1])
+	}
+	if tokens[0] == tokens[1] {
+		t.Fatalf("two runs used the same token %s", tokens[0])
 	}
 }

@@ -152,6 +152,38 @@ func TestInstallRefusesWhatItCannotEditSafely(t *testing.T) {
 	if r := s.run("install", "codex"); r.code != exitRefused || readFile(t, cfg) != bad {
 		t.Fatalf("bad TOML: exit %d\n%s", r.code, r.stdout)
 	}
+	refusedUnchanged := func(what, agent, path, content, says string) {
+		t.Helper()
+		if r := s.run("install", agent); r.code != exitRefused || readFile(t, path) != content || !strings.Contains(r.stdout, says) || !strings.Contains(r.stdout, "Nothing was written") {
+			t.Fatalf("%s: exit %d\n%s", what, r.code, r.stdout)
+		}
+	}
+	// Valid TOML to which arena's [mcp_servers.arena] table would add a
+	// second declaration: TOML 1.0 forbids it, and Codex refuses to start.
+	inline := "mcp_servers = { other = { command = \"x\" } }\n"
+	refusedUnchanged("inline servers", "codex", s.writeHome(".codex/config.toml", inline), inline, "invalid TOML")
+	// Read-only: replaced by a rename all the same, were arena not to look.
+	ro := "model = \"o3\"\n"
+	cfg = s.writeHome(".codex/config.toml", ro)
+	os.Chmod(cfg, 0o444)
+	refusedUnchanged("read-only", "codex", cfg, ro, "chmod u+w "+cfg)
+	if st, _ := os.Stat(cfg); st.Mode().Perm() != 0o444 {
+		t.Fatalf("mode %v", st.Mode())
+	}
+	// A second name (a dotfiles manager's hard link): replacing the file
+	// would leave its twin with the old text.
+	os.Remove(link)
+	twin := filepath.Join(s.dir, "dotfiles-claude.json")
+	cfg = s.writeHome(".claude.json", "{}\n")
+	os.Remove(twin)
+	if err := os.Link(cfg, twin); err != nil {
+		t.Fatal(err)
+	}
+	refusedUnchanged("hard link", "claude", cfg, "{}\n", "it has 2 hard links")
+	// A key twice: which one counts is the reader's choice.
+	dup := `{"mcpServers": {"a": {}}, "mcpServers": {}}`
+	os.Remove(cfg)
+	refusedUnchanged("a key twice", "claude", s.writeHome(".claude.json", dup), dup, `the key "mcpServers" twice`)
 	for _, args := range [][]string{{"install", "cursor"}, {"install", "codex", "--scope", "project"}, {"install", "claude", "--scope", "team"}} {
 		if r := s.run(args...); r.code != exitUsage {
 			t.Fatalf("%v: exit %d %s", args, r.code, r.stderr)

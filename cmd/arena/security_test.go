@@ -32,11 +32,19 @@ func everyAgentWritesEscapes(s *sandbox) {
 	s.fakes.SetScript(sc)
 }
 
+// invisibles are the characters fakecli.Invisible writes (a right-to-left
+// override, a zero-width space, a left-to-right isolate and its end):
+// none may reach an output as itself, only as an escape (<U+202E>).
+const invisibles = "\u202e\u200b\u2066\u2069"
+
 // escapeIn says what, if anything, an output holds that could drive a
-// terminal: an ESC or CSI byte, a C1 control, or the marker the escapes
-// carried (an OSC's payload must go with its ESC).
+// terminal or hide what text says: an ESC or CSI byte, a C1 control, the
+// marker the escapes carried (an OSC's payload must go with its ESC), or
+// an invisible character.
 func escapeIn(b []byte) string {
 	switch {
+	case bytes.ContainsAny(b, invisibles):
+		return "an invisible character"
 	case bytes.IndexByte(b, 0x1b) >= 0:
 		return "an ESC byte"
 	case bytes.Contains(b, []byte("\u009b")) || bytes.Contains(b, []byte("\u009d")):
@@ -57,7 +65,7 @@ func checkClean(t *testing.T, what string, r result) {
 	}
 	// An error may quote what it refused, made visible ("\x1b]0;..."):
 	// on stderr only the bytes themselves count.
-	if bytes.IndexByte([]byte(r.stderr), 0x1b) >= 0 || bytes.Contains([]byte(r.stderr), []byte("\u009b")) {
+	if bytes.IndexByte([]byte(r.stderr), 0x1b) >= 0 || bytes.Contains([]byte(r.stderr), []byte("\u009b")) || strings.ContainsAny(r.stderr, invisibles) {
 		t.Errorf("%s: stderr holds an escape:\n%s", what, excerptAround(r.stderr))
 	}
 }
@@ -88,11 +96,11 @@ func checkJSONClean(t *testing.T, what string, r result) {
 }
 
 // escapedString is the first string in v holding ESC, CSI or another
-// C1 control once decoded, or "".
+// C1 control, or an invisible character, once decoded, or "".
 func escapedString(v any) string {
 	switch x := v.(type) {
 	case string:
-		if strings.ContainsAny(x, "\x1b\u009b\u009d") {
+		if strings.ContainsAny(x, "\x1b\u009b\u009d"+invisibles) {
 			return x
 		}
 	case []any:
@@ -133,6 +141,12 @@ func checkFilesClean(t *testing.T, dir string) int {
 		if bytes.IndexByte(b, 0x1b) >= 0 || bytes.Contains(b, []byte("\u009b")) {
 			t.Errorf("%s holds a raw escape:\n%s", p, excerptAround(string(b)))
 		}
+		if bytes.ContainsAny(b, invisibles) {
+			t.Errorf("%s holds an invisible character:\n%s", p, excerptAround(string(b)))
+		}
+		if strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json") {
+			checkJSONStrings(t, p, b)
+		}
 		if !strings.HasSuffix(p, ".jsonl") && !strings.HasSuffix(p, ".json") && bytes.Contains(b, []byte(fakeapi.EscapesMarker)) {
 			t.Errorf("%s holds the escapes' payload:\n%s", p, excerptAround(string(b)))
 		}
@@ -141,7 +155,24 @@ func checkFilesClean(t *testing.T, dir string) int {
 	return n
 }
 
-var escapeish = regexp.MustCompile("\x1b|PWNED|\u009b")
+// checkJSONStrings fails the test for a JSON file (or JSON Lines) with a
+// string holding an escape or an invisible character once decoded
+// ("\u202e" in the file).
+func checkJSONStrings(t *testing.T, path string, b []byte) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	for {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return // the end, or a file that is not JSON: other checks see to it
+		}
+		if s := escapedString(v); s != "" {
+			t.Errorf("%s holds a string with an escape once decoded: %q", path, engineTruncate(s))
+		}
+	}
+}
+
+var escapeish = regexp.MustCompile("\x1b|PWNED|\u009b|[\u202e\u200b\u2066\u2069]")
 
 func excerptAround(s string) string {
 	loc := escapeish.FindStringIndex(s)
@@ -177,12 +208,16 @@ func TestNoEscapeFromAModelReachesAnyOutput(t *testing.T) {
 		{"verdict", "--no-tui", "report.md", "--task-id", "api-doc"},
 		{"rank", "--no-tui", spec, repos[0], repos[1]},
 	}
-	for _, args := range runs {
+	for i, args := range runs {
 		r := s.run(args...)
 		if r.code == exitUsage || r.code == exitError {
 			t.Fatalf("arena %v: exit %d\n%s", args, r.code, r.stderr)
 		}
 		checkClean(t, strings.Join(args[:1], " "), r)
+		// The invisible characters are shown, so a reader sees them.
+		if i == 0 && !strings.Contains(r.stdout, "<U+202E><U+200B><U+2066><U+2069>") {
+			t.Errorf("the debate's output does not show the invisible characters:\n%s", engineTruncate(r.stdout))
+		}
 	}
 	for _, log := range s.logs() {
 		checkClean(t, "replay "+filepath.Base(log), s.run("replay", "--no-tui", "--instant", log))
@@ -199,7 +234,7 @@ func TestNoEscapeFromAModelReachesAnyOutput(t *testing.T) {
 // name, a file's name) and in a log edited by hand reach no output either.
 func TestNoEscapeFromAnArgumentOrALogReachesAnyOutput(t *testing.T) {
 	s := newSandbox(t)
-	const hostile = "\x1b]0;" + fakeapi.EscapesMarker + "\x07\x1b[2J\u009b31m"
+	const hostile = "\x1b]0;" + fakeapi.EscapesMarker + "\x07\x1b[2J\u009b31m" + invisibles
 	r := s.runIn([]byte("should we move"+hostile+" sessions?\n"), "-", "--no-tui")
 	checkClean(t, "topic on stdin", r)
 	r = s.run("compare", "--no-tui", "which queue?", "--option", "Kafka"+hostile, "--option", "Postgres", "--criteria", "speed:high", "--quick")
@@ -231,7 +266,8 @@ func TestNoEscapeFromAnArgumentOrALogReachesAnyOutput(t *testing.T) {
 }
 
 // tamperLog gives every string of a log's events an escape sequence,
-// JSON-escaped as a hand or a script would write it.
+// JSON-escaped as a hand or a script would write it, and every sentence
+// the invisible characters after its first word.
 func tamperLog(t *testing.T, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -245,6 +281,10 @@ func tamperLog(t *testing.T, path string) []byte {
 		case string:
 			if _, err := time.ParseDuration(x); err == nil {
 				return x // a duration is no place for words: the log would be refused
+			}
+			if strings.Count(x, " ") >= 3 {
+				first, rest, _ := strings.Cut(x, " ")
+				x = first + " " + invisibles + rest
 			}
 			return evil + x
 		case []any:

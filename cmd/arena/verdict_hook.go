@@ -52,6 +52,9 @@ func (a *app) installHook(force bool) error {
 		fmt.Fprintf(a.stdout, "arena: the pre-push hook %s is already installed and up to date\n", path)
 		return nil
 	case hostconfig.HookOurs(old):
+		if err := hostconfig.CheckReplace(dir, "pre-push"); err != nil {
+			return usageCause(err, "--install-hook: %s: %v", path, err)
+		}
 		if err := dir.Replace("pre-push", script, 0o700); err != nil {
 			return fmt.Errorf("write the hook: %w", err)
 		}
@@ -59,6 +62,9 @@ func (a *app) installHook(force bool) error {
 		return nil
 	case !force:
 		return usagef("%s already exists and arena did not write it (or it was edited since): arena leaves it alone. Run arena verdict from it yourself, or rerun with --install-hook --force to replace it (it is kept as a backup)", path)
+	}
+	if err := hostconfig.CheckReplace(dir, "pre-push"); err != nil {
+		return usageCause(err, "--install-hook --force: %s: %v", path, err)
 	}
 	backup, err := dir.WriteNew("pre-push.arena-backup", old)
 	if err != nil {

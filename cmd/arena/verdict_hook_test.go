@@ -235,6 +235,27 @@ func TestInstallHookNeverReplacesAForeignHook(t *testing.T) {
 	if b, _ := os.ReadFile(h.hookPath() + "-2.arena-backup"); string(b) != edited {
 		t.Fatalf("second backup %q", b)
 	}
+	// Not even --force replaces a hook made read-only, or one with a
+	// second name (its twin would keep the old hook).
+	os.Remove(h.hookPath())
+	os.WriteFile(h.hookPath(), []byte(foreign), 0o555)
+	if r := h.install("--force"); r.code != exitUsage || !strings.Contains(r.stderr, "read-only") {
+		t.Fatalf("read-only: exit %d\n%s", r.code, r.stderr)
+	}
+	os.Chmod(h.hookPath(), 0o755)
+	twin := filepath.Join(t.TempDir(), "shared-pre-push")
+	if err := os.Link(h.hookPath(), twin); err != nil {
+		t.Fatal(err)
+	}
+	if r := h.install("--force"); r.code != exitUsage || !strings.Contains(r.stderr, "2 hard links") {
+		t.Fatalf("linked: exit %d\n%s", r.code, r.stderr)
+	}
+	if b, _ := os.ReadFile(twin); string(b) != foreign {
+		t.Fatal("the twin changed")
+	}
+	if _, err := os.Stat(h.hookPath() + "-3.arena-backup"); err == nil {
+		t.Fatal("a refused --force left a backup")
+	}
 }
 
 func TestInstallHookOutsideARepository(t *testing.T) {

@@ -23,6 +23,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -32,6 +33,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // Config is what the server needs from arena's command line.
@@ -97,8 +100,31 @@ func NewServer(m *Manager) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "run_status", Description: "Follow a run started by a run tool: what happened since the cursor you pass (phases, replies, failures), for up to wait_seconds, then its outcome once it is over.", InputSchema: schemaOf[StatusIn](), OutputSchema: schemaOf[RunStatus]()}, m.statusTool)
 	mcp.AddTool(s, &mcp.Tool{Name: "cancel_run", Description: "Stop a run as Ctrl+C would: its agents are stopped and its log stays resumable (arena resume LOG).", InputSchema: schemaOf[CancelIn](), OutputSchema: schemaOf[RunStatus]()}, m.cancelTool)
 	mcp.AddTool(s, &mcp.Tool{Name: "list_runs", Description: "List runs, newest first: those this server is running and those saved in the log directory.", InputSchema: schemaOf[ListIn](), OutputSchema: schemaOf[RunList](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.listTool)
+	s.AddReceivingMiddleware(cleanResults)
 	mcp.AddTool(s, &mcp.Tool{Name: "read_outcome", Description: "Read a run's outcome: the structured result and the outcome document, by run id or log path.", InputSchema: schemaOf[ReadIn](), OutputSchema: schemaOf[RunStatus](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.readTool)
 	return s
+}
+
+// cleanResults passes every tool result through the one cleaner
+// (trust.Text, trust.CleanJSON), its text and its structured content
+// alike: they quote logs, file names and the runs' output, which come
+// from outside, on their way to a model and to the screen of the person
+// who runs it. A log directory's name can hold a right-to-left override.
+func cleanResults(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil {
+			for _, c := range r.Content {
+				if tc, ok := c.(*mcp.TextContent); ok {
+					tc.Text = trust.Text(tc.Text)
+				}
+			}
+			if raw, ok := r.StructuredContent.(json.RawMessage); ok {
+				r.StructuredContent = json.RawMessage(trust.CleanJSON(raw))
+			}
+		}
+		return res, err
+	}
 }
 
 const instructions = `arena runs debates and judgings between different AI models (claude, gemini, codex, qwen CLIs).
@@ -228,7 +254,7 @@ func (m *Manager) notify(ctx context.Context, req *mcp.CallToolRequest, r *run, 
 	}
 	r.mu.Unlock()
 	for i, line := range lines {
-		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(sent + i + 1), Message: line})
+		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(sent + i + 1), Message: trust.Text(line)})
 	}
 	return total
 }

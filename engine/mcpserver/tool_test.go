@@ -222,3 +222,31 @@ func text(res *mcp.CallToolResult) string {
 	}
 	return b.String()
 }
+
+// What a tool returns is outside text (file names, logs, runs' output)
+// on its way to a model and a person's screen: it goes through the one
+// cleaner, its text and its structured content alike. Here the log
+// directory's name holds a right-to-left override and a left-to-right
+// isolate.
+func TestToolResultsAreCleaned(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "logs\u202e\u2066")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, NewManager(Config{Arena: "/bin/false", LogDir: dir, Tools: []Tool{testTool}}), "claude-code")
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_runs", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("list_runs: %v %s", err, text(res))
+	}
+	structured, _ := json.Marshal(res.StructuredContent)
+	var list RunList
+	if err := json.Unmarshal(structured, &list); err != nil {
+		t.Fatal(err)
+	}
+	for what, s := range map[string]string{"text": text(res), "structured": list.LogDir} {
+		if strings.ContainsAny(s, "\u202e\u2066") || !strings.Contains(s, "logs<U+202E><U+2066>") {
+			t.Errorf("%s: %q", what, s)
+		}
+	}
+}

@@ -61,6 +61,9 @@ func PlanCommand(dir, name string, body []byte) (Command, error) {
 		c.State, c.Why = CommandKept, "arena did not write it"
 	default:
 		c.State = CommandUpdated
+		if err := statReplaceable(path, st); err != nil {
+			c.State, c.Why = CommandKept, err.Error()
+		}
 	}
 	return c, nil
 }

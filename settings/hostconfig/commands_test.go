@@ -3,6 +3,7 @@ package hostconfig
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/trust"
@@ -50,6 +51,21 @@ func TestCommandFileLifecycle(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != string(c.Data) {
 		t.Fatalf("updated to %q", b)
 	}
+	// Made read-only, or given a second name, arena's own file is kept.
+	os.WriteFile(path, []byte("old\n"+CommandMarker+"\n"), 0o644)
+	os.Chmod(path, 0o444)
+	if c := plan(t, dir); c.State != CommandKept || !strings.Contains(c.Why, "read-only") {
+		t.Fatalf("read-only: %+v", c)
+	}
+	os.Chmod(path, 0o644)
+	twin := filepath.Join(t.TempDir(), "twin.md")
+	if err := os.Link(path, twin); err != nil {
+		t.Fatal(err)
+	}
+	if c := plan(t, dir); c.State != CommandKept || !strings.Contains(c.Why, "2 hard links") {
+		t.Fatalf("linked: %+v", c)
+	}
+	os.Remove(twin)
 	if err := os.WriteFile(path, []byte("mine now\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

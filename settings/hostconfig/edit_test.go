@@ -208,26 +208,6 @@ var jsonEdits = []editCase{
 	// which every JSON reader takes as the same.
 	{"CRLF", "{\r\n  \"theme\": \"dark\",\r\n  \"mcpServers\": {\r\n    \"a\": {\"command\": \"a\"}\r\n  }\r\n}\r\n",
 		"{\r\n  \"theme\": \"dark\",\r\n  \"mcpServers\": {\r\n    \"a\": {\"command\": \"a\"},\n    \"arena\": {\n      \"type\": \"stdio\",\n      \"command\": \"/usr/local/bin/arena\",\n      \"args\": [\n        \"mcp\"\n      ],\n      \"env\": {\n        \"ARENA_MCP_HOST\": \"claude\"\n      }\n    }\r\n  }\r\n}\r\n", Added},
-	{"a repeated key: the last counts", `{
-  "mcpServers": {"a": {}},
-  "mcpServers": {"b": {}}
-}
-`,
-		`{
-  "mcpServers": {"a": {}},
-  "mcpServers": {"b": {},
-    "arena": {
-      "type": "stdio",
-      "command": "/usr/local/bin/arena",
-      "args": [
-        "mcp"
-      ],
-      "env": {
-        "ARENA_MCP_HOST": "claude"
-      }
-    }}
-}
-`, Added},
 	{"arena's entry as it would write it", `{
   "mcpServers": {
     "arena": {
@@ -313,6 +293,18 @@ var jsonRefusals = []refusalCase{
 		"its \"mcpServers\" is not an object"},
 	{"not an object", "[1, 2]\n",
 		"it is not plain JSON (json: cannot unmarshal array into Go value of type map[string]interface {}); arena edits only files it can read back whole"},
+	// Which of two "mcpServers" counts is up to the reader (Go's and
+	// JavaScript's take the last, others the first): an edit of one
+	// could be an edit of nothing.
+	{"a key twice", `{
+  "mcpServers": {"docs": {"command": "docs"}},
+  "theme": "dark",
+  "mcpServers": {}
+}
+`,
+		"it has the key \"mcpServers\" twice in one object, and programs differ on which one counts; remove one, then try again"},
+	{"a key twice, deeper", `{"projects": {"/a": {"x": 1, "y": [{"k": 1, "k": 2}]}}}`,
+		"it has the key \"k\" twice in one object, and programs differ on which one counts; remove one, then try again"},
 }
 
 func TestEditJSONRefuses(t *testing.T) {
@@ -529,5 +521,21 @@ func checkRefusal(t *testing.T, c refusalCase, got []byte, err error) {
 	}
 	if mine := errors.Is(err, ErrNotOurs); mine != (c.name == "an arena entry arena did not write") {
 		t.Errorf("errors.Is(err, ErrNotOurs) = %v", mine)
+	}
+}
+
+// A key counts twice only within one object: the same key in sibling
+// objects, in an array's objects, or as a value, is no repeat.
+func TestDuplicateKey(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 1}, {"k": 2}], "d": "a"}`: "",
+		`{"a": ["a", "a"], "b": {"a": {"a": {}}}}`:                            "",
+		`{"a": {"k": 1, "x": [1, {"y": 2}], "k": 2}}`:                         "k",
+		`[{"a": 1}, {"b": 1, "b": 2}]`:                                        "b",
+		`{"a": [], "a": []}`:                                                  "a",
+	} {
+		if got, twice := duplicateKey([]byte(doc)); got != want || twice != (want != "") {
+			t.Errorf("%s: %q %v, want %q", doc, got, twice, want)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 
@@ -15,7 +16,8 @@ import (
 )
 
 // ErrUnsafe is a configuration arena does not edit, whatever it holds: a
-// symbolic link, not a regular file, or one it cannot read.
+// symbolic link, not a regular file, one it cannot read, one made
+// read-only, one with several hard links, or another user's.
 var ErrUnsafe = errors.New("arena does not edit it")
 
 // unsafeError is why, worded for the person: its text is the reason alone.
@@ -42,6 +44,9 @@ func Read(path string) ([]byte, fs.FileMode, error) {
 	case !st.Mode().IsRegular():
 		return nil, 0, &unsafeError{reason: "it is not a regular file"}
 	}
+	if err := statReplaceable(path, st); err != nil {
+		return nil, 0, err
+	}
 	doc, err := trust.ReadFile(path, 64<<20)
 	if err != nil {
 		return nil, 0, &unsafeError{reason: err.Error(), cause: err}
@@ -49,19 +54,97 @@ func Read(path string) ([]byte, fs.FileMode, error) {
 	return doc, st.Mode().Perm(), nil
 }
 
-// Replace writes data to path through trust's replacing write, refusing a
-// symbolic link that appeared since Read looked.
+// replaceable refuses a file that arena, which writes by replacing, must
+// not replace, saying how to go on: one its owner made read-only (rename
+// would replace it anyway), one with several hard links (its other names
+// would keep the old text: a dotfiles manager's twin, silently split from
+// it), another user's (it would become arena's user's).
+func replaceable(path string, perm fs.FileMode, links uint64, uid uint32) error {
+	q := shellQuote(path)
+	switch {
+	case perm&0o200 == 0:
+		return &unsafeError{reason: fmt.Sprintf("it is read-only (mode %04o), which says it is not to be changed; to let arena edit it, make it writable (chmod u+w %s) and try again", perm, q)}
+	case links > 1:
+		return &unsafeError{reason: fmt.Sprintf("it has %d hard links, and arena writes a file by replacing it: its other names would keep the old text; to let arena edit it, give it a name of its own (cp %s %s.copy && mv %s.copy %s) and try again", links, q, q, q, q)}
+	case int64(uid) != int64(os.Geteuid()):
+		return &unsafeError{reason: fmt.Sprintf("it belongs to another user (uid %d), and replacing it would make it yours; run arena as that user", uid)}
+	}
+	return nil
+}
+
+// statReplaceable is replaceable for what Lstat said of a regular file.
+func statReplaceable(path string, st fs.FileInfo) error {
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	return replaceable(path, st.Mode().Perm(), uint64(sys.Nlink), sys.Uid)
+}
+
+// Replace writes data to path through trust's replacing write, with the
+// mode given (not what the umask leaves of it), once a strict parser of
+// its format reads it (validate). It refuses what Read refuses, should
+// the file have changed since Read looked: a symbolic link, a file made
+// read-only or given a second name, another user's.
 func Replace(path string, data []byte, mode fs.FileMode) error {
+	if err := validate(path, data); err != nil {
+		return fmt.Errorf("%s: %w; nothing written", path, err)
+	}
 	d, err := trust.OpenDir(filepath.Dir(path), true)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
 	name := filepath.Base(path)
-	if st, err := d.Stat(name); err == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
-		return fmt.Errorf("%s became a symbolic link: nothing written", path)
+	if err := CheckReplace(d, name); err != nil {
+		return err
 	}
 	return d.Replace(name, data, mode)
+}
+
+// CheckReplace says whether the file name in d may be replaced (by
+// d.Replace): there is none, or it is a regular file Read would edit.
+// The git hook arena installs is written through it too.
+func CheckReplace(d *trust.Dir, name string) error {
+	path := filepath.Join(d.Path(), name)
+	st, err := d.Stat(name)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s: %w", path, err)
+	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
+		return &unsafeError{reason: "it became a symbolic link"}
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return &unsafeError{reason: "it is not a regular file"}
+	}
+	return replaceable(path, fs.FileMode(st.Mode).Perm(), uint64(st.Nlink), st.Uid)
+}
+
+// validate reads data as a strict parser of the file's format does:
+// TOML 1.0 for .toml (Codex's reader refuses what BurntSushi/toml lets
+// through), JSON with each key once an object for .json.
+func validate(path string, data []byte) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".toml":
+		if err := strictTOML(string(data)); err != nil {
+			return fmt.Errorf("the edit is not valid TOML (%w)", err)
+		}
+	case ".json":
+		if err := strictJSON(data); err != nil {
+			return fmt.Errorf("the edit is not valid JSON (%w)", err)
+		}
+	}
+	return nil
+}
+
+// shellQuote quotes a path for a command shown to the person, when it
+// needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./~+@%=:,") == "" {
+		return s
+	}
+	return hookQuote(s)
 }
 
 // Tilde is path as the person knows it: ~/ for their home directory.

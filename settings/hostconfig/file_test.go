@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -113,5 +115,107 @@ func TestCommandFileLeavesItsInputAlone(t *testing.T) {
 	CommandFile(buf)
 	if string(buf) != "text\n\n\n" {
 		t.Errorf("the body was overwritten: %q", buf)
+	}
+}
+
+// A configuration made read-only, or one with a second name (a hard
+// link, as dotfiles managers make), is not replaced: the first says it
+// is not to be changed, and replacing the second would part it from its
+// twin, which would keep the old text. Each refusal says how to go on.
+func TestReadRefusesWhatItMustNotReplace(t *testing.T) {
+	dir := t.TempDir()
+	readOnly := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(readOnly, []byte("a = 1\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(linked, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(linked, filepath.Join(dir, "dotfiles-settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string][]string{
+		readOnly: {"it is read-only (mode 0444)", "chmod u+w " + readOnly},
+		linked:   {"it has 2 hard links", "its other names would keep the old text", "cp " + linked + " " + linked + ".copy && mv " + linked + ".copy " + linked},
+	} {
+		doc, _, err := Read(path)
+		if doc != nil || !errors.Is(err, ErrUnsafe) {
+			t.Fatalf("%s: %q %v", path, doc, err)
+		}
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q lacks %q", path, err, w)
+			}
+		}
+	}
+}
+
+// Replace refuses what Read would have, should it have changed since
+// Read looked, and leaves the file as it was.
+func TestReplaceRefusesWhatChangedSinceRead(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte("a = 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(cfg, 0o400)
+	if err := Replace(cfg, []byte("a = 2\n"), 0o600); !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "read-only") {
+		t.Errorf("read-only: %v", err)
+	}
+	os.Chmod(cfg, 0o600)
+	if err := os.Link(cfg, filepath.Join(dir, "twin.toml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Replace(cfg, []byte("a = 2\n"), 0o600); !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "hard links") {
+		t.Errorf("linked: %v", err)
+	}
+	if b, _ := os.ReadFile(cfg); string(b) != "a = 1\n" {
+		t.Errorf("written: %q", b)
+	}
+}
+
+// What is written is read back first by a strict parser of its format:
+// TOML 1.0 (an inline table is complete in itself), JSON with each key
+// once an object. Nothing is written otherwise.
+func TestReplaceWritesOnlyWhatAStrictParserReads(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"config.toml":   "mcp_servers = { other = { command = \"x\" } }\n\n[mcp_servers.arena]\ncommand = \"arena\"\n",
+		"settings.json": `{"mcpServers": {}, "mcpServers": {"arena": {}}}`,
+		"broken.json":   `{"mcpServers": }`,
+	} {
+		path := filepath.Join(dir, name)
+		if err := Replace(path, []byte(data), 0o600); err == nil || !strings.Contains(err.Error(), "nothing written") {
+			t.Errorf("%s: %v", name, err)
+		}
+		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s was written", name)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
+
+// The file keeps the mode it had, whatever the umask: 0644 stays 0644
+// under a umask of 077. (Not parallel: the umask is the process's.)
+func TestReplaceKeepsTheModePastTheUmask(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	cfg := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(cfg, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(cfg, 0o644)
+	_, mode, err := Read(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Replace(cfg, []byte(`{"a": 1}`), mode); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(cfg); st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %04o, want 0644", st.Mode().Perm())
 	}
 }

@@ -27,6 +27,9 @@ func EditJSON(doc []byte, key, name string, e Entry) ([]byte, State, error) {
 	if err := json.Unmarshal(doc, &before); err != nil {
 		return nil, 0, fmt.Errorf("it is not plain JSON (%w); arena edits only files it can read back whole", err)
 	}
+	if k, twice := duplicateKey(doc); twice {
+		return nil, 0, fmt.Errorf("it has the key %q twice in one object, and programs differ on which one counts; remove one, then try again", k)
+	}
 	out, state, err := spliceJSON(doc, key, name, e)
 	if err != nil || state == Unchanged {
 		return out, state, err
@@ -172,4 +175,64 @@ func concat(parts ...[]byte) []byte {
 		out = append(out, p...)
 	}
 	return out
+}
+
+// strictJSON reads doc as a strict JSON reader does: one value, each key
+// once an object.
+func strictJSON(doc []byte) error {
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		return err
+	}
+	if k, twice := duplicateKey(doc); twice {
+		return fmt.Errorf("the key %q is twice in one object", k)
+	}
+	return nil
+}
+
+// duplicateKey is the first key that doc, valid JSON, holds twice in one
+// object. (encoding/json takes the last of two and says nothing.)
+func duplicateKey(doc []byte) (string, bool) {
+	type frame struct {
+		keys    map[string]bool // nil: an array
+		wantKey bool
+	}
+	var stack []*frame
+	value := func() { // a value ends where an object's key was read
+		if n := len(stack); n > 0 && stack[n-1].keys != nil {
+			stack[n-1].wantKey = true
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return "", false // the end (doc is valid: Unmarshal read it)
+		}
+		switch x := t.(type) {
+		case json.Delim:
+			switch x {
+			case '{', '[':
+				value()
+				f := &frame{wantKey: true}
+				if x == '{' {
+					f.keys = map[string]bool{}
+				}
+				stack = append(stack, f)
+			default:
+				stack = stack[:len(stack)-1]
+			}
+		case string:
+			if n := len(stack); n > 0 && stack[n-1].keys != nil && stack[n-1].wantKey {
+				if stack[n-1].keys[x] {
+					return x, true
+				}
+				stack[n-1].keys[x], stack[n-1].wantKey = true, false
+				continue
+			}
+			value()
+		default:
+			value()
+		}
+	}
 }

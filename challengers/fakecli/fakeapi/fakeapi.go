@@ -84,8 +84,10 @@ const (
 	// ModeEscapes is ModeOK with terminal escape sequences written, as
 	// JSON escapes (\u001b), around every string value of the reply: a
 	// window-title change and a screen clear before it, a colour after,
-	// as a model explaining ANSI colours writes them. EscapesMarker is
-	// the title it tries to set.
+	// as a model explaining ANSI colours writes them; and after the
+	// first word of every sentence a right-to-left override, a
+	// zero-width space and a left-to-right isolate (Trojan Source).
+	// EscapesMarker is the title it tries to set.
 	ModeEscapes Mode = "escapes"
 	// ModeFail is only valid as a VersionMode: --version exits 1.
 	ModeFail Mode = "fail"

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -61,5 +62,67 @@ func TestSeatsLoadNoMCPServerOfTheUsers(t *testing.T) {
 	}
 	if got := api.ArenaTools(); len(got) > 0 {
 		t.Fatalf("a seat's model was offered arena's own tools: %v", got)
+	}
+}
+
+// hostRun is a host CLI set up to run arena mcp as arena install
+// registered it, its model the stand-in API: the command that puts prompt
+// to it.
+func (s *sandbox) hostRun(host string, api *standIn, prompt string, extraEnv ...string) *exec.Cmd {
+	s.t.Helper()
+	cli := realCLI(s.t, host)
+	var args, env []string
+	switch host {
+	case "claude":
+		args = []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", api.tool}
+		env = []string{"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin"}
+	case "codex":
+		s.writeHome(".codex/config.toml", fmt.Sprintf("model = \"gpt-standin\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"standin\"\nbase_url = \"%s/v1\"\nenv_key = \"ARENA_STANDIN_KEY\"\nwire_api = \"responses\"\n", api.URL))
+		args = []string{"exec", "--skip-git-repo-check", "-c", `mcp_servers.arena.default_tools_approval_mode="approve"`, prompt}
+		env = []string{"ARENA_STANDIN_KEY=standin"}
+	case "gemini":
+		s.writeHome(".gemini/settings.json", `{"security": {"auth": {"selectedType": "gemini-api-key"}}}`)
+		args = []string{"-m", "gemini-2.5-flash", "--yolo", "-p", prompt}
+		env = []string{"GOOGLE_GEMINI_BASE_URL=" + api.URL, "GEMINI_API_KEY=standin", "GEMINI_CLI_TRUST_WORKSPACE=true"}
+	default:
+		s.t.Fatalf("no host %s", host)
+	}
+	if r := s.run("install", host); r.code != 0 {
+		s.t.Fatalf("install %s: %d %s", host, r.code, r.stdout)
+	}
+	cmd := exec.Command(cli, args...)
+	cmd.Dir = s.dir
+	cmd.Env = s.env(append(append(env, s.pathWith()), extraEnv...)...)
+	return cmd
+}
+
+// Every host hands its model the outcome document of a debate it ran
+// through arena: Claude Code and Codex give it only the structured
+// result, Gemini CLI the text.
+func TestHostsHandTheirModelTheOutcome(t *testing.T) {
+	t.Parallel()
+	for _, host := range []string{"claude", "codex", "gemini"} {
+		t.Run(host, func(t *testing.T) {
+			t.Parallel()
+			realCLI(t, host)
+			s := newSandbox(t)
+			api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "wait_seconds": 50})
+			out, err := s.hostRun(host, api, "put it to a debate").CombinedOutput()
+			results := api.Results()
+			if len(results) != 1 {
+				t.Fatalf("%d tool results reached the model (%v):\n%s", len(results), err, out)
+			}
+			seen := textOfResult(results[0])
+			doc := readFile(t, strings.TrimSuffix(s.logs()[0], ".jsonl")+".md")
+			var missing []string
+			for _, line := range strings.Split(doc, "\n") {
+				if line = strings.TrimSpace(line); line != "" && !strings.Contains(seen, line) {
+					missing = append(missing, line)
+				}
+			}
+			if len(missing) > 0 {
+				t.Fatalf("%d of the outcome document's lines never reached the model, among them:\n%s\n\nit saw:\n%s", len(missing), strings.Join(missing[:min(len(missing), 5)], "\n"), seen)
+			}
+		})
 	}
 }

@@ -187,6 +187,9 @@ func checkMCPRunRecorded(t *testing.T, s *sandbox, tool string, res *mcp.CallToo
 	if err != nil || !strings.Contains(textOf(res), string(doc)) {
 		t.Fatalf("the result's text is not the outcome document %s (%v):\n%s", o.Document, err, textOf(res))
 	}
+	if o.Markdown != string(doc) || o.MarkdownCut {
+		t.Fatalf("the structured result does not carry the outcome document (cut %v):\n%s", o.MarkdownCut, o.Markdown)
+	}
 	if len(o.Tables) == 0 || len(st.Seats) == 0 || st.Calls == 0 {
 		t.Fatalf("no tables, seats or calls in the result: %+v", st)
 	}

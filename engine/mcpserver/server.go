@@ -103,9 +103,10 @@ func NewServer(m *Manager) *mcp.Server {
 
 const instructions = `arena runs debates and judgings between different AI models (claude, gemini, codex, qwen CLIs).
 A run takes minutes. A run tool (debate, compare, judge, verdict, rank) starts one and follows it for up to wait_seconds:
-if it ended by then you get its outcome (the outcome document as text, the result and exit code structured), otherwise
-its run_id; call run_status with that run_id (and the cursor as since) until state is finished. cancel_run stops a run.
-Paths are relative to the directory the server runs in.`
+if it ended by then you get its outcome, otherwise its run_id; call run_status with that run_id (and the cursor as since)
+until state is finished. The outcome's markdown is the outcome document (the final position, the objections, the judges'
+reasoning, the improvements): read it before you act; the result, exit code and tables are beside it. cancel_run stops
+a run. Paths are relative to the directory the server runs in.`
 
 // runTool adds a tool that starts a run of t's command.
 func runTool(s *mcp.Server, m *Manager, t Tool) {

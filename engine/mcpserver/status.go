@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/runlog"
 )
@@ -64,10 +65,17 @@ type Outcome struct {
 	Rounds      int      `json:"rounds,omitempty"`
 	Failures    []string `json:"failures,omitempty"`
 	// Document is the outcome document's path; its text is the tool
-	// result's text.
-	Document string  `json:"document,omitempty" jsonschema:"the outcome document's file (its Markdown is the result's text)"`
-	Files    []File  `json:"files,omitempty" jsonschema:"every file the run saved"`
-	Tables   []Table `json:"tables,omitempty" jsonschema:"the latest of each of the run's tables: scores, verdicts, rankings"`
+	// result's text, and Markdown.
+	Document string `json:"document,omitempty" jsonschema:"the outcome document's file"`
+	// Markdown is the outcome document itself, for the hosts that hand
+	// their model only the structured result (Claude Code 2.1 and Codex
+	// 0.169 give it the structuredContent as JSON, and not the text):
+	// without it, the final position, the objections, the judges'
+	// reasoning and the improvements never reach the model.
+	Markdown    string  `json:"markdown,omitempty" jsonschema:"the outcome document (Markdown): the final position, every objection and judge's reasoning, the improvements, the tradeoffs; cut when very long (the whole is in document)"`
+	MarkdownCut bool    `json:"markdown_cut,omitempty" jsonschema:"true when markdown is cut short: read the whole in document"`
+	Files       []File  `json:"files,omitempty" jsonschema:"every file the run saved"`
+	Tables      []Table `json:"tables,omitempty" jsonschema:"the latest of each of the run's tables: scores, verdicts, rankings"`
 	// Verdict is arena verdict's final record (decision, scores, calls).
 	Verdict any    `json:"verdict,omitempty" jsonschema:"arena verdict's final record"`
 	Report  any    `json:"report,omitempty" jsonschema:"arena rank's JSON report"`
@@ -115,7 +123,7 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 		st.Happened = append([]string(nil), r.happened[since-r.dropped:]...)
 	}
 	st.Cursor = total
-	st.Warnings = strings.TrimSpace(r.stderr.String())
+	st.Warnings = trust.Text(strings.TrimSpace(r.stderr.String()))
 	if !r.exited {
 		return st, ""
 	}
@@ -128,7 +136,8 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 	doc := ""
 	if o := r.outcome; o != nil {
 		m.fillOutcome(out, o, r.saved, r.tables)
-		doc = o.Markdown
+		doc = trust.Text(o.Markdown)
+		out.Markdown, out.MarkdownCut = boundDocument(doc)
 	} else {
 		// No outcome: the command refused its input (exit 2) or died.
 		out.Result = "failed"
@@ -204,8 +213,10 @@ func (m *Manager) fromLog(path string) (RunStatus, string, error) {
 		code := t.ExitOf(r.outcome.Result)
 		out.ExitCode, out.ExitMeaning = code, t.Exits[code]
 	}
+	doc := trust.Text(r.outcome.Markdown)
+	out.Markdown, out.MarkdownCut = boundDocument(doc)
 	st.Outcome = out
-	return st, r.outcome.Markdown, nil
+	return st, doc, nil
 }
 
 // tool is the run tool of that name.
@@ -232,6 +243,24 @@ func (m *Manager) abs(path string) string {
 		return path
 	}
 	return filepath.Join(m.cfg.Dir, path)
+}
+
+// maxMarkdown bounds the outcome document a structured result carries:
+// Claude Code refuses a tool result over 25,000 tokens
+// (MAX_MCP_OUTPUT_TOKENS), and the rest of the result shares them.
+const maxMarkdown = 48 << 10
+
+// boundDocument is the document as a structured result carries it: whole,
+// or cut at a line's end within maxMarkdown, and whether it was cut.
+func boundDocument(doc string) (string, bool) {
+	if len(doc) <= maxMarkdown {
+		return doc, false
+	}
+	cut := doc[:maxMarkdown]
+	if i := strings.LastIndexByte(cut, '\n'); i > 0 {
+		cut = cut[:i+1]
+	}
+	return strings.ToValidUTF8(cut, ""), true
 }
 
 func orNone(s string) string {

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 )
 
 // arena as the real hosts from npm use it (scripts/agent-clis), each
@@ -78,7 +81,13 @@ func (s *sandbox) hostRun(host string, api *standIn, prompt string, extraEnv ...
 		env = []string{"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin"}
 	case "codex":
 		s.writeHome(".codex/config.toml", fmt.Sprintf("model = \"gpt-standin\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"standin\"\nbase_url = \"%s/v1\"\nenv_key = \"ARENA_STANDIN_KEY\"\nwire_api = \"responses\"\n", api.URL))
-		args = []string{"exec", "--skip-git-repo-check", "-c", `mcp_servers.arena.default_tools_approval_mode="approve"`, prompt}
+		args = []string{"exec", "--skip-git-repo-check", "-c", `mcp_servers.arena.default_tools_approval_mode="approve"`}
+		// Codex gives a server none of the fakes' variables: the command
+		// line adds them to the entry's env, leaving what arena wrote.
+		for k, v := range map[string]string{fakeapi.EnvScript: s.fakes.Script, fakeapi.EnvState: s.fakes.State, fakeapi.EnvLog: s.fakes.Log} {
+			args = append(args, "-c", fmt.Sprintf("mcp_servers.arena.env.%s=%q", k, v))
+		}
+		args = append(args, prompt)
 		env = []string{"ARENA_STANDIN_KEY=standin"}
 	case "gemini":
 		s.writeHome(".gemini/settings.json", `{"security": {"auth": {"selectedType": "gemini-api-key"}}}`)
@@ -92,8 +101,26 @@ func (s *sandbox) hostRun(host string, api *standIn, prompt string, extraEnv ...
 	}
 	cmd := exec.Command(cli, args...)
 	cmd.Dir = s.dir
-	cmd.Env = s.env(append(append(env, s.pathWith()), extraEnv...)...)
+	cmd.Env = withoutCredentials(s.env(append(append(env, s.pathWith()), extraEnv...)...), append(env, extraEnv...))
 	return cmd
+}
+
+// withoutCredentials is env without the agents' credential variables the
+// test did not set itself (set: "KEY=value"): what arrives at a seat is
+// then what the test gave the host.
+func withoutCredentials(env, set []string) []string {
+	var creds []string
+	for _, ag := range challengers.Builtins() {
+		creds = append(creds, ag.CredentialEnv...)
+	}
+	var out []string
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(creds, k) || slices.ContainsFunc(set, func(s string) bool { return strings.HasPrefix(s, k+"=") }) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // Every host hands its model the outcome document of a debate it ran
@@ -124,5 +151,125 @@ func TestHostsHandTheirModelTheOutcome(t *testing.T) {
 				t.Fatalf("%d of the outcome document's lines never reached the model, among them:\n%s\n\nit saw:\n%s", len(missing), strings.Join(missing[:min(len(missing), 5)], "\n"), seen)
 			}
 		})
+	}
+}
+
+// Gemini CLI and Codex keep API keys from the servers they start; the
+// entry arena install writes passes them through by name, so a seat that
+// logs in with one gets it, and a key the host does not have arrives at no
+// seat, not even empty.
+func TestHostsPassTheSeatsCredentials(t *testing.T) {
+	t.Parallel()
+	for _, host := range []string{"gemini", "codex"} {
+		t.Run(host, func(t *testing.T) {
+			t.Parallel()
+			realCLI(t, host)
+			s := newSandbox(t)
+			api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "wait_seconds": 50})
+			keys := []string{"GEMINI_API_KEY=seat-gemini-key", "OPENAI_API_KEY=seat-openai-key"}
+			if host == "gemini" {
+				keys[0] = "GEMINI_API_KEY=standin" // the host's own, which it logs in with too
+			}
+			out, err := s.hostRun(host, api, "put it to a debate", keys...).CombinedOutput()
+			if len(api.Results()) != 1 {
+				t.Fatalf("the debate never ran (%v):\n%s", err, out)
+			}
+			for _, c := range []struct{ seat, key string }{{"gemini", keys[0]}, {"codex", keys[1]}} {
+				k, v, _ := strings.Cut(c.key, "=")
+				calls := s.fakes.CallsTo(c.seat)
+				if len(calls) == 0 {
+					t.Fatalf("no call to the %s seat", c.seat)
+				}
+				if calls[0].Env[k] != v {
+					t.Errorf("the %s seat did not get %s from %s: %v", c.seat, k, host, calls[0].Env)
+				}
+			}
+			for _, call := range s.fakes.CallsTo("claude") {
+				if v, ok := call.Env["ANTHROPIC_API_KEY"]; ok {
+					t.Fatalf("a key %s does not have arrived at the claude seat as %q", host, v)
+				}
+			}
+		})
+	}
+}
+
+// The commands arena install suggests when it will not edit a CLI's
+// configuration are ones the real CLI accepts: run as printed, by a
+// shell, each registers arena (passing the credentials through), and the
+// CLI reads the entry back.
+func TestSuggestedCommandsWorkInTheRealCLIs(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		host, config, check, want string
+	}{
+		{"claude", ".claude.json", "claude mcp get arena", "Connected"},
+		{"codex", ".codex/config.toml", "codex mcp get arena", "GEMINI_API_KEY=*****"},
+		{"gemini", ".gemini/settings.json", "gemini mcp list", "arena: " + arenaBinary(t) + " mcp (stdio) - Connected"},
+	} {
+		t.Run(c.host, func(t *testing.T) {
+			t.Parallel()
+			cli := realCLI(t, c.host)
+			s := newSandbox(t)
+			// An entry named arena that arena did not write: install
+			// refuses, and says what to run instead.
+			theirs := `{"mcpServers": {"arena": {"command": "/opt/fork"}}}`
+			if c.host == "codex" {
+				theirs = "[mcp_servers.arena]\ncommand = \"/opt/fork\"\n"
+			}
+			cfg := s.writeHome(c.config, theirs)
+			r := s.run("install", c.host)
+			_, suggested, ok := strings.Cut(r.stdout, "To register arena yourself: ")
+			if r.code != exitRefused || !ok {
+				t.Fatalf("exit %d\n%s", r.code, r.stdout)
+			}
+			command, then, _ := strings.Cut(strings.TrimSpace(suggested), "\n")
+			os.Remove(cfg) // they removed their entry, as install said
+			env := withoutCredentials(s.env(s.pathWith(cli), "GEMINI_API_KEY=standin", "GEMINI_CLI_TRUST_WORKSPACE=true"), []string{"GEMINI_API_KEY=standin"})
+			sh := func(line string) string {
+				cmd := exec.Command("sh", "-c", line)
+				cmd.Dir, cmd.Env = s.dir, env
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("%s: %v\n%s", line, err, out)
+				}
+				return string(out)
+			}
+			sh(command)
+			if c.host == "codex" { // the line codex's mcp add cannot write
+				line, ok := strings.CutPrefix(then, "then add this line to [mcp_servers.arena] in config.toml, above its env table: ")
+				if !ok {
+					t.Fatalf("no env_vars line: %q", then)
+				}
+				doc := readFile(t, cfg)
+				os.WriteFile(cfg, []byte(strings.Replace(doc, "args = [\"mcp\"]\n", "args = [\"mcp\"]\n"+line+"\n", 1)), 0o600)
+			}
+			if out := sh(c.check); !strings.Contains(out, c.want) {
+				t.Fatalf("%s:\n%s", c.check, out)
+			}
+			if doc := readFile(t, cfg); c.host == "gemini" && !strings.Contains(doc, `"GEMINI_API_KEY": "${GEMINI_API_KEY}"`) {
+				t.Fatalf("the key is not passed through:\n%s", doc)
+			}
+		})
+	}
+}
+
+// Gemini CLI starts no MCP server in a folder it does not trust: right
+// after arena install, gemini mcp list there shows arena Disabled. Install
+// says so, and how to trust a folder.
+func TestInstallSaysWhereGeminiStartsArena(t *testing.T) {
+	t.Parallel()
+	gemini := realCLI(t, "gemini")
+	s := newSandbox(t)
+	r := s.run("install", "gemini")
+	cmd := exec.Command(gemini, "mcp", "list")
+	cmd.Dir, cmd.Env = s.dir, s.env(s.pathWith())
+	out, err := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "arena: "+arenaBinary(t)+" mcp (stdio) - Disabled") {
+		t.Fatalf("gemini mcp list in an untrusted folder (%v):\n%s", err, out)
+	}
+	for _, want := range []string{"only in folders it trusts", "Disabled", "--skip-trust"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("install does not say %q:\n%s", want, r.stdout)
+		}
 	}
 }

@@ -104,8 +104,12 @@ func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
 	if err != nil {
 		return err
 	}
+	env := a.agentEnv
+	if env == nil {
+		env = os.Environ()
+	}
 	m := mcpserver.NewManager(mcpserver.Config{
-		Arena: self, Args: passed, Dir: dir, Env: a.agentEnv, LogDir: s.DebateLogPath,
+		Arena: self, Args: passed, Dir: dir, Env: withoutEmptyCredentials(env, credentialVars(s.Agents)), LogDir: s.DebateLogPath,
 		Agents: slices.Sorted(maps.Keys(s.Agents)), Host: os.Getenv(envMCPHost),
 		Tools: tools, Version: version, MaxRuns: f.maxRuns,
 		Budget: mcpserver.Budget{MaxCost: s.MaxCostUSD, MaxCalls: s.MaxCalls, MaxTokens: int(s.MaxTokens)},
@@ -126,6 +130,22 @@ func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
 		return nil
 	}
 	return err
+}
+
+// withoutEmptyCredentials is env without the agents' credential variables
+// that came empty or unexpanded: Gemini CLI hands a server an entry's
+// ${NAME} as "" when its own environment has no NAME (arena install writes
+// one for every credential), and a seat may take an empty key for a key.
+func withoutEmptyCredentials(env, creds []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if slices.Contains(creds, k) && (strings.TrimSpace(v) == "" || v == "${"+k+"}" || v == "$"+k) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 type nopWriteCloser struct{ io.Writer }

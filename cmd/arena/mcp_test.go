@@ -38,6 +38,12 @@ type mcpSession struct {
 
 func (s *sandbox) mcp(client string, extraEnv ...string) *mcpSession {
 	s.t.Helper()
+	return s.mcpWith(client, nil, extraEnv...)
+}
+
+// mcpWith is mcp with arena mcp's flags.
+func (s *sandbox) mcpWith(client string, flags []string, extraEnv ...string) *mcpSession {
+	s.t.Helper()
 	ms := &mcpSession{t: s.t, perToken: map[string]int{}}
 	c := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1.0"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
@@ -47,7 +53,7 @@ func (s *sandbox) mcp(client string, extraEnv ...string) *mcpSession {
 			ms.mu.Unlock()
 		},
 	})
-	cmd := exec.Command(arenaBinary(s.t), "mcp")
+	cmd := exec.Command(arenaBinary(s.t), append([]string{"mcp"}, flags...)...)
 	cmd.Dir, cmd.Env = s.dir, s.env(extraEnv...)
 	cmd.Stderr = os.Stderr
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

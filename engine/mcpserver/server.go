@@ -68,6 +68,11 @@ type Manager struct {
 	mu   sync.Mutex
 	runs []*run
 	n    int
+	// starting counts the runs being started: each holds its place among
+	// MaxRuns from the check to its registration, so calls that arrive
+	// together cannot all pass the check (30 at once started 30 runs
+	// under --max-runs 2).
+	starting int
 }
 
 // NewManager returns a manager of runs started as cfg says.
@@ -142,19 +147,12 @@ func (m *Manager) withCommon(a []string) []string {
 // launch starts a run and registers it; a run that refused its input
 // (it exited before it began) is an error worded as the command words it.
 func (m *Manager) launch(tool string, args []string, stdin string, notes []string) (*run, error) {
-	m.mu.Lock()
-	going := 0
-	for _, r := range m.runs {
-		if !r.finished() {
-			going++
-		}
-	}
-	m.mu.Unlock()
-	if going >= m.cfg.MaxRuns {
-		return nil, fmt.Errorf("%d runs are going on already, the most this server runs at once: wait for one to finish (run_status) or stop one (cancel_run)", going)
+	if err := m.reserve(); err != nil {
+		return nil, err
 	}
 	r, err := m.startRun(tool, args, stdin, notes)
 	if err != nil {
+		m.register(nil)
 		return nil, err
 	}
 	r.mu.Lock()
@@ -162,20 +160,61 @@ func (m *Manager) launch(tool string, args []string, stdin string, notes []strin
 	logPath, stderr, code := r.logPath, strings.TrimSpace(r.stderr.String()), r.code
 	r.mu.Unlock()
 	if !began { // it refused its input: nothing ran, nothing to follow
+		m.register(nil)
 		if stderr == "" {
 			stderr = fmt.Sprintf("arena exited with code %d before the run began", code)
 		}
 		return nil, errors.New(stderr)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.n++
-	r.id = fmt.Sprintf("run-%d", m.n)
+	r.id = fmt.Sprintf("run-%d", m.next())
 	if logPath != "" {
 		r.id = strings.TrimSuffix(baseName(logPath), ".jsonl")
 	}
-	m.runs = append(m.runs, r)
+	m.register(r)
 	return r, nil
+}
+
+// reserve takes a place among the runs going on, under the same lock as
+// the count, or says why there is none.
+func (m *Manager) reserve() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var going []string
+	for _, r := range m.runs {
+		if !r.finished() {
+			going = append(going, r.id)
+		}
+	}
+	if n := len(going) + m.starting; n >= m.cfg.MaxRuns {
+		return fmt.Errorf("%d runs are going on already (%s), the most this server runs at once: follow one with run_status, stop one with cancel_run, or wait for one to finish (list_runs lists them)", n, orStarting(going))
+	}
+	m.starting++
+	return nil
+}
+
+func orStarting(ids []string) string {
+	if len(ids) == 0 {
+		return "all starting"
+	}
+	return strings.Join(ids, ", ")
+}
+
+// register gives back the place reserve took, and registers r in it (nil:
+// the run never began).
+func (m *Manager) register(r *run) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.starting--
+	if r != nil {
+		m.runs = append(m.runs, r)
+	}
+}
+
+func (m *Manager) next() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.n++
+	return m.n
 }
 
 // follow waits up to wait for r to end, sending what happens as progress

@@ -125,7 +125,7 @@ func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
 	if a.stdinRead != nil {
 		in = a.stdinRead.r // not recorded: this is the protocol, not a topic
 	}
-	err = server.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{a.stdout}})
+	err = server.Run(ctx, mcpserver.Stdio(in, a.stdout))
 	if err == nil || ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}
@@ -147,10 +147,6 @@ func withoutEmptyCredentials(env, creds []string) []string {
 	}
 	return out
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // tool is a protocol's MCP tool: what of its command an agent may set.
 // Its inputs are the command's own flags, drawn from the command (their

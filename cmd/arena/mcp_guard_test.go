@@ -1,6 +1,11 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -44,5 +49,91 @@ func TestMCPMaxRunsHoldsUnderConcurrency(t *testing.T) {
 	}
 	if n := len(s.logs()); n != 2 { // a run announces its log before its call returns
 		t.Fatalf("%d logs", n)
+	}
+}
+
+// rawMCP is arena mcp over stdio spoken to line by line.
+type rawMCP struct {
+	t   *testing.T
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func (s *sandbox) rawMCP(flags ...string) *rawMCP {
+	s.t.Helper()
+	cmd := exec.Command(arenaBinary(s.t), append([]string{"mcp"}, flags...)...)
+	cmd.Dir, cmd.Env = s.dir, s.env()
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	m := &rawMCP{t: s.t, cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
+	m.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	m.reply()
+	m.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return m
+}
+
+func (m *rawMCP) send(line string) {
+	m.t.Helper()
+	if _, err := io.WriteString(m.in, line+"\n"); err != nil {
+		m.t.Fatalf("write %.60q: %v", line, err)
+	}
+}
+
+// reply reads the next line the server writes.
+func (m *rawMCP) reply() map[string]any {
+	m.t.Helper()
+	line, err := m.out.ReadBytes('\n')
+	if err != nil {
+		m.t.Fatalf("the server wrote no reply: %v (exit %v)", err, m.cmd.Wait())
+	}
+	var v map[string]any
+	if err := json.Unmarshal(line, &v); err != nil {
+		m.t.Fatalf("reply %q: %v", line, err)
+	}
+	return v
+}
+
+// One line that is not a JSON-RPC message gets a JSON-RPC error, and the
+// server answers the next request; only the end of stdin ends it, cleanly.
+func TestMCPAnswersMalformedLinesAndCarriesOn(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t)
+	m := s.rawMCP()
+	for i, c := range []struct {
+		line string
+		id   any
+	}{
+		{"[]", nil},
+		{"null", nil},
+		{"42", nil},
+		{"not json at all", nil},
+		{`{"jsonrpc":"2.0","id":1} {"jsonrpc":"2.0","id":2}`, nil},
+		{`{"jsonrpc":"1.0","id":"old","method":"ping"}`, "old"},
+		{`{"id":"bare","method":"ping"}`, "bare"},
+		{`{"jsonrpc":"2.0","id":{"an":"object"},"method":"ping"}`, nil},
+		{`{"jsonrpc":"2.0","id":[1],"method":"ping"}`, nil},
+		{`{"jsonrpc":"2.0","id":7,"method":42}`, 7.0},
+		{`[{"jsonrpc":"2.0","id":"b1","method":"ping"},{"jsonrpc":"2.0","id":"b2","method":"ping"}]`, nil},
+		{`{"jsonrpc":"2.0","method":"ping","id":"` + strings.Repeat("x", 17<<20) + `"}`, nil},
+	} {
+		m.send(c.line)
+		r := m.reply()
+		if e, _ := r["error"].(map[string]any); e == nil || r["id"] != c.id {
+			t.Fatalf("%.80q: %v", c.line, r)
+		}
+		ping := fmt.Sprintf("ping-%d", i)
+		m.send(`{"jsonrpc":"2.0","id":"` + ping + `","method":"ping"}`)
+		if r := m.reply(); r["id"] != ping || r["error"] != nil {
+			t.Fatalf("after %.80q, the ping: %v", c.line, r)
+		}
+	}
+	m.in.Close()
+	if err := m.cmd.Wait(); err != nil {
+		t.Fatalf("the end of stdin: %v", err)
 	}
 }

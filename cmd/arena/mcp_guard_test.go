@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // arena mcp as an attacker, or a careless client, would use it: calls
@@ -136,4 +138,50 @@ func TestMCPAnswersMalformedLinesAndCarriesOn(t *testing.T) {
 	if err := m.cmd.Wait(); err != nil {
 		t.Fatalf("the end of stdin: %v", err)
 	}
+}
+
+// A server killed outright (SIGKILL: no chance to stop its runs) leaves
+// every run it started with an interrupted outcome in its log: the runs
+// notice their parent is gone and end as Ctrl+C would, and no agent is
+// left behind.
+func TestMCPKilledServerLeavesEveryRunInterrupted(t *testing.T) {
+	t.Parallel()
+	const runs = 12
+	s := newSandbox(t)
+	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {Mode: clitest.ModeHang}}})
+	m := s.rawMCP("--max-runs", fmt.Sprint(runs))
+	for i := range runs {
+		m.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"debate","arguments":{"topic":"should we move sessions from Redis to Postgres?","wait_seconds":0}}}`, i))
+	}
+	for range runs {
+		if r := m.reply(); r["error"] != nil {
+			t.Fatalf("%v", r)
+		}
+	}
+	waitUntil(t, loadedMachine, "every run at its hanging call", func() bool {
+		n := 0
+		for _, c := range completeCalls(t, s) {
+			if c.Agent == "gemini" && c.Kind == "critique" {
+				n++
+			}
+		}
+		return n == runs
+	})
+	m.cmd.Process.Kill()
+	m.cmd.Wait()
+	waitUntil(t, loadedMachine, "every run to write its outcome", func() bool {
+		for _, p := range s.logs() {
+			if lc, err := runlog.ReadFile(p); err != nil || !lc.Complete {
+				return false
+			}
+		}
+		return true
+	})
+	for _, p := range s.logs() {
+		lc, _ := runlog.ReadFile(p)
+		if o := outcomeOf(t, lc); o.Result != engine.OutcomeInterrupted {
+			t.Errorf("%s: %s", p, o.Result)
+		}
+	}
+	assertNoSurvivors(t, s)
 }

@@ -21,6 +21,11 @@ import (
 // (cmd/arena/mcp_events.go is the writing side).
 const EnvEventsFD = "ARENA_EVENTS_FD"
 
+// EnvLifelineFD names the file descriptor of a pipe whose other end only
+// the server holds: it reads end of file once the server is gone, however
+// it went (SIGKILL too), and the run then stops as Ctrl+C would stop it.
+const EnvLifelineFD = "ARENA_LIFELINE_FD"
+
 // Header is the first line a run writes on its events pipe.
 type Header struct {
 	Events  int    `json:"arena_events"` // 1: this format
@@ -39,6 +44,7 @@ type run struct {
 	id       string // the log's name without .jsonl, or run-N without a log
 	tool     string // the tool that started it (debate, compare, ...)
 	cmd      *exec.Cmd
+	lifeline *os.File // the server's end of the run's lifeline, closed once it exited
 	started  time.Time
 	announce chan struct{} // closed once the header came, or the process exited
 	done     chan struct{} // closed once the process exited and its stream was read
@@ -84,26 +90,35 @@ func (m *Manager) startRun(tool string, args []string, stdin string, notes []str
 	if err != nil {
 		return nil, err
 	}
+	lr, lw, err := os.Pipe()
+	if err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, err
+	}
 	cmd := exec.Command(m.cfg.Arena, args...)
 	cmd.Dir = m.cfg.Dir
 	env := m.cfg.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(withoutKey(env, EnvEventsFD), EnvEventsFD+"=3")
-	cmd.ExtraFiles = []*os.File{pw}
+	cmd.Env = append(withoutKey(withoutKey(env, EnvEventsFD), EnvLifelineFD), EnvEventsFD+"=3", EnvLifelineFD+"=4")
+	cmd.ExtraFiles = []*os.File{pw, lr}
 	cmd.Stdin = strings.NewReader(stdin)
 	r := &run{
-		tool: tool, cmd: cmd, started: time.Now(), notes: notes,
+		tool: tool, cmd: cmd, lifeline: lw, started: time.Now(), notes: notes,
 		announce: make(chan struct{}), done: make(chan struct{}), changed: make(chan struct{}),
 	}
 	r.stderr.max, r.stdout.max = maxStderr, maxStdout
 	cmd.Stderr = &lockedWriter{mu: &r.mu, w: &r.stderr}
 	cmd.Stdout = &lockedWriter{mu: &r.mu, w: &r.stdout}
 	cmd.SysProcAttr = childAttr()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	lr.Close() // the child holds its own copy
+	if err != nil {
 		pr.Close()
 		pw.Close()
+		lw.Close()
 		return nil, fmt.Errorf("cannot start %s: %w", m.cfg.Arena, err)
 	}
 	pw.Close() // the child holds its own copy: EOF comes when it exits
@@ -118,6 +133,7 @@ func (m *Manager) startRun(tool string, args []string, stdin string, notes []str
 	go func() {
 		err := cmd.Wait()
 		<-streamRead
+		r.lifeline.Close()
 		r.mu.Lock()
 		r.exited, r.waitErr = true, err
 		r.code = cmd.ProcessState.ExitCode()

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -184,4 +188,50 @@ func TestMCPKilledServerLeavesEveryRunInterrupted(t *testing.T) {
 		}
 	}
 	assertNoSurvivors(t, s)
+}
+
+// read_outcome returns only what arena wrote for the run: a log (which
+// anyone can hand over) that names a file of the user's as its report,
+// with or without the file's hash, by path, by a hard or a symbolic link
+// in the log's own directory, gets none of the file back; nor does asking
+// for the file as a log.
+func TestMCPReadOutcomeReturnsOnlyWhatArenaWrote(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t)
+	const secret = "sk-SECRET-of-the-user"
+	auth := s.writeHome(".codex/auth.json", `{"tokens": {"access_token": "`+secret+`"}}`+"\n")
+	sum := sha256.Sum256([]byte(readFile(t, auth)))
+	hash := hex.EncodeToString(sum[:])
+	if r := s.run("compare", "--no-tui", "which queue?", "--option", "A", "--option", "B"); r.code != 0 {
+		t.Fatalf("compare: %d %s", r.code, r.stderr)
+	}
+	genuine := readFile(t, s.logs()[0])
+	dir := filepath.Dir(s.logs()[0])
+	os.Link(auth, filepath.Join(dir, "hard.json"))
+	os.Symlink(auth, filepath.Join(dir, "soft.json"))
+	forge := func(name, path, hash string) string {
+		line := fmt.Sprintf(`{"seq":9999,"t":"2026-01-01T00:00:00Z","type":"saved","data":{"what":"ranking report","path":%q,"sha256":%q}}`, path, hash)
+		p := filepath.Join(dir, name+".jsonl")
+		if err := os.WriteFile(p, []byte(genuine+line+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ms := s.mcp("arena-test")
+	for _, log := range []string{
+		forge("by-path", auth, ""),
+		forge("by-path-and-hash", auth, hash),
+		forge("by-hard-link", filepath.Join(dir, "hard.json"), hash),
+		forge("by-symlink", filepath.Join(dir, "soft.json"), hash),
+	} {
+		res, st := ms.call(bg(t), "read_outcome", map[string]any{"log": log})
+		b, _ := json.Marshal(res)
+		if res.IsError || st.Outcome == nil || strings.Contains(string(b), secret) {
+			t.Fatalf("%s: %s", filepath.Base(log), b)
+		}
+	}
+	res, _ := ms.call(bg(t), "read_outcome", map[string]any{"log": auth})
+	if b, _ := json.Marshal(res); !res.IsError || strings.Contains(string(b), secret) || strings.Contains(string(b), "tokens") {
+		t.Fatalf("the file as a log: %s", b)
+	}
 }

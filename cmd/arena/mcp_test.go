@@ -168,6 +168,12 @@ func TestMCPEveryProtocolRunsToItsOutcome(t *testing.T) {
 				t.Fatalf("%s: outcome %q exit %d (%q), want %q exit %d", p.tool, o.Result, o.ExitCode, o.ExitMeaning, p.result, p.code)
 			}
 			checkMCPRunRecorded(t, s, p.tool, res, st)
+			if p.tool == "rank" { // read back from its log, the report checked against its hash
+				_, logged := ms.call(bg(t), "read_outcome", map[string]any{"log": st.LogPath})
+				if r, _ := logged.Outcome.Report.(map[string]any); r["places"] == nil {
+					t.Fatalf("the report read back from the log: %v", logged.Outcome.Report)
+				}
+			}
 			if len(ms.notifications()) == 0 {
 				t.Fatalf("no progress notification during the call")
 			}

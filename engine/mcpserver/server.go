@@ -25,6 +25,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -32,6 +34,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // Config is what the server needs from arena's command line.
@@ -335,7 +339,26 @@ func (m *Manager) readTool(_ context.Context, _ *mcp.CallToolRequest, in ReadIn)
 		st.Happened = nil
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: statusText(st, doc)}}}, st, nil
 	}
+	if in.Log != "" {
+		if err := logLike(m.abs(in.Log)); err != nil {
+			return nil, RunStatus{}, err
+		}
+	}
 	return m.readLogged(in.RunID, in.Log)
+}
+
+// logLike refuses a path that cannot be a log arena wrote before a byte
+// of it is read: a log is a regular .jsonl file with a single link (a
+// link could make any file of the user's look like one).
+func logLike(path string) error {
+	st, err := os.Lstat(path)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %w", path, err)
+	case filepath.Ext(path) != ".jsonl" || !st.Mode().IsRegular() || links(st) != 1:
+		return fmt.Errorf("%s: %w (read_outcome reads the .jsonl logs arena writes)", path, runlog.ErrNotALog)
+	}
+	return nil
 }
 
 func ptr[T any](v T) *T { return &v }

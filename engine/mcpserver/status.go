@@ -1,12 +1,16 @@
 package mcpserver
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/arenadebate/arena/challengers/trust"
@@ -135,7 +139,11 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 	}
 	doc := ""
 	if o := r.outcome; o != nil {
-		m.fillOutcome(out, o, r.saved, r.tables)
+		runDir := m.abs(".")
+		if r.logPath != "" {
+			runDir = filepath.Dir(r.logPath)
+		}
+		m.fillOutcome(out, o, r.saved, r.tables, runDir)
 		doc = trust.Text(o.Markdown)
 		out.Markdown, out.MarkdownCut = boundDocument(doc)
 	} else {
@@ -155,8 +163,8 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 }
 
 // fillOutcome fills what an Outcome event and the run's saved files and
-// tables say.
-func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Saved, tables []engine.Table) {
+// tables say; runDir is the run's own directory, where its report is.
+func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Saved, tables []engine.Table, runDir string) {
 	out.Result, out.Summary, out.Rounds, out.Failures = string(o.Result), o.Summary, o.Rounds, o.Failures
 	for _, s := range saved {
 		path := m.abs(s.Path)
@@ -165,7 +173,7 @@ func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Sa
 			out.Document = path
 		}
 		if strings.HasSuffix(s.Path, ".json") && out.Report == nil {
-			out.Report = readJSONFile(path)
+			out.Report = readReport(runDir, s)
 		}
 	}
 	for _, t := range tables {
@@ -184,6 +192,11 @@ func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Sa
 // not start, or started before it was restarted).
 func (m *Manager) fromLog(path string) (RunStatus, string, error) {
 	lc, err := runlog.ReadFile(path)
+	if errors.Is(err, runlog.ErrNotALog) {
+		// Not the reader's words: they quote what the file begins with,
+		// and any file can be named here.
+		return RunStatus{}, "", runlog.ErrNotALog
+	}
 	if err != nil {
 		return RunStatus{}, "", err
 	}
@@ -208,7 +221,7 @@ func (m *Manager) fromLog(path string) (RunStatus, string, error) {
 	}
 	st.State = "finished"
 	out := &Outcome{}
-	m.fillOutcome(out, r.outcome, r.saved, r.tables)
+	m.fillOutcome(out, r.outcome, r.saved, r.tables, filepath.Dir(path))
 	if t, ok := m.tool(st.Tool); ok {
 		code := t.ExitOf(r.outcome.Result)
 		out.ExitCode, out.ExitMeaning = code, t.Exits[code]
@@ -287,21 +300,43 @@ func lastJSON(s string) any {
 	return nil
 }
 
-// readJSONFile reads a JSON report a run saved (at most 8 MiB).
-func readJSONFile(path string) any {
-	f, err := os.Open(path)
+// readReport reads the JSON report a run saved, once it has shown itself
+// to be the one arena wrote for this run, as resume checks a log: by its
+// name in the run's own directory (the log's: whatever directory a log
+// names, only the name counts), a regular file with a single link, whose
+// content has the hash the run recorded. A log can come from anyone and
+// name any file (~/.codex/auth.json): none is read because a log names it,
+// and one whose content the log's writer did not already know fails the
+// hash.
+func readReport(runDir string, s engine.Saved) any {
+	if s.SHA256 == "" {
+		return nil
+	}
+	path := filepath.Join(runDir, filepath.Base(s.Path))
+	st, err := os.Lstat(path)
+	if err != nil || !st.Mode().IsRegular() || links(st) != 1 {
+		return nil
+	}
+	data, err := trust.ReadFile(path, 8<<20)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > 8<<20 {
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != s.SHA256 {
 		return nil
 	}
 	var v map[string]any
-	if json.NewDecoder(f).Decode(&v) != nil {
+	if json.Unmarshal(trust.CleanJSON(data), &v) != nil {
 		return nil
 	}
 	return v
+}
+
+// links is how many hard links the file has (1 where it cannot be told).
+func links(st os.FileInfo) uint64 {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(sys.Nlink)
+	}
+	return 1
 }
 
 // shellQuote quotes a path for a shell command line when it needs it.

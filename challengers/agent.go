@@ -242,6 +242,17 @@ func Provider(a Agent) string {
 	return exe
 }
 
+// CredentialVars are the variables the agents log in with, sorted, each
+// once.
+func CredentialVars(agents map[string]Agent) []string {
+	var names []string
+	for _, ag := range agents {
+		names = append(names, ag.CredentialEnv...)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
 // NoMCPServers is the MCP server name gemini and qwen seats are allowed,
 // which no server has: they load none.
 const NoMCPServers = "arena-seat-loads-no-mcp-server"

@@ -273,3 +273,40 @@ func TestInstallSaysWhereGeminiStartsArena(t *testing.T) {
 		}
 	}
 }
+
+// arena mcp --http prints how to register it with each CLI: run as
+// printed, by a shell, each command is accepted, and Claude Code and
+// Gemini CLI connect with the token it reads from the file.
+func TestHTTPRegistrationCommandsWorkInTheRealCLIs(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ host, check, want string }{
+		{"claude", "claude mcp get arena", "Connected"},
+		{"gemini", "gemini mcp list", "(http) - Connected"},
+		{"codex", "codex mcp get arena", "ARENA_MCP_TOKEN"},
+	} {
+		t.Run(c.host, func(t *testing.T) {
+			t.Parallel()
+			cli := realCLI(t, c.host)
+			s := newSandbox(t)
+			h := s.httpMCP()
+			var command string
+			for _, line := range h.banner {
+				if l := strings.TrimSpace(line); strings.HasPrefix(l, c.host+" mcp add") {
+					command = l
+				}
+			}
+			if command == "" || !strings.Contains(command, h.url) {
+				t.Fatalf("no %s command:\n%s", c.host, strings.Join(h.banner, "\n"))
+			}
+			env := s.env(s.pathWith(cli), "GEMINI_CLI_TRUST_WORKSPACE=true")
+			for _, line := range []string{command, c.check} {
+				cmd := exec.Command("sh", "-c", line)
+				cmd.Dir, cmd.Env = s.dir, env
+				out, err := cmd.CombinedOutput()
+				if err != nil || (line == c.check && !strings.Contains(string(out), c.want)) {
+					t.Fatalf("%s: %v\n%s", line, err, out)
+				}
+			}
+		})
+	}
+}

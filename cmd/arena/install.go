@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -104,7 +103,7 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 	if err != nil {
 		return err
 	}
-	pass := credentialVars(s.Agents)
+	pass := challengers.CredentialVars(s.Agents)
 	verb := "registers"
 	if f.dryRun {
 		verb = "would register"
@@ -133,16 +132,6 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 }
 
 var errRefused = errors.New("refused")
-
-// credentialVars are the variables the configured agents log in with.
-func credentialVars(agents map[string]challengers.Agent) []string {
-	var names []string
-	for _, ag := range agents {
-		names = append(names, ag.CredentialEnv...)
-	}
-	slices.Sort(names)
-	return slices.Compact(names)
-}
 
 // installNotes says what the entry passes through, and why, and what to
 // know about the CLI's trusted folders.

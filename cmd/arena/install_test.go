@@ -193,7 +193,7 @@ func TestInstallCodexTOML(t *testing.T) {
 	// The keys of the seats' logins pass through by name (codex gives a
 	// server few of its variables), and arena's own.
 	codex, _ := hostconfig.Lookup("codex")
-	names, _ := json.Marshal(codex.Passed(credentialVars(challengers.Builtins())))
+	names, _ := json.Marshal(codex.Passed(challengers.CredentialVars(challengers.Builtins())))
 	want := strings.Replace(codexConfig, `"/old/arena"`, `"`+arenaBinary(t)+`"`, 1)
 	want = strings.Replace(want, "env = { ARENA_MCP_HOST = \"codex\" }\n", "env = { ARENA_MCP_HOST = \"codex\" }\nenv_vars = "+strings.ReplaceAll(string(names), ",", ", ")+"\n", 1)
 	if !strings.Contains(want, `"OPENAI_API_KEY", `) || !strings.Contains(r.stdout, "the entry passes ANTHROPIC_API_KEY") {

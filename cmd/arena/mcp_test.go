@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -490,53 +488,6 @@ func TestMCPListAndReadOutcome(t *testing.T) {
 	for _, args := range []map[string]any{{"run_id": "nope"}, {"run_id": "../etc"}, {"log": "notes.txt"}, {}} {
 		if res, _ := ms.call(bg(t), "read_outcome", args); !res.IsError {
 			t.Fatalf("read_outcome %v: %s", args, textOf(res))
-		}
-	}
-}
-
-func TestMCPOverHTTP(t *testing.T) {
-	t.Parallel()
-	s := newSandbox(t)
-	cmd := exec.Command(arenaBinary(t), "mcp", "--http", "127.0.0.1:0")
-	cmd.Dir, cmd.Env = s.dir, s.env()
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	sc := bufio.NewScanner(stderr)
-	url := ""
-	for sc.Scan() {
-		if u, ok := strings.CutPrefix(sc.Text(), "arena mcp: serving on "); ok {
-			url = u
-			break
-		}
-	}
-	go func() {
-		for sc.Scan() {
-		}
-	}()
-	if !strings.HasPrefix(url, "http://127.0.0.1:") {
-		t.Fatalf("no URL on stderr (%q)", url)
-	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "arena-test", Version: "1.0"}, nil)
-	cs, err := c.Connect(bg(t), &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms := &mcpSession{ClientSession: cs, t: t}
-	res, st := ms.call(bg(t), "debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "wait_seconds": 50})
-	if res.IsError || st.Outcome == nil || st.Outcome.Result != "consensus" {
-		t.Fatalf("%s", textOf(res))
-	}
-	cs.Close()
-	cmd.Process.Signal(syscall.SIGINT)
-	if code := exitCodeOf(cmd.Wait()); code != 0 {
-		t.Fatalf("exit %d after SIGINT", code)
-	}
-	for _, addr := range []string{"0.0.0.0:0", "example.com:80", "nonsense"} {
-		if r := s.run("mcp", "--http", addr); r.code != exitUsage || !strings.Contains(r.stderr, "--http") {
-			t.Errorf("--http %s: exit %d %s", addr, r.code, r.stderr)
 		}
 	}
 }

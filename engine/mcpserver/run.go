@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/arenadebate/arena/engine"
 )
 
@@ -44,7 +46,8 @@ type run struct {
 	id       string // the log's name without .jsonl, or run-N without a log
 	tool     string // the tool that started it (debate, compare, ...)
 	cmd      *exec.Cmd
-	lifeline *os.File // the server's end of the run's lifeline, closed once it exited
+	lifeline *os.File           // the server's end of the run's lifeline, closed once it exited
+	session  *mcp.ServerSession // the session it belongs to, whose end stops it; nil: none
 	started  time.Time
 	announce chan struct{} // closed once the header came, or the process exited
 	done     chan struct{} // closed once the process exited and its stream was read

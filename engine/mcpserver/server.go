@@ -44,6 +44,9 @@ type Config struct {
 	Args  []string // flags every run gets after its command (--config, --log-dir)
 	Dir   string   // the runs' working directory ("": this process's)
 	Env   []string // the runs' environment (nil: this process's)
+	// Credentials are the variables the agents log in with: one that
+	// came empty or unexpanded is left out of the runs' environment.
+	Credentials []string
 	// LogDir is where the runs' logs are saved, for list_runs and
 	// read_outcome.
 	LogDir string
@@ -77,6 +80,8 @@ type Manager struct {
 	// together cannot all pass the check (30 at once started 30 runs
 	// under --max-runs 2).
 	starting int
+	// sessions are the sessions open that runs belong to.
+	sessions map[*mcp.ServerSession]bool
 }
 
 // NewManager returns a manager of runs started as cfg says.
@@ -87,7 +92,27 @@ func NewManager(cfg Config) *Manager {
 	if cfg.Stopping <= 0 {
 		cfg.Stopping = 30 * time.Second
 	}
+	if cfg.Env == nil {
+		cfg.Env = os.Environ()
+	}
+	cfg.Env = withoutEmpty(cfg.Env, cfg.Credentials)
 	return &Manager{cfg: cfg}
+}
+
+// withoutEmpty is env without the variables of names that came empty or
+// unexpanded: Gemini CLI hands a server an entry's ${NAME} as "" when its
+// own environment has no NAME (arena install writes one for every
+// credential), and a seat may take an empty key for a key.
+func withoutEmpty(env, names []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if slices.Contains(names, k) && (strings.TrimSpace(v) == "" || v == "${"+k+"}" || v == "$"+k) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 const (
@@ -131,6 +156,7 @@ func runTool(s *mcp.Server, m *Manager, t Tool) {
 			if err != nil {
 				return nil, RunStatus{}, err
 			}
+			m.own(r, req.Session)
 			return m.follow(ctx, req, r, 0, Follow{WaitSeconds: int(number(in["wait_seconds"]))}.wait())
 		})
 }
@@ -275,6 +301,49 @@ func (m *Manager) notify(ctx context.Context, req *mcp.CallToolRequest, r *run, 
 		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(sent + i + 1), Message: line})
 	}
 	return total
+}
+
+// own gives r to the session that started it, and follows the session:
+// once it ends (its client closed it; over HTTP, its connection dropped
+// and it went idle; on stdio, stdin closed), its runs are stopped, as
+// nobody is left to see them end, and their logs stay resumable. A
+// request of protocol version 2026-07-28 over HTTP stands alone and
+// initialized no session: its runs belong to none (a dropped call stops
+// the run it follows).
+func (m *Manager) own(r *run, ss *mcp.ServerSession) {
+	if ss == nil || ss.InitializeParams() == nil {
+		return
+	}
+	m.mu.Lock()
+	r.session = ss
+	followed := m.sessions[ss]
+	if m.sessions == nil {
+		m.sessions = map[*mcp.ServerSession]bool{}
+	}
+	m.sessions[ss] = true
+	m.mu.Unlock()
+	if !followed {
+		go m.sessionEnds(ss)
+	}
+}
+
+// sessionEnds waits for a session to end, then stops its runs (at once
+// when it is over already).
+func (m *Manager) sessionEnds(ss *mcp.ServerSession) {
+	_ = ss.Wait()
+	m.mu.Lock()
+	delete(m.sessions, ss)
+	var runs []*run
+	for _, r := range m.runs {
+		if r.session == ss {
+			runs = append(runs, r)
+		}
+	}
+	m.mu.Unlock()
+	for _, r := range runs {
+		r.stop()
+		go m.reap(r)
+	}
 }
 
 // reap kills a stopped run that has not closed its log in time.

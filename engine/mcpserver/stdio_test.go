@@ -46,3 +46,17 @@ func TestFilterLines(t *testing.T) {
 		t.Fatalf("replies %v %v\n%s", ids, codes, out.String())
 	}
 }
+
+// A credential that came empty or unexpanded (Gemini CLI's ${NAME} of a
+// variable it does not have) is left out of the runs' environment; the
+// rest stays as it came.
+func TestWithoutEmptyCredentials(t *testing.T) {
+	t.Parallel()
+	m := NewManager(Config{
+		Env:         []string{"OPENAI_API_KEY=", "GEMINI_API_KEY=${GEMINI_API_KEY}", "QWEN_API_KEY=$QWEN_API_KEY", "ANTHROPIC_API_KEY=sk-a", "EMPTY_OTHER=", "HOME=/h"},
+		Credentials: []string{"OPENAI_API_KEY", "GEMINI_API_KEY", "QWEN_API_KEY", "ANTHROPIC_API_KEY"},
+	})
+	if got := strings.Join(m.cfg.Env, " "); got != "ANTHROPIC_API_KEY=sk-a EMPTY_OTHER= HOME=/h" {
+		t.Fatalf("%s", got)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -308,5 +309,40 @@ func TestHTTPRegistrationCommandsWorkInTheRealCLIs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Claude Code names a plugin's commands after the plugin (/arena:verdict),
+// not as arena install's files are named (/verdict): the README and the
+// marketplace say what the real CLI lists for the plugin.
+func TestClaudePluginCommandsAreAsTheDocsSay(t *testing.T) {
+	t.Parallel()
+	claude := realCLI(t, "claude")
+	s := newSandbox(t)
+	api := newStandIn(t, "", nil)
+	repo, _ := filepath.Abs("../..")
+	cmd := exec.Command(claude, "-p", "hi", "--plugin-dir", filepath.Join(repo, "cmd", "arena", "claude-plugin"), "--output-format", "stream-json", "--verbose")
+	cmd.Dir, cmd.Env = s.dir, s.env("ANTHROPIC_BASE_URL="+api.URL, "ANTHROPIC_API_KEY=sk-standin")
+	out, err := cmd.Output()
+	var init struct {
+		SlashCommands []string `json:"slash_commands"`
+	}
+	first, _, _ := strings.Cut(string(out), "\n")
+	if json.Unmarshal([]byte(first), &init) != nil {
+		t.Fatalf("no init event (%v):\n%s", err, out)
+	}
+	readme, market := readFile(t, filepath.Join(repo, "README.md")), readFile(t, filepath.Join(repo, ".claude-plugin", "marketplace.json"))
+	n := 0
+	for _, c := range init.SlashCommands {
+		if !strings.HasPrefix(c, "arena:") {
+			continue
+		}
+		n++
+		if !strings.Contains(readme, "`/"+c+"`") || !strings.Contains(market, "/"+c) {
+			t.Errorf("the README or the marketplace does not name the plugin's /%s", c)
+		}
+	}
+	if n != 5 {
+		t.Fatalf("%d of the plugin's commands listed: %v", n, init.SlashCommands)
 	}
 }

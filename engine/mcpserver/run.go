@@ -134,22 +134,28 @@ func (m *Manager) startRun(tool string, args []string, stdin string, notes []str
 		r.read(pr, signal, m.cfg.Dir)
 	}()
 	go func() {
-		err := cmd.Wait()
-		<-streamRead
-		r.lifeline.Close()
-		r.mu.Lock()
-		r.exited, r.waitErr = true, err
-		r.code = cmd.ProcessState.ExitCode()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			r.code = 128 + int(ws.Signal())
-		}
-		r.changedLocked()
-		r.mu.Unlock()
-		close(r.done)
+		r.wait(streamRead)
 		signal()
 	}()
 	<-r.announce
 	return r, nil
+}
+
+// wait waits for the run's process to exit and its stream to be read,
+// then keeps how it ended and cuts its lifeline.
+func (r *run) wait(streamRead <-chan struct{}) {
+	err := r.cmd.Wait()
+	<-streamRead
+	r.lifeline.Close()
+	r.mu.Lock()
+	r.exited, r.waitErr = true, err
+	r.code = r.cmd.ProcessState.ExitCode()
+	if ws, ok := r.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		r.code = 128 + int(ws.Signal())
+	}
+	r.changedLocked()
+	r.mu.Unlock()
+	close(r.done)
 }
 
 // read decodes the events pipe until it closes.

@@ -47,7 +47,7 @@ type run struct {
 	tool     string // the tool that started it (debate, compare, ...)
 	cmd      *exec.Cmd
 	lifeline *os.File           // the server's end of the run's lifeline, closed once it exited
-	session  *mcp.ServerSession // the session it belongs to, whose end stops it; nil: none
+	session  *mcp.ServerSession // the session it belongs to, whose end stops it (nil: none); under the manager's lock
 	started  time.Time
 	announce chan struct{} // closed once the header came, or the process exited
 	done     chan struct{} // closed once the process exited and its stream was read

@@ -242,6 +242,21 @@ func Provider(a Agent) string {
 	return exe
 }
 
+// CredentialVars are the variables the agents log in with, sorted, each
+// once.
+func CredentialVars(agents map[string]Agent) []string {
+	var names []string
+	for _, ag := range agents {
+		names = append(names, ag.CredentialEnv...)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// NoMCPServers is the MCP server name gemini and qwen seats are allowed,
+// which no server has: they load none.
+const NoMCPServers = "arena-seat-loads-no-mcp-server"
+
 // DefaultChallengerOrder is the order built-in challengers are listed in
 // when none are configured.
 var DefaultChallengerOrder = []string{"gemini", "codex", "qwen"}
@@ -252,13 +267,22 @@ var DefaultChallengerOrder = []string{"gemini", "codex", "qwen"}
 // Least privilege: none of these passes an auto-approve, "yolo" or
 // sandbox-bypass flag. A debate needs text in and text out; a user who wants
 // a model to run tools adds such flags through `args` in the config.
+//
+// Nor does a seat load the user's MCP servers: each CLI is told in its own
+// way to load none but what the agent's `args` name. After arena install,
+// every seat would otherwise start its own arena mcp and offer arena's
+// tools to its model (a debate inside a debate, spending money), with every
+// file writer or shell the user configured.
 var builtins = map[string]Agent{
 	"claude": {
 		Name: "claude",
 		// -p is claude's boolean --print; the prompt is positional.
 		// stream-json requires --verbose; partial messages add token deltas.
-		Command:      []string{"claude", "-p", PromptPlaceholder, "--output-format", "stream-json", "--verbose", "--include-partial-messages"},
-		StdinCommand: []string{"claude", "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages"},
+		// --strict-mcp-config: "Only use MCP servers from --mcp-config,
+		// ignoring all other MCP configurations" (claude --help, 2.1.197),
+		// and none is given unless args give one.
+		Command:      []string{"claude", "-p", PromptPlaceholder, "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--strict-mcp-config"},
+		StdinCommand: []string{"claude", "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--strict-mcp-config"},
 		Prompt:       PromptArgv,
 		Format:       FormatClaudeStreamJSON,
 		PTY:          true,
@@ -275,8 +299,12 @@ var builtins = map[string]Agent{
 		Name: "gemini",
 		// -p takes the prompt as its value and switches to headless mode; a
 		// prompt on stdin is read when -p is absent and stdin is not a tty.
-		Command:      []string{"gemini", "-p", PromptPlaceholder, "-o", "stream-json"},
-		StdinCommand: []string{"gemini", "-o", "stream-json"},
+		// --allowed-mcp-server-names: a server not in the list is blocked
+		// (isBlockedBySettings in gemini-cli 0.61.0's bundle; an empty list
+		// would allow all), and no server has this name. It is an array,
+		// so a flag must follow it, and args may name more servers.
+		Command:      []string{"gemini", "-p", PromptPlaceholder, "--allowed-mcp-server-names", NoMCPServers, "-o", "stream-json"},
+		StdinCommand: []string{"gemini", "--allowed-mcp-server-names", NoMCPServers, "-o", "stream-json"},
 		Prompt:       PromptArgv,
 		Format:       FormatGeminiStreamJSON,
 		// In a folder it has not been told to trust, gemini refuses to run
@@ -304,8 +332,13 @@ var builtins = map[string]Agent{
 		// codex reads more input from stdin unless it is closed (the
 		// runner always closes it) and retries forever without network
 		// (the runner's timeout ends it). --full-auto no longer exists.
-		Command:       []string{"codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", PromptPlaceholder},
-		StdinCommand:  []string{"codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "-"},
+		// --ignore-user-config: "Do not load $CODEX_HOME/config.toml; auth
+		// still uses CODEX_HOME" (codex exec --help, 0.169.0). It is codex's
+		// only way to load none of the user's MCP servers: -c mcp_servers={}
+		// is merged into that file's table, not put in its place. The
+		// file's model and provider go too; args set them (-c model=...).
+		Command:       []string{"codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "--ignore-user-config", PromptPlaceholder},
+		StdinCommand:  []string{"codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "--ignore-user-config", "-"},
 		Prompt:        PromptArgv,
 		Format:        FormatCodexJSON,
 		PTY:           true,
@@ -319,9 +352,11 @@ var builtins = map[string]Agent{
 	},
 	"qwen": {
 		Name: "qwen",
-		// The prompt is positional; -p is deprecated.
-		Command:       []string{"qwen", PromptPlaceholder, "-o", "stream-json", "--include-partial-messages"},
-		StdinCommand:  []string{"qwen", "-o", "stream-json", "--include-partial-messages"},
+		// The prompt is positional; -p is deprecated. The MCP servers as
+		// gemini's: qwen-code 0.24.4 blocks every server not in
+		// --allowed-mcp-server-names once the flag is given.
+		Command:       []string{"qwen", PromptPlaceholder, "--allowed-mcp-server-names", NoMCPServers, "-o", "stream-json", "--include-partial-messages"},
+		StdinCommand:  []string{"qwen", "--allowed-mcp-server-names", NoMCPServers, "-o", "stream-json", "--include-partial-messages"},
 		Prompt:        PromptArgv,
 		Format:        FormatQwenStreamJSON,
 		PTY:           true,

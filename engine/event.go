@@ -360,6 +360,10 @@ type Outcome struct {
 type Saved struct {
 	What string `json:"what"`
 	Path string `json:"path"`
+	// SHA256 is the file's hash as it was written, for a file written
+	// whole that arena reads back (rank's JSON report): what reads it
+	// checks the hash, as a log can name any file.
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 // Resumed marks where a run was taken up again (arena resume) in the

@@ -52,12 +52,13 @@ func (r *record) setPrompt(p string) {
 }
 
 // loggedEnv is the part of the environment tests assert on: the fakes'
-// own settings, gemini's, and the terminal type.
+// own settings, gemini's, the API keys a CLI logs in with (whether a
+// seat got its login through an MCP host), and the terminal type.
 func loggedEnv() map[string]string {
 	env := map[string]string{}
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "ARENA_") || strings.HasPrefix(k, "GEMINI_") || k == "TERM" {
+		if strings.HasPrefix(k, "ARENA_") || strings.HasPrefix(k, "GEMINI_") || strings.HasSuffix(k, "_API_KEY") || k == "TERM" {
 			env[k] = v
 		}
 	}

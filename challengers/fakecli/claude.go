@@ -27,6 +27,8 @@ var claudeFlags = flagParser{opts: []opt{
 	{name: "model", arg: "<model>"},
 	{name: "permission-mode", arg: "<mode>", choices: []string{"acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"}},
 	{name: "dangerously-skip-permissions"},
+	{name: "strict-mcp-config"},
+	{name: "mcp-config", arg: "<configs...>"},
 	{name: "version", short: 'v'},
 	{name: "help", short: 'h'},
 }}
@@ -37,7 +39,8 @@ Claude Code - starts an interactive session by default, use -p/--print for
 non-interactive output
 
 (fake claude: only -p, --output-format, --verbose, --include-partial-messages,
---model, --permission-mode, --dangerously-skip-permissions and --version)
+--model, --permission-mode, --dangerously-skip-permissions, --strict-mcp-config,
+--mcp-config and --version)
 `
 
 // claudePrepare follows claude's order: options, print-mode checks, stdin,

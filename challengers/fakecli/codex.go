@@ -41,6 +41,7 @@ var codexExecFlags = flagParser{opts: []opt{
 	{name: "cd", short: 'C', arg: "<DIR>"},
 	{name: "output-last-message", short: 'o', arg: "<FILE>"},
 	{name: "ephemeral"},
+	{name: "ignore-user-config"},
 	{name: "color", arg: "<COLOR>", choices: []string{"always", "never", "auto"}},
 	{name: "version", short: 'V'},
 	{name: "help", short: 'h'},

@@ -25,6 +25,7 @@ var geminiFlags = flagParser{valueMayNotLookLikeFlag: true, opts: []opt{
 	{name: "yolo", short: 'y'},
 	{name: "approval-mode", arg: "<mode>", choices: []string{"default", "auto_edit", "yolo", "plan"}},
 	{name: "skip-trust"},
+	{name: "allowed-mcp-server-names", arg: "<names>"},
 	{name: "version", short: 'v'},
 	{name: "help", short: 'h'},
 }}
@@ -39,6 +40,7 @@ Options:
       --skip-trust                Trust the current workspace for this session.  [boolean] [default: false]
   -y, --yolo                      Automatically accept all actions  [boolean] [default: false]
       --approval-mode             Set the approval mode  [string] [choices: "default", "auto_edit", "yolo", "plan"]
+      --allowed-mcp-server-names  Allowed MCP server names  [array]
   -o, --output-format             The format of the CLI output.  [string] [choices: "text", "json", "stream-json"]
   -v, --version                   Show version number  [boolean]
   -h, --help                      Show help  [boolean]

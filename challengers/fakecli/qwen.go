@@ -27,6 +27,7 @@ var qwenFlags = flagParser{valueMayNotLookLikeFlag: true, opts: []opt{
 	{name: "model", short: 'm', arg: "<model>"},
 	{name: "yolo", short: 'y'},
 	{name: "approval-mode", arg: "<mode>", choices: []string{"plan", "default", "auto-edit", "yolo"}},
+	{name: "allowed-mcp-server-names", arg: "<names>"},
 	{name: "version", short: 'v'},
 	{name: "help", short: 'h'},
 }}
@@ -43,6 +44,7 @@ Options:
   -p, --prompt                          Prompt. Appended to input on stdin (if any).  [deprecated: Use the positional prompt instead. This flag will be removed in a future version.] [string]
   -y, --yolo                            Automatically accept all actions  [boolean] [default: false]
       --approval-mode                   Set the approval mode  [string] [choices: "plan", "default", "auto-edit", "yolo"]
+      --allowed-mcp-server-names        Allowed MCP server names  [array]
   -o, --output-format                   The format of the CLI output.  [string] [choices: "text", "json", "stream-json"]
       --include-partial-messages        Include partial assistant messages when using stream-json output.  [boolean] [default: false]
   -v, --version                         Show version number  [boolean]

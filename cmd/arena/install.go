@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/settings/hostconfig"
 )
@@ -40,7 +41,7 @@ type installFlags struct {
 	scope  string
 }
 
-func (a *app) installCmd(*commonFlags) *cobra.Command {
+func (a *app) installCmd(cf *commonFlags) *cobra.Command {
 	var f installFlags
 	cmd := &cobra.Command{
 		Use:   "install claude|codex|gemini [--dry-run] [--scope user|project]",
@@ -54,7 +55,9 @@ func (a *app) installCmd(*commonFlags) *cobra.Command {
 
 The entry runs this arena binary (arena mcp) and names the CLI's agent in
 ARENA_MCP_HOST, which is how arena keeps the calling agent out of judging
-seats, and how it knows the entry is its own. Running install again updates
+seats, and how it knows the entry is its own. Gemini CLI and Codex keep API
+keys from the servers they start: their entry passes the configured agents'
+credential variables through, by name (never a value). Running install again updates
 what it wrote. Nothing else is changed: an entry named arena, or a command
 file, that arena did not write is left alone (and said so); a configuration
 arena cannot read back whole (JSON with comments, say) or a symbolic link
@@ -68,14 +71,14 @@ repository (cmd/arena/claude-plugin, listed by .claude-plugin/marketplace.json).
   arena install codex
   arena install gemini --scope project`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return a.runInstall(args[0], f) },
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runInstall(cmd, cf, args[0], f) },
 	}
 	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "show what would change, write nothing")
 	cmd.Flags().StringVar(&f.scope, "scope", "user", "user (your home) or project (this directory)")
 	return cmd
 }
 
-func (a *app) runInstall(name string, f installFlags) error {
+func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f installFlags) error {
 	h, ok := hostconfig.Lookup(name)
 	if !ok {
 		return usagef("arena install %s: not a CLI arena installs into (claude, codex or gemini)", name)
@@ -96,18 +99,24 @@ func (a *app) runInstall(name string, f installFlags) error {
 	if err != nil {
 		return fmt.Errorf("cannot find arena's own binary to register: %w", err)
 	}
+	s, err := a.loadSettings(cmd, cf)
+	if err != nil {
+		return err
+	}
+	pass := challengers.CredentialVars(s.Agents)
 	verb := "registers"
 	if f.dryRun {
 		verb = "would register"
 	}
 	fmt.Fprintf(a.stdout, "arena install %s %s arena mcp with %s:\n", name, verb, h.Title)
-	if err := a.installEntry(h, path, h.Entry(exe), f.dryRun); err != nil {
+	if err := a.installEntry(h, path, h.Entry(exe, pass), f.dryRun); err != nil {
 		if errors.Is(err, errRefused) {
-			fmt.Fprintf(a.stdout, "\nNothing was written. To register arena yourself: %s\n", h.AddCommand(exe))
+			fmt.Fprintf(a.stdout, "\nNothing was written. To register arena yourself: %s\n", h.AddCommand(exe, pass))
 			return exitCode(exitRefused)
 		}
 		return err
 	}
+	a.installNotes(h, pass)
 	if cdir := h.CommandsDir(f.scope, home, dir); cdir != "" {
 		if err := a.installCommands(cdir, f.dryRun); err != nil {
 			return err
@@ -123,6 +132,17 @@ func (a *app) runInstall(name string, f installFlags) error {
 }
 
 var errRefused = errors.New("refused")
+
+// installNotes says what the entry passes through, and why, and what to
+// know about the CLI's trusted folders.
+func (a *app) installNotes(h hostconfig.Host, pass []string) {
+	if names := h.Passed(pass); len(names) > 0 {
+		fmt.Fprintf(a.stdout, "  %s: the entry passes %s to arena by name (the values stay in your environment), for the seats that log in with them\n", h.Strips(), strings.Join(names, ", "))
+	}
+	if t := h.Trusted(); t != "" {
+		fmt.Fprintf(a.stdout, "  %s\n", t)
+	}
+}
 
 // installEntry registers the entry in the configuration at path.
 func (a *app) installEntry(h hostconfig.Host, path string, entry hostconfig.Entry, dry bool) error {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/settings/hostconfig"
 )
 
@@ -221,7 +222,15 @@ func TestInstallCodexTOML(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	after := readFile(t, cfg)
+	// The keys of the seats' logins pass through by name (codex gives a
+	// server few of its variables), and arena's own.
+	codex, _ := hostconfig.Lookup("codex")
+	names, _ := json.Marshal(codex.Passed(challengers.CredentialVars(challengers.Builtins())))
 	want := strings.Replace(codexConfig, `"/old/arena"`, `"`+arenaBinary(t)+`"`, 1)
+	want = strings.Replace(want, "env = { ARENA_MCP_HOST = \"codex\" }\n", "env = { ARENA_MCP_HOST = \"codex\" }\nenv_vars = "+strings.ReplaceAll(string(names), ",", ", ")+"\n", 1)
+	if !strings.Contains(want, `"OPENAI_API_KEY", `) || !strings.Contains(r.stdout, "the entry passes ANTHROPIC_API_KEY") {
+		t.Fatalf("want %s\nsaid:\n%s", want, r.stdout)
+	}
 	if after != want {
 		t.Fatalf("got\n%s\nwant\n%s", after, want)
 	}

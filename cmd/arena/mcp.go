@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -9,15 +10,20 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine/mcpserver"
+	"github.com/arenadebate/arena/engine/runlog"
+	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/settings/hostconfig"
 )
 
@@ -35,14 +41,18 @@ var mcpExits = exits{
 const envMCPHost = hostconfig.HostEnv
 
 type mcpFlags struct {
-	http    string
-	maxRuns int
+	http        string
+	tokenFile   string
+	maxRuns     int
+	maxSessions int
+	sessionIdle time.Duration
+	bodyTimeout time.Duration
 }
 
 func (a *app) mcpCmd(cf *commonFlags) *cobra.Command {
 	var f mcpFlags
 	cmd := &cobra.Command{
-		Use:   "mcp [--http ADDR]",
+		Use:   "mcp [--http ADDR [--token-file FILE]]",
 		Short: "Serve the protocols as MCP tools to Claude Code, Codex, Gemini CLI",
 		Long: `mcp serves arena's protocols as Model Context Protocol tools over stdio (or
 Streamable HTTP on a loopback address with --http), for the agents you already
@@ -56,7 +66,13 @@ and arena resume LOG carries an interrupted one on. A run tool follows its run
 for up to wait_seconds (default 20, at most 50: hosts give a call about a
 minute) and returns its outcome, or its run id and what happened so far;
 progress notifications are sent while a call follows a run, and a client that
-cancels the call stops the run (its log stays resumable).
+cancels the call stops the run (its log stays resumable), as does a session
+that ends (stdin closed, an HTTP session closed or idle for --session-idle).
+
+Over HTTP every request must carry a secret, Authorization: Bearer TOKEN: any
+user of the machine can reach a loopback port. The token is kept 0600 in
+--token-file (made if missing; default ~/.local/state/arena/mcp-token), and
+arena mcp --http prints how to register the server with each CLI.
 
 When the calling agent is one of arena's agents (Claude Code is claude, Codex
 is codex, Gemini CLI is gemini: told by the client's name, or by
@@ -70,8 +86,14 @@ Register it with arena install claude|codex|gemini.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runMCP(cmd, cf, &f) },
 	}
-	cmd.Flags().StringVar(&f.http, "http", "", "serve Streamable HTTP on this loopback address (host:port; port 0 picks one) instead of stdio")
-	cmd.Flags().IntVar(&f.maxRuns, "max-runs", 4, "runs going on at once, at most")
+	fl := cmd.Flags()
+	fl.StringVar(&f.http, "http", "", "serve Streamable HTTP on this loopback address (host:port; port 0 picks one) instead of stdio")
+	fl.StringVar(&f.tokenFile, "token-file", "", "with --http: the file holding the Bearer token every request must carry (made 0600 if missing; default: mcp-token in arena's state directory)")
+	fl.IntVar(&f.maxRuns, "max-runs", 4, "runs going on at once, at most")
+	fl.IntVar(&f.maxSessions, "max-sessions", 32, "with --http: sessions open at once, at most")
+	fl.DurationVar(&f.sessionIdle, "session-idle", 30*time.Minute, "with --http: close a session no request came for in this long, and stop its runs")
+	fl.DurationVar(&f.bodyTimeout, "body-timeout", 30*time.Second, "with --http: the time a request's body may take to arrive")
+	_ = fl.MarkHidden("body-timeout") // for the tests of a stalled body
 	return cmd
 }
 
@@ -88,10 +110,35 @@ func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
 		if ln, err = mcpserver.ListenLoopback(f.http); err != nil {
 			return usagef("--http %w", err)
 		}
+		defer ln.Close()
 	}
+	m, err := a.mcpManager(cmd, s, f.maxRuns)
+	if err != nil {
+		return err
+	}
+	defer m.StopAll() // nobody would see them end
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	if ln != nil {
+		return a.serveMCPHTTP(ctx, ln, m, f)
+	}
+	in := a.stdin
+	if a.stdinRead != nil {
+		in = a.stdinRead.r // not recorded: this is the protocol, not a topic
+	}
+	err = mcpserver.NewServer(m).Run(ctx, mcpserver.Stdio(in, a.stdout))
+	if err == nil || ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+		return nil
+	}
+	return err
+}
+
+// mcpManager is the manager of the runs the server starts: each the
+// arena binary, with the server's own flags, directory and environment.
+func (a *app) mcpManager(cmd *cobra.Command, s *settings.Settings, maxRuns int) (*mcpserver.Manager, error) {
 	self, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("cannot find arena's own binary to start runs with: %w", err)
+		return nil, fmt.Errorf("cannot find arena's own binary to start runs with: %w", err)
 	}
 	dir, _ := os.Getwd()
 	var passed []string
@@ -102,35 +149,51 @@ func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
 	}
 	tools, err := mcpTools(cmd.Root())
 	if err != nil {
-		return err
+		return nil, err
 	}
-	m := mcpserver.NewManager(mcpserver.Config{
-		Arena: self, Args: passed, Dir: dir, Env: a.agentEnv, LogDir: s.DebateLogPath,
+	return mcpserver.NewManager(mcpserver.Config{
+		Arena: self, Args: passed, Dir: dir, Env: a.agentEnv, Credentials: challengers.CredentialVars(s.Agents), LogDir: s.DebateLogPath,
 		Agents: slices.Sorted(maps.Keys(s.Agents)), Host: os.Getenv(envMCPHost),
-		Tools: tools, Version: version, MaxRuns: f.maxRuns,
+		Tools: tools, Version: buildVersion(), MaxRuns: maxRuns,
 		Budget: mcpserver.Budget{MaxCost: s.MaxCostUSD, MaxCalls: s.MaxCalls, MaxTokens: int(s.MaxTokens)},
-	})
-	defer m.StopAll() // nobody would see them end
-	server := mcpserver.NewServer(m)
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-	if ln != nil {
-		return mcpserver.ServeHTTP(ctx, ln, server, a.stderr)
-	}
-	in := a.stdin
-	if a.stdinRead != nil {
-		in = a.stdinRead.r // not recorded: this is the protocol, not a topic
-	}
-	err = server.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{a.stdout}})
-	if err == nil || ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
-		return nil
-	}
-	return err
+	}), nil
 }
 
-type nopWriteCloser struct{ io.Writer }
+// serveMCPHTTP serves HTTP on ln with the user's token, once it has said
+// where and how to register the server with each CLI.
+func (a *app) serveMCPHTTP(ctx context.Context, ln net.Listener, m *mcpserver.Manager, f *mcpFlags) error {
+	path := f.tokenFile
+	if path == "" {
+		path = a.mcpTokenPath()
+	}
+	if path == "" {
+		return errors.New("no home directory is known to keep the token in: give --token-file")
+	}
+	key, err := runlog.Key(path, true)
+	if err != nil {
+		return fmt.Errorf("the token: %w", err)
+	}
+	url := mcpserver.URL(ln)
+	fmt.Fprintf(a.stderr, "arena mcp: serving on %s\n", url)
+	fmt.Fprintf(a.stderr, "arena mcp: every request must carry Authorization: Bearer with the token in %s. Register it:\n", path)
+	for _, name := range []string{"claude", "gemini", "codex"} {
+		h, _ := hostconfig.Lookup(name)
+		fmt.Fprintf(a.stderr, "  %s\n", h.AddHTTPCommand(url, path))
+	}
+	fmt.Fprintf(a.stderr, "  (codex reads the token from ARENA_MCP_TOKEN: start it with ARENA_MCP_TOKEN=\"$(cat %s)\" codex)\n", path)
+	return mcpserver.ServeHTTP(ctx, ln, m, mcpserver.HTTPOptions{
+		Token: hex.EncodeToString(key), MaxSessions: f.maxSessions, SessionIdle: f.sessionIdle, BodyTimeout: f.bodyTimeout,
+	})
+}
 
-func (nopWriteCloser) Close() error { return nil }
+// mcpTokenPath is where arena mcp --http keeps its token by default, in
+// arena's state directory beside the log key ("" when no home is known).
+func (a *app) mcpTokenPath() string {
+	if key := a.logKeyPath(); key != "" {
+		return filepath.Join(filepath.Dir(key), "mcp-token")
+	}
+	return ""
+}
 
 // tool is a protocol's MCP tool: what of its command an agent may set.
 // Its inputs are the command's own flags, drawn from the command (their

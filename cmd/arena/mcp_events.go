@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"strconv"
 
@@ -18,22 +19,58 @@ import (
 // descriptor in mcpserver.EnvEventsFD; the run writes a header line with
 // its log's path there, then every event of its stream as JSON Lines,
 // whatever its front end (verdict --json prints only its final record).
-// The variable is taken out of the environment at once, and the
-// descriptor closed on exec, so neither reaches the agents.
-var runEvents = eventsFromEnv()
+var runEvents = fileFromEnv(mcpserver.EnvEventsFD, "arena-events")
 
-func eventsFromEnv() *os.File {
-	v, ok := os.LookupEnv(mcpserver.EnvEventsFD)
+// serverGone is closed once the arena mcp that started this run is gone,
+// however it went: its lifeline (mcpserver.EnvLifelineFD) reads end of
+// file. nil when no server started this run.
+var serverGone = lifeline(fileFromEnv(mcpserver.EnvLifelineFD, "arena-lifeline"))
+
+// fileFromEnv is the file descriptor the variable key names, taken out of
+// the environment and closed on exec, so neither reaches the agents.
+func fileFromEnv(key, name string) *os.File {
+	v, ok := os.LookupEnv(key)
 	if !ok {
 		return nil
 	}
-	os.Unsetenv(mcpserver.EnvEventsFD)
+	os.Unsetenv(key)
 	fd, err := strconv.Atoi(v)
 	if err != nil || fd < 3 {
 		return nil
 	}
 	unix.CloseOnExec(fd)
-	return os.NewFile(uintptr(fd), "arena-events")
+	return os.NewFile(uintptr(fd), name)
+}
+
+func lifeline(f *os.File) chan struct{} {
+	if f == nil {
+		return nil
+	}
+	gone := make(chan struct{})
+	go func() {
+		defer close(gone)
+		_, _ = io.Copy(io.Discard, f) // the server writes nothing: this ends when it is gone
+	}()
+	return gone
+}
+
+// watchServer cancels the run once the server that started it is gone,
+// as a broken stdout does (challengers.WatchStdout): the agents are
+// stopped, the run reaches its interrupted outcome and closes its log,
+// resumable. It returns the function that stops watching.
+func watchServer(cancel func()) func() {
+	if serverGone == nil {
+		return func() {}
+	}
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case <-serverGone:
+			cancel()
+		case <-quit:
+		}
+	}()
+	return func() { close(quit) }
 }
 
 // streamEvents subscribes the events pipe, if this run has one, to bus,

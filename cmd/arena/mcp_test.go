@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -38,6 +36,12 @@ type mcpSession struct {
 
 func (s *sandbox) mcp(client string, extraEnv ...string) *mcpSession {
 	s.t.Helper()
+	return s.mcpWith(client, nil, extraEnv...)
+}
+
+// mcpWith is mcp with arena mcp's flags.
+func (s *sandbox) mcpWith(client string, flags []string, extraEnv ...string) *mcpSession {
+	s.t.Helper()
 	ms := &mcpSession{t: s.t, perToken: map[string]int{}}
 	c := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1.0"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
@@ -47,7 +51,7 @@ func (s *sandbox) mcp(client string, extraEnv ...string) *mcpSession {
 			ms.mu.Unlock()
 		},
 	})
-	cmd := exec.Command(arenaBinary(s.t), "mcp")
+	cmd := exec.Command(arenaBinary(s.t), append([]string{"mcp"}, flags...)...)
 	cmd.Dir, cmd.Env = s.dir, s.env(extraEnv...)
 	cmd.Stderr = os.Stderr
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -162,6 +166,12 @@ func TestMCPEveryProtocolRunsToItsOutcome(t *testing.T) {
 				t.Fatalf("%s: outcome %q exit %d (%q), want %q exit %d", p.tool, o.Result, o.ExitCode, o.ExitMeaning, p.result, p.code)
 			}
 			checkMCPRunRecorded(t, s, p.tool, res, st)
+			if p.tool == "rank" { // read back from its log, the report checked against its hash
+				_, logged := ms.call(bg(t), "read_outcome", map[string]any{"log": st.LogPath})
+				if r, _ := logged.Outcome.Report.(map[string]any); r["places"] == nil {
+					t.Fatalf("the report read back from the log: %v", logged.Outcome.Report)
+				}
+			}
 			if len(ms.notifications()) == 0 {
 				t.Fatalf("no progress notification during the call")
 			}
@@ -186,6 +196,9 @@ func checkMCPRunRecorded(t *testing.T, s *sandbox, tool string, res *mcp.CallToo
 	doc, err := os.ReadFile(o.Document)
 	if err != nil || !strings.Contains(textOf(res), string(doc)) {
 		t.Fatalf("the result's text is not the outcome document %s (%v):\n%s", o.Document, err, textOf(res))
+	}
+	if o.Markdown != string(doc) || o.MarkdownCut {
+		t.Fatalf("the structured result does not carry the outcome document (cut %v):\n%s", o.MarkdownCut, o.Markdown)
 	}
 	if len(o.Tables) == 0 || len(st.Seats) == 0 || st.Calls == 0 {
 		t.Fatalf("no tables, seats or calls in the result: %+v", st)
@@ -475,53 +488,6 @@ func TestMCPListAndReadOutcome(t *testing.T) {
 	for _, args := range []map[string]any{{"run_id": "nope"}, {"run_id": "../etc"}, {"log": "notes.txt"}, {}} {
 		if res, _ := ms.call(bg(t), "read_outcome", args); !res.IsError {
 			t.Fatalf("read_outcome %v: %s", args, textOf(res))
-		}
-	}
-}
-
-func TestMCPOverHTTP(t *testing.T) {
-	t.Parallel()
-	s := newSandbox(t)
-	cmd := exec.Command(arenaBinary(t), "mcp", "--http", "127.0.0.1:0")
-	cmd.Dir, cmd.Env = s.dir, s.env()
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	sc := bufio.NewScanner(stderr)
-	url := ""
-	for sc.Scan() {
-		if u, ok := strings.CutPrefix(sc.Text(), "arena mcp: serving on "); ok {
-			url = u
-			break
-		}
-	}
-	go func() {
-		for sc.Scan() {
-		}
-	}()
-	if !strings.HasPrefix(url, "http://127.0.0.1:") {
-		t.Fatalf("no URL on stderr (%q)", url)
-	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "arena-test", Version: "1.0"}, nil)
-	cs, err := c.Connect(bg(t), &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms := &mcpSession{ClientSession: cs, t: t}
-	res, st := ms.call(bg(t), "debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "wait_seconds": 50})
-	if res.IsError || st.Outcome == nil || st.Outcome.Result != "consensus" {
-		t.Fatalf("%s", textOf(res))
-	}
-	cs.Close()
-	cmd.Process.Signal(syscall.SIGINT)
-	if code := exitCodeOf(cmd.Wait()); code != 0 {
-		t.Fatalf("exit %d after SIGINT", code)
-	}
-	for _, addr := range []string{"0.0.0.0:0", "example.com:80", "nonsense"} {
-		if r := s.run("mcp", "--http", addr); r.code != exitUsage || !strings.Contains(r.stderr, "--http") {
-			t.Errorf("--http %s: exit %d %s", addr, r.code, r.stderr)
 		}
 	}
 }

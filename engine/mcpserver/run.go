@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/arenadebate/arena/engine"
 )
 
@@ -20,6 +22,11 @@ import (
 // server writes its events: a Header line, then the events as JSON Lines
 // (cmd/arena/mcp_events.go is the writing side).
 const EnvEventsFD = "ARENA_EVENTS_FD"
+
+// EnvLifelineFD names the file descriptor of a pipe whose other end only
+// the server holds: it reads end of file once the server is gone, however
+// it went (SIGKILL too), and the run then stops as Ctrl+C would stop it.
+const EnvLifelineFD = "ARENA_LIFELINE_FD"
 
 // Header is the first line a run writes on its events pipe.
 type Header struct {
@@ -39,6 +46,8 @@ type run struct {
 	id       string // the log's name without .jsonl, or run-N without a log
 	tool     string // the tool that started it (debate, compare, ...)
 	cmd      *exec.Cmd
+	lifeline *os.File           // the server's end of the run's lifeline, closed once it exited
+	session  *mcp.ServerSession // the session it belongs to, whose end stops it (nil: none); under the manager's lock
 	started  time.Time
 	announce chan struct{} // closed once the header came, or the process exited
 	done     chan struct{} // closed once the process exited and its stream was read
@@ -84,26 +93,35 @@ func (m *Manager) startRun(tool string, args []string, stdin string, notes []str
 	if err != nil {
 		return nil, err
 	}
+	lr, lw, err := os.Pipe()
+	if err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, err
+	}
 	cmd := exec.Command(m.cfg.Arena, args...)
 	cmd.Dir = m.cfg.Dir
 	env := m.cfg.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(withoutKey(env, EnvEventsFD), EnvEventsFD+"=3")
-	cmd.ExtraFiles = []*os.File{pw}
+	cmd.Env = append(withoutKey(withoutKey(env, EnvEventsFD), EnvLifelineFD), EnvEventsFD+"=3", EnvLifelineFD+"=4")
+	cmd.ExtraFiles = []*os.File{pw, lr}
 	cmd.Stdin = strings.NewReader(stdin)
 	r := &run{
-		tool: tool, cmd: cmd, started: time.Now(), notes: notes,
+		tool: tool, cmd: cmd, lifeline: lw, started: time.Now(), notes: notes,
 		announce: make(chan struct{}), done: make(chan struct{}), changed: make(chan struct{}),
 	}
 	r.stderr.max, r.stdout.max = maxStderr, maxStdout
 	cmd.Stderr = &lockedWriter{mu: &r.mu, w: &r.stderr}
 	cmd.Stdout = &lockedWriter{mu: &r.mu, w: &r.stdout}
 	cmd.SysProcAttr = childAttr()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	lr.Close() // the child holds its own copy
+	if err != nil {
 		pr.Close()
 		pw.Close()
+		lw.Close()
 		return nil, fmt.Errorf("cannot start %s: %w", m.cfg.Arena, err)
 	}
 	pw.Close() // the child holds its own copy: EOF comes when it exits
@@ -116,21 +134,28 @@ func (m *Manager) startRun(tool string, args []string, stdin string, notes []str
 		r.read(pr, signal, m.cfg.Dir)
 	}()
 	go func() {
-		err := cmd.Wait()
-		<-streamRead
-		r.mu.Lock()
-		r.exited, r.waitErr = true, err
-		r.code = cmd.ProcessState.ExitCode()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			r.code = 128 + int(ws.Signal())
-		}
-		r.changedLocked()
-		r.mu.Unlock()
-		close(r.done)
+		r.wait(streamRead)
 		signal()
 	}()
 	<-r.announce
 	return r, nil
+}
+
+// wait waits for the run's process to exit and its stream to be read,
+// then keeps how it ended and cuts its lifeline.
+func (r *run) wait(streamRead <-chan struct{}) {
+	err := r.cmd.Wait()
+	<-streamRead
+	r.lifeline.Close()
+	r.mu.Lock()
+	r.exited, r.waitErr = true, err
+	r.code = r.cmd.ProcessState.ExitCode()
+	if ws, ok := r.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		r.code = 128 + int(ws.Signal())
+	}
+	r.changedLocked()
+	r.mu.Unlock()
+	close(r.done)
 }
 
 // read decodes the events pipe until it closes.

@@ -26,6 +26,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -35,6 +37,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // Config is what the server needs from arena's command line.
@@ -43,6 +46,9 @@ type Config struct {
 	Args  []string // flags every run gets after its command (--config, --log-dir)
 	Dir   string   // the runs' working directory ("": this process's)
 	Env   []string // the runs' environment (nil: this process's)
+	// Credentials are the variables the agents log in with: one that
+	// came empty or unexpanded is left out of the runs' environment.
+	Credentials []string
 	// LogDir is where the runs' logs are saved, for list_runs and
 	// read_outcome.
 	LogDir string
@@ -71,6 +77,13 @@ type Manager struct {
 	mu   sync.Mutex
 	runs []*run
 	n    int
+	// starting counts the runs being started: each holds its place among
+	// MaxRuns from the check to its registration, so calls that arrive
+	// together cannot all pass the check (30 at once started 30 runs
+	// under --max-runs 2).
+	starting int
+	// sessions are the sessions open that runs belong to.
+	sessions map[*mcp.ServerSession]bool
 }
 
 // NewManager returns a manager of runs started as cfg says.
@@ -81,7 +94,27 @@ func NewManager(cfg Config) *Manager {
 	if cfg.Stopping <= 0 {
 		cfg.Stopping = 30 * time.Second
 	}
+	if cfg.Env == nil {
+		cfg.Env = os.Environ()
+	}
+	cfg.Env = withoutEmpty(cfg.Env, cfg.Credentials)
 	return &Manager{cfg: cfg}
+}
+
+// withoutEmpty is env without the variables of names that came empty or
+// unexpanded: Gemini CLI hands a server an entry's ${NAME} as "" when its
+// own environment has no NAME (arena install writes one for every
+// credential), and a seat may take an empty key for a key.
+func withoutEmpty(env, names []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if slices.Contains(names, k) && (strings.TrimSpace(v) == "" || v == "${"+k+"}" || v == "$"+k) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 const (
@@ -129,9 +162,10 @@ func cleanResults(next mcp.MethodHandler) mcp.MethodHandler {
 
 const instructions = `arena runs debates and judgings between different AI models (claude, gemini, codex, qwen CLIs).
 A run takes minutes. A run tool (debate, compare, judge, verdict, rank) starts one and follows it for up to wait_seconds:
-if it ended by then you get its outcome (the outcome document as text, the result and exit code structured), otherwise
-its run_id; call run_status with that run_id (and the cursor as since) until state is finished. cancel_run stops a run.
-Paths are relative to the directory the server runs in.`
+if it ended by then you get its outcome, otherwise its run_id; call run_status with that run_id (and the cursor as since)
+until state is finished. The outcome's markdown is the outcome document (the final position, the objections, the judges'
+reasoning, the improvements): read it before you act; the result, exit code and tables are beside it. cancel_run stops
+a run. Paths are relative to the directory the server runs in.`
 
 // runTool adds a tool that starts a run of t's command.
 func runTool(s *mcp.Server, m *Manager, t Tool) {
@@ -147,6 +181,7 @@ func runTool(s *mcp.Server, m *Manager, t Tool) {
 			if err != nil {
 				return nil, RunStatus{}, err
 			}
+			m.own(r, req.Session)
 			return m.follow(ctx, req, r, 0, Follow{WaitSeconds: int(number(in["wait_seconds"]))}.wait())
 		})
 }
@@ -167,19 +202,12 @@ func (m *Manager) withCommon(a []string) []string {
 // launch starts a run and registers it; a run that refused its input
 // (it exited before it began) is an error worded as the command words it.
 func (m *Manager) launch(tool string, args []string, stdin string, notes []string) (*run, error) {
-	m.mu.Lock()
-	going := 0
-	for _, r := range m.runs {
-		if !r.finished() {
-			going++
-		}
-	}
-	m.mu.Unlock()
-	if going >= m.cfg.MaxRuns {
-		return nil, fmt.Errorf("%d runs are going on already, the most this server runs at once: wait for one to finish (run_status) or stop one (cancel_run)", going)
+	if err := m.reserve(); err != nil {
+		return nil, err
 	}
 	r, err := m.startRun(tool, args, stdin, notes)
 	if err != nil {
+		m.register(nil)
 		return nil, err
 	}
 	r.mu.Lock()
@@ -187,20 +215,61 @@ func (m *Manager) launch(tool string, args []string, stdin string, notes []strin
 	logPath, stderr, code := r.logPath, strings.TrimSpace(r.stderr.String()), r.code
 	r.mu.Unlock()
 	if !began { // it refused its input: nothing ran, nothing to follow
+		m.register(nil)
 		if stderr == "" {
 			stderr = fmt.Sprintf("arena exited with code %d before the run began", code)
 		}
 		return nil, errors.New(stderr)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.n++
-	r.id = fmt.Sprintf("run-%d", m.n)
+	r.id = fmt.Sprintf("run-%d", m.next())
 	if logPath != "" {
 		r.id = strings.TrimSuffix(baseName(logPath), ".jsonl")
 	}
-	m.runs = append(m.runs, r)
+	m.register(r)
 	return r, nil
+}
+
+// reserve takes a place among the runs going on, under the same lock as
+// the count, or says why there is none.
+func (m *Manager) reserve() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var going []string
+	for _, r := range m.runs {
+		if !r.finished() {
+			going = append(going, r.id)
+		}
+	}
+	if n := len(going) + m.starting; n >= m.cfg.MaxRuns {
+		return fmt.Errorf("%d runs are going on already (%s), the most this server runs at once: follow one with run_status, stop one with cancel_run, or wait for one to finish (list_runs lists them)", n, orStarting(going))
+	}
+	m.starting++
+	return nil
+}
+
+func orStarting(ids []string) string {
+	if len(ids) == 0 {
+		return "all starting"
+	}
+	return strings.Join(ids, ", ")
+}
+
+// register gives back the place reserve took, and registers r in it (nil:
+// the run never began).
+func (m *Manager) register(r *run) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.starting--
+	if r != nil {
+		m.runs = append(m.runs, r)
+	}
+}
+
+func (m *Manager) next() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.n++
+	return m.n
 }
 
 // follow waits up to wait for r to end, sending what happens as progress
@@ -257,6 +326,49 @@ func (m *Manager) notify(ctx context.Context, req *mcp.CallToolRequest, r *run, 
 		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(sent + i + 1), Message: trust.Text(line)})
 	}
 	return total
+}
+
+// own gives r to the session that started it, and follows the session:
+// once it ends (its client closed it; over HTTP, its connection dropped
+// and it went idle; on stdio, stdin closed), its runs are stopped, as
+// nobody is left to see them end, and their logs stay resumable. A
+// request of protocol version 2026-07-28 over HTTP stands alone and
+// initialized no session: its runs belong to none (a dropped call stops
+// the run it follows).
+func (m *Manager) own(r *run, ss *mcp.ServerSession) {
+	if ss == nil || ss.InitializeParams() == nil {
+		return
+	}
+	m.mu.Lock()
+	r.session = ss
+	followed := m.sessions[ss]
+	if m.sessions == nil {
+		m.sessions = map[*mcp.ServerSession]bool{}
+	}
+	m.sessions[ss] = true
+	m.mu.Unlock()
+	if !followed {
+		go m.sessionEnds(ss)
+	}
+}
+
+// sessionEnds waits for a session to end, then stops its runs (at once
+// when it is over already).
+func (m *Manager) sessionEnds(ss *mcp.ServerSession) {
+	_ = ss.Wait()
+	m.mu.Lock()
+	delete(m.sessions, ss)
+	var runs []*run
+	for _, r := range m.runs {
+		if r.session == ss {
+			runs = append(runs, r)
+		}
+	}
+	m.mu.Unlock()
+	for _, r := range runs {
+		r.stop()
+		go m.reap(r)
+	}
 }
 
 // reap kills a stopped run that has not closed its log in time.
@@ -321,7 +433,26 @@ func (m *Manager) readTool(_ context.Context, _ *mcp.CallToolRequest, in ReadIn)
 		st.Happened = nil
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: statusText(st, doc)}}}, st, nil
 	}
+	if in.Log != "" {
+		if err := logLike(m.abs(in.Log)); err != nil {
+			return nil, RunStatus{}, err
+		}
+	}
 	return m.readLogged(in.RunID, in.Log)
+}
+
+// logLike refuses a path that cannot be a log arena wrote before a byte
+// of it is read: a log is a regular .jsonl file with a single link (a
+// link could make any file of the user's look like one).
+func logLike(path string) error {
+	st, err := os.Lstat(path)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %w", path, err)
+	case filepath.Ext(path) != ".jsonl" || !st.Mode().IsRegular() || links(st) != 1:
+		return fmt.Errorf("%s: %w (read_outcome reads the .jsonl logs arena writes)", path, runlog.ErrNotALog)
+	}
+	return nil
 }
 
 func ptr[T any](v T) *T { return &v }

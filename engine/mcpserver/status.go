@@ -1,14 +1,19 @@
 package mcpserver
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/runlog"
 )
@@ -64,10 +69,17 @@ type Outcome struct {
 	Rounds      int      `json:"rounds,omitempty"`
 	Failures    []string `json:"failures,omitempty"`
 	// Document is the outcome document's path; its text is the tool
-	// result's text.
-	Document string  `json:"document,omitempty" jsonschema:"the outcome document's file (its Markdown is the result's text)"`
-	Files    []File  `json:"files,omitempty" jsonschema:"every file the run saved"`
-	Tables   []Table `json:"tables,omitempty" jsonschema:"the latest of each of the run's tables: scores, verdicts, rankings"`
+	// result's text, and Markdown.
+	Document string `json:"document,omitempty" jsonschema:"the outcome document's file"`
+	// Markdown is the outcome document itself, for the hosts that hand
+	// their model only the structured result (Claude Code 2.1 and Codex
+	// 0.169 give it the structuredContent as JSON, and not the text):
+	// without it, the final position, the objections, the judges'
+	// reasoning and the improvements never reach the model.
+	Markdown    string  `json:"markdown,omitempty" jsonschema:"the outcome document (Markdown): the final position, every objection and judge's reasoning, the improvements, the tradeoffs; cut when very long (the whole is in document)"`
+	MarkdownCut bool    `json:"markdown_cut,omitempty" jsonschema:"true when markdown is cut short: read the whole in document"`
+	Files       []File  `json:"files,omitempty" jsonschema:"every file the run saved"`
+	Tables      []Table `json:"tables,omitempty" jsonschema:"the latest of each of the run's tables: scores, verdicts, rankings"`
 	// Verdict is arena verdict's final record (decision, scores, calls).
 	Verdict any    `json:"verdict,omitempty" jsonschema:"arena verdict's final record"`
 	Report  any    `json:"report,omitempty" jsonschema:"arena rank's JSON report"`
@@ -115,7 +127,7 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 		st.Happened = append([]string(nil), r.happened[since-r.dropped:]...)
 	}
 	st.Cursor = total
-	st.Warnings = strings.TrimSpace(r.stderr.String())
+	st.Warnings = trust.Text(strings.TrimSpace(r.stderr.String()))
 	if !r.exited {
 		return st, ""
 	}
@@ -127,8 +139,13 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 	}
 	doc := ""
 	if o := r.outcome; o != nil {
-		m.fillOutcome(out, o, r.saved, r.tables)
-		doc = o.Markdown
+		runDir := m.abs(".")
+		if r.logPath != "" {
+			runDir = filepath.Dir(r.logPath)
+		}
+		m.fillOutcome(out, o, r.saved, r.tables, runDir)
+		doc = trust.Text(o.Markdown)
+		out.Markdown, out.MarkdownCut = boundDocument(doc)
 	} else {
 		// No outcome: the command refused its input (exit 2) or died.
 		out.Result = "failed"
@@ -146,8 +163,8 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 }
 
 // fillOutcome fills what an Outcome event and the run's saved files and
-// tables say.
-func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Saved, tables []engine.Table) {
+// tables say; runDir is the run's own directory, where its report is.
+func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Saved, tables []engine.Table, runDir string) {
 	out.Result, out.Summary, out.Rounds, out.Failures = string(o.Result), o.Summary, o.Rounds, o.Failures
 	for _, s := range saved {
 		path := m.abs(s.Path)
@@ -156,7 +173,7 @@ func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Sa
 			out.Document = path
 		}
 		if strings.HasSuffix(s.Path, ".json") && out.Report == nil {
-			out.Report = readJSONFile(path)
+			out.Report = readReport(runDir, s)
 		}
 	}
 	for _, t := range tables {
@@ -175,6 +192,11 @@ func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Sa
 // not start, or started before it was restarted).
 func (m *Manager) fromLog(path string) (RunStatus, string, error) {
 	lc, err := runlog.ReadFile(path)
+	if errors.Is(err, runlog.ErrNotALog) {
+		// Not the reader's words: they quote what the file begins with,
+		// and any file can be named here.
+		return RunStatus{}, "", runlog.ErrNotALog
+	}
 	if err != nil {
 		return RunStatus{}, "", err
 	}
@@ -199,13 +221,15 @@ func (m *Manager) fromLog(path string) (RunStatus, string, error) {
 	}
 	st.State = "finished"
 	out := &Outcome{}
-	m.fillOutcome(out, r.outcome, r.saved, r.tables)
+	m.fillOutcome(out, r.outcome, r.saved, r.tables, filepath.Dir(path))
 	if t, ok := m.tool(st.Tool); ok {
 		code := t.ExitOf(r.outcome.Result)
 		out.ExitCode, out.ExitMeaning = code, t.Exits[code]
 	}
+	doc := trust.Text(r.outcome.Markdown)
+	out.Markdown, out.MarkdownCut = boundDocument(doc)
 	st.Outcome = out
-	return st, r.outcome.Markdown, nil
+	return st, doc, nil
 }
 
 // tool is the run tool of that name.
@@ -234,6 +258,24 @@ func (m *Manager) abs(path string) string {
 	return filepath.Join(m.cfg.Dir, path)
 }
 
+// maxMarkdown bounds the outcome document a structured result carries:
+// Claude Code refuses a tool result over 25,000 tokens
+// (MAX_MCP_OUTPUT_TOKENS), and the rest of the result shares them.
+const maxMarkdown = 48 << 10
+
+// boundDocument is the document as a structured result carries it: whole,
+// or cut at a line's end within maxMarkdown, and whether it was cut.
+func boundDocument(doc string) (string, bool) {
+	if len(doc) <= maxMarkdown {
+		return doc, false
+	}
+	cut := doc[:maxMarkdown]
+	if i := strings.LastIndexByte(cut, '\n'); i > 0 {
+		cut = cut[:i+1]
+	}
+	return strings.ToValidUTF8(cut, ""), true
+}
+
 func orNone(s string) string {
 	if s == "" {
 		return "its last line is whole"
@@ -258,21 +300,43 @@ func lastJSON(s string) any {
 	return nil
 }
 
-// readJSONFile reads a JSON report a run saved (at most 8 MiB).
-func readJSONFile(path string) any {
-	f, err := os.Open(path)
+// readReport reads the JSON report a run saved, once it has shown itself
+// to be the one arena wrote for this run, as resume checks a log: by its
+// name in the run's own directory (the log's: whatever directory a log
+// names, only the name counts), a regular file with a single link, whose
+// content has the hash the run recorded. A log can come from anyone and
+// name any file (~/.codex/auth.json): none is read because a log names it,
+// and one whose content the log's writer did not already know fails the
+// hash.
+func readReport(runDir string, s engine.Saved) any {
+	if s.SHA256 == "" {
+		return nil
+	}
+	path := filepath.Join(runDir, filepath.Base(s.Path))
+	st, err := os.Lstat(path)
+	if err != nil || !st.Mode().IsRegular() || links(st) != 1 {
+		return nil
+	}
+	data, err := trust.ReadFile(path, 8<<20)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > 8<<20 {
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != s.SHA256 {
 		return nil
 	}
 	var v map[string]any
-	if json.NewDecoder(f).Decode(&v) != nil {
+	if json.Unmarshal(trust.CleanJSON(data), &v) != nil {
 		return nil
 	}
 	return v
+}
+
+// links is how many hard links the file has (1 where it cannot be told).
+func links(st os.FileInfo) uint64 {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(sys.Nlink)
+	}
+	return 1
 }
 
 // shellQuote quotes a path for a shell command line when it needs it.

@@ -2,6 +2,8 @@ package rank
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -276,15 +278,17 @@ func outcomeOf(s *state, ctx context.Context, places []Place) engine.Outcome {
 func (rep *Report) save(s *state) {
 	data, err := json.MarshalIndent(rep, "", "  ")
 	var path string
+	data = append(data, '\n')
 	if err == nil {
-		path, err = s.cfg.SaveReport(append(data, '\n'))
+		path, err = s.cfg.SaveReport(data)
 	}
 	if err != nil {
 		s.rt.Note(engine.NoteError, "could not save the JSON report: %v", err)
 		return
 	}
 	rep.SavedTo = path
-	s.rt.Bus.Emit(engine.Saved{What: WhatReport, Path: path})
+	sum := sha256.Sum256(data)
+	s.rt.Bus.Emit(engine.Saved{What: WhatReport, Path: path, SHA256: hex.EncodeToString(sum[:])})
 }
 
 func abortWhy(s *state) string {

@@ -27,6 +27,9 @@ type Entry struct {
 	Command string            `json:"command" toml:"command"`
 	Args    []string          `json:"args" toml:"args"`
 	Env     map[string]string `json:"env" toml:"env"`
+	// EnvVars name variables the CLI passes from its own environment
+	// (Codex's env_vars).
+	EnvVars []string `json:"env_vars,omitempty" toml:"env_vars,omitempty"`
 }
 
 // ErrNotOurs is an entry named arena that arena install did not write.

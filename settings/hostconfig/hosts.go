@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -12,25 +14,67 @@ import (
 // (what its mcp add writes was checked against the real CLIs).
 type Host struct {
 	Name, Title string
-	toml        bool   // config.toml, not JSON
-	typed       bool   // the entry names its transport (type: stdio)
-	user        string // the configuration for the user, under the home directory
-	userVar     string // a variable naming the directory of the user's configuration instead
-	project     string // for the project, under its directory; "" if none
-	commands    bool   // it takes arena's slash commands
-	add         string // its mcp add command: HostEnv, then arena's path
+	toml        bool    // config.toml, not JSON
+	typed       bool    // the entry names its transport (type: stdio)
+	user        string  // the configuration for the user, under the home directory
+	userVar     string  // a variable naming the directory of the user's configuration instead
+	project     string  // for the project, under its directory; "" if none
+	commands    bool    // it takes arena's slash commands
+	pass        passing // how the server gets the credentials in the CLI's environment
+	// keep are variables of the CLI's environment the server needs besides
+	// the agents' credentials, where the CLI strips them.
+	keep []string
+	// add is its mcp add command: the server's name, HostEnv, the flags
+	// passing variables through (%[3]s), then arena's path (%[4]s).
+	add string
+	// addHTTP is its mcp add command for arena mcp --http: the URL, then
+	// the token file (a shell reads it when the command runs).
+	addHTTP string
+	trusted string // what to know about folders the CLI trusts, if anything
+	strips  string // what the CLI keeps from a server's environment
 }
+
+// passing is how a CLI hands its environment to the MCP servers it
+// starts, and so how the entry passes the agents' credentials through.
+type passing int
+
+const (
+	// passAll: the server gets the CLI's whole environment (Claude Code).
+	passAll passing = iota
+	// passExpanded: the entry names each variable in its env as ${NAME},
+	// which the CLI expands from its own environment. Gemini CLI 0.61
+	// gives a server its environment without every variable whose name
+	// holds KEY, TOKEN, SECRET, AUTH, CREDENTIAL... (sanitizeEnvironment,
+	// redaction forced on for MCP servers), but expands the entry's own
+	// env from its whole environment.
+	passExpanded
+	// passNames: the entry lists the variables in env_vars. Codex 0.169
+	// gives a server only HOME, PATH, USER, SHELL, LANG, TERM, TMPDIR and
+	// a few more, then the entry's env and the variables env_vars names.
+	passNames
+)
 
 var hosts = map[string]Host{
 	"claude": {Name: "claude", Title: "Claude Code", typed: true, commands: true,
 		user: ".claude.json", project: ".mcp.json",
-		add: "claude mcp add --scope user -e %s=claude arena -- %s mcp"},
-	"codex": {Name: "codex", Title: "Codex", toml: true,
-		user: filepath.Join(".codex", "config.toml"), userVar: "CODEX_HOME",
-		add: "codex mcp add --env %s=codex arena -- %s mcp"},
-	"gemini": {Name: "gemini", Title: "Gemini CLI",
-		user: filepath.Join(".gemini", "settings.json"), project: filepath.Join(".gemini", "settings.json"),
-		add: "gemini mcp add --scope user -e %s=gemini arena %s mcp"},
+		// -e takes every word up to the next option (commander's variadic
+		// <env...>): the server's name must come before it.
+		add:     "claude mcp add --scope user arena -e %[1]s=%[2]s%[3]s -- %[4]s mcp",
+		addHTTP: `claude mcp add --scope user --transport http arena %[1]s --header "Authorization: Bearer $(cat %[2]s)"`},
+	"codex": {Name: "codex", Title: "Codex", toml: true, pass: passNames,
+		strips: "Codex gives the servers it starts only HOME, PATH, USER and a few more of its variables",
+		user:   filepath.Join(".codex", "config.toml"), userVar: "CODEX_HOME",
+		// arena's configuration and log key follow the XDG variables, and
+		// a codex seat's login is under CODEX_HOME.
+		keep:    []string{"CODEX_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"},
+		add:     "codex mcp add --env %[1]s=%[2]s%[3]s arena -- %[4]s mcp",
+		addHTTP: "codex mcp add arena --url %[1]s --bearer-token-env-var ARENA_MCP_TOKEN"},
+	"gemini": {Name: "gemini", Title: "Gemini CLI", pass: passExpanded,
+		strips: "Gemini CLI keeps every variable named like a key, token, secret or credential from the servers it starts",
+		user:   filepath.Join(".gemini", "settings.json"), project: filepath.Join(".gemini", "settings.json"),
+		add:     "gemini mcp add --scope user -e %[1]s=%[2]s%[3]s arena %[4]s mcp",
+		addHTTP: `gemini mcp add --scope user --transport http arena %[1]s -H "Authorization: Bearer $(cat %[2]s)"`,
+		trusted: "Gemini CLI starts MCP servers only in folders it trusts: elsewhere gemini mcp list shows arena as Disabled. Trust a folder when Gemini CLI asks (or with /permissions), or start it with --skip-trust."},
 }
 
 // Lookup is the agent CLI of that name.
@@ -69,14 +113,44 @@ func (h Host) CommandsDir(scope, home, dir string) string {
 	return filepath.Join(home, ".claude", "commands")
 }
 
-// Entry is the entry registering arena mcp, run by the arena at exe.
-func (h Host) Entry(exe string) Entry {
+// Entry is the entry registering arena mcp, run by the arena at exe,
+// passing the variables named in pass through (the agents' credentials)
+// where the CLI would keep them from the server.
+func (h Host) Entry(exe string, pass []string) Entry {
 	e := Entry{Command: exe, Args: []string{"mcp"}, Env: map[string]string{HostEnv: h.Name}}
 	if h.typed {
 		e.Type = "stdio"
 	}
+	switch names := h.Passed(pass); h.pass {
+	case passExpanded:
+		for _, n := range names {
+			e.Env[n] = "${" + n + "}"
+		}
+	case passNames:
+		e.EnvVars = names
+	}
 	return e
 }
+
+// Passed are the variables the entry passes through: none where the
+// CLI passes its whole environment; else those of pass and the CLI's
+// keep, sorted, each once.
+func (h Host) Passed(pass []string) []string {
+	if h.pass == passAll {
+		return nil
+	}
+	names := slices.Concat(pass, h.keep)
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// Trusted is what to know about the folders the CLI starts servers in
+// ("" when nothing).
+func (h Host) Trusted() string { return h.trusted }
+
+// Strips says what the CLI keeps from the environment of the servers it
+// starts ("" when nothing).
+func (h Host) Strips() string { return h.strips }
 
 // Edit registers e in the CLI's configuration doc, as EditJSON does.
 func (h Host) Edit(doc []byte, e Entry) ([]byte, State, error) {
@@ -86,10 +160,34 @@ func (h Host) Edit(doc []byte, e Entry) ([]byte, State, error) {
 	return EditJSON(doc, "mcpServers", "arena", e)
 }
 
-// AddCommand is the CLI's own command registering the arena at exe, for
-// the person to run when arena will not edit the file.
-func (h Host) AddCommand(exe string) string {
-	return fmt.Sprintf(h.add, HostEnv, shellWord(exe))
+// AddCommand is the CLI's own command registering the arena at exe,
+// passing pass through, for the person to run when arena will not edit
+// the file; a second line says what the command cannot do (Codex's mcp
+// add has no flag for env_vars).
+func (h Host) AddCommand(exe string, pass []string) string {
+	names := h.Passed(pass)
+	var flags string
+	if h.pass == passExpanded {
+		for _, n := range names {
+			flags += " -e " + n + "=" + shellWord("${"+n+"}")
+		}
+	}
+	cmd := fmt.Sprintf(h.add, HostEnv, h.Name, flags, shellWord(exe))
+	if h.pass == passNames && len(names) > 0 {
+		q := make([]string, len(names))
+		for i, n := range names {
+			q[i] = strconv.Quote(n)
+		}
+		cmd += fmt.Sprintf("\nthen add this line to [mcp_servers.arena] in config.toml, above its env table: env_vars = [%s]", strings.Join(q, ", "))
+	}
+	return cmd
+}
+
+// AddHTTPCommand is the CLI's own command registering arena mcp --http at
+// url, its Bearer token read from tokenFile by the shell that runs it.
+// Codex reads the token from ARENA_MCP_TOKEN when it starts.
+func (h Host) AddHTTPCommand(url, tokenFile string) string {
+	return fmt.Sprintf(h.addHTTP, url, shellWord(tokenFile))
 }
 
 // shellWord quotes a word for a shell when it needs it.

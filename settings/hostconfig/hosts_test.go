@@ -59,14 +59,40 @@ func TestCommandsDir(t *testing.T) {
 }
 
 // The entry names the CLI's agent; Claude Code's names its transport too.
+// The credentials reach the server as each CLI lets them: Claude Code
+// passes its whole environment, Gemini CLI expands ${NAME} in the entry's
+// env, Codex passes what env_vars names (and arena's own variables).
 func TestHostEntry(t *testing.T) {
 	claude, _ := Lookup("claude")
 	codex, _ := Lookup("codex")
-	if got := claude.Entry("/usr/local/bin/arena"); !reflect.DeepEqual(got, claudeEntry) {
+	gemini, _ := Lookup("gemini")
+	pass := []string{"OPENAI_API_KEY", "GEMINI_API_KEY", "OPENAI_API_KEY"}
+	if got := claude.Entry("/usr/local/bin/arena", pass); !reflect.DeepEqual(got, claudeEntry) {
 		t.Errorf("claude: %+v", got)
 	}
-	if got := codex.Entry("/usr/local/bin/arena"); !reflect.DeepEqual(got, codexEntry) {
+	want := codexEntry
+	want.EnvVars = []string{"CODEX_HOME", "GEMINI_API_KEY", "OPENAI_API_KEY", "XDG_CONFIG_HOME", "XDG_STATE_HOME"}
+	if got := codex.Entry("/usr/local/bin/arena", pass); !reflect.DeepEqual(got, want) {
 		t.Errorf("codex: %+v", got)
+	}
+	wantEnv := map[string]string{HostEnv: "gemini", "GEMINI_API_KEY": "${GEMINI_API_KEY}", "OPENAI_API_KEY": "${OPENAI_API_KEY}"}
+	if got := gemini.Entry("/usr/local/bin/arena", pass); !reflect.DeepEqual(got.Env, wantEnv) || got.EnvVars != nil {
+		t.Errorf("gemini: %+v", got)
+	}
+}
+
+// Codex's table lists env_vars after env; an entry without them is not
+// the entry with them.
+func TestTOMLEnvVars(t *testing.T) {
+	e := codexEntry
+	e.EnvVars = []string{"GEMINI_API_KEY", "OPENAI_API_KEY"}
+	out, state, err := EditTOML(nil, e)
+	want := "[mcp_servers.arena]\ncommand = \"/usr/local/bin/arena\"\nargs = [\"mcp\"]\nenv = { ARENA_MCP_HOST = \"codex\" }\nenv_vars = [\"GEMINI_API_KEY\", \"OPENAI_API_KEY\"]\n"
+	if err != nil || state != Added || string(out) != want {
+		t.Fatalf("%v %v\n%s", state, err, out)
+	}
+	if _, state, err := EditTOML([]byte(tomlBlock(codexEntry)), e); err != nil || state != Updated {
+		t.Fatalf("an entry without env_vars: %v %v", state, err)
 	}
 }
 
@@ -84,17 +110,36 @@ func TestHostEdit(t *testing.T) {
 }
 
 // The CLI's own command, shown when arena will not edit the file: the
-// binary's path quoted for a shell when it must be.
+// binary's path quoted for a shell when it must be, the credentials passed
+// through as the CLI lets a command say so (cmd/arena runs each against
+// the real CLI: TestSuggestedCommandsWorkInTheRealCLIs).
 func TestAddCommand(t *testing.T) {
+	pass := []string{"GEMINI_API_KEY"}
 	for _, c := range []struct{ host, exe, want string }{
-		{"claude", "/usr/local/bin/arena", "claude mcp add --scope user -e ARENA_MCP_HOST=claude arena -- /usr/local/bin/arena mcp"},
-		{"codex", "/opt/my tools/arena", "codex mcp add --env ARENA_MCP_HOST=codex arena -- '/opt/my tools/arena' mcp"},
-		{"gemini", "/home/o'brien/arena", `gemini mcp add --scope user -e ARENA_MCP_HOST=gemini arena '/home/o'\''brien/arena' mcp`},
-		{"gemini", "", "gemini mcp add --scope user -e ARENA_MCP_HOST=gemini arena '' mcp"},
+		{"claude", "/usr/local/bin/arena", "claude mcp add --scope user arena -e ARENA_MCP_HOST=claude -- /usr/local/bin/arena mcp"},
+		{"codex", "/opt/my tools/arena", "codex mcp add --env ARENA_MCP_HOST=codex arena -- '/opt/my tools/arena' mcp\n" +
+			`then add this line to [mcp_servers.arena] in config.toml, above its env table: env_vars = ["CODEX_HOME", "GEMINI_API_KEY", "XDG_CONFIG_HOME", "XDG_STATE_HOME"]`},
+		{"gemini", "/home/o'brien/arena", `gemini mcp add --scope user -e ARENA_MCP_HOST=gemini -e GEMINI_API_KEY='${GEMINI_API_KEY}' arena '/home/o'\''brien/arena' mcp`},
+		{"gemini", "", "gemini mcp add --scope user -e ARENA_MCP_HOST=gemini -e GEMINI_API_KEY='${GEMINI_API_KEY}' arena '' mcp"},
 	} {
 		h, _ := Lookup(c.host)
-		if got := h.AddCommand(c.exe); got != c.want {
+		if got := h.AddCommand(c.exe, pass); got != c.want {
 			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}
+
+// The commands for arena mcp --http read the token from its file when the
+// shell runs them (Codex from a variable when it starts), the path quoted.
+func TestAddHTTPCommand(t *testing.T) {
+	for host, want := range map[string]string{
+		"claude": `claude mcp add --scope user --transport http arena http://127.0.0.1:8765/mcp --header "Authorization: Bearer $(cat '/home/o b/token')"`,
+		"gemini": `gemini mcp add --scope user --transport http arena http://127.0.0.1:8765/mcp -H "Authorization: Bearer $(cat '/home/o b/token')"`,
+		"codex":  `codex mcp add arena --url http://127.0.0.1:8765/mcp --bearer-token-env-var ARENA_MCP_TOKEN`,
+	} {
+		h, _ := Lookup(host)
+		if got := h.AddHTTPCommand("http://127.0.0.1:8765/mcp", "/home/o b/token"); got != want {
+			t.Errorf("got  %s\nwant %s", got, want)
 		}
 	}
 }

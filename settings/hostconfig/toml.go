@@ -148,5 +148,13 @@ func tomlBlock(e Entry) string {
 	for _, k := range slices.Sorted(maps.Keys(e.Env)) {
 		env = append(env, k+" = "+q(e.Env[k]))
 	}
-	return fmt.Sprintf("[mcp_servers.arena]\ncommand = %s\nargs = [%s]\nenv = { %s }\n", q(e.Command), strings.Join(args, ", "), strings.Join(env, ", "))
+	block := fmt.Sprintf("[mcp_servers.arena]\ncommand = %s\nargs = [%s]\nenv = { %s }\n", q(e.Command), strings.Join(args, ", "), strings.Join(env, ", "))
+	if len(e.EnvVars) > 0 {
+		names := make([]string, len(e.EnvVars))
+		for i, n := range e.EnvVars {
+			names[i] = q(n)
+		}
+		block += fmt.Sprintf("env_vars = [%s]\n", strings.Join(names, ", "))
+	}
+	return block
 }

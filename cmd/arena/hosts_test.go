@@ -1,0 +1,348 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
+)
+
+// arena as the real hosts from npm use it (scripts/agent-clis), each
+// pointed at the stand-in model API (standin_test.go).
+
+// pathWith is a PATH where the named real CLIs come first, then the
+// fakes, then the system's (node for the CLIs written in it).
+func (s *sandbox) pathWith(real ...string) string {
+	dir := filepath.Join(s.t.TempDir(), "real-clis")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		s.t.Fatal(err)
+	}
+	for _, p := range real {
+		if err := os.Symlink(p, filepath.Join(dir, filepath.Base(p))); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+	return "PATH=" + strings.Join([]string{dir, s.fakes.Dir, os.Getenv("PATH")}, string(os.PathListSeparator))
+}
+
+// After arena install, a seat is the real CLI with arena registered in
+// its configuration: no request a seat's model gets offers arena's tools
+// (nor any other MCP server of the user's). The seats are claude (the
+// defender), gemini and codex, each reaching the stand-in API in its own
+// dialect; codex's provider is named in its agent's args, as a user whose
+// codex needs one would name it.
+func TestSeatsLoadNoMCPServerOfTheUsers(t *testing.T) {
+	t.Parallel()
+	claude, gemini, codex := realCLI(t, "claude"), realCLI(t, "gemini"), realCLI(t, "codex")
+	s := newSandbox(t)
+	s.writeHome(".gemini/settings.json", `{"security": {"auth": {"selectedType": "gemini-api-key"}}}`)
+	for _, cli := range []string{"claude", "gemini", "codex"} {
+		if r := s.run("install", cli); r.code != 0 {
+			t.Fatalf("install %s: %d %s", cli, r.code, r.stdout)
+		}
+	}
+	api := newStandIn(t, "", nil)
+	s.writeConfig(fmt.Sprintf(`agents:
+  gemini:
+    args: [--model, gemini-2.5-flash]
+  codex:
+    args: [-c, model=gpt-standin, -c, model_provider=standin, -c, 'model_providers.standin={name="standin", base_url="%s/v1", env_key="ARENA_STANDIN_KEY", wire_api="responses"}']
+`, api.URL))
+	r := s.runWithEnv([]string{s.pathWith(claude, gemini, codex), "ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin",
+		"GOOGLE_GEMINI_BASE_URL=" + api.URL, "GEMINI_API_KEY=standin", "ARENA_STANDIN_KEY=standin"},
+		"--no-tui", "--challengers", "gemini,codex", "--max-rounds", "1", "should we move sessions from Redis to Postgres?")
+	dialects := api.Dialects()
+	for _, d := range []string{"anthropic", "gemini", "openai"} {
+		if !slices.Contains(dialects, d) {
+			t.Fatalf("no seat reached the stand-in API in %s's dialect (%v): exit %d\n%s\n%s", d, dialects, r.code, r.stdout, r.stderr)
+		}
+	}
+	if got := api.ArenaTools(); len(got) > 0 {
+		t.Fatalf("a seat's model was offered arena's own tools: %v", got)
+	}
+}
+
+// hostRun is a host CLI set up to run arena mcp as arena install
+// registered it, its model the stand-in API: the command that puts prompt
+// to it.
+func (s *sandbox) hostRun(host string, api *standIn, prompt string, extraEnv ...string) *exec.Cmd {
+	s.t.Helper()
+	cli := realCLI(s.t, host)
+	var args, env []string
+	switch host {
+	case "claude":
+		args = []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", api.tool}
+		env = []string{"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin"}
+	case "codex":
+		s.writeHome(".codex/config.toml", fmt.Sprintf("model = \"gpt-standin\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"standin\"\nbase_url = \"%s/v1\"\nenv_key = \"ARENA_STANDIN_KEY\"\nwire_api = \"responses\"\n", api.URL))
+		args = []string{"exec", "--skip-git-repo-check", "-c", `mcp_servers.arena.default_tools_approval_mode="approve"`}
+		// Codex gives a server none of the fakes' variables: the command
+		// line adds them to the entry's env, leaving what arena wrote.
+		for k, v := range map[string]string{fakeapi.EnvScript: s.fakes.Script, fakeapi.EnvState: s.fakes.State, fakeapi.EnvLog: s.fakes.Log} {
+			args = append(args, "-c", fmt.Sprintf("mcp_servers.arena.env.%s=%q", k, v))
+		}
+		args = append(args, prompt)
+		env = []string{"ARENA_STANDIN_KEY=standin"}
+	case "gemini":
+		s.writeHome(".gemini/settings.json", `{"security": {"auth": {"selectedType": "gemini-api-key"}}}`)
+		args = []string{"-m", "gemini-2.5-flash", "--yolo", "-p", prompt}
+		env = []string{"GOOGLE_GEMINI_BASE_URL=" + api.URL, "GEMINI_API_KEY=standin", "GEMINI_CLI_TRUST_WORKSPACE=true"}
+	default:
+		s.t.Fatalf("no host %s", host)
+	}
+	if r := s.run("install", host); r.code != 0 {
+		s.t.Fatalf("install %s: %d %s", host, r.code, r.stdout)
+	}
+	cmd := exec.Command(cli, args...)
+	cmd.Dir = s.dir
+	cmd.Env = withoutCredentials(s.env(append(append(env, s.pathWith()), extraEnv...)...), append(env, extraEnv...))
+	return cmd
+}
+
+// withoutCredentials is env without the agents' credential variables the
+// test did not set itself (set: "KEY=value"): what arrives at a seat is
+// then what the test gave the host.
+func withoutCredentials(env, set []string) []string {
+	var creds []string
+	for _, ag := range challengers.Builtins() {
+		creds = append(creds, ag.CredentialEnv...)
+	}
+	var out []string
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(creds, k) || slices.ContainsFunc(set, func(s string) bool { return strings.HasPrefix(s, k+"=") }) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// Every host hands its model the outcome document of a debate it ran
+// through arena: Claude Code and Codex give it only the structured
+// result, Gemini CLI the text.
+func TestHostsHandTheirModelTheOutcome(t *testing.T) {
+	t.Parallel()
+	for _, host := range []string{"claude", "codex", "gemini"} {
+		t.Run(host, func(t *testing.T) {
+			t.Parallel()
+			realCLI(t, host)
+			s := newSandbox(t)
+			api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "wait_seconds": 50})
+			out, err := s.hostRun(host, api, "put it to a debate").CombinedOutput()
+			results := api.Results()
+			if len(results) != 1 {
+				t.Fatalf("%d tool results reached the model (%v):\n%s", len(results), err, out)
+			}
+			seen := textOfResult(results[0])
+			doc := readFile(t, strings.TrimSuffix(s.logs()[0], ".jsonl")+".md")
+			var missing []string
+			for _, line := range strings.Split(doc, "\n") {
+				if line = strings.TrimSpace(line); line != "" && !strings.Contains(seen, line) {
+					missing = append(missing, line)
+				}
+			}
+			if len(missing) > 0 {
+				t.Fatalf("%d of the outcome document's lines never reached the model, among them:\n%s\n\nit saw:\n%s", len(missing), strings.Join(missing[:min(len(missing), 5)], "\n"), seen)
+			}
+		})
+	}
+}
+
+// Gemini CLI and Codex keep API keys from the servers they start; the
+// entry arena install writes passes them through by name, so a seat that
+// logs in with one gets it, and a key the host does not have arrives at no
+// seat, not even empty.
+func TestHostsPassTheSeatsCredentials(t *testing.T) {
+	t.Parallel()
+	for _, host := range []string{"gemini", "codex"} {
+		t.Run(host, func(t *testing.T) {
+			t.Parallel()
+			realCLI(t, host)
+			s := newSandbox(t)
+			api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "wait_seconds": 50})
+			keys := []string{"GEMINI_API_KEY=seat-gemini-key", "OPENAI_API_KEY=seat-openai-key"}
+			if host == "gemini" {
+				keys[0] = "GEMINI_API_KEY=standin" // the host's own, which it logs in with too
+			}
+			out, err := s.hostRun(host, api, "put it to a debate", keys...).CombinedOutput()
+			if len(api.Results()) != 1 {
+				t.Fatalf("the debate never ran (%v):\n%s", err, out)
+			}
+			for _, c := range []struct{ seat, key string }{{"gemini", keys[0]}, {"codex", keys[1]}} {
+				k, v, _ := strings.Cut(c.key, "=")
+				calls := s.fakes.CallsTo(c.seat)
+				if len(calls) == 0 {
+					t.Fatalf("no call to the %s seat", c.seat)
+				}
+				if calls[0].Env[k] != v {
+					t.Errorf("the %s seat did not get %s from %s: %v", c.seat, k, host, calls[0].Env)
+				}
+			}
+			for _, call := range s.fakes.CallsTo("claude") {
+				if v, ok := call.Env["ANTHROPIC_API_KEY"]; ok {
+					t.Fatalf("a key %s does not have arrived at the claude seat as %q", host, v)
+				}
+			}
+		})
+	}
+}
+
+// The commands arena install suggests when it will not edit a CLI's
+// configuration are ones the real CLI accepts: run as printed, by a
+// shell, each registers arena (passing the credentials through), and the
+// CLI reads the entry back.
+func TestSuggestedCommandsWorkInTheRealCLIs(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		host, config, check, want string
+	}{
+		{"claude", ".claude.json", "claude mcp get arena", "Connected"},
+		{"codex", ".codex/config.toml", "codex mcp get arena", "GEMINI_API_KEY=*****"},
+		{"gemini", ".gemini/settings.json", "gemini mcp list", "arena: " + arenaBinary(t) + " mcp (stdio) - Connected"},
+	} {
+		t.Run(c.host, func(t *testing.T) {
+			t.Parallel()
+			cli := realCLI(t, c.host)
+			s := newSandbox(t)
+			// An entry named arena that arena did not write: install
+			// refuses, and says what to run instead.
+			theirs := `{"mcpServers": {"arena": {"command": "/opt/fork"}}}`
+			if c.host == "codex" {
+				theirs = "[mcp_servers.arena]\ncommand = \"/opt/fork\"\n"
+			}
+			cfg := s.writeHome(c.config, theirs)
+			r := s.run("install", c.host)
+			_, suggested, ok := strings.Cut(r.stdout, "To register arena yourself: ")
+			if r.code != exitRefused || !ok {
+				t.Fatalf("exit %d\n%s", r.code, r.stdout)
+			}
+			command, then, _ := strings.Cut(strings.TrimSpace(suggested), "\n")
+			os.Remove(cfg) // they removed their entry, as install said
+			env := withoutCredentials(s.env(s.pathWith(cli), "GEMINI_API_KEY=standin", "GEMINI_CLI_TRUST_WORKSPACE=true"), []string{"GEMINI_API_KEY=standin"})
+			sh := func(line string) string {
+				cmd := exec.Command("sh", "-c", line)
+				cmd.Dir, cmd.Env = s.dir, env
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("%s: %v\n%s", line, err, out)
+				}
+				return string(out)
+			}
+			sh(command)
+			if c.host == "codex" { // the line codex's mcp add cannot write
+				line, ok := strings.CutPrefix(then, "then add this line to [mcp_servers.arena] in config.toml, above its env table: ")
+				if !ok {
+					t.Fatalf("no env_vars line: %q", then)
+				}
+				doc := readFile(t, cfg)
+				os.WriteFile(cfg, []byte(strings.Replace(doc, "args = [\"mcp\"]\n", "args = [\"mcp\"]\n"+line+"\n", 1)), 0o600)
+			}
+			if out := sh(c.check); !strings.Contains(out, c.want) {
+				t.Fatalf("%s:\n%s", c.check, out)
+			}
+			if doc := readFile(t, cfg); c.host == "gemini" && !strings.Contains(doc, `"GEMINI_API_KEY": "${GEMINI_API_KEY}"`) {
+				t.Fatalf("the key is not passed through:\n%s", doc)
+			}
+		})
+	}
+}
+
+// Gemini CLI starts no MCP server in a folder it does not trust: right
+// after arena install, gemini mcp list there shows arena Disabled. Install
+// says so, and how to trust a folder.
+func TestInstallSaysWhereGeminiStartsArena(t *testing.T) {
+	t.Parallel()
+	gemini := realCLI(t, "gemini")
+	s := newSandbox(t)
+	r := s.run("install", "gemini")
+	cmd := exec.Command(gemini, "mcp", "list")
+	cmd.Dir, cmd.Env = s.dir, s.env(s.pathWith())
+	out, err := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "arena: "+arenaBinary(t)+" mcp (stdio) - Disabled") {
+		t.Fatalf("gemini mcp list in an untrusted folder (%v):\n%s", err, out)
+	}
+	for _, want := range []string{"only in folders it trusts", "Disabled", "--skip-trust"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("install does not say %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// arena mcp --http prints how to register it with each CLI: run as
+// printed, by a shell, each command is accepted, and Claude Code and
+// Gemini CLI connect with the token it reads from the file.
+func TestHTTPRegistrationCommandsWorkInTheRealCLIs(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ host, check, want string }{
+		{"claude", "claude mcp get arena", "Connected"},
+		{"gemini", "gemini mcp list", "(http) - Connected"},
+		{"codex", "codex mcp get arena", "ARENA_MCP_TOKEN"},
+	} {
+		t.Run(c.host, func(t *testing.T) {
+			t.Parallel()
+			cli := realCLI(t, c.host)
+			s := newSandbox(t)
+			h := s.httpMCP()
+			var command string
+			for _, line := range h.banner {
+				if l := strings.TrimSpace(line); strings.HasPrefix(l, c.host+" mcp add") {
+					command = l
+				}
+			}
+			if command == "" || !strings.Contains(command, h.url) {
+				t.Fatalf("no %s command:\n%s", c.host, strings.Join(h.banner, "\n"))
+			}
+			env := s.env(s.pathWith(cli), "GEMINI_CLI_TRUST_WORKSPACE=true")
+			for _, line := range []string{command, c.check} {
+				cmd := exec.Command("sh", "-c", line)
+				cmd.Dir, cmd.Env = s.dir, env
+				out, err := cmd.CombinedOutput()
+				if err != nil || (line == c.check && !strings.Contains(string(out), c.want)) {
+					t.Fatalf("%s: %v\n%s", line, err, out)
+				}
+			}
+		})
+	}
+}
+
+// Claude Code names a plugin's commands after the plugin (/arena:verdict),
+// not as arena install's files are named (/verdict): the README and the
+// marketplace say what the real CLI lists for the plugin.
+func TestClaudePluginCommandsAreAsTheDocsSay(t *testing.T) {
+	t.Parallel()
+	claude := realCLI(t, "claude")
+	s := newSandbox(t)
+	api := newStandIn(t, "", nil)
+	repo, _ := filepath.Abs("../..")
+	cmd := exec.Command(claude, "-p", "hi", "--plugin-dir", filepath.Join(repo, "cmd", "arena", "claude-plugin"), "--output-format", "stream-json", "--verbose")
+	cmd.Dir, cmd.Env = s.dir, s.env("ANTHROPIC_BASE_URL="+api.URL, "ANTHROPIC_API_KEY=sk-standin")
+	out, err := cmd.Output()
+	var init struct {
+		SlashCommands []string `json:"slash_commands"`
+	}
+	first, _, _ := strings.Cut(string(out), "\n")
+	if json.Unmarshal([]byte(first), &init) != nil {
+		t.Fatalf("no init event (%v):\n%s", err, out)
+	}
+	readme, market := readFile(t, filepath.Join(repo, "README.md")), readFile(t, filepath.Join(repo, ".claude-plugin", "marketplace.json"))
+	n := 0
+	for _, c := range init.SlashCommands {
+		if !strings.HasPrefix(c, "arena:") {
+			continue
+		}
+		n++
+		if !strings.Contains(readme, "`/"+c+"`") || !strings.Contains(market, "/"+c) {
+			t.Errorf("the README or the marketplace does not name the plugin's /%s", c)
+		}
+	}
+	if n != 5 {
+		t.Fatalf("%d of the plugin's commands listed: %v", n, init.SlashCommands)
+	}
+}

@@ -1,0 +1,134 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The SDK's stdio transport ends the session at the first line it cannot
+// decode: "[]", "null", "42", a wrong "jsonrpc", an object as id, a batch
+// (which the protocol dropped in 2025-06-18) or a line over 16 MiB each
+// ended arena mcp, every run interrupted. JSON-RPC answers such a line
+// with an error and carries on, so arena reads stdin itself: each line
+// the SDK would refuse is answered here, and only the others reach it.
+// Only the end of stdin ends the session.
+
+// maxLine is the longest line read, the SDK's own bound.
+const maxLine = mcp.DefaultMaxLineLength
+
+// Stdio is the transport of arena mcp on in and out: the SDK's stdio
+// transport, behind a reader that answers malformed lines itself.
+func Stdio(in io.Reader, out io.Writer) mcp.Transport {
+	w := &lineWriter{w: out}
+	pr, pw := io.Pipe()
+	go func() {
+		pw.CloseWithError(filterLines(in, pw, w))
+	}()
+	return &mcp.IOTransport{Reader: pr, Writer: w, MaxLineLength: maxLine + 1}
+}
+
+// filterLines copies to sdk the lines of in that are one JSON-RPC
+// message, and answers every other line on out. It returns at the end of
+// in (nil: the SDK sees EOF), or when the SDK has gone.
+func filterLines(in io.Reader, sdk io.Writer, out io.Writer) error {
+	br := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, tooLong, err := readLine(br)
+		if len(bytes.TrimSpace(line)) > 0 || tooLong {
+			if reply := refusal(line, tooLong); reply != nil {
+				if _, werr := out.Write(reply); werr != nil {
+					return werr
+				}
+			} else if _, werr := sdk.Write(append(line, '\n')); werr != nil {
+				return werr
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readLine reads one line without its newline, at most maxLine bytes of
+// it: a longer one is read to its end and dropped (tooLong).
+func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			line = append(line, chunk...)
+			if len(line) > maxLine+1 {
+				line, tooLong = nil, true
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimRight(line, "\r\n"), tooLong, err
+	}
+}
+
+// refusal is the error reply to a line the SDK would not take, or nil for
+// one JSON-RPC message (a request, a notification or a response).
+func refusal(line []byte, tooLong bool) []byte {
+	switch {
+	case tooLong:
+		return errorReply(nil, jsonrpc.CodeInvalidRequest, "the line is longer than 16 MiB")
+	case !json.Valid(line):
+		return errorReply(nil, jsonrpc.CodeParseError, "the line is not one JSON value")
+	case bytes.TrimSpace(line)[0] != '{':
+		return errorReply(nil, jsonrpc.CodeInvalidRequest, "a JSON-RPC message is an object (batches are not supported since protocol version 2025-06-18)")
+	}
+	if _, err := jsonrpc.DecodeMessage(line); err != nil {
+		return errorReply(idOf(line), jsonrpc.CodeInvalidRequest, "not a JSON-RPC 2.0 message: "+err.Error())
+	}
+	return nil
+}
+
+// idOf is the id of a malformed message when it has a valid one, for the
+// reply; nil otherwise (the reply's id is then null).
+func idOf(line []byte) any {
+	var m struct{ ID any }
+	if json.Unmarshal(line, &m) != nil {
+		return nil
+	}
+	switch id := m.ID.(type) {
+	case string, float64:
+		return id
+	}
+	return nil
+}
+
+func errorReply(id any, code int64, message string) []byte {
+	b, _ := json.Marshal(struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      any    `json:"id"`
+		Error   any    `json:"error"`
+	}{"2.0", id, &jsonrpc.Error{Code: code, Message: message}})
+	return append(b, '\n')
+}
+
+// lineWriter writes whole lines, one writer at a time: the SDK's messages
+// and the refusals share stdout.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// Close leaves stdout open: the server may still print on it.
+func (l *lineWriter) Close() error { return nil }

@@ -1,0 +1,62 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// Each line is one JSON-RPC message for the SDK, or answered with an
+// error carrying its id when it has a valid one; blank lines are skipped.
+func TestFilterLines(t *testing.T) {
+	t.Parallel()
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		``,
+		`[]`,
+		`{"jsonrpc":"2.0","id":"x","method":42}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":3,"result":{}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"ping"}` + "\r",
+		strings.Repeat("y", maxLine+2),
+		`{"jsonrpc":"2.0","id":5,"method":"ping"}`, // no newline at the end
+	}, "\n")
+	var sdk, out bytes.Buffer
+	if err := filterLines(strings.NewReader(in), &sdk, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}\n"
+	if sdk.String() != want {
+		t.Fatalf("the SDK got\n%s", sdk.String())
+	}
+	var ids []any
+	var codes []float64
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var r struct {
+			ID    any
+			Error struct{ Code float64 }
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		ids, codes = append(ids, r.ID), append(codes, r.Error.Code)
+	}
+	if len(ids) != 3 || ids[0] != nil || ids[1] != "x" || ids[2] != nil || codes[0] != -32600 || codes[2] != -32600 {
+		t.Fatalf("replies %v %v\n%s", ids, codes, out.String())
+	}
+}
+
+// A credential that came empty or unexpanded (Gemini CLI's ${NAME} of a
+// variable it does not have) is left out of the runs' environment; the
+// rest stays as it came.
+func TestWithoutEmptyCredentials(t *testing.T) {
+	t.Parallel()
+	m := NewManager(Config{
+		Env:         []string{"OPENAI_API_KEY=", "GEMINI_API_KEY=${GEMINI_API_KEY}", "QWEN_API_KEY=$QWEN_API_KEY", "ANTHROPIC_API_KEY=sk-a", "EMPTY_OTHER=", "HOME=/h"},
+		Credentials: []string{"OPENAI_API_KEY", "GEMINI_API_KEY", "QWEN_API_KEY", "ANTHROPIC_API_KEY"},
+	})
+	if got := strings.Join(m.cfg.Env, " "); got != "ANTHROPIC_API_KEY=sk-a EMPTY_OTHER= HOME=/h" {
+		t.Fatalf("%s", got)
+	}
+}

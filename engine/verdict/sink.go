@@ -161,18 +161,19 @@ func modelNames(judges map[Mode]challengers.Agent) map[string]string {
 	return out
 }
 
-// TiebreakerNote says, when the tiebreaker of a thorough run is served by
-// the same provider as the quick or the deep judge, that its view is not
-// independent ("" when it is, or when there is no tiebreaker).
+// TiebreakerNote says, when the tiebreaker of a thorough run is a model of
+// the same vendor family as the quick or the deep judge's (however it is
+// reached: a CLI, an API), that its view is not independent ("" when it
+// is, or when there is no tiebreaker).
 func TiebreakerNote(judges map[Mode]challengers.Agent) string {
 	tb, ok := judges[Tiebreaker]
 	if !ok {
 		return ""
 	}
-	tie := challengers.Provider(tb)
+	tie := challengers.Family(tb)
 	for _, m := range []Mode{Quick, Deep} {
-		if j, ok := judges[m]; ok && challengers.Provider(j) == tie {
-			return fmt.Sprintf("the tiebreaker %s is from the same provider (%s) as the %s judge %s: name one from a different provider with --tiebreaker for an independent view",
+		if j, ok := judges[m]; ok && challengers.Family(j) == tie {
+			return fmt.Sprintf("the tiebreaker %s is from the same family (%s) as the %s judge %s: name one from a different family with --tiebreaker for an independent view",
 				tb.Name, tie, m, j.Name)
 		}
 	}

@@ -486,3 +486,30 @@ func transportWords(err error) string {
 	}
 	return "the stream failed: " + trust.Text(err.Error())
 }
+
+// ListModels asks an API agent's endpoint for the models it serves (GET
+// /models, through the SDK, every page), for doctor --probe. An error
+// says in plain words what the endpoint answered.
+func ListModels(ctx context.Context, a Agent, env []string) ([]string, error) {
+	key, err := apiKey(a, env)
+	if err != nil {
+		return nil, err
+	}
+	c := &apiCall{req: Request{Agent: a}, key: key, limit: DefaultOutputCap}
+	svc := openai.NewModelService(c.options()...)
+	pager := svc.ListAutoPaging(ctx)
+	var ids []string
+	for pager.Next() {
+		ids = append(ids, trust.Text(pager.Current().ID))
+	}
+	if err := pager.Err(); err != nil {
+		c.mu.Lock()
+		st := c.status
+		c.mu.Unlock()
+		if st != nil {
+			return nil, errors.New(c.scrub(c.statusWords(st)))
+		}
+		return nil, errors.New(c.scrub(transportWords(err)))
+	}
+	return ids, nil
+}

@@ -84,6 +84,7 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	} else {
 		start = p.Start()
 		start.Version = LogVersion
+		start.Families = familiesOf(opts.Agents, start.Agents)
 		bus.Emit(start)
 	}
 	ctx = rt.startBudget(ctx, opts, start)
@@ -121,6 +122,24 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	out.Markdown = rt.WithResume(rt.WithCosts(rt.WithModerator(out.Markdown)))
 	out.LogPath = opts.LogPath
 	bus.Emit(out)
+	return out
+}
+
+// familiesOf are the vendor families of the settings' agents and of the
+// run's own (nil when there are none).
+func familiesOf(agents map[string]challengers.Agent, infos []AgentInfo) map[string]string {
+	out := map[string]string{}
+	for n, a := range agents {
+		out[n] = challengers.Family(a)
+	}
+	for _, i := range infos {
+		if i.Family != "" {
+			out[i.Name] = i.Family
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 

@@ -1,10 +1,13 @@
 package settings
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/arenadebate/arena/challengers"
 )
 
 // Row is one line of `arena config`.
@@ -57,6 +60,15 @@ func (s *Settings) describeAgent(name string) string {
 		"timeout " + timeout,
 		"pty " + strconv.FormatBool(a.PTY),
 	}
+	if a.IsAPI() {
+		// The key's variable by name only: its value is a secret.
+		parts = []string{"api " + string(a.API), "base_url " + a.BaseURL, "model " + a.Model, "key_env " + cmp.Or(a.KeyEnv, "(none)"), "timeout " + timeout}
+	}
+	family := "family " + challengers.Family(a)
+	if a.Family == "" {
+		family += " (" + familySource(a) + ")"
+	}
+	parts = append(parts, family)
 	if len(a.Env) > 0 {
 		parts = append(parts, "env "+strings.Join(slices.Sorted(maps.Keys(a.Env)), ","))
 	}
@@ -74,6 +86,15 @@ func (s *Settings) describeAgent(name string) string {
 		parts = append(parts, billing)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// familySource says where an agent's family was read from, when the
+// config does not set it.
+func familySource(a challengers.Agent) string {
+	if a.IsAPI() {
+		return "from the model id"
+	}
+	return "from the CLI"
 }
 
 // commandLine joins an argv, quoting only the elements a reader could not

@@ -180,7 +180,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 	var agents []engine.AgentInfo
 	addAgent := func(a challengers.Agent) {
 		if !slices.ContainsFunc(agents, func(i engine.AgentInfo) bool { return i.Name == a.Name }) {
-			agents = append(agents, engine.AgentInfo{Name: a.Name, Command: a.Command, Format: string(a.Format), Timeout: engine.Duration(a.Timeout)})
+			agents = append(agents, engine.InfoOf(a))
 		}
 	}
 	if !cfg.Single {

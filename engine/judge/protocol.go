@@ -141,7 +141,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 	for i, a := range cfg.Judges {
 		st.Seats = append(st.Seats, engine.Seat{Name: judgeName(i + 1), Agent: a.Name, Role: RoleJudge})
 		if !hasAgent(st.Agents, a.Name) {
-			st.Agents = append(st.Agents, engine.AgentInfo{Name: a.Name, Command: a.Command, Format: string(a.Format), Timeout: engine.Duration(a.Timeout)})
+			st.Agents = append(st.Agents, engine.InfoOf(a))
 		}
 	}
 	for _, f := range cfg.Solution.Files {

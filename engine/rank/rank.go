@@ -287,7 +287,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		seats = append(seats, engine.Seat{Name: seat, Agent: a.Name, Role: role})
 		if !seen[a.Name] {
 			seen[a.Name] = true
-			agents = append(agents, engine.AgentInfo{Name: a.Name, Command: a.Command, Format: string(a.Format), Timeout: engine.Duration(a.Timeout)})
+			agents = append(agents, engine.InfoOf(a))
 		}
 	}
 	var labels []string

@@ -134,7 +134,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		seats = append(seats, engine.Seat{Name: string(m), Agent: a.Name, Role: Role(m)})
 		if !seen[a.Name] {
 			seen[a.Name] = true
-			agents = append(agents, engine.AgentInfo{Name: a.Name, Command: a.Command, Format: string(a.Format), Timeout: engine.Duration(a.Timeout)})
+			agents = append(agents, engine.InfoOf(a))
 		}
 	}
 	var files []engine.ContextFile

@@ -260,7 +260,7 @@ func TestModelFamily(t *testing.T) {
 	}{
 		{challengers.Agent{Command: []string{"claude"}}, "anthropic"},
 		{challengers.Agent{Command: []string{"/usr/bin/agy"}}, "google"},
-		{challengers.Agent{Command: []string{"ollama", "run", "llama3.2"}}, "ollama"},
+		{challengers.Agent{Name: "Llama", Command: []string{"ollama", "run", "llama3.2"}}, "llama"},
 		{challengers.Agent{API: challengers.APIOpenAI, Model: "llama3.2", Family: "Meta"}, "meta"},
 		{challengers.Agent{API: challengers.APIOpenAI, Model: "my-finetune", Family: "anthropic"}, "anthropic"},
 	} {

@@ -56,8 +56,10 @@ var modelPrefixes = []struct{ prefix, family string }{
 }
 
 // Family is the vendor family of the agent's model: the config's
-// family:, else, for an API agent, what its model id says, else its CLI's
-// (a CLI arena does not know is a family of its own: its program's name).
+// family:, else, for an API agent, what its model id says, else its CLI's.
+// An agent whose CLI arena does not know is a family of its own, its
+// name: one program (ollama) can run any vendor's model, so sharing it
+// says nothing, and family: says better.
 func Family(a Agent) string {
 	switch {
 	case a.Family != "":
@@ -69,10 +71,7 @@ func Family(a Agent) string {
 	if f, ok := cliFamilies[exe]; ok {
 		return f
 	}
-	if exe == "." || exe == "" {
-		return a.Name
-	}
-	return exe
+	return strings.ToLower(a.Name)
 }
 
 // ModelFamily reads a vendor family from a model id: its vendor prefix
@@ -98,4 +97,18 @@ func ModelFamily(model string) string {
 		return vendor
 	}
 	return id
+}
+
+// FamilySource says where Family read an agent's family from.
+func FamilySource(a Agent) string {
+	switch {
+	case a.Family != "":
+		return "config"
+	case a.IsAPI():
+		return "from the model id"
+	}
+	if _, ok := cliFamilies[filepath.Base(a.Executable())]; ok {
+		return "from its CLI"
+	}
+	return "its own: arena does not know its CLI's vendor; family: sets one"
 }

@@ -66,7 +66,7 @@ func (s *Settings) describeAgent(name string) string {
 	}
 	family := "family " + challengers.Family(a)
 	if a.Family == "" {
-		family += " (" + familySource(a) + ")"
+		family += " (" + challengers.FamilySource(a) + ")"
 	}
 	parts = append(parts, family)
 	if len(a.Env) > 0 {
@@ -86,15 +86,6 @@ func (s *Settings) describeAgent(name string) string {
 		parts = append(parts, billing)
 	}
 	return strings.Join(parts, "; ")
-}
-
-// familySource says where an agent's family was read from, when the
-// config does not set it.
-func familySource(a challengers.Agent) string {
-	if a.IsAPI() {
-		return "from the model id"
-	}
-	return "from the CLI"
 }
 
 // commandLine joins an argv, quoting only the elements a reader could not

@@ -35,7 +35,7 @@ const Noun = "comparison"
 //	compare: {advocates: [gemini, codex], judge: claude}
 var Seating = seating.Plan{Protocol: Name, Seats: []seating.Seat{
 	{Key: "advocates", Label: "advocate", Many: true}, // one per option, in option order
-	{Key: "judge", Label: "judge"},
+	{Key: "judge", Label: "judge", Judging: true},
 }}
 
 // The phases.

@@ -35,7 +35,7 @@ const Noun = "judging"
 //
 //	judge: {judges: [gemini, codex, qwen]}
 var Seating = seating.Plan{Protocol: Name, Seats: []seating.Seat{
-	{Key: "judges", Label: "judge", Many: true, Default: 3},
+	{Key: "judges", Label: "judge", Many: true, Default: 3, Judging: true},
 }}
 
 // The phases.

@@ -26,9 +26,9 @@ const Noun = "verdict"
 //
 //	verdict: {quick: gemini, deep: claude, tiebreaker: codex}
 var Seating = seating.Plan{Protocol: Name, Seats: []seating.Seat{
-	{Key: string(Quick), Label: string(Role(Quick))},
-	{Key: string(Deep), Label: string(Role(Deep))},
-	{Key: string(Tiebreaker), Label: string(Role(Tiebreaker))},
+	{Key: string(Quick), Label: string(Role(Quick)), Judging: true},
+	{Key: string(Deep), Label: string(Role(Deep)), Judging: true},
+	{Key: string(Tiebreaker), Label: string(Role(Tiebreaker)), Judging: true},
 }}
 
 // The phases.

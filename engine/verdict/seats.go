@@ -72,7 +72,7 @@ func Seat(r seating.Roster, want Seats) ([]challengers.Agent, []string, error) {
 	for i, g := range got {
 		judges[i] = g[0]
 	}
-	return judges, append(notes, p.Shared()...), nil
+	return judges, slices.Concat(notes, p.Notes(), p.Shared(), p.SameFamily()), nil
 }
 
 // named is the agent a mode's flag names (nil: none), checked, whether

@@ -120,7 +120,7 @@ func runAPI(ctx context.Context, req Request) Result {
 	shown := []string{"POST", strings.TrimRight(a.BaseURL, "/") + "/chat/completions", "model=" + a.Model}
 	key, err := apiKey(a, req.Env)
 	if err != nil {
-		return Result{Reason: ReasonStartFailed, ExitCode: -1, Detail: err.Error(), Command: shown}
+		return Result{Reason: ReasonStartFailed, ExitCode: -1, Detail: err.Error(), Command: shown, Final: true}
 	}
 	callCtx, cancel := withTimeout(ctx, a.Timeout)
 	defer cancel()
@@ -296,6 +296,7 @@ func (c *apiCall) once(ctx context.Context) (Result, *httpStatus) {
 		res.Reason, res.Detail = ReasonOutputLimit, fmt.Sprintf("stopped after %s (output_cap)", formatBytes(c.limit))
 	case st != nil:
 		res.Reason, res.Detail = ReasonEndpoint, c.statusWords(st)
+		res.Final = st.code >= 400 && st.code < 500 && st.code != http.StatusRequestTimeout && st.code != http.StatusConflict && st.code != http.StatusTooManyRequests
 	}
 	return res, st
 }

@@ -97,6 +97,9 @@ func TestAPIRefusedKeyNamesTheVariableNotTheKey(t *testing.T) {
 	if strings.Contains(res.Describe(), testKey) {
 		t.Errorf("the key's value is in %q", res.Describe())
 	}
+	if !res.Final {
+		t.Errorf("a refused key is worth no retry: %+v", res)
+	}
 	if n := len(f.CallsTo("m")); n != 1 {
 		t.Errorf("%d requests, want 1: a refused key is not retried", n)
 	}
@@ -169,8 +172,8 @@ func TestAPIRetryRefusedOrPastTheTimeoutEndsTheCall(t *testing.T) {
 		Agent: apiAgent(url, "m"), Prompt: "REPLY SHAPE: opening",
 		Retry: func(string, time.Duration) bool { return false },
 	})
-	if res.Reason != challengers.ReasonEndpoint || len(f.CallsTo("m")) != 1 {
-		t.Errorf("refused retry: %s, %d requests", res.Describe(), len(f.CallsTo("m")))
+	if res.Reason != challengers.ReasonEndpoint || len(f.CallsTo("m")) != 1 || res.Final {
+		t.Errorf("refused retry: %s, %d requests, final %v", res.Describe(), len(f.CallsTo("m")), res.Final)
 	}
 	start := time.Now()
 	res = challengers.Run(context.Background(), challengers.Request{Agent: apiAgent(url, "n"), Prompt: "REPLY SHAPE: opening"})

@@ -213,7 +213,11 @@ func modelListed(ctx context.Context, a Agent, env []string) (said, problem stri
 	case err != nil:
 		return "", "GET /models failed: " + err.Error()
 	case slices.Contains(ids, a.Model):
-		return fmt.Sprintf("lists %s (of %d models)", a.Model, len(ids)), ""
+		of := fmt.Sprintf("%d models", len(ids))
+		if len(ids) == 1 {
+			of = "1 model"
+		}
+		return fmt.Sprintf("lists %s (of %s)", a.Model, of), ""
 	}
 	shown := ids
 	if len(shown) > 8 {

@@ -77,6 +77,10 @@ type Result struct {
 	Usage    *Usage        `json:"usage,omitempty"`
 	Bytes    int64         `json:"bytes"`   // raw bytes read from stdout
 	Command  []string      `json:"command"` // argv, with the prompt elided
+	// Final says that the same call again would fail the same way (an
+	// endpoint that refused the key, or does not know the model): it is
+	// not retried.
+	Final bool `json:"final,omitempty"`
 }
 
 // OK reports whether the call produced a usable reply.

@@ -113,7 +113,7 @@ func (rt *Runtime) Ask(ctx context.Context, q Question) Answer {
 		}
 		if !res.OK() {
 			stopped := ctx.Err() != nil || rt.budget.ranOut()
-			retry := q.Retries > 0 && !stopped
+			retry := q.Retries > 0 && !stopped && !res.Final
 			rt.failed(q, res, attempt, retry)
 			switch {
 			case stopped && q.Retries > 0:

@@ -301,6 +301,9 @@ func SameFamily(agents []challengers.Agent) []string {
 func (p *Picker) Notes() []string {
 	var out []string
 	for _, n := range p.kin {
+		if len(p.held[n]) > 0 && !p.kinIn {
+			continue // named for a seat: the note below says so if it judges
+		}
 		author := p.authorOf[p.family(n)]
 		if p.kinIn {
 			out = append(out, fmt.Sprintf("%s (%s, the family of %s, which wrote the work) may take seats: no agent of another family is free", n, p.family(n), author))

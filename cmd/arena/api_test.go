@@ -398,3 +398,36 @@ func TestDoctorChecksAPIAgents(t *testing.T) {
 		t.Fatalf("arena config:\n%s", r.stdout)
 	}
 }
+
+// A run of API seats stopped over budget resumes to its outcome, asking
+// nothing twice; a follow-up goes to an API seat.
+func TestAPISeatsResumeAndAnswerFollowUps(t *testing.T) {
+	s := newSandbox(t)
+	s.apiSeats("")
+	r := s.run("--no-tui", "--max-calls", "3", "should we move sessions from Redis to Postgres?")
+	if r.code != exitOverBudget {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	log := s.logs()[0]
+	r = s.run("resume", "--no-tui", "--max-calls", "100", log)
+	if r.code != exitConsensus {
+		t.Fatalf("resumed: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	seen := map[string]bool{}
+	for _, c := range s.fakes.Calls() {
+		if c.API == nil {
+			t.Fatalf("a CLI call: %+v", c)
+		}
+		if seen[c.PromptSHA256] && !c.Repair {
+			t.Fatalf("%s was asked the same prompt twice", c.Agent)
+		}
+		seen[c.PromptSHA256] = true
+	}
+	r = s.run("ask", log, followUpQuestion, "--seat", "gemini")
+	if r.code != 0 || !strings.Contains(r.stdout, "Gemini answers") {
+		t.Fatalf("follow-up: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if last := s.fakes.Calls(); last[len(last)-1].API == nil || last[len(last)-1].Agent != "gemini" {
+		t.Fatalf("the follow-up did not go to gemini's endpoint: %+v", last[len(last)-1])
+	}
+}

@@ -91,7 +91,7 @@ func TestAPIRefusedKeyNamesTheVariableNotTheKey(t *testing.T) {
 	a.KeyEnv = "OPENROUTER_API_KEY"
 	start := time.Now()
 	res, _ := runAPI(t, a, []string{"OPENROUTER_API_KEY=" + testKey})
-	if res.Reason != challengers.ReasonEndpoint || !strings.HasPrefix(res.Describe(), "the endpoint refused the key in OPENROUTER_API_KEY (401 Unauthorized: Incorrect API key provided.") {
+	if res.Reason != challengers.ReasonEndpoint || !strings.HasPrefix(res.Describe(), "the endpoint refused the key in OPENROUTER_API_KEY (401 Unauthorized: Incorrect API key provided: [the key in OPENROUTER_API_KEY].") {
 		t.Fatalf("result %s: %q", res.Reason, res.Describe())
 	}
 	if strings.Contains(res.Describe(), testKey) {

@@ -95,7 +95,7 @@ func listModels(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(keys) > 0 && !slices.Contains(keys, key) {
-		refuseKey(w)
+		refuseKey(w, key)
 		return
 	}
 	slices.Sort(ids)
@@ -153,7 +153,7 @@ func chatCompletions(w http.ResponseWriter, r *http.Request) {
 	if !rec.API.KeyOK {
 		rec.Kind, rec.Mode = fakeapi.KindOther, fakeapi.ModeAuthError
 		logCall(rec)
-		refuseKey(w)
+		refuseKey(w, key)
 		return
 	}
 	p, err := resolvePlan(req.Model, as, prompt)
@@ -177,7 +177,8 @@ func chatCompletions(w http.ResponseWriter, r *http.Request) {
 func serveMode(w http.ResponseWriter, r *http.Request, e *sseEmitter, p plan, st fakeapi.Step) {
 	switch p.mode {
 	case fakeapi.ModeAuthError:
-		refuseKey(w)
+		key, _ := bearer(r)
+		refuseKey(w, key)
 	case fakeapi.ModeRateLimit:
 		retry := firstSet(st.RetryAfter, "1")
 		if retry != "-" {
@@ -244,10 +245,13 @@ func errorType(status int) string {
 	return "invalid_request_error"
 }
 
-// refuseKey is OpenAI's answer to a wrong or missing key.
-func refuseKey(w http.ResponseWriter) {
+// refuseKey is OpenAI's answer to a wrong or missing key. OpenAI masks
+// the key it quotes ("sk-proj-****abcd"); this one quotes it whole, as a
+// careless server might, so that arena's tests see it kept out of
+// everything arena writes.
+func refuseKey(w http.ResponseWriter, key string) {
 	apiError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_api_key",
-		"Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.")
+		"Incorrect API key provided: "+key+". You can find your API key at https://platform.openai.com/account/api-keys.")
 }
 
 // apiError writes OpenAI's error body with a status.

@@ -285,6 +285,13 @@ func TestAPIKeyIsNeverWritten(t *testing.T) {
 	if !strings.Contains(o.Markdown, "the endpoint refused the key in OPENROUTER_API_KEY") {
 		t.Fatalf("the outcome does not say why gemini failed:\n%s", o.Markdown)
 	}
+	// A defender whose key is refused fails at once, though a defender's
+	// failed call is otherwise asked again.
+	before := len(s.fakes.CallsTo("gemini"))
+	r = run("--no-tui", "--defender", "gemini", "--challengers", "codex", "should we move sessions from Redis to Postgres?")
+	if n := len(s.fakes.CallsTo("gemini")) - before; n != 1 || !strings.Contains(r.stdout+r.stderr, "the endpoint refused the key in OPENROUTER_API_KEY") {
+		t.Fatalf("the defender's refused key: %d requests, want 1\n%s\n%s", n, r.stdout, r.stderr)
+	}
 	run("config")
 	run("doctor", "--probe")
 	ms := s.mcp("arena-test", env)

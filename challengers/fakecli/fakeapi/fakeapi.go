@@ -181,7 +181,8 @@ type AgentScript struct {
 	Steps map[string][]Step `json:"steps,omitempty"`
 	// Key, for the API fake, is the one key the agent's model accepts:
 	// a request without it (Authorization: Bearer KEY) gets OpenAI's
-	// HTTP 401 and invalid_api_key body. "": any key, or none.
+	// HTTP 401 and invalid_api_key body, quoting the key it was given
+	// whole (OpenAI masks it). "": any key, or none.
 	Key string `json:"key,omitempty"`
 	// CostUSD, for the API fake, is the cost its usage chunk reports
 	// (as OpenRouter's "cost"); 0: none, as OpenAI and Ollama report.

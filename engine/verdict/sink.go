@@ -143,11 +143,15 @@ func (v *LogSink) Final() Final {
 }
 
 // modelNames are the log's "model" for each agent: the agent, and the
-// model its command line chooses where it names one (--model X, -m X).
+// model its command line chooses where it names one (--model X, -m X),
+// or an API agent's model.
 func modelNames(judges map[Mode]challengers.Agent) map[string]string {
 	out := map[string]string{}
 	for _, a := range judges {
 		name := a.Name
+		if a.IsAPI() {
+			name += "/" + a.Model
+		}
 		argv := append(slices.Clone(a.Command), a.Args...)
 		for i, arg := range argv {
 			if v, ok := strings.CutPrefix(arg, "--model="); ok {

@@ -6,7 +6,6 @@ package challengers
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -90,6 +89,17 @@ type Agent struct {
 	// count against in a budget ("": not known; billing.go).
 	Billing Billing `json:"billing,omitempty"`
 
+	// An agent with API set is an HTTP endpoint, not a CLI (api.go): it
+	// has no command, and is asked at BaseURL for Model, with the key
+	// held by the environment variable KeyEnv ("": none).
+	API     API    `json:"api,omitempty"`
+	BaseURL string `json:"base_url,omitempty"`
+	Model   string `json:"model,omitempty"`
+	KeyEnv  string `json:"key_env,omitempty"`
+	// Family is the vendor whose model it is, when the config says so
+	// ("": read from the CLI or the model id; family.go).
+	Family string `json:"family,omitempty"`
+
 	// Detection, for doctor.
 	VersionArgs     []string `json:"version_args,omitempty"`
 	CredentialEnv   []string `json:"credential_env,omitempty"`
@@ -133,6 +143,31 @@ func (a Agent) Validate() error {
 	bad := func(field, format string, args ...any) error {
 		return &FieldError{Agent: a.Name, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
+	var err error
+	if a.API != "" {
+		err = a.validateAPI()
+	} else {
+		err = a.validateCommand()
+	}
+	switch {
+	case err != nil:
+		return err
+	case a.Timeout < 0:
+		return bad("timeout", "%s is negative", a.Timeout)
+	case a.OutputCap < 0:
+		return bad("output_cap", "%d is negative", a.OutputCap)
+	case a.Billing != "" && !slices.Contains(Billings, a.Billing):
+		return bad("billing", "%q is not one of %s", a.Billing, joinModes(Billings))
+	}
+	return nil
+}
+
+// validateCommand checks what a CLI agent runs and how it is given the
+// prompt.
+func (a Agent) validateCommand() error {
+	bad := func(field, format string, args ...any) error {
+		return &FieldError{Agent: a.Name, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
 	switch {
 	case len(a.Command) == 0 || strings.TrimSpace(a.Command[0]) == "":
 		return bad("command", "is empty")
@@ -146,12 +181,6 @@ func (a Agent) Validate() error {
 		return bad("command", "prompt is \"stdin\" but the command still has a %s element (remove it, or set stdin_command)", PromptPlaceholder)
 	case len(a.StdinCommand) > 0 && slices.Contains(a.StdinCommand, PromptPlaceholder):
 		return bad("stdin_command", "must not hold %s: the prompt goes on stdin", PromptPlaceholder)
-	case a.Timeout < 0:
-		return bad("timeout", "%s is negative", a.Timeout)
-	case a.OutputCap < 0:
-		return bad("output_cap", "%d is negative", a.OutputCap)
-	case a.Billing != "" && !slices.Contains(Billings, a.Billing):
-		return bad("billing", "%q is not one of %s", a.Billing, joinModes(Billings))
 	}
 	return nil
 }
@@ -218,28 +247,6 @@ func Builtins() map[string]Agent {
 		m[n] = a.Clone()
 	}
 	return m
-}
-
-// providers are who serves the models of each CLI arena knows, by the
-// name of its program (agy is Google's Antigravity CLI).
-var providers = map[string]string{
-	"claude": "Anthropic",
-	"gemini": "Google",
-	"agy":    "Google",
-	"codex":  "OpenAI",
-	"qwen":   "Alibaba",
-}
-
-// Provider is who serves an agent's model, by the CLI it runs: two agents
-// running one provider's CLIs are not independent judges, whatever their
-// names. A CLI arena does not know is its own provider (its program's
-// name).
-func Provider(a Agent) string {
-	exe := filepath.Base(a.Executable())
-	if p, ok := providers[exe]; ok {
-		return p
-	}
-	return exe
 }
 
 // CredentialVars are the variables the agents log in with, sorted, each

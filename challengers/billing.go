@@ -2,6 +2,7 @@ package challengers
 
 import (
 	"encoding/json"
+	"net/url"
 	"strings"
 
 	"github.com/arenadebate/arena/challengers/trust"
@@ -32,6 +33,19 @@ func (f Format) Reports() (tokens, cost bool) {
 		return true, false
 	}
 	return false, false
+}
+
+// Reports says what an agent's calls report of their usage: a CLI's, what
+// its format carries; an API agent's, the tokens (asked for with
+// stream_options.include_usage, which OpenAI, OpenRouter, vLLM, Ollama
+// and llama.cpp's server all answer) and a cost only where the endpoint
+// is one known to report it: OpenRouter's usage carries "cost".
+func (a Agent) Reports() (tokens, cost bool) {
+	if !a.IsAPI() {
+		return a.Format.Reports()
+	}
+	u, err := url.Parse(a.BaseURL)
+	return true, err == nil && (u.Hostname() == "openrouter.ai" || strings.HasSuffix(u.Hostname(), ".openrouter.ai"))
 }
 
 // billingClue is one sign of how a CLI is logged in: an environment
@@ -87,6 +101,9 @@ const maxCredentialBytes = 1 << 20
 // its dollars is the side of caution. Only names are read into the
 // reason, never a value.
 func GuessBilling(a Agent, getenv func(string) string, home string) (Billing, string) {
+	if a.IsAPI() {
+		return BillingMetered, "an API endpoint: its tokens and any cost it reports count"
+	}
 	for _, c := range billingClues[a.Name] {
 		switch {
 		case c.env != "":

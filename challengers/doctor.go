@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -49,6 +50,12 @@ type Check struct {
 	Usable         bool          `json:"usable"`
 	Problem        string        `json:"problem,omitempty"`
 	Install        string        `json:"install,omitempty"`
+	// Family is the vendor family of the agent's model; Endpoint, for an
+	// API agent, where it is asked, for which model (never a key), and
+	// Models what its GET /models said of the model, under --probe.
+	Family   string `json:"family"`
+	Endpoint string `json:"endpoint,omitempty"`
+	Models   string `json:"models,omitempty"`
 }
 
 // CredentialsConfigured reports whether any credential source exists.
@@ -86,6 +93,9 @@ const ProbePrompt = "Reply with the single word OK."
 // on PATH, else the first alternative that is (agy for gemini), with a note
 // saying so. The boolean is false when neither is found.
 func Resolve(a Agent, env []string) (Agent, string, bool) {
+	if a.IsAPI() {
+		return a, "", true // an endpoint: nothing to find on PATH
+	}
 	if _, err := LookPath(a.Executable(), env); err == nil {
 		return a, "", true
 	}
@@ -134,7 +144,10 @@ func Diagnose(ctx context.Context, agents []Agent, opts DoctorOptions) []Check {
 }
 
 func diagnoseOne(ctx context.Context, a Agent, opts DoctorOptions) Check {
-	c := Check{Agent: a.Name, Executable: a.Executable(), Install: a.Install}
+	if a.IsAPI() {
+		return diagnoseAPI(ctx, a, opts)
+	}
+	c := Check{Agent: a.Name, Executable: a.Executable(), Install: a.Install, Family: Family(a)}
 	c.Credentials = credentials(a, opts)
 	run, note, found := Resolve(a, opts.Env)
 	c.Found, c.Alternative = found, note
@@ -164,6 +177,55 @@ func diagnoseOne(ctx context.Context, a Agent, opts DoctorOptions) Check {
 	return c
 }
 
+// diagnoseAPI checks an API agent: that the variable its key_env names
+// is set, and, with a probe, that the endpoint lists the model (GET
+// /models) and answers the one-line prompt.
+func diagnoseAPI(ctx context.Context, a Agent, opts DoctorOptions) Check {
+	c := Check{Agent: a.Name, Found: true, Family: Family(a), Endpoint: a.Endpoint(), Version: "api " + string(a.API)}
+	c.Credentials = credentials(a, opts)
+	if _, err := apiKey(a, opts.Env); err != nil {
+		c.Problem = err.Error()
+		return c
+	}
+	c.Usable = true
+	if !opts.Probe {
+		return c
+	}
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout(a, opts))
+	defer cancel()
+	if c.Models, c.Problem = modelListed(pctx, a, opts.Env); c.Problem != "" {
+		c.Usable = false
+		return c
+	}
+	c.Probe = probe(ctx, a, opts)
+	if !c.Probe.OK {
+		c.Usable = false
+		c.Problem = "probe failed: " + c.Probe.Failure
+	}
+	return c
+}
+
+// modelListed asks the endpoint for its models and says whether it lists
+// the agent's: what to show, or the problem.
+func modelListed(ctx context.Context, a Agent, env []string) (said, problem string) {
+	ids, err := ListModels(ctx, a, env)
+	switch {
+	case err != nil:
+		return "", "GET /models failed: " + err.Error()
+	case slices.Contains(ids, a.Model):
+		of := fmt.Sprintf("%d models", len(ids))
+		if len(ids) == 1 {
+			of = "1 model"
+		}
+		return fmt.Sprintf("lists %s (of %s)", a.Model, of), ""
+	}
+	shown := ids
+	if len(shown) > 8 {
+		shown = append(slices.Clone(shown[:8]), fmt.Sprintf("and %d more", len(ids)-8))
+	}
+	return "", fmt.Sprintf("the endpoint does not list the model %q (it lists: %s)", a.Model, strings.Join(shown, ", "))
+}
+
 func (c *Check) version(ctx context.Context, a Agent, opts DoctorOptions) {
 	timeout := opts.VersionTimeout
 	if timeout <= 0 {
@@ -191,12 +253,20 @@ func (c *Check) version(ctx context.Context, a Agent, opts DoctorOptions) {
 	c.VersionSlow = res.Duration >= SlowVersion
 }
 
-func probe(ctx context.Context, a Agent, opts DoctorOptions) *Probe {
-	if opts.ProbeTimeout > 0 {
-		a.Timeout = opts.ProbeTimeout
-	} else if a.Timeout <= 0 {
-		a.Timeout = 60 * time.Second
+// probeTimeout is how long a probe may take: --probe-timeout, else the
+// agent's own timeout, else a minute.
+func probeTimeout(a Agent, opts DoctorOptions) time.Duration {
+	switch {
+	case opts.ProbeTimeout > 0:
+		return opts.ProbeTimeout
+	case a.Timeout > 0:
+		return a.Timeout
 	}
+	return 60 * time.Second
+}
+
+func probe(ctx context.Context, a Agent, opts DoctorOptions) *Probe {
+	a.Timeout = probeTimeout(a, opts)
 	res := Run(ctx, Request{Agent: a, Prompt: ProbePrompt, Env: opts.Env})
 	p := &Probe{OK: res.OK(), Latency: res.Duration}
 	if res.OK() {
@@ -217,8 +287,12 @@ func credentials(a Agent, opts DoctorOptions) []Credential {
 		home, _ = os.UserHomeDir()
 	}
 	var out []Credential
-	for _, name := range a.CredentialEnv {
-		out = append(out, Credential{Name: name, Kind: "env", Present: envValue(env, name) != ""})
+	names := a.CredentialEnv
+	if a.KeyEnv != "" && !slices.Contains(names, a.KeyEnv) {
+		names = append(slices.Clone(names), a.KeyEnv)
+	}
+	for _, name := range names {
+		out = append(out, Credential{Name: name, Kind: "env", Present: envValue(env, name) != "" || a.Env[name] != ""})
 	}
 	for _, f := range a.CredentialFiles {
 		_, err := os.Stat(expandHome(f, home))

@@ -98,6 +98,10 @@ func ListUsable(defender string, checks []Check, wasIn map[string]bool) Listing 
 func listedWhy(c Check) string {
 	took := c.VersionTook.Round(100 * time.Millisecond)
 	switch {
+	case c.Usable && c.Endpoint != "" && c.Probe != nil:
+		return fmt.Sprintf("its endpoint %s and answered the probe in %s", c.Models, c.Probe.Latency.Round(100*time.Millisecond))
+	case c.Usable && c.Endpoint != "":
+		return "an endpoint, " + c.Endpoint + " (not asked: --probe asks it)"
 	case c.Usable && c.Probe != nil:
 		return fmt.Sprintf("answered --version in %s and the probe in %s", took, c.Probe.Latency.Round(100*time.Millisecond))
 	case c.Usable && c.VersionSlow:

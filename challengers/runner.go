@@ -31,6 +31,10 @@ const (
 	ReasonStartFailed Reason = "start-failed"
 	ReasonEmpty       Reason = "empty" // exited 0 without a reply
 	ReasonCancelled   Reason = "cancelled"
+	// ReasonEndpoint: an API agent's server answered with an error
+	// status, could not be reached, or cut its stream short; the detail
+	// says which in plain words.
+	ReasonEndpoint Reason = "endpoint-error"
 )
 
 // MaxArgBytes is the largest prompt put in argv. Linux caps a single
@@ -52,6 +56,12 @@ type Request struct {
 	// Env is the environment to run with (nil: this process's). PATH in it
 	// decides where the executable is looked up.
 	Env []string
+	// Retry, when set, is asked before an API agent's call is tried
+	// again because the server said it was busy (429, 503), with what
+	// the server said and how long the call will wait: a retry is one
+	// more call, which the caller counts, and may refuse (false: the
+	// call ends with the server's answer).
+	Retry func(why string, wait time.Duration) bool
 }
 
 // Result is what a call produced and how it ended.
@@ -67,6 +77,10 @@ type Result struct {
 	Usage    *Usage        `json:"usage,omitempty"`
 	Bytes    int64         `json:"bytes"`   // raw bytes read from stdout
 	Command  []string      `json:"command"` // argv, with the prompt elided
+	// Final says that the same call again would fail the same way (an
+	// endpoint that refused the key, or does not know the model): it is
+	// not retried.
+	Final bool `json:"final,omitempty"`
 }
 
 // OK reports whether the call produced a usable reply.
@@ -93,6 +107,8 @@ func (r Result) Describe() string {
 		return withDetail("returned no reply", r.Detail)
 	case ReasonCancelled:
 		return "cancelled"
+	case ReasonEndpoint:
+		return r.Detail
 	}
 	return string(r.Reason)
 }
@@ -117,7 +133,12 @@ func withDetail(s, detail string) string {
 // agent's timeout, kills the whole process group.
 func Run(ctx context.Context, req Request) Result {
 	start := clk.Now()
-	res := runOnce(ctx, req)
+	var res Result
+	if req.Agent.IsAPI() {
+		res = runAPI(ctx, req)
+	} else {
+		res = runOnce(ctx, req)
+	}
 	res.Agent = req.Agent.Name
 	res.Duration = clk.Now().Sub(start)
 	res.Timeout = req.Agent.Timeout

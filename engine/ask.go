@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/shape"
@@ -104,7 +105,7 @@ func (rt *Runtime) Ask(ctx context.Context, q Question) Answer {
 		if ctx.Err() != nil {
 			return Answer{Cancelled: true}
 		}
-		res, reused := rt.call(ctx, q, prompt, attempt)
+		res, reused := rt.call(ctx, q, prompt, &attempt)
 		// A call the budget's end did not cut off (it was running) still
 		// counts: its reply is kept, and what comes next is not asked.
 		if res.Reason == challengers.ReasonCancelled || ctx.Err() != nil && !stoppedByBudget(ctx) {
@@ -112,7 +113,7 @@ func (rt *Runtime) Ask(ctx context.Context, q Question) Answer {
 		}
 		if !res.OK() {
 			stopped := ctx.Err() != nil || rt.budget.ranOut()
-			retry := q.Retries > 0 && !stopped
+			retry := q.Retries > 0 && !stopped && !res.Final
 			rt.failed(q, res, attempt, retry)
 			switch {
 			case stopped && q.Retries > 0:
@@ -139,13 +140,14 @@ func (rt *Runtime) Ask(ctx context.Context, q Question) Answer {
 }
 
 // call runs one call, or, in a resumed run, takes its reply from the
-// log when the log has it (reused).
-func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt int) (res challengers.Result, reused bool) {
+// log when the log has it (reused). attempt is the call's number, which
+// the retries a busy API server asks for advance (retryHook).
+func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt *int) (res challengers.Result, reused bool) {
 	sh := q.Shape
 	if sh == "" {
 		sh = shape.Of(q.Prompt) // the tag the prompt carries
 	}
-	started := AgentStarted{CallInfo: q.info(attempt), Shape: sh, Timeout: Duration(q.Agent.Timeout), PromptHash: Hash(prompt)}
+	started := AgentStarted{CallInfo: q.info(*attempt), Shape: sh, Timeout: Duration(q.Agent.Timeout), PromptHash: Hash(prompt)}
 	if f, ok := rt.reuse(q, prompt); ok {
 		rt.Bus.Emit(started)
 		return challengers.Result{Reason: challengers.ReasonOK, Text: f.Text, Usage: f.Usage, Duration: f.Duration.D()}, true
@@ -172,7 +174,31 @@ func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt 
 		Prompt:  sent,
 		Env:     rt.Env,
 		OnChunk: func(text string) { rt.Bus.Emit(Chunk{Seat: seat, Text: text}) },
+		Retry:   rt.retryHook(q, started, attempt),
 	}), false
+}
+
+// retryHook is asked before an API agent's call is tried again because
+// its server said it was busy (429, 503): the retry is one more call,
+// started like any other. The budget may refuse it (the call then ends
+// with the server's answer, and the run stops over budget); else the
+// busy answer is a failed call, and the retry a call started, in the
+// events, the ledger and the budget.
+func (rt *Runtime) retryHook(q Question, started AgentStarted, attempt *int) func(string, time.Duration) bool {
+	return func(why string, wait time.Duration) bool {
+		next := started
+		next.CallInfo = q.info(*attempt + 1)
+		if !rt.budget.start(next.CallInfo) {
+			return false
+		}
+		rt.emit(AgentFailed{
+			CallInfo: q.info(*attempt), Reason: challengers.ReasonEndpoint, ExitCode: -1, WillRetry: true,
+			Message: fmt.Sprintf("%s; trying again in %s, as it asked", why, wait.Round(100*time.Millisecond)),
+		})
+		*attempt++
+		rt.Bus.Emit(next)
+		return true
+	}
 }
 
 func (rt *Runtime) failed(q Question, res challengers.Result, attempt int, retry bool) {

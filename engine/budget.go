@@ -324,7 +324,7 @@ func spentIn(events []Event, billing func(agent string) challengers.Billing) Spe
 // CLI that reports no cost (or no tokens) escapes --max-cost (or
 // --max-tokens); a subscription seat counts against --max-calls only.
 func (rt *Runtime) budgetWarnings(m *meter, seats []Seat) []string {
-	var noCost, noTokens, subscribed []string
+	var noCost, noCostAPI, noTokens, subscribed []string
 	seen := map[string]bool{}
 	for _, s := range seats {
 		a, ok := m.agents[s.Agent]
@@ -336,12 +336,14 @@ func (rt *Runtime) budgetWarnings(m *meter, seats []Seat) []string {
 			continue
 		}
 		seen[a.Name] = true
-		tokens, cost := a.Format.Reports()
+		tokens, cost := a.Reports()
 		switch {
 		case billingOf(a) == challengers.BillingSubscription:
 			subscribed = append(subscribed, a.Name)
 		default:
-			if !cost {
+			if !cost && a.IsAPI() {
+				noCostAPI = append(noCostAPI, a.Name)
+			} else if !cost {
 				noCost = append(noCost, a.Name)
 			}
 			if !tokens {
@@ -360,6 +362,10 @@ func (rt *Runtime) budgetWarnings(m *meter, seats []Seat) []string {
 	if l.MaxCostUSD > 0 && len(noCost) > 0 {
 		out = append(out, fmt.Sprintf("--max-cost cannot hold %s: %s no cost, so only --max-calls and --max-tokens limit %s%s",
 			names(noCost), reports(len(noCost)), them(len(noCost)), unlimited(l.MaxCalls > 0 || l.MaxTokens > 0, len(noCost))))
+	}
+	if l.MaxCostUSD > 0 && len(noCostAPI) > 0 {
+		out = append(out, fmt.Sprintf("--max-cost may not hold %s: only some endpoints report a cost (OpenRouter does; OpenAI, Ollama and llama.cpp's server do not), and a call whose endpoint reports none counts no dollars, so only --max-calls and --max-tokens limit %s%s",
+			names(noCostAPI), them(len(noCostAPI)), unlimited(l.MaxCalls > 0 || l.MaxTokens > 0, len(noCostAPI))))
 	}
 	if l.MaxTokens > 0 && len(noTokens) > 0 {
 		out = append(out, fmt.Sprintf("--max-tokens cannot hold %s: %s no tokens, so only --max-calls limits %s%s",

@@ -393,3 +393,43 @@ func TestUSD(t *testing.T) {
 		}
 	}
 }
+
+// A retry an API agent's busy server asks for is a call: the busy answer
+// a failed call that will be retried, the retry a call started, both in
+// the events and against --max-calls, which may refuse it.
+func TestBusyServersRetryIsACall(t *testing.T) {
+	agents := []challengers.Agent{costly("a", ""), costly("b", ""), costly("c", "")}
+	busy := func() *enginetest.Script {
+		s := script(usage(300, 0.30), "b", "c")
+		return s.On("a", "toy", enginetest.Step{Reply: "reply of a", Busy: 1}, enginetest.Step{Reply: "reply of a"})
+	}
+	out, events := enginetest.RunWith(t, context.Background(), toy{agents}, busy(), engine.Options{Agents: byName(agents)})
+	if out.Result != "done" {
+		t.Fatalf("outcome %s (%s)", out.Result, out.Summary)
+	}
+	var aStarts []int
+	for _, s := range enginetest.Payloads[engine.AgentStarted](events) {
+		if s.Seat == "a" {
+			aStarts = append(aStarts, s.Attempt)
+		}
+	}
+	failed := enginetest.Payloads[engine.AgentFailed](events)
+	if len(aStarts) != 3 || aStarts[0] != 1 || aStarts[1] != 2 || len(failed) != 1 || failed[0].Attempt != 1 || !failed[0].WillRetry ||
+		failed[0].Message != enginetest.BusyWords+"; trying again in 1s, as it asked" {
+		t.Fatalf("a's calls started %v, failures %+v", aStarts, failed)
+	}
+	for _, f := range enginetest.Payloads[engine.AgentFinished](events) {
+		if f.Seat == "a" && f.Round == 1 && f.Attempt != 2 {
+			t.Fatalf("a's reply in round 1 is attempt %d, want the retry's, 2", f.Attempt)
+		}
+	}
+	if !strings.Contains(out.Markdown, "| a | 3 | 1 |") {
+		t.Fatalf("the costs do not count the busy answer as a call:\n%s", out.Markdown)
+	}
+	// Three calls allowed: round 1's three start, and a's retry is the
+	// fourth: refused, the run stops over budget with a's call failed.
+	out, events = enginetest.RunWith(t, context.Background(), toy{agents}, busy(), engine.Options{Budget: engine.Budget{MaxCalls: 3}, Agents: byName(agents)})
+	if out.Result != engine.OutcomeOverBudget || len(enginetest.Payloads[engine.AgentStarted](events)) != 3 {
+		t.Fatalf("outcome %s (%s), %d calls started", out.Result, out.Summary, len(enginetest.Payloads[engine.AgentStarted](events)))
+	}
+}

@@ -133,6 +133,20 @@ type AgentInfo struct {
 	Command []string `json:"command"` // the prompt shown as {prompt}
 	Format  string   `json:"format"`
 	Timeout Duration `json:"timeout"`
+	// Family is the vendor whose model it runs ("anthropic"); Endpoint,
+	// for an API agent, where it is asked and for which model (never a
+	// key). Older logs have neither.
+	Family   string `json:"family,omitempty"`
+	Endpoint string `json:"endpoint,omitempty"`
+}
+
+// InfoOf is what a start event says of an agent.
+func InfoOf(a challengers.Agent) AgentInfo {
+	info := AgentInfo{Name: a.Name, Command: a.Command, Format: string(a.Format), Timeout: Duration(a.Timeout), Family: challengers.Family(a)}
+	if a.IsAPI() {
+		info.Format, info.Endpoint = "api:"+string(a.API), a.Endpoint()
+	}
+	return info
 }
 
 // Seat is a place in a protocol, held by an agent. Name is unique in a
@@ -216,6 +230,10 @@ type DebateStarted struct {
 	// Invocation is how the run was started, for arena resume (absent
 	// when the run was not started from the command line).
 	Invocation *Invocation `json:"invocation,omitempty"`
+	// Families are the vendor families of the agents arena knew, by name
+	// (the seats' and those that may have written what is judged), for
+	// arena stats' self-preference by family. Older logs have none.
+	Families map[string]string `json:"families,omitempty"`
 }
 
 // RunNoun is what a person calls the run: its protocol's Noun, or "run"

@@ -20,8 +20,11 @@ type Manifest struct {
 
 // ManifestSeat is one seat's share.
 type ManifestSeat struct {
-	Seat   string          `json:"seat"`
-	Agent  string          `json:"agent"`
+	Seat  string `json:"seat"`
+	Agent string `json:"agent"`
+	// Family is the vendor family of the agent's model ("" when not
+	// known): whose model the seat's material goes to.
+	Family string          `json:"family,omitempty"`
 	Role   Role            `json:"role"`
 	Inputs []ManifestInput `json:"inputs"`
 }
@@ -68,8 +71,12 @@ func StartManifest(st DebateStarted) Manifest {
 	for _, c := range st.Context {
 		inputs = append(inputs, ManifestInput{Name: c.Name, Bytes: int64(c.Bytes)})
 	}
+	families := map[string]string{}
+	for _, a := range st.Agents {
+		families[a.Name] = a.Family
+	}
 	for _, s := range st.Seats {
-		m.Seats = append(m.Seats, ManifestSeat{Seat: s.Name, Agent: s.Agent, Role: s.Role, Inputs: inputs})
+		m.Seats = append(m.Seats, ManifestSeat{Seat: s.Name, Agent: s.Agent, Family: families[s.Agent], Role: s.Role, Inputs: inputs})
 	}
 	if len(st.Seats) > 1 {
 		m.Notes = append(m.Notes, "Later prompts also carry what other seats replied earlier in the run.")

@@ -60,6 +60,10 @@ type Options struct {
 	// billed, for the calls a resumed run's log holds.
 	Budget Budget
 	Agents map[string]challengers.Agent
+	// SeatNotes are what the seating said of the seats (one vendor
+	// family holding several, a judge of its own family's work): said as
+	// the run starts, and in its outcome document.
+	SeatNotes []string
 }
 
 // Run runs a protocol, emitting its start, every step and its outcome on
@@ -84,7 +88,11 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	} else {
 		start = p.Start()
 		start.Version = LogVersion
+		start.Families = familiesOf(opts.Agents, start.Agents)
 		bus.Emit(start)
+		for _, n := range opts.SeatNotes {
+			bus.Emit(Note{Level: NoteWarn, Message: n})
+		}
 	}
 	ctx = rt.startBudget(ctx, opts, start)
 	stop := make(chan struct{})
@@ -118,9 +126,44 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	if n := rt.ReusedCalls(); n > 0 {
 		out.Summary += " (resumed: " + replies(n) + " reused)"
 	}
-	out.Markdown = rt.WithResume(rt.WithCosts(rt.WithModerator(out.Markdown)))
+	out.Markdown = rt.WithResume(rt.WithCosts(rt.WithModerator(withSeatNotes(out.Markdown, opts.SeatNotes))))
 	out.LogPath = opts.LogPath
 	bus.Emit(out)
+	return out
+}
+
+// seatsHeading heads the outcome document's notes on the seats.
+const seatsHeading = "## Seats"
+
+// withSeatNotes adds what the seating said of the seats to an outcome
+// document.
+func withSeatNotes(md string, notes []string) string {
+	if len(notes) == 0 {
+		return md
+	}
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(md, "\n") + "\n\n" + seatsHeading + "\n\n")
+	for _, n := range notes {
+		b.WriteString("- " + n + "\n")
+	}
+	return b.String()
+}
+
+// familiesOf are the vendor families of the settings' agents and of the
+// run's own (nil when there are none).
+func familiesOf(agents map[string]challengers.Agent, infos []AgentInfo) map[string]string {
+	out := map[string]string{}
+	for n, a := range agents {
+		out[n] = challengers.Family(a)
+	}
+	for _, i := range infos {
+		if i.Family != "" {
+			out[i.Name] = i.Family
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 

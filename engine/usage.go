@@ -192,6 +192,6 @@ func CostSection(accts []Account, total Account) string {
 	if len(accts) > 1 {
 		row(total, true)
 	}
-	b.WriteString("\nTime is the calls' own, summed: calls in parallel overlap. Tokens and cost are what each CLI's stream reported.\n")
+	b.WriteString("\nTime is the calls' own, summed: calls in parallel overlap. Tokens and cost are what each CLI's or endpoint's stream reported.\n")
 	return b.String()
 }

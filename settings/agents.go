@@ -60,6 +60,28 @@ var agentFields = map[string]agentField{
 		a.OutputCap, err = sizeValue(l, n)
 		return err
 	},
+	// An API agent (challengers/api.go): an endpoint, not a command.
+	"api": func(_ *loader, a *challengers.Agent, n *yaml.Node) (err error) {
+		a.API, err = enumValue(n, challengers.APIs)
+		return err
+	},
+	"base_url": func(_ *loader, a *challengers.Agent, n *yaml.Node) (err error) {
+		a.BaseURL, err = scalar(n, "a URL")
+		return err
+	},
+	"model": func(_ *loader, a *challengers.Agent, n *yaml.Node) (err error) {
+		a.Model, err = scalar(n, "a model id")
+		return err
+	},
+	"key_env": func(_ *loader, a *challengers.Agent, n *yaml.Node) (err error) {
+		a.KeyEnv, err = scalar(n, "the name of an environment variable")
+		return err
+	},
+	"family": func(_ *loader, a *challengers.Agent, n *yaml.Node) (err error) {
+		a.Family, err = scalar(n, "a vendor's name")
+		a.Family = strings.ToLower(strings.TrimSpace(a.Family))
+		return err
+	},
 }
 
 // agentsKey applies the agents: section: overrides of built-ins and new
@@ -97,6 +119,11 @@ func (l *loader) agentEntry(d *document, e pair) error {
 	if err != nil {
 		return err
 	}
+	if warn, err := apiEntry(&a, set); err != nil {
+		return d.at(e.key).errorf(e.name, "%s", err)
+	} else if warn != "" {
+		l.warn(d.at(e.key), e.name, warn)
+	}
 	if set["command"] {
 		// A command of one's own wins everywhere: the stdin command and
 		// the stand-ins (agy for gemini) were the old command's, so a
@@ -108,8 +135,8 @@ func (l *loader) agentEntry(d *document, e pair) error {
 		}
 		a.Alternatives = nil
 	}
-	if !builtin && !set["command"] {
-		msg := "a new agent needs a command, e.g. command: [ollama, run, llama3.2]"
+	if !builtin && !set["command"] && !set["api"] {
+		msg := "a new agent needs a command, e.g. command: [ollama, run, llama3.2], or an endpoint, e.g. api: openai, base_url: http://127.0.0.1:11434/v1, model: llama3.2"
 		if s := closest(name, l.s.agentNames()); s != "" {
 			msg += fmt.Sprintf(" (or did you mean the agent %s?)", s)
 		}
@@ -118,6 +145,37 @@ func (l *loader) agentEntry(d *document, e pair) error {
 	l.s.Agents[name] = a
 	l.s.agents[name] = &agentMeta{builtin: builtin, def: d.at(e.key)}
 	return nil
+}
+
+// apiKeys are the keys only an API agent has.
+var apiKeys = []string{"base_url", "model", "key_env"}
+
+// apiEntry makes an agent whose entry sets api: an endpoint: it runs no
+// command (a built-in so set loses its CLI). An entry is one or the
+// other: a command with api: is a mistake; base_url: or model: on a CLI
+// is ignored, with a warning.
+func apiEntry(a *challengers.Agent, set map[string]bool) (warn string, err error) {
+	if !set["api"] && a.API == "" {
+		for _, k := range apiKeys {
+			if set[k] {
+				return fmt.Sprintf("%s is only read for an endpoint (api: openai), ignored here (a CLI's model goes in args, e.g. [--model, NAME])", k), nil
+			}
+		}
+		return "", nil
+	}
+	if !set["api"] {
+		return "", nil // an endpoint already (an earlier file said so)
+	}
+	if set["command"] || set["stdin_command"] {
+		return "", errors.New("sets both a command and api: an agent is a command or an endpoint, not both")
+	}
+	a.Command, a.StdinCommand, a.Alternatives, a.PTY, a.Prompt, a.Format = nil, nil, nil, false, "", ""
+	a.VersionArgs, a.CredentialFiles, a.Install = nil, nil, ""
+	a.CredentialEnv = nil
+	if a.KeyEnv != "" {
+		a.CredentialEnv = []string{a.KeyEnv}
+	}
+	return "", nil
 }
 
 // agentFields applies an entry's keys to a and reports which were set.

@@ -157,6 +157,9 @@ func (l *loader) cachedChallengers() ([]string, []origin, bool) {
 // installed reports whether an agent's program, or one of its alternatives
 // (agy standing in for gemini), is on PATH.
 func (l *loader) installed(a challengers.Agent) bool {
+	if a.IsAPI() {
+		return true // an endpoint the config names: doctor checks it
+	}
 	if l.env.LookPath == nil {
 		return false
 	}

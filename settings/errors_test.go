@@ -145,12 +145,12 @@ var errorCases = []errorCase{
 	{
 		name:    "custom agent without command",
 		config:  lines("agents:", "  llama:", "    prompt: stdin"),
-		wantMsg: `<config>:2: agents.llama: a new agent needs a command, e.g. command: [ollama, run, llama3.2]`, wantKey: "agents.llama", wantLine: 2,
+		wantMsg: `<config>:2: agents.llama: a new agent needs a command, e.g. command: [ollama, run, llama3.2], or an endpoint, e.g. api: openai, base_url: http://127.0.0.1:11434/v1, model: llama3.2`, wantKey: "agents.llama", wantLine: 2,
 	},
 	{
 		name:    "misspelt built-in",
 		config:  lines("agents:", "  gemeni:", "    timeout: 3m"),
-		wantMsg: `<config>:2: agents.gemeni: a new agent needs a command, e.g. command: [ollama, run, llama3.2] (or did you mean the agent gemini?)`, wantKey: "agents.gemeni", wantLine: 2,
+		wantMsg: `<config>:2: agents.gemeni: a new agent needs a command, e.g. command: [ollama, run, llama3.2], or an endpoint, e.g. api: openai, base_url: http://127.0.0.1:11434/v1, model: llama3.2 (or did you mean the agent gemini?)`, wantKey: "agents.gemeni", wantLine: 2,
 	},
 	{
 		name:    "file prompt without placeholder",
@@ -227,6 +227,26 @@ var errorCases = []errorCase{
 		name:    "flag challengers empty",
 		flags:   Flags{Challengers: []string{""}},
 		wantMsg: `flag --challengers: no agent name given`, wantKey: "challengers", wantFlag: "challengers",
+	},
+	{
+		name:    "API agent with a command",
+		config:  "agents:\n  llama:\n    api: openai\n    command: [ollama]\n    base_url: http://127.0.0.1:11434/v1\n    model: llama3.2\n",
+		wantMsg: `<config>:2: agents.llama: sets both a command and api: an agent is a command or an endpoint, not both`, wantLine: 2, wantKey: "agents.llama",
+	},
+	{
+		name:    "API agent without a model",
+		config:  "agents:\n  llama:\n    api: openai\n    base_url: http://127.0.0.1:11434/v1\n",
+		wantMsg: `<config>:2: agents.llama.model: is empty: name the model the endpoint serves (e.g. llama3.2, anthropic/claude-sonnet-4.5)`, wantLine: 2, wantKey: "agents.llama.model",
+	},
+	{
+		name:    "API agent with a password in its URL",
+		config:  "agents:\n  sonnet:\n    api: openai\n    base_url: https://me:sekrit@openrouter.ai/api/v1\n    model: anthropic/claude-sonnet-4.5\n",
+		wantMsg: `<config>:2: agents.sonnet.base_url: must not hold a user or a password: put the key in a variable and name it in key_env`, wantLine: 2, wantKey: "agents.sonnet.base_url",
+	},
+	{
+		name:    "unknown API",
+		config:  "agents:\n  sonnet:\n    api: anthropic\n",
+		wantMsg: `<config>:3: agents.sonnet.api: "anthropic" is not one of openai`, wantLine: 3, wantKey: "agents.sonnet.api",
 	},
 	{
 		name:    "flag empty defender",

@@ -1,10 +1,13 @@
 package settings
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/arenadebate/arena/challengers"
 )
 
 // Row is one line of `arena config`.
@@ -57,6 +60,15 @@ func (s *Settings) describeAgent(name string) string {
 		"timeout " + timeout,
 		"pty " + strconv.FormatBool(a.PTY),
 	}
+	if a.IsAPI() {
+		// The key's variable by name only: its value is a secret.
+		parts = []string{"api " + string(a.API), "base_url " + a.BaseURL, "model " + a.Model, "key_env " + cmp.Or(a.KeyEnv, "(none)"), "timeout " + timeout}
+	}
+	family := "family " + challengers.Family(a)
+	if a.Family == "" {
+		family += " (" + challengers.FamilySource(a) + ")"
+	}
+	parts = append(parts, family)
 	if len(a.Env) > 0 {
 		parts = append(parts, "env "+strings.Join(slices.Sorted(maps.Keys(a.Env)), ","))
 	}

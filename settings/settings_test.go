@@ -192,7 +192,7 @@ func TestUnknownKeyWarnings(t *testing.T) {
 		path + ":1: max_round: unknown key, ignored (did you mean max_rounds?)",
 		path + ":2: zzz: unknown key, ignored",
 		path + ":5: agents.gemini.timout: unknown key, ignored (did you mean timeout?)",
-		path + ":6: agents.gemini.model: unknown key, ignored",
+		path + ":4: agents.gemini: model is only read for an endpoint (api: openai), ignored here (a CLI's model goes in args, e.g. [--model, NAME])",
 	}
 	if !slices.Equal(s.Warnings, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(s.Warnings, "\n"), strings.Join(want, "\n"))
@@ -435,5 +435,47 @@ func TestSaveChallengerCache(t *testing.T) {
 	}
 	if _, err := ChallengerCachePath(Env{}); err == nil {
 		t.Error("ChallengerCachePath without a cache dir succeeded")
+	}
+}
+
+func TestAPIAgents(t *testing.T) {
+	e := newTestEnv(t, "gemini")
+	path := e.write(e.configPath(), lines(
+		"agents:",
+		"  llama:",
+		"    api: openai",
+		"    base_url: http://127.0.0.1:11434/v1",
+		"    model: llama3.2",
+		"  sonnet:",
+		"    api: openai",
+		"    base_url: https://openrouter.ai/api/v1",
+		"    model: anthropic/claude-sonnet-4.5",
+		"    key_env: OPENROUTER_API_KEY",
+		"    timeout: 90s",
+		"  codex:",
+		"    api: openai",
+		"    base_url: https://api.openai.com/v1",
+		"    model: gpt-5",
+		"    key_env: OPENAI_API_KEY",
+		"    family: OpenAI",
+	))
+	s := e.load(Flags{})
+	sonnet, codex := s.Agents["sonnet"], s.Agents["codex"]
+	if !sonnet.IsAPI() || sonnet.KeyEnv != "OPENROUTER_API_KEY" || sonnet.Timeout != 90*time.Second || sonnet.Billing != challengers.BillingMetered {
+		t.Errorf("sonnet = %+v", sonnet)
+	}
+	if !codex.IsAPI() || codex.Command != nil || codex.PTY || codex.Family != "openai" || !slices.Equal(codex.CredentialEnv, []string{"OPENAI_API_KEY"}) {
+		t.Errorf("a built-in made an endpoint keeps its CLI: %+v", codex)
+	}
+	rows := map[string]Row{}
+	for _, r := range s.Rows() {
+		rows[r.Key] = r
+	}
+	want := "api openai; base_url https://openrouter.ai/api/v1; model anthropic/claude-sonnet-4.5; key_env OPENROUTER_API_KEY; timeout 1m30s; family anthropic (from the model id); billing metered (guessed: an API endpoint: its tokens and any cost it reports count)"
+	if r := rows["agents.sonnet"]; r.Value != want || r.Source != path+":6" {
+		t.Errorf("row %+v\nwant %s from %s:6", r, want, path)
+	}
+	if r := rows["agents.llama"]; !strings.Contains(r.Value, "key_env (none)") || !strings.Contains(r.Value, "family meta (from the model id)") {
+		t.Errorf("row %+v", r)
 	}
 }

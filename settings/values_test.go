@@ -164,13 +164,13 @@ func TestRows(t *testing.T) {
 		"max_calls":       {"max_calls", "40", "flag --max-calls"},
 		"max_tokens":      {"max_tokens", "0 (no limit)", "default"},
 		"agents.claude": {"agents.claude",
-			"claude -p {prompt} --output-format stream-json --verbose --include-partial-messages --strict-mcp-config; prompt argv; format claude-stream-json; timeout 2m (timeout_per_cli); pty true; billing metered (guessed: no sign of a subscription login, so counted as metered)",
+			"claude -p {prompt} --output-format stream-json --verbose --include-partial-messages --strict-mcp-config; prompt argv; format claude-stream-json; timeout 2m (timeout_per_cli); pty true; family anthropic (from its CLI); billing metered (guessed: no sign of a subscription login, so counted as metered)",
 			"built-in"},
 		"agents.gemini": {"agents.gemini",
-			"gemini -p {prompt} --allowed-mcp-server-names arena-seat-loads-no-mcp-server -o stream-json; prompt argv; format gemini-stream-json; timeout 2m (timeout_per_cli); pty true; env GEMINI_API_KEY,GEMINI_CLI_TRUST_WORKSPACE; billing metered (guessed: GEMINI_API_KEY is set: API billing)",
+			"gemini -p {prompt} --allowed-mcp-server-names arena-seat-loads-no-mcp-server -o stream-json; prompt argv; format gemini-stream-json; timeout 2m (timeout_per_cli); pty true; family google (from its CLI); env GEMINI_API_KEY,GEMINI_CLI_TRUST_WORKSPACE; billing metered (guessed: GEMINI_API_KEY is set: API billing)",
 			"built-in, overridden at " + path + ":3"},
 		"agents.llama": {"agents.llama",
-			`ollama run "my model" --verbose; prompt stdin; format text; timeout 1m30s; pty false; dir /srv; output_cap 1KiB; billing subscription`,
+			`ollama run "my model" --verbose; prompt stdin; format text; timeout 1m30s; pty false; family llama (its own: arena does not know its CLI's vendor; family: sets one); dir /srv; output_cap 1KiB; billing subscription`,
 			path + ":5"},
 	}
 	for key, w := range want {

@@ -17,6 +17,7 @@
 package clitest
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -42,6 +43,7 @@ type (
 	Kind        = fakeapi.Kind
 	Call        = fakeapi.Call
 	Bias        = fakeapi.Bias
+	APIRequest  = fakeapi.APIRequest
 )
 
 // Modes; see fakeapi for what each does.
@@ -61,6 +63,8 @@ const (
 	ModeAuthError     = fakeapi.ModeAuthError
 	ModeExit          = fakeapi.ModeExit
 	ModeStderrNoise   = fakeapi.ModeStderrNoise
+	ModeRateLimit     = fakeapi.ModeRateLimit
+	ModeHTTPError     = fakeapi.ModeHTTPError
 	// ModeFail is for AgentScript.VersionMode only.
 	ModeFail = fakeapi.ModeFail
 )
@@ -434,4 +438,36 @@ func (f *Fakes) GrandchildPID(agent string) (int, bool) {
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
 	return pid, err == nil
+}
+
+// ServeAPI starts the API fake (fakecli serve-api): an OpenAI-compatible
+// Chat Completions server on the loopback, answering from this set's
+// script (the model a request names is the script's agent), counters and
+// call log. It returns its base URL ("http://127.0.0.1:PORT/v1"); the
+// server stops when the test ends.
+func (f *Fakes) ServeAPI() string {
+	f.t.Helper()
+	cmd := exec.Command(Binary(f.t), "serve-api")
+	cmd.Env = f.Env()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		f.t.Fatalf("clitest: %v", err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		f.t.Fatalf("clitest: %v", err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		f.t.Fatalf("clitest: starting the API fake: %v", err)
+	}
+	f.t.Cleanup(func() {
+		stdin.Close() // the fake stops when its stdin closes
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		f.t.Fatalf("clitest: the API fake said no address: %v", err)
+	}
+	return strings.TrimSpace(line)
 }

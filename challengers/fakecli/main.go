@@ -10,7 +10,12 @@
 //	fakecli install DIR [names...]
 //
 // which links DIR/claude, DIR/gemini, DIR/codex and DIR/qwen (or the names
-// given) to itself, so a script can put fakes on PATH.
+// given) to itself, so a script can put fakes on PATH, or
+//
+//	fakecli serve-api [ADDR]
+//
+// the API fake: an OpenAI-compatible server answering from the same
+// script (serveapi.go).
 package main
 
 import (
@@ -38,11 +43,17 @@ func main() {
 var defaultInstall = []string{"claude", "gemini", "codex", "qwen"}
 
 const usage = `usage: fakecli install DIR [claude|gemini|codex|qwen|agy ...]
+       fakecli serve-api [ADDR]
 
-Links fake model CLIs in DIR to this binary; put DIR first on PATH.
+install links fake model CLIs in DIR to this binary; put DIR first on PATH.
+serve-api serves an OpenAI-compatible Chat Completions API (serveapi.go),
+prints its base URL, and stops when its standard input closes.
 `
 
 func manage(args []string) int {
+	if len(args) >= 1 && args[0] == "serve-api" {
+		return serveAPI(args[1:])
+	}
 	if len(args) < 2 || args[0] != "install" {
 		fmt.Fprint(os.Stderr, usage)
 		return 2

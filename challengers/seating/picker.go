@@ -42,7 +42,10 @@ type Roster struct {
 	// it gives none. A nil Config is a config file that names no seat.
 	Config func(protocol, key string) (names []string, at string)
 	// Exclude are agents no seat of the pool goes to (the author of what
-	// is judged); a flag or the config can still name them.
+	// is judged); a flag or the config can still name them. Nor does a
+	// seat of the pool go to another agent of an excluded one's vendor
+	// family (Claude through OpenRouter, when claude wrote the work)
+	// while an agent of another family is free.
 	Exclude []string
 }
 
@@ -72,17 +75,44 @@ type Picker struct {
 	pool   []string
 	held   map[string][]string // agent → the labels of the seats it holds
 	order  []string            // agents in the order they were seated
+	// authorOf maps an excluded agent's family to that agent (the
+	// author); kin are the agents of the pool kept out for their family,
+	// or, when no other family was free, kept in (kinIn).
+	authorOf map[string]string
+	kin      []string
+	kinIn    bool
+	judging  map[string][]string // agent → the labels of its judging seats
 }
 
 // New is a Picker for plan's seats.
 func New(plan Plan, r Roster) *Picker {
-	var pool []string
-	for _, n := range r.Pool {
-		if !slices.Contains(pool, n) && !slices.Contains(r.Exclude, n) {
-			pool = append(pool, n)
+	p := &Picker{plan: plan, roster: r, held: map[string][]string{}, judging: map[string][]string{}, authorOf: map[string]string{}}
+	for _, n := range r.Exclude {
+		if a, ok := r.Agents[n]; ok {
+			p.authorOf[challengers.Family(a)] = n
 		}
 	}
-	return &Picker{plan: plan, roster: r, pool: pool, held: map[string][]string{}}
+	for _, n := range r.Pool {
+		switch {
+		case slices.Contains(p.pool, n) || slices.Contains(p.kin, n) || slices.Contains(r.Exclude, n):
+		case p.authorOf[p.family(n)] != "":
+			p.kin = append(p.kin, n)
+		default:
+			p.pool = append(p.pool, n)
+		}
+	}
+	if len(p.pool) == 0 && len(p.kin) > 0 {
+		p.pool, p.kinIn = p.kin, true
+	}
+	return p
+}
+
+// family is the vendor family of the agent of that name.
+func (p *Picker) family(name string) string {
+	if a, ok := p.roster.Agents[name]; ok {
+		return challengers.Family(a)
+	}
+	return name
 }
 
 // Pool is the agents the seats nobody names are filled from: the
@@ -196,6 +226,9 @@ func (p *Picker) seat(seat Seat, names []string) []challengers.Agent {
 			p.order = append(p.order, name)
 		}
 		p.held[name] = append(p.held[name], seat.Label)
+		if seat.Judging {
+			p.judging[name] = append(p.judging[name], seat.Label)
+		}
 		out = append(out, p.roster.Agents[name])
 	}
 	return out
@@ -223,6 +256,79 @@ func (p *Picker) Shared() []string {
 		}
 	}
 	return out
+}
+
+// SameFamily are warnings, one per vendor family whose models hold seats
+// as several different agents, in the order the agents were seated:
+// those seats are not independent either (a vendor's models share their
+// training and their preferences).
+func (p *Picker) SameFamily() []string {
+	seated := make([]challengers.Agent, 0, len(p.order))
+	for _, n := range p.order {
+		seated = append(seated, p.roster.Agents[n])
+	}
+	return SameFamily(seated)
+}
+
+// SameFamily warns of each vendor family that several of the agents
+// belong to (a debate's defender and challengers, a panel).
+func SameFamily(agents []challengers.Agent) []string {
+	var fams []string
+	members := map[string][]string{}
+	for _, a := range agents {
+		f := challengers.Family(a)
+		if slices.Contains(members[f], a.Name) {
+			continue
+		}
+		if members[f] == nil {
+			fams = append(fams, f)
+		}
+		members[f] = append(members[f], a.Name)
+	}
+	var out []string
+	for _, f := range fams {
+		if m := members[f]; len(m) > 1 {
+			out = append(out, fmt.Sprintf("%s are all %s models: their seats are not independent (a vendor's models share their training); name an agent of another family to compare different ones", joinAnd(m), f))
+		}
+	}
+	return out
+}
+
+// Notes say what the author's family did to the seating: the agents kept
+// out of the seats nobody named for sharing the author's family (or kept
+// in, when no other family was free), and every agent that judges work
+// of its own family's (but the author itself: its protocol says that).
+func (p *Picker) Notes() []string {
+	var out []string
+	for _, n := range p.kin {
+		if len(p.held[n]) > 0 && !p.kinIn {
+			continue // named for a seat: the note below says so if it judges
+		}
+		author := p.authorOf[p.family(n)]
+		if p.kinIn {
+			out = append(out, fmt.Sprintf("%s (%s, the family of %s, which wrote the work) may take seats: no agent of another family is free", n, p.family(n), author))
+		} else {
+			out = append(out, fmt.Sprintf("%s (%s, the family of %s, which wrote the work) gets no seat nobody named, while an agent of another family is free", n, p.family(n), author))
+		}
+	}
+	for _, n := range p.order {
+		author := p.authorOf[p.family(n)]
+		switch {
+		case author == "" || author == n || len(p.judging[n]) == 0:
+			// the author itself judging is said by its protocol, in its words
+		default:
+			out = append(out, fmt.Sprintf("%s judges work of its own family (%s, like %s, which wrote it) as the %s", n, p.family(n), author, strings.Join(p.judging[n], ", ")))
+		}
+	}
+	return out
+}
+
+// joinAnd is "a", "a and b", "a, b and c".
+func joinAnd(xs []string) string {
+	if len(xs) <= 1 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
 // plural is "1 agent", "2 agents" (engine.Plural, which this leaf cannot

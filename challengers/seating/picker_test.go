@@ -12,9 +12,9 @@ import (
 // plan is compare's seating, as engine/compare declares it, and a panel
 // that takes three agents by default, as judge's does.
 var plan = Plan{Protocol: "compare", Seats: []Seat{
-	{Key: "judge", Label: "judge"},
+	{Key: "judge", Label: "judge", Judging: true},
 	{Key: "advocates", Label: "advocate", Many: true},
-	{Key: "panel", Label: "panel judge", Many: true, Default: 3},
+	{Key: "panel", Label: "panel judge", Many: true, Default: 3, Judging: true},
 	{Key: "time_keeper", Label: "time keeper"},
 }}
 
@@ -228,5 +228,75 @@ func TestPickerStandInsAndSharedSeats(t *testing.T) {
 func TestPickerPoolLeavesOutExcludedAndRepeats(t *testing.T) {
 	if got := New(plan, roster(nil, "codex")).Pool(); !slices.Equal(got, []string{"claude", "gemini", "qwen"}) {
 		t.Fatalf("pool %q", got)
+	}
+}
+
+// familyRoster is the four CLIs and three API agents: sonnet is Claude
+// through OpenRouter, flash Gemini through it, llama a local model.
+func familyRoster(exclude ...string) Roster {
+	agents := map[string]challengers.Agent{}
+	for _, n := range []string{"claude", "gemini", "codex", "qwen"} {
+		agents[n] = challengers.Agent{Name: n, Command: []string{n}}
+	}
+	api := func(name, model string) {
+		agents[name] = challengers.Agent{Name: name, API: challengers.APIOpenAI, BaseURL: "https://openrouter.ai/api/v1", Model: model}
+	}
+	api("sonnet", "anthropic/claude-sonnet-4.5")
+	api("flash", "google/gemini-2.5-flash")
+	api("llama", "meta-llama/llama-3.3-70b-instruct")
+	return Roster{Pool: []string{"claude", "sonnet", "flash", "llama"}, Agents: agents, Exclude: exclude}
+}
+
+// Issue 31: a Claude-written change is not judged by Claude through
+// OpenRouter either, while an agent of another family is free; and the
+// notes say so.
+func TestPickerKeepsTheAuthorsFamilyOut(t *testing.T) {
+	p := New(plan, familyRoster("claude"))
+	got := pickNames(t, p, Want{Key: "panel", N: 3})
+	if !slices.Equal(got[0], []string{"flash", "llama", "flash"}) {
+		t.Errorf("panel %v: sonnet, an anthropic model, must not judge claude's work while flash and llama are free", got[0])
+	}
+	notes := p.Notes()
+	if len(notes) != 1 || notes[0] != "sonnet (anthropic, the family of claude, which wrote the work) gets no seat nobody named, while an agent of another family is free" {
+		t.Errorf("notes %q", notes)
+	}
+	// Named by a flag, it judges; the notes say it judges its own family's work.
+	p = New(plan, familyRoster("claude"))
+	got = pickNames(t, p, Want{Key: "panel", Named: []string{"sonnet", "llama"}, N: -1})
+	if !slices.Equal(got[0], []string{"sonnet", "llama"}) {
+		t.Fatalf("panel %v", got[0])
+	}
+	if n := p.Notes(); !slices.Contains(n, "sonnet judges work of its own family (anthropic, like claude, which wrote it) as the panel judge") {
+		t.Errorf("notes %q", n)
+	}
+}
+
+func TestPickerTakesTheAuthorsFamilyWhenNoOtherIsFree(t *testing.T) {
+	r := familyRoster("claude")
+	r.Pool = []string{"claude", "sonnet"}
+	p := New(plan, r)
+	got := pickNames(t, p, Want{Key: "judge", N: 1})
+	if !slices.Equal(got[0], []string{"sonnet"}) {
+		t.Fatalf("judge %v", got[0])
+	}
+	want := []string{
+		"sonnet (anthropic, the family of claude, which wrote the work) may take seats: no agent of another family is free",
+		"sonnet judges work of its own family (anthropic, like claude, which wrote it) as the judge",
+	}
+	if n := p.Notes(); !slices.Equal(n, want) {
+		t.Errorf("notes %q\nwant %q", n, want)
+	}
+}
+
+func TestSameFamilyFlagsSeatsThatAreNotIndependent(t *testing.T) {
+	p := New(plan, familyRoster())
+	pickNames(t, p, Want{Key: "panel", N: 4})
+	want := []string{"claude and sonnet are all anthropic models: their seats are not independent (a vendor's models share their training); name an agent of another family to compare different ones"}
+	if got := p.SameFamily(); !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	r := familyRoster()
+	if got := SameFamily([]challengers.Agent{r.Agents["gemini"], r.Agents["flash"], r.Agents["llama"], r.Agents["gemini"]}); len(got) != 1 || !strings.HasPrefix(got[0], "gemini and flash are all google models") {
+		t.Errorf("got %q", got)
 	}
 }

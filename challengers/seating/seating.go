@@ -48,6 +48,11 @@ type Seat struct {
 	// repository), which the command decides. A seat that is not Many
 	// takes one.
 	Default int
+	// Judging says that the seat judges the work of the agents the
+	// roster excludes (their authors): no agent of an author's vendor
+	// family takes it from the pool while another family is free, and
+	// the picker's notes name one that holds it anyway.
+	Judging bool
 }
 
 // Seat returns the plan's seat of that key.

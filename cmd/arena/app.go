@@ -87,6 +87,11 @@ type app struct {
 	internalError bool
 	// reaper watches over what the command starts and makes (run.go).
 	reaper *challengers.Reaper
+	// seatNotes are what the seating said of the seats (seats one agent
+	// or one vendor family holds, the author's family kept out, a judge
+	// of its own family's work): warned, shown by the dry run, and said
+	// in the run and its outcome (seats.go).
+	seatNotes []string
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/adversarial"
@@ -172,5 +174,6 @@ func (a *app) adversarialConfig(s *settings.Settings, topic string, docs []engin
 		}
 		cfg.Challengers = append(cfg.Challengers, c)
 	}
+	a.noteSeats(seating.SameFamily(append([]challengers.Agent{def}, cfg.Challengers...))...)
 	return cfg, nil
 }

@@ -23,7 +23,11 @@ func (a *app) doctorCmd(cf *commonFlags) *cobra.Command {
 its CLI is on PATH, its version, and whether credentials look configured
 (which environment variables or files exist; values are never shown). With
 --probe it sends each a real one-line prompt and reports the latency or the
-exact failure. It says how each is billed (metered or subscription: what a
+exact failure. An API agent (api: openai in the config) is listed with its
+endpoint and model (never its key) and whether the variable its key_env
+names is set; --probe asks its endpoint for GET /models, checks that the
+model is listed, and sends it the prompt. Each agent's vendor family is
+shown (two seats of one family are not independent). It says how each is billed (metered or subscription: what a
 budget counts of its calls), and whether that is a guess from how its CLI
 is logged in.
 
@@ -144,7 +148,8 @@ func doctorView(r doctorReport, probe bool) plain.Doctor {
 	for _, c := range r.Checks {
 		ag := plain.DoctorAgent{Name: c.Agent, Role: r.roles[c.Agent], Version: c.Version, Found: c.Found, Usable: c.Usable,
 			VersionTook: c.VersionTook, VersionTimeout: c.VersionTimeout, VersionSlow: c.VersionSlow, VersionTimedOut: c.VersionTimedOut,
-			Kept: r.Kept[c.Agent] != "", Problem: c.Problem, Alternative: c.Alternative, Install: c.Install, Billing: r.Billing[c.Agent]}
+			Kept: r.Kept[c.Agent] != "", Problem: c.Problem, Alternative: c.Alternative, Install: c.Install, Billing: r.Billing[c.Agent],
+			Family: c.Family, Endpoint: c.Endpoint, Models: c.Models}
 		for _, cr := range c.Credentials {
 			ag.Credentials = append(ag.Credentials, plain.DoctorCredential{Name: cr.Name, Present: cr.Present})
 		}

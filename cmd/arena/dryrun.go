@@ -11,9 +11,11 @@ import (
 // showManifest is --dry-run: what each seat of p would receive, by name
 // and size, and what was left out, printed instead of running it. No
 // model is called, no log is written. With --json it is one JSON object,
-// for scripts.
-func (a *app) showManifest(p engine.Protocol, asJSON bool) error {
+// for scripts. notes are what the seating said that the command keeps
+// apart from the seat notes (rank's).
+func (a *app) showManifest(p engine.Protocol, asJSON bool, notes ...string) error {
 	m := engine.ManifestOf(p)
+	m.Notes = append(append(m.Notes, a.seatNotes...), notes...)
 	if asJSON {
 		b, err := trust.JSON(m)
 		if err != nil {

@@ -46,6 +46,8 @@ type sandbox struct {
 	fakes *clitest.Fakes
 	home  string
 	dir   string
+	// extraEnv is more environment for the commands run (runEnv).
+	extraEnv []string
 }
 
 // newSandbox makes a sandbox for t, skipping t under -short: a sandbox is
@@ -59,7 +61,9 @@ func newSandbox(t *testing.T, names ...string) *sandbox {
 	return &sandbox{Sandbox: sb, t: t, fakes: sb.Fakes, home: sb.Home, dir: sb.Dir}
 }
 
-func (s *sandbox) env(extra ...string) []string { return s.Env(extra...) }
+func (s *sandbox) env(extra ...string) []string {
+	return s.Env(append(append([]string{}, s.extraEnv...), extra...)...)
+}
 
 type result struct {
 	stdout, stderr string

@@ -228,9 +228,10 @@ func (a *app) judgeSeats(s *settings.Settings, f *judgeFlags) ([]challengers.Age
 	if named == nil {
 		named, _ = s.Seats(judge.Name, "judges")
 	}
-	exclude := []string{}
+	// The author is excluded even when the judges are named: the pool is
+	// then not used, but the picker still names a judge of its family.
+	exclude := []string{f.author}
 	if named == nil {
-		exclude = append(exclude, f.author)
 		others := 0
 		for _, c := range s.Challengers {
 			if c != f.author {

@@ -147,7 +147,7 @@ func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []
 		return err
 	}
 	if f.dryRun {
-		return a.showManifest(rank.New(cfg), f.json)
+		return a.showManifest(rank.New(cfg), f.json, cfg.Notes...)
 	}
 	logw, err := a.openLog(s, "rank "+strings.Join(in.Labels, " vs "))
 	if err != nil {

@@ -294,7 +294,7 @@ func (r engineRun) run(ctx context.Context) (out engine.Outcome) {
 // moderator's notes (the screen's, and those written to --moderate's
 // file until ctx ends), the budget, and a resumed run's earlier part.
 func (a *app) runOptions(ctx context.Context, f outputFlags, notes chan string, bus *engine.Bus, fe frontEnd) engine.Options {
-	opts := engine.Options{Env: a.agentEnv, Moderator: notes}
+	opts := engine.Options{Env: a.agentEnv, Moderator: notes, SeatNotes: a.seatNotes}
 	a.withBudget(&opts)
 	if f.moderate != "" {
 		go engine.FollowModerator(ctx, string(f.moderate), notes, bus, a.warn)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/seating"
@@ -32,9 +33,17 @@ func pickSeats(p *seating.Picker, wants ...seating.Want) ([][]challengers.Agent,
 	return got, err
 }
 
-// warnShared warns of each agent holding several seats.
+// warnShared warns of each agent, and each vendor family, holding
+// several seats, and says what the author's family did to the seating.
 func (a *app) warnShared(p *seating.Picker) {
-	for _, w := range p.Shared() {
-		a.warn("%s", w)
+	a.noteSeats(slices.Concat(p.Shared(), p.SameFamily(), p.Notes())...)
+}
+
+// noteSeats warns of what the seating says, and keeps it for the dry run
+// and the run's outcome.
+func (a *app) noteSeats(notes ...string) {
+	for _, n := range notes {
+		a.warn("%s", n)
+		a.seatNotes = append(a.seatNotes, n)
 	}
 }

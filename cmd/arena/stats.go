@@ -42,7 +42,8 @@ directories and logs named) and reports, per model:
                Krippendorff's alpha, leave-one-out), flip rate when the order
                of the candidates changes, how often it picked the candidate
                shown first, self-preference (its score of its own model's work
-               minus the other judges'), the correlation of its scores with the
+               minus the other judges'; by vendor family too: of its family's
+               work, minus the other families' judges'), the correlation of its scores with the
                length of what it judged, how often it moved in a debate without
                new evidence, and its agreement with your own verdicts (arena
                label; Cohen's kappa);

@@ -296,9 +296,7 @@ func (a *app) seatJudges(s *settings.Settings, f *verdictFlags, modes []verdict.
 	if errors.Is(err, seating.ErrSeat) {
 		return nil, usageCause(err, "%s", err)
 	}
-	for _, n := range notes {
-		a.warn("%s", n)
-	}
+	a.noteSeats(notes...)
 	return judges, err
 }
 

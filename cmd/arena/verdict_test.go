@@ -332,11 +332,11 @@ func TestVerdictAuthorIsKeptOut(t *testing.T) {
 func TestVerdictTiebreakerProviderWarning(t *testing.T) {
 	s := newVerdictSandbox(t)
 	r := s.run("verdict", "--no-tui", "report.md", "--task-id", "t", "--thorough", "--tiebreaker", "claude")
-	if r.code != exitAccept || !strings.Contains(r.stderr, "the tiebreaker claude is from the same provider (Anthropic) as the deep judge claude") {
+	if r.code != exitAccept || !strings.Contains(r.stderr, "the tiebreaker claude is from the same family (anthropic) as the deep judge claude") {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	r = s.run("verdict", "--no-tui", "report.md", "--task-id", "t", "--thorough")
-	if strings.Contains(r.stderr, "same provider") {
+	if strings.Contains(r.stderr, "same family") {
 		t.Fatalf("warned with codex as tiebreaker:\n%s", r.stderr)
 	}
 }

@@ -151,7 +151,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 	cfg := p.cfg
 	var agents []engine.AgentInfo
 	info := func(a challengers.Agent) engine.AgentInfo {
-		return engine.AgentInfo{Name: a.Name, Command: a.Command, Format: string(a.Format), Timeout: engine.Duration(a.Timeout)}
+		return engine.InfoOf(a)
 	}
 	seats := []engine.Seat{{Name: cfg.Defender.Name, Agent: cfg.Defender.Name, Role: RoleDefender}}
 	agents = append(agents, info(cfg.Defender))

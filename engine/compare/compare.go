@@ -35,7 +35,7 @@ const Noun = "comparison"
 //	compare: {advocates: [gemini, codex], judge: claude}
 var Seating = seating.Plan{Protocol: Name, Seats: []seating.Seat{
 	{Key: "advocates", Label: "advocate", Many: true}, // one per option, in option order
-	{Key: "judge", Label: "judge"},
+	{Key: "judge", Label: "judge", Judging: true},
 }}
 
 // The phases.
@@ -180,7 +180,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 	var agents []engine.AgentInfo
 	addAgent := func(a challengers.Agent) {
 		if !slices.ContainsFunc(agents, func(i engine.AgentInfo) bool { return i.Name == a.Name }) {
-			agents = append(agents, engine.AgentInfo{Name: a.Name, Command: a.Command, Format: string(a.Format), Timeout: engine.Duration(a.Timeout)})
+			agents = append(agents, engine.InfoOf(a))
 		}
 	}
 	if !cfg.Single {

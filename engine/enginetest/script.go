@@ -42,7 +42,14 @@ type Step struct {
 	// Usage is what the reply reports it cost (nil: nothing, as plain
 	// text reports).
 	Usage *challengers.Usage
+	// Busy is how many times the call's server says it is busy first
+	// (an API agent's 429): each time the request's Retry is asked, and a
+	// refusal ends the call failed, with the server's words.
+	Busy int
 }
+
+// BusyWords are what a busy scripted server says.
+const BusyWords = "the endpoint is rate limiting (429 Too Many Requests)"
 
 // Call is one call the script answered.
 type Call struct {
@@ -108,6 +115,11 @@ func (s *Script) Run(ctx context.Context, req challengers.Request) challengers.R
 	}
 	if ctx.Err() != nil {
 		return challengers.Result{Agent: req.Agent.Name, Reason: challengers.ReasonCancelled, ExitCode: -1}
+	}
+	for range st.Busy {
+		if req.Retry == nil || !req.Retry(BusyWords, time.Second) {
+			return challengers.Result{Agent: req.Agent.Name, Reason: challengers.ReasonEndpoint, Detail: BusyWords, ExitCode: -1}
+		}
 	}
 	if st.Reason != "" && st.Reason != challengers.ReasonOK {
 		return challengers.Result{Agent: req.Agent.Name, Reason: st.Reason, ExitCode: 2, Timeout: req.Agent.Timeout}

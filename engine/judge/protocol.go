@@ -35,7 +35,7 @@ const Noun = "judging"
 //
 //	judge: {judges: [gemini, codex, qwen]}
 var Seating = seating.Plan{Protocol: Name, Seats: []seating.Seat{
-	{Key: "judges", Label: "judge", Many: true, Default: 3},
+	{Key: "judges", Label: "judge", Many: true, Default: 3, Judging: true},
 }}
 
 // The phases.
@@ -141,7 +141,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 	for i, a := range cfg.Judges {
 		st.Seats = append(st.Seats, engine.Seat{Name: judgeName(i + 1), Agent: a.Name, Role: RoleJudge})
 		if !hasAgent(st.Agents, a.Name) {
-			st.Agents = append(st.Agents, engine.AgentInfo{Name: a.Name, Command: a.Command, Format: string(a.Format), Timeout: engine.Duration(a.Timeout)})
+			st.Agents = append(st.Agents, engine.InfoOf(a))
 		}
 	}
 	for _, f := range cfg.Solution.Files {

@@ -45,9 +45,9 @@ var Seating = func() seating.Plan {
 	p := seating.Plan{Protocol: Name, Values: []string{"test_command"}}
 	p.Seats = append(p.Seats, seating.Seat{Key: "facts", Label: "fact gatherer", Many: true})
 	for _, d := range Dimensions {
-		p.Seats = append(p.Seats, seating.Seat{Key: JudgeKey(d), Label: strings.ToLower(d.Title()) + " judge"})
+		p.Seats = append(p.Seats, seating.Seat{Key: JudgeKey(d), Label: strings.ToLower(d.Title()) + " judge", Judging: true})
 	}
-	p.Seats = append(p.Seats, seating.Seat{Key: VerdictSeat, Label: "verdict writer"})
+	p.Seats = append(p.Seats, seating.Seat{Key: VerdictSeat, Label: "verdict writer", Judging: true})
 	return p
 }()
 
@@ -203,7 +203,7 @@ func (p *Protocol) Manifest() engine.Manifest {
 	m := engine.Manifest{Protocol: st.Protocol, Title: st.Title}
 	spec := engine.ManifestInput{Name: p.cfg.Spec.Name, Bytes: int64(len(p.cfg.Spec.Content))}
 	for _, r := range p.cfg.Repos {
-		m.Seats = append(m.Seats, engine.ManifestSeat{Seat: FactSeat(r.Label), Agent: r.Agent.Name, Role: "fact gatherer", Inputs: []engine.ManifestInput{
+		m.Seats = append(m.Seats, engine.ManifestSeat{Seat: FactSeat(r.Label), Agent: r.Agent.Name, Family: challengers.Family(r.Agent), Role: "fact gatherer", Inputs: []engine.ManifestInput{
 			spec,
 			{Name: "the diff of " + r.Label + " against " + r.Git.Base, Bytes: int64(len(r.Diff))},
 			{Name: "a copy of " + r.Label + "'s files at " + r.Git.Branch + " (its working directory)", Bytes: r.CopyBytes, Files: r.CopyFiles},
@@ -215,10 +215,10 @@ func (p *Protocol) Manifest() engine.Manifest {
 	for _, d := range p.cfg.Weights.Active() {
 		ag := p.cfg.Judges[d]
 		for k := range p.cfg.orders(len(p.cfg.Repos)) {
-			m.Seats = append(m.Seats, engine.ManifestSeat{Seat: JudgeSeatOf(d, k), Agent: ag.Name, Role: judgeRole(d, k), Inputs: []engine.ManifestInput{spec}})
+			m.Seats = append(m.Seats, engine.ManifestSeat{Seat: JudgeSeatOf(d, k), Agent: ag.Name, Family: challengers.Family(ag), Role: judgeRole(d, k), Inputs: []engine.ManifestInput{spec}})
 		}
 	}
-	m.Seats = append(m.Seats, engine.ManifestSeat{Seat: VerdictSeat, Agent: p.cfg.Verdict.Name, Role: "verdict writer"})
+	m.Seats = append(m.Seats, engine.ManifestSeat{Seat: VerdictSeat, Agent: p.cfg.Verdict.Name, Family: challengers.Family(p.cfg.Verdict), Role: "verdict writer"})
 	m.Notes = append(m.Notes, "The judges also receive the fact seats' reports (checked against arena's measurements), under neutral letters; the verdict writer, arena's ranking.")
 	return m
 }
@@ -287,7 +287,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		seats = append(seats, engine.Seat{Name: seat, Agent: a.Name, Role: role})
 		if !seen[a.Name] {
 			seen[a.Name] = true
-			agents = append(agents, engine.AgentInfo{Name: a.Name, Command: a.Command, Format: string(a.Format), Timeout: engine.Duration(a.Timeout)})
+			agents = append(agents, engine.InfoOf(a))
 		}
 	}
 	var labels []string

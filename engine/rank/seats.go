@@ -60,32 +60,60 @@ func UnsafeFlag(ag challengers.Agent) string {
 }
 
 // AvoidAuthors moves a judge seat (and the verdict) held by the agent
-// that wrote one of the repositories to an agent of the pool (the
-// defender, then the challengers) that wrote none, in turn, and returns
+// that wrote one of the repositories, or by another of its vendor family
+// (Claude through OpenRouter, when claude wrote one), to an agent of the
+// pool (the defender, then the challengers) of another family, in turn,
+// or, when no other family is free, to one that wrote none; it returns
 // notes saying where it moved one and where it could not.
 func AvoidAuthors(cfg *Config, pool []string, agents map[string]challengers.Agent, authors []string) []string {
 	if len(authors) == 0 {
 		return nil
 	}
-	var free []string
+	family := func(ag challengers.Agent) string {
+		if a, ok := agents[ag.Name]; ok {
+			return challengers.Family(a)
+		}
+		return challengers.Family(ag)
+	}
+	authorOf := map[string]string{} // family → an author of it
+	for _, n := range authors {
+		authorOf[family(agents[n])] = n
+	}
+	var free, kin []string
 	for _, n := range pool {
-		if !slices.Contains(authors, n) && !slices.Contains(free, n) {
+		switch {
+		case slices.Contains(authors, n) || slices.Contains(free, n) || slices.Contains(kin, n):
+		case authorOf[family(agents[n])] != "":
+			kin = append(kin, n)
+		default:
 			free = append(free, n)
 		}
+	}
+	kinOnly := len(free) == 0
+	if kinOnly {
+		free = kin
 	}
 	var notes []string
 	next := 0
 	swap := func(seat string, ag challengers.Agent) challengers.Agent {
-		if !slices.Contains(authors, ag.Name) {
+		author, own := authorOf[family(ag)]
+		switch {
+		case !own || kinOnly && !slices.Contains(authors, ag.Name):
+			if own {
+				notes = append(notes, fmt.Sprintf("the %s is held by %s, of the family of %s (%s), which wrote one of the repositories: no agent of another family is free", seat, ag.Name, author, family(ag)))
+			}
 			return ag
-		}
-		if len(free) == 0 {
+		case len(free) == 0:
 			notes = append(notes, fmt.Sprintf("the %s is held by %s, which wrote one of the repositories: no other usable agent to take it", seat, ag.Name))
 			return ag
 		}
 		to := agents[free[next%len(free)]]
 		next++
-		notes = append(notes, fmt.Sprintf("the %s went to %s instead of %s, which wrote one of the repositories", seat, to.Name, ag.Name))
+		why := "which wrote one of the repositories"
+		if ag.Name != author {
+			why = fmt.Sprintf("of the family of %s (%s), which wrote one of the repositories", author, family(ag))
+		}
+		notes = append(notes, fmt.Sprintf("the %s went to %s instead of %s, %s", seat, to.Name, ag.Name, why))
 		return to
 	}
 	for _, d := range cfg.Weights.Active() {

@@ -141,3 +141,31 @@ func TestAvoidAuthorsMovesTheAuthorsJudgesToOthers(t *testing.T) {
 		t.Fatal("notes without authors")
 	}
 }
+
+// Issue 31: Claude through OpenRouter does not judge a repository claude
+// wrote while an agent of another family is free.
+func TestAvoidAuthorsKeepsTheAuthorsFamilyOut(t *testing.T) {
+	cfg := config("a", "b") // judges codex, gemini, qwen, claude, codex; verdict claude
+	agents := map[string]challengers.Agent{}
+	for _, n := range []string{"claude", "gemini", "codex", "qwen"} {
+		agents[n] = challengers.Agent{Name: n, Command: []string{n}}
+	}
+	agents["sonnet"] = challengers.Agent{Name: "sonnet", API: challengers.APIOpenAI, BaseURL: "https://openrouter.ai/api/v1", Model: "anthropic/claude-sonnet-4.5"}
+	cfg.Judges[Dimensions[1]] = agents["sonnet"]
+	notes := AvoidAuthors(&cfg, []string{"claude", "sonnet", "gemini"}, agents, []string{"claude"})
+	want := []string{
+		"the security judge went to gemini instead of sonnet, of the family of claude (anthropic), which wrote one of the repositories",
+		"the overengineering judge went to gemini instead of claude, which wrote one of the repositories",
+		"the verdict writer went to gemini instead of claude, which wrote one of the repositories",
+	}
+	if !slices.Equal(notes, want) {
+		t.Fatalf("notes %q\nwant  %q", notes, want)
+	}
+	cfg = config("a", "b")
+	cfg.Judges[Dimensions[1]] = agents["sonnet"]
+	notes = AvoidAuthors(&cfg, []string{"claude", "sonnet"}, agents, []string{"claude"})
+	if !slices.Contains(notes, "the verdict writer went to sonnet instead of claude, which wrote one of the repositories") ||
+		!slices.Contains(notes, "the security judge is held by sonnet, of the family of claude (anthropic), which wrote one of the repositories: no agent of another family is free") {
+		t.Fatalf("notes %q", notes)
+	}
+}

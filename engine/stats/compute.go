@@ -90,6 +90,11 @@ type JudgeFigure struct {
 	// score taken relative to the judge's own mean over the candidates of
 	// that judgement where there were several. N counts the works.
 	SelfPreference Figure `json:"self_preference"`
+	// FamilySelfPreference is the same of its own vendor family's work
+	// (itself, or another model of its vendor: Claude through OpenRouter
+	// judging claude's work) against the judges of other families. N
+	// counts the works.
+	FamilySelfPreference Figure `json:"family_self_preference"`
 	// LengthCorrelation is Pearson's r between its scores and the length
 	// (bytes) of what it judged. N counts the scores.
 	LengthCorrelation Figure `json:"length_correlation"`
@@ -204,6 +209,7 @@ type accum struct {
 	// two or more models.
 	mine, rest []float64
 	self       []float64
+	familySelf []float64
 	scores     []float64
 	lengths    []float64
 	moves      int
@@ -241,6 +247,11 @@ func (a *accum) model(name string) Model {
 		j.SelfPreference = figure(mean(a.self), len(a.self), MinCases, true, "")
 	} else {
 		j.SelfPreference = Figure{Note: "authors unknown, or it judged no work of its own model's beside another judge"}
+	}
+	if len(a.familySelf) > 0 {
+		j.FamilySelfPreference = figure(mean(a.familySelf), len(a.familySelf), MinCases, true, "")
+	} else {
+		j.FamilySelfPreference = Figure{Note: "authors or families unknown, or it judged no work of its family's beside a judge of another"}
 	}
 	r, ok := Pearson(a.scores, a.lengths)
 	j.LengthCorrelation = figure(r, len(a.scores), MinCases, ok, "undefined: the scores or the lengths do not vary")
@@ -366,6 +377,7 @@ func judging(r Run, get func(string) *accum) {
 	sc := scaleScoresOf(r, get)
 	panelScores(sc.byUnit, get)
 	selfPreference(sc, get)
+	familySelfPreference(sc, r.Families, get)
 }
 
 // flips adds each model's readings of a run to its tally of picks of
@@ -506,6 +518,40 @@ func selfPreference(sc scaleScores, get func(string) *accum) {
 			}
 		}
 		get(author).self = append(get(author).self, mean(own)-mean(others))
+	}
+}
+
+// familySelfPreference adds, for every candidate whose author's vendor
+// family is known, how far each judge of that family's centred scores of
+// it stand above those of the judges of other families, candidates in
+// order.
+func familySelfPreference(sc scaleScores, families map[string]string, get func(string) *accum) {
+	cands := make([]string, 0, len(sc.centred))
+	for id := range sc.centred {
+		cands = append(cands, id)
+	}
+	sort.Strings(cands)
+	for _, id := range cands {
+		fam := families[sc.authorOf[id]]
+		if fam == "" {
+			continue
+		}
+		var kin []string
+		var others []float64
+		for m, vs := range sc.centred[id] {
+			if families[m] == fam {
+				kin = append(kin, m)
+			} else {
+				others = append(others, vs...)
+			}
+		}
+		if len(others) == 0 {
+			continue
+		}
+		sort.Strings(kin)
+		for _, m := range kin {
+			get(m).familySelf = append(get(m).familySelf, mean(sc.centred[id][m])-mean(others))
+		}
 	}
 }
 

@@ -195,3 +195,34 @@ func TestConformityAndVerdicts(t *testing.T) {
 	shown(t, "qwen agreement", q.PersonAgreement, 0.9, 10)
 	shown(t, "qwen kappa", q.PersonKappa, (0.9-0.34)/(1-0.34), 10)
 }
+
+// Family self-preference: "fair" wrote X; a third judge, "kin", is of
+// fair's vendor family and scores X 5 and Y 2 in either order (centred
+// +1.5 on X); the biased judge, of another family, centres X at 0 (+1.5
+// and −1.5). Against it, fair stands +0.5 and kin +1.5 on X, in each of
+// the five runs. Without families nothing is shown.
+func TestFamilySelfPreference(t *testing.T) {
+	runs := fiveRuns()
+	for i := range runs {
+		runs[i].Scored = append(runs[i].Scored, reading("kin", 0, true, 5, 2, "X"), reading("kin", 1, false, 5, 2, "X"))
+		runs[i].Families = map[string]string{"fair": "anthropic", "kin": "anthropic", "biased": "google", "other": "google"}
+	}
+	rep := Compute(runs)
+	// Against biased alone: fair's centred X is +0.5 over the other
+	// family's 0; kin's +1.5.
+	shown(t, "fair family self-preference", model(t, rep, "fair").Judge.FamilySelfPreference, 0.5, 5)
+	shown(t, "kin family self-preference", model(t, rep, "kin").Judge.FamilySelfPreference, 1.5, 5)
+	// "other", of biased's family, wrote Y: biased centres it at 0, fair
+	// at −0.5 and kin at −1.5: +1 for biased.
+	shown(t, "biased family self-preference", model(t, rep, "biased").Judge.FamilySelfPreference, 1, 5)
+	// Kin wrote nothing itself: no self-preference of its own.
+	if k := model(t, rep, "kin").Judge.SelfPreference; k.Shown {
+		t.Fatalf("kin wrote nothing: %+v", k)
+	}
+	for i := range runs {
+		runs[i].Families = nil
+	}
+	if f := model(t, Compute(runs), "fair").Judge.FamilySelfPreference; f.Shown || f.Note == "" {
+		t.Fatalf("without families: %+v", f)
+	}
+}

@@ -42,6 +42,9 @@ type Run struct {
 	// the moderator's explicit override during it (nil: none).
 	Label *engine.Label
 	Calls []Call
+	// Families are the vendor families of the agents, by name, as the
+	// log's start says them (nil in older logs).
+	Families map[string]string
 	// Problem says where a damaged log ends ("" when whole).
 	Problem string
 }
@@ -139,7 +142,7 @@ func RunOf(path string, lc runlog.Contents) Run {
 	for _, e := range lc.Events {
 		switch p := e.Payload.(type) {
 		case engine.DebateStarted:
-			r.Started, r.Protocol = e.Time, p.Protocol
+			r.Started, r.Protocol, r.Families = e.Time, p.Protocol, p.Families
 		case engine.AgentStarted:
 			prev, ok := last[p.Seat]
 			inFlight[p.Seat] = asked{repair: ok && prev.Unparseable && prev.Task == p.Task && prev.Phase == p.Phase &&

@@ -26,9 +26,9 @@ const Noun = "verdict"
 //
 //	verdict: {quick: gemini, deep: claude, tiebreaker: codex}
 var Seating = seating.Plan{Protocol: Name, Seats: []seating.Seat{
-	{Key: string(Quick), Label: string(Role(Quick))},
-	{Key: string(Deep), Label: string(Role(Deep))},
-	{Key: string(Tiebreaker), Label: string(Role(Tiebreaker))},
+	{Key: string(Quick), Label: string(Role(Quick)), Judging: true},
+	{Key: string(Deep), Label: string(Role(Deep)), Judging: true},
+	{Key: string(Tiebreaker), Label: string(Role(Tiebreaker)), Judging: true},
 }}
 
 // The phases.
@@ -134,7 +134,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		seats = append(seats, engine.Seat{Name: string(m), Agent: a.Name, Role: Role(m)})
 		if !seen[a.Name] {
 			seen[a.Name] = true
-			agents = append(agents, engine.AgentInfo{Name: a.Name, Command: a.Command, Format: string(a.Format), Timeout: engine.Duration(a.Timeout)})
+			agents = append(agents, engine.InfoOf(a))
 		}
 	}
 	var files []engine.ContextFile

@@ -29,18 +29,21 @@ func JudgeFlag(m Mode) string {
 // Seat picks the modes' agents from r, all at once, so that the judges are
 // different agents wherever they can be: each seat's flag's (the person
 // insists, even on the author), else the config's unless it is the
-// author, else an agent of the pool, which never holds the author. It
-// returns a judge per mode and what the person should be told. A seat
-// that cannot be filled is an error matching seating.ErrSeat.
+// author or, while an agent of another family is free, of the author's
+// vendor family, else an agent of the pool, which never holds the author
+// (nor its family, while another is free). It returns a judge per mode
+// and what the person should be told. A seat that cannot be filled is an
+// error matching seating.ErrSeat.
 func Seat(r seating.Roster, want Seats) ([]challengers.Agent, []string, error) {
 	author, config := want.Author, r.Config
 	if config == nil {
 		config = func(string, string) ([]string, string) { return nil, "" }
 	}
+	ofAuthor := authorsOwn(r, author)
 	if author != "" {
 		r.Exclude = []string{author}
 		r.Config = func(protocol, key string) ([]string, string) {
-			if names, at := config(protocol, key); !slices.Equal(names, []string{author}) {
+			if names, at := config(protocol, key); !ofAuthor(names) {
 				return names, at
 			}
 			return nil, ""
@@ -49,9 +52,9 @@ func Seat(r seating.Roster, want Seats) ([]challengers.Agent, []string, error) {
 	p := seating.New(Seating, r)
 	wants := make([]seating.Want, len(want.Modes))
 	var notes []string
-	var standIn []int // the seats the config gives the author
+	var standIn []int // the seats the config gives the author or its family
 	for i, m := range want.Modes {
-		named, replaced, note, err := want.named(p, r.Agents, config, m)
+		named, replaced, note, err := want.named(p, r.Agents, config, ofAuthor, m)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -66,19 +69,25 @@ func Seat(r seating.Roster, want Seats) ([]challengers.Agent, []string, error) {
 		return nil, nil, err
 	}
 	for _, i := range standIn {
-		notes = append(notes, fmt.Sprintf("%s wrote the work, so %s takes its seat as the %s judge", author, got[i][0].Name, want.Modes[i]))
+		names, _ := config(Name, string(want.Modes[i]))
+		if names[0] == author {
+			notes = append(notes, fmt.Sprintf("%s wrote the work, so %s takes its seat as the %s judge", author, got[i][0].Name, want.Modes[i]))
+		} else {
+			notes = append(notes, fmt.Sprintf("%s is of the family of %s (%s), which wrote the work, so %s takes its seat as the %s judge",
+				names[0], author, challengers.Family(r.Agents[author]), got[i][0].Name, want.Modes[i]))
+		}
 	}
 	judges := make([]challengers.Agent, len(got))
 	for i, g := range got {
 		judges[i] = g[0]
 	}
-	return judges, append(notes, p.Shared()...), nil
+	return judges, slices.Concat(notes, p.Notes(), p.Shared(), p.SameFamily()), nil
 }
 
 // named is the agent a mode's flag names (nil: none), checked, whether
 // the config names the author for it (whose seat then goes to another
 // agent of the pool), and what to tell the person.
-func (want Seats) named(p *seating.Picker, agents map[string]challengers.Agent, config func(string, string) ([]string, string), m Mode) ([]string, bool, []string, error) {
+func (want Seats) named(p *seating.Picker, agents map[string]challengers.Agent, config func(string, string) ([]string, string), ofAuthor func([]string) bool, m Mode) ([]string, bool, []string, error) {
 	label, flag, author := string(m)+" judge", JudgeFlag(m), want.Author
 	if v := strings.TrimSpace(want.Named[m]); v != "" {
 		if _, ok := agents[v]; !ok {
@@ -90,7 +99,7 @@ func (want Seats) named(p *seating.Picker, agents map[string]challengers.Agent, 
 		return []string{v}, false, nil, nil
 	}
 	names, at := config(Name, string(m))
-	replaced := author != "" && slices.Equal(names, []string{author})
+	replaced := ofAuthor(names)
 	switch {
 	case len(p.Pool()) > 0:
 	case replaced:
@@ -99,6 +108,20 @@ func (want Seats) named(p *seating.Picker, agents map[string]challengers.Agent, 
 		return nil, false, nil, seating.Errorf("no agent for the %s seat: name one with --%s or in the config's verdict.%s", label, flag, m)
 	}
 	return nil, replaced, nil, nil
+}
+
+// authorsOwn reports whether a config's names for a seat are the
+// author's, or, while an agent of the pool is of another family, an agent
+// of the author's family: a seat the config gives them goes to another.
+func authorsOwn(r seating.Roster, author string) func([]string) bool {
+	if author == "" {
+		return func([]string) bool { return false }
+	}
+	fam := challengers.Family(r.Agents[author])
+	otherFree := slices.ContainsFunc(r.Pool, func(n string) bool { return challengers.Family(r.Agents[n]) != fam })
+	return func(names []string) bool {
+		return len(names) == 1 && (names[0] == author || otherFree && challengers.Family(r.Agents[names[0]]) == fam)
+	}
 }
 
 func known(agents map[string]challengers.Agent) []string {

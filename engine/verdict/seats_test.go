@@ -58,3 +58,33 @@ func TestSeatRefusesWhatCannotBeSeated(t *testing.T) {
 		t.Fatalf("nobody but the author: %v", err)
 	}
 }
+
+// Issue 31: the author's family is kept out too: the config's deep judge,
+// Claude through OpenRouter, gives its seat to an agent of another family
+// when claude wrote the work, and the pool gives it none.
+func TestSeatKeepsTheAuthorsFamilyOut(t *testing.T) {
+	t.Parallel()
+	r := roster(map[string][]string{"deep": {"sonnet"}})
+	for n, a := range r.Agents {
+		a.Command = []string{n}
+		r.Agents[n] = a
+	}
+	r.Agents["sonnet"] = challengers.Agent{Name: "sonnet", API: challengers.APIOpenAI, BaseURL: "https://openrouter.ai/api/v1", Model: "anthropic/claude-sonnet-4.5"}
+	r.Pool = []string{"claude", "sonnet", "gemini", "codex"}
+	judges, notes, err := Seat(r, Seats{Modes: []Mode{Quick, Deep}, Author: "claude"})
+	if err != nil || !slices.Equal(names(judges), []string{"gemini", "codex"}) {
+		t.Fatalf("judges %q, notes %q, err %v", names(judges), notes, err)
+	}
+	want := "sonnet is of the family of claude (anthropic), which wrote the work, so codex takes its seat as the deep judge"
+	if !slices.Contains(notes, want) {
+		t.Fatalf("notes %q, want %q", notes, want)
+	}
+	// No other family left: the config's seat stands, and the notes say
+	// it judges its own family's work.
+	r.Pool = []string{"claude", "sonnet"}
+	judges, notes, err = Seat(r, Seats{Modes: []Mode{Deep}, Author: "claude"})
+	if err != nil || !slices.Equal(names(judges), []string{"sonnet"}) ||
+		!slices.Contains(notes, "sonnet judges work of its own family (anthropic, like claude, which wrote it) as the deep judge") {
+		t.Fatalf("judges %q, notes %q, err %v", names(judges), notes, err)
+	}
+}

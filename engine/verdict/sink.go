@@ -143,11 +143,15 @@ func (v *LogSink) Final() Final {
 }
 
 // modelNames are the log's "model" for each agent: the agent, and the
-// model its command line chooses where it names one (--model X, -m X).
+// model its command line chooses where it names one (--model X, -m X),
+// or an API agent's model.
 func modelNames(judges map[Mode]challengers.Agent) map[string]string {
 	out := map[string]string{}
 	for _, a := range judges {
 		name := a.Name
+		if a.IsAPI() {
+			name += "/" + a.Model
+		}
 		argv := append(slices.Clone(a.Command), a.Args...)
 		for i, arg := range argv {
 			if v, ok := strings.CutPrefix(arg, "--model="); ok {
@@ -161,18 +165,19 @@ func modelNames(judges map[Mode]challengers.Agent) map[string]string {
 	return out
 }
 
-// TiebreakerNote says, when the tiebreaker of a thorough run is served by
-// the same provider as the quick or the deep judge, that its view is not
-// independent ("" when it is, or when there is no tiebreaker).
+// TiebreakerNote says, when the tiebreaker of a thorough run is a model of
+// the same vendor family as the quick or the deep judge's (however it is
+// reached: a CLI, an API), that its view is not independent ("" when it
+// is, or when there is no tiebreaker).
 func TiebreakerNote(judges map[Mode]challengers.Agent) string {
 	tb, ok := judges[Tiebreaker]
 	if !ok {
 		return ""
 	}
-	tie := challengers.Provider(tb)
+	tie := challengers.Family(tb)
 	for _, m := range []Mode{Quick, Deep} {
-		if j, ok := judges[m]; ok && challengers.Provider(j) == tie {
-			return fmt.Sprintf("the tiebreaker %s is from the same provider (%s) as the %s judge %s: name one from a different provider with --tiebreaker for an independent view",
+		if j, ok := judges[m]; ok && challengers.Family(j) == tie {
+			return fmt.Sprintf("the tiebreaker %s is from the same family (%s) as the %s judge %s: name one from a different family with --tiebreaker for an independent view",
 				tb.Name, tie, m, j.Name)
 		}
 	}

@@ -89,7 +89,7 @@ func TestTiebreakerNote(t *testing.T) {
 	// A custom agent running Google's other CLI is Google all the same.
 	judges[Tiebreaker] = agent("antigravity", "/opt/bin/agy", "-p")
 	n := TiebreakerNote(judges)
-	if !strings.Contains(n, "the tiebreaker antigravity is from the same provider (Google) as the quick judge gemini") {
+	if !strings.Contains(n, "the tiebreaker antigravity is from the same family (google) as the quick judge gemini") {
 		t.Errorf("note %q", n)
 	}
 }

@@ -43,7 +43,7 @@ func TestDryRun(t *testing.T) {
 	colourless(t)
 	m := engine.Manifest{Protocol: "adversarial",
 		Seats: []engine.ManifestSeat{
-			{Seat: "defender", Agent: "claude", Inputs: []engine.ManifestInput{{Name: "the topic", Bytes: 12}, {Name: "a\x1b[2J.go", Bytes: 2048}}},
+			{Seat: "defender", Agent: "claude", Family: "anthropic", Inputs: []engine.ManifestInput{{Name: "the topic", Bytes: 12}, {Name: "a\x1b[2J.go", Bytes: 2048}}},
 			{Seat: "critic", Agent: "gemini", Inputs: []engine.ManifestInput{{Name: "repo", Bytes: 3 << 20, Files: 12}}},
 			{Seat: "judge", Agent: "qwen"},
 		},
@@ -51,10 +51,10 @@ func TestDryRun(t *testing.T) {
 	want := strings.Join([]string{
 		"Dry run of a adversarial run: no model is called, nothing is saved. Each seat would receive:\n",
 		"\n",
-		"SEAT      AGENT   RECEIVES                             BYTES    \n",
-		"defender  claude  the topic (12 bytes) · a.go (2 KiB)  2.0 KiB  \n",
-		"critic    gemini  repo (12 files, 3 MiB)               3 MiB    \n",
-		"judge     qwen    only what the run makes              0 bytes  \n",
+		"SEAT      AGENT   FAMILY     RECEIVES                             BYTES    \n",
+		"defender  claude  anthropic  the topic (12 bytes) · a.go (2 KiB)  2.0 KiB  \n",
+		"critic    gemini  —          repo (12 files, 3 MiB)               3 MiB    \n",
+		"judge     qwen    —          only what the run makes              0 bytes  \n",
 		"\n",
 		"In all 3.0 MiB to 3 seats, each seat's to its agent's model vendor.\n",
 		"\n",

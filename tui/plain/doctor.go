@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 )
 
@@ -47,6 +48,10 @@ type DoctorAgent struct {
 	// Billing is how it is billed and why, "metered (config)"; "" when
 	// that is not known (its CLI is not installed).
 	Billing string
+	// Family is the vendor family of its model ("anthropic"); Endpoint,
+	// for an API agent, where it is asked (never a key), and Models what
+	// the endpoint's GET /models said of its model.
+	Family, Endpoint, Models string
 }
 
 // DoctorCredential is a credential source an agent's CLI reads (an
@@ -83,7 +88,7 @@ func newDoctorStyles(r *lipgloss.Renderer) doctorStyles {
 func DoctorTable(d Doctor, out io.Writer) string {
 	r := lipgloss.NewRenderer(out)
 	st := newDoctorStyles(r)
-	headers := []string{"AGENT", "ROLE", "STATUS", "VERSION", "CREDENTIALS"}
+	headers := []string{"AGENT", "ROLE", "FAMILY", "STATUS", "VERSION", "CREDENTIALS"}
 	if d.Probe {
 		headers = append(headers, "PROBE")
 	}
@@ -93,7 +98,7 @@ func DoctorTable(d Doctor, out io.Writer) string {
 		if role == "" {
 			role = "available"
 		}
-		row := []string{ag.Name, role, status(ag, st), engine.OrDash(ag.Version), creds(ag, st)}
+		row := []string{ag.Name, role, engine.OrDash(ag.Family), status(ag, st), engine.OrDash(ag.Version), creds(ag, st)}
 		if d.Probe {
 			row = append(row, probeCell(ag, st))
 		}
@@ -133,6 +138,8 @@ func status(ag DoctorAgent, st doctorStyles) string {
 		return st.warn.Render(fmt.Sprintf("✓ slow (%s)", took))
 	case ag.Usable:
 		return st.ok.Render("✓ ready")
+	case ag.Endpoint != "":
+		return st.bad.Render("✗ not ready")
 	case !ag.Found:
 		return st.bad.Render("✗ not installed")
 	case ag.Kept:
@@ -175,6 +182,12 @@ func problem(ag DoctorAgent, st doctorStyles) string {
 	var b strings.Builder
 	if ag.Alternative != "" {
 		fmt.Fprintf(&b, "  %s %s: %s\n", st.dim.Render("·"), ag.Name, ag.Alternative)
+	}
+	if ag.Endpoint != "" {
+		fmt.Fprintf(&b, "  %s %s: endpoint %s\n", st.dim.Render("·"), ag.Name, trust.Text(ag.Endpoint))
+		if ag.Models != "" {
+			fmt.Fprintf(&b, "      it %s\n", trust.Text(ag.Models))
+		}
 	}
 	if ag.Usable && (ag.credentialFound() || len(ag.Credentials) == 0) {
 		return b.String()

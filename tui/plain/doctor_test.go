@@ -13,14 +13,19 @@ import (
 func sampleDoctor() Doctor {
 	return Doctor{Defender: "claude", Ready: true, Usable: []string{"gemini", "qwen"}, Probe: true, CachePath: "/cache/challengers",
 		Agents: []DoctorAgent{
-			{Name: "claude", Role: "defender", Version: "2.1.0", Found: true, Usable: true, VersionTook: 420 * time.Millisecond,
+			{Name: "claude", Role: "defender", Family: "anthropic", Version: "2.1.0", Found: true, Usable: true, VersionTook: 420 * time.Millisecond,
 				Credentials: []DoctorCredential{{Name: "ANTHROPIC_API_KEY", Present: true}, {Name: "~/.claude.json"}},
 				Probe:       &DoctorProbe{OK: true, Latency: 1234 * time.Millisecond}, Billing: "subscription (guessed from its login)"},
-			{Name: "gemini", Role: "challenger", Version: "0.9", Found: true, Usable: true, VersionSlow: true, VersionTook: 12340 * time.Millisecond,
+			{Name: "gemini", Role: "challenger", Family: "google", Version: "0.9", Found: true, Usable: true, VersionSlow: true, VersionTook: 12340 * time.Millisecond,
 				Credentials: []DoctorCredential{{Name: "GEMINI_API_KEY"}}, Alternative: "agy stands in for gemini",
 				Probe: &DoctorProbe{}, Billing: "metered (config)"},
-			{Name: "codex", Credentials: []DoctorCredential{{Name: "OPENAI_API_KEY"}}, Problem: "not found on PATH", Install: "npm install -g @openai/codex"},
-			{Name: "qwen", Found: true, VersionTimedOut: true, VersionTimeout: 30 * time.Second, Kept: true, Problem: "no answer to --version in 30s"},
+			{Name: "codex", Family: "openai", Credentials: []DoctorCredential{{Name: "OPENAI_API_KEY"}}, Problem: "not found on PATH", Install: "npm install -g @openai/codex"},
+			{Name: "qwen", Family: "alibaba", Found: true, VersionTimedOut: true, VersionTimeout: 30 * time.Second, Kept: true, Problem: "no answer to --version in 30s"},
+			{Name: "sonnet", Role: "challenger", Family: "anthropic", Version: "api openai", Found: true, Usable: true,
+				Credentials: []DoctorCredential{{Name: "OPENROUTER_API_KEY", Present: true}}, Probe: &DoctorProbe{OK: true, Latency: 2 * time.Second},
+				Endpoint: "https://openrouter.ai/api/v1 (anthropic/claude-sonnet-4.5)", Models: "lists anthropic/claude-sonnet-4.5 (of 312 models)", Billing: "metered (guessed: an API endpoint)"},
+			{Name: "llama", Family: "meta", Version: "api openai", Found: true, Credentials: []DoctorCredential{{Name: "LLAMA_KEY"}},
+				Endpoint: "http://127.0.0.1:8080/v1 (llama3.2)", Problem: "LLAMA_KEY is not set: it should hold the key for http://127.0.0.1:8080/v1"},
 		}}
 }
 
@@ -30,21 +35,28 @@ func sampleDoctor() Doctor {
 func TestDoctorTable(t *testing.T) {
 	colourless(t)
 	want := strings.Join([]string{
-		"AGENT   ROLE        STATUS                           VERSION  CREDENTIALS        PROBE     \n",
-		"claude  defender    ✓ ready                          2.1.0    ANTHROPIC_API_KEY  ✓ 1.23s   \n",
-		"gemini  challenger  ✓ slow (12.3s)                   0.9      none found         ✗ failed  \n",
-		"codex   available   ✗ not installed                  —        none found         —         \n",
-		"qwen    available   ? slow (no answer in 30s; kept)  —        —                  —         \n",
+		"AGENT   ROLE        FAMILY     STATUS                           VERSION     CREDENTIALS         PROBE     \n",
+		"claude  defender    anthropic  ✓ ready                          2.1.0       ANTHROPIC_API_KEY   ✓ 1.23s   \n",
+		"gemini  challenger  google     ✓ slow (12.3s)                   0.9         none found          ✗ failed  \n",
+		"codex   available   openai     ✗ not installed                  —           none found          —         \n",
+		"qwen    available   alibaba    ? slow (no answer in 30s; kept)  —           —                   —         \n",
+		"sonnet  challenger  anthropic  ✓ ready                          api openai  OPENROUTER_API_KEY  ✓ 2s      \n",
+		"llama   available   meta       ✗ not ready                      api openai  none found          —         \n",
 		"  · gemini: agy stands in for gemini\n",
 		"  ! gemini: no credentials found (GEMINI_API_KEY); fine if it is logged in another way, --probe checks for real\n",
 		"  ✗ codex: not found on PATH\n",
 		"      install: npm install -g @openai/codex\n",
 		"  ? qwen: no answer to --version in 30s\n",
 		"      kept in the saved list: it answered on an earlier check\n",
+		"  · sonnet: endpoint https://openrouter.ai/api/v1 (anthropic/claude-sonnet-4.5)\n",
+		"      it lists anthropic/claude-sonnet-4.5 (of 312 models)\n",
+		"  · llama: endpoint http://127.0.0.1:8080/v1 (llama3.2)\n",
+		"  ✗ llama: LLAMA_KEY is not set: it should hold the key for http://127.0.0.1:8080/v1\n",
 		"\n",
 		"Billing (what a budget counts: a subscription seat's calls; a metered one's tokens and dollars too)\n",
 		"  claude   subscription  guessed from its login\n",
 		"  gemini   metered       config\n",
+		"  sonnet   metered       guessed: an API endpoint\n",
 		"  a guess can be wrong: set agents.NAME.billing: metered | subscription in the config\n",
 	}, "")
 	if got := DoctorTable(sampleDoctor(), io.Discard); got != want {
@@ -54,8 +66,8 @@ func TestDoctorTable(t *testing.T) {
 	d := sampleDoctor()
 	d.Probe, d.Agents = false, d.Agents[:1]
 	d.Agents[0].Billing = ""
-	want = "AGENT   ROLE      STATUS   VERSION  CREDENTIALS        \n" +
-		"claude  defender  ✓ ready  2.1.0    ANTHROPIC_API_KEY  \n"
+	want = "AGENT   ROLE      FAMILY     STATUS   VERSION  CREDENTIALS        \n" +
+		"claude  defender  anthropic  ✓ ready  2.1.0    ANTHROPIC_API_KEY  \n"
 	if got := DoctorTable(d, io.Discard); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

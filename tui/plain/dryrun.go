@@ -18,10 +18,10 @@ import (
 func DryRun(m engine.Manifest, out io.Writer) string {
 	var b strings.Builder
 	b.WriteString(trust.Text(fmt.Sprintf("Dry run of a %s run: no model is called, nothing is saved. Each seat would receive:\n\n", m.Protocol)))
-	t := newTable(lipgloss.NewRenderer(out), "SEAT", "AGENT", "RECEIVES", "BYTES")
+	t := newTable(lipgloss.NewRenderer(out), "SEAT", "AGENT", "FAMILY", "RECEIVES", "BYTES")
 	var total int64
 	for _, s := range m.Seats {
-		t.Row(s.Seat, s.Agent, received(s), trust.Size(s.Bytes()))
+		t.Row(s.Seat, s.Agent, engine.OrDash(s.Family), received(s), trust.Size(s.Bytes()))
 		total += s.Bytes()
 	}
 	b.WriteString(t.Render() + "\n")

@@ -60,7 +60,7 @@ func statsText(rep stats.Report, r *lipgloss.Renderer) string {
 		return b.String()
 	}
 	b.WriteString("\nAS A JUDGE\n")
-	t := newTable(r, "MODEL", "READINGS", "FLIP RATE", "FIRST SHOWN (CHANCE)", "PANEL Δ", "PANEL α", "SELF-PREF", "LENGTH r", "CONFORMITY", "YOU: κ", "YOU: AGREE")
+	t := newTable(r, "MODEL", "READINGS", "FLIP RATE", "FIRST SHOWN (CHANCE)", "PANEL Δ", "PANEL α", "SELF-PREF", "FAMILY-PREF", "LENGTH r", "CONFORMITY", "YOU: κ", "YOU: AGREE")
 	for _, m := range rep.Models {
 		j := m.Judge
 		first := cell(j.FirstShown, "%.2f")
@@ -68,7 +68,7 @@ func statsText(rep stats.Report, r *lipgloss.Renderer) string {
 			first = fmt.Sprintf("%.2f (n=%d; %.2f)", j.FirstShown.Value, j.FirstShown.N, j.FirstShownChance)
 		}
 		t.Row(m.Name, fmt.Sprint(j.Readings), cell(j.FlipRate, "%.2f"), first, cell(j.PanelDifference, "%.2f"), cell(j.PanelAlpha, "%.2f"),
-			cell(j.SelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.Conformity, "%.2f"), cell(j.PersonKappa, "%.2f"), cell(j.PersonAgreement, "%.2f"))
+			cell(j.SelfPreference, "%+.2f"), cell(j.FamilySelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.Conformity, "%.2f"), cell(j.PersonKappa, "%.2f"), cell(j.PersonAgreement, "%.2f"))
 	}
 	b.WriteString(t.Render() + "\n")
 	b.WriteString("\nAS A SEAT\n")
@@ -169,8 +169,8 @@ func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
 	b.WriteString("\n" + th.title.Render("Other figures") + "\n")
 	for _, m := range rep.Models {
 		j := m.Judge
-		fmt.Fprintf(&b, "%-*s  self-pref %s · length r %s · panel Δ %s\n", nameW, trust.Text(m.Name),
-			cell(j.SelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.PanelDifference, "%.2f"))
+		fmt.Fprintf(&b, "%-*s  self-pref %s · family-pref %s · length r %s · panel Δ %s\n", nameW, trust.Text(m.Name),
+			cell(j.SelfPreference, "%+.2f"), cell(j.FamilySelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.PanelDifference, "%.2f"))
 	}
 	b.WriteString(seatChart(rep.Models, th, nameW, width))
 	if len(rep.Authors) > 0 {

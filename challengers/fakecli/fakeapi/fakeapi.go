@@ -91,6 +91,15 @@ const (
 	ModeEscapes Mode = "escapes"
 	// ModeFail is only valid as a VersionMode: --version exits 1.
 	ModeFail Mode = "fail"
+	// ModeRateLimit is the API fake's HTTP 429, with a Retry-After of
+	// RetryAfter seconds (default "1"; "-" for none) and OpenAI's
+	// rate-limit error body. A CLI fake answers normally.
+	ModeRateLimit Mode = "rate-limit"
+	// ModeHTTPError is the API fake's error status Status (default 500)
+	// with OpenAI's error body holding Message (a bad model, a context
+	// too long), and Retry-After when RetryAfter is set. A CLI fake
+	// answers normally.
+	ModeHTTPError Mode = "http-error"
 )
 
 // Modes lists every call mode.
@@ -98,6 +107,7 @@ var Modes = []Mode{
 	ModeOK, ModeSlow, ModeHang, ModeHangSilent, ModeCrash, ModeGarbage,
 	ModeBinary, ModeFlood, ModeTrickle, ModeIgnoreTerm, ModeGrandchild,
 	ModeErrorInStream, ModeAuthError, ModeExit, ModeStderrNoise, ModeEscapes,
+	ModeRateLimit, ModeHTTPError,
 }
 
 // EscapesMarker is the window title ModeEscapes tries to set: it must
@@ -171,6 +181,17 @@ type AgentScript struct {
 	// Steps maps a kind (or "<kind>.repair") to the replies for its
 	// successive calls: the Nth call uses element N, the last repeats.
 	Steps map[string][]Step `json:"steps,omitempty"`
+	// Key, for the API fake, is the one key the agent's model accepts:
+	// a request without it (Authorization: Bearer KEY) gets OpenAI's
+	// HTTP 401 and invalid_api_key body, quoting the key it was given
+	// whole (OpenAI masks it). "": any key, or none.
+	Key string `json:"key,omitempty"`
+	// CostUSD, for the API fake, is the cost its usage chunk reports
+	// (as OpenRouter's "cost"); 0: none, as OpenAI and Ollama report.
+	CostUSD float64 `json:"cost_usd,omitempty"`
+	// NoUsage: the API fake sends no usage chunk even when asked to
+	// (a server that ignores stream_options).
+	NoUsage bool `json:"no_usage,omitempty"`
 	// Bias makes the agent's canned replies to judging requests
 	// (compare.judge, rank.judge, judge.analysis) those of a judge with
 	// a known bias, or of known judgement.
@@ -222,6 +243,12 @@ type Step struct {
 	Stderr string `json:"stderr,omitempty"`
 	// Hold is AgentScript.Hold for this call alone.
 	Hold string `json:"hold,omitempty"`
+	// Status, RetryAfter and Message shape the API fake's error answers
+	// (modes http-error and rate-limit): the HTTP status, the
+	// Retry-After header's value, the error body's message.
+	Status     int    `json:"status,omitempty"`
+	RetryAfter string `json:"retry_after,omitempty"`
+	Message    string `json:"message,omitempty"`
 }
 
 // UnmarshalJSON keeps Reply as the raw JSON it was written as.
@@ -286,4 +313,19 @@ type Call struct {
 	// CLI would (bad flag, untrusted folder, ...).
 	Error string `json:"error,omitempty"`
 	Time  string `json:"time"`
+	// API is set for a request to the API fake (Argv0 is then the
+	// method and path, Agent the model asked for).
+	API *APIRequest `json:"api,omitempty"`
+}
+
+// APIRequest is what the API fake saw of a Chat Completions request
+// beyond its prompt (the user messages' text, joined).
+type APIRequest struct {
+	Stream       bool `json:"stream"`
+	IncludeUsage bool `json:"include_usage"`
+	Messages     int  `json:"messages"`
+	// Bearer says the request carried an Authorization: Bearer header;
+	// KeyOK that it held the key the script asks for (never the key).
+	Bearer bool `json:"bearer"`
+	KeyOK  bool `json:"key_ok"`
 }

@@ -63,6 +63,7 @@ type Model struct {
 	answerer   string // the seat a follow-up goes to
 	maxRounds  int
 	phases     []engine.PhaseInfo
+	ran        map[engine.Phase]bool    // the phases that started
 	layouts    map[string]layout.Layout // how each reply shape reads as it streams
 	ledger     engine.Ledger            // what the agents' calls cost, for the header
 	budget     *engine.BudgetUsed       // where the run's budget stands (nil: it has none)

@@ -195,25 +195,6 @@ func (m *Model) header() []string {
 	return []string{line1, m.timelineLine()}
 }
 
-// timelineKey is what the timeline depends on.
-type timelineKey struct {
-	width  int
-	phases int
-	phase  engine.Phase
-	title  string
-	ended  bool
-}
-
-// timelineLine is the timeline fitted to the screen, cached: finding the
-// form that fits measures it several times, and it changes once a phase.
-func (m *Model) timelineLine() string {
-	k := timelineKey{m.width, len(m.phases), m.phase, m.phaseTitle, m.outcome != nil}
-	if m.timelineCache.key != k || m.timelineCache.text == "" {
-		m.timelineCache.key, m.timelineCache.text = k, fit(m.timeline(m.width), m.width)
-	}
-	return m.timelineCache.text
-}
-
 // elapsed is the debate's running time: up to the Outcome once there is
 // one.
 func (m *Model) elapsed() time.Duration {
@@ -240,97 +221,6 @@ func (m *Model) replayLabel() string {
 		s += " · ⏸ paused"
 	}
 	return s
-}
-
-// timeline draws the protocol's phases: done, current, to come. When the
-// names do not fit, it tries shorter forms (no title, first words, no
-// separators), then drops the names of the phases farthest from the
-// current one, until it fits.
-func (m *Model) timeline(w int) string {
-	cur := -1
-	for i, p := range m.phases {
-		if p.Phase == m.phase {
-			cur = i
-		}
-	}
-	if m.outcome != nil {
-		cur = len(m.phases) // all done
-	}
-	if cur == -1 && m.phase != "" {
-		return " " + m.th.current.Render("● "+humanPhase(m.phase))
-	}
-	names := make([]string, len(m.phases))
-	for i, p := range m.phases {
-		names[i] = p.Title
-		if names[i] == "" {
-			names[i] = humanPhase(p.Phase)
-		}
-	}
-	sep := m.th.faint.Render(" › ")
-	if cur < len(m.phases) && m.phaseTitle != "" {
-		titled := append([]string(nil), names...)
-		titled[cur] = m.phaseTitle
-		if s := m.timelineOf(cur, titled, sep); ansi.StringWidth(s) <= w {
-			return s
-		}
-	}
-	if s := m.timelineOf(cur, names, sep); ansi.StringWidth(s) <= w {
-		return s
-	}
-	for i := range names {
-		if i != cur {
-			names[i], _, _ = strings.Cut(names[i], " ")
-		}
-	}
-	if s := m.timelineOf(cur, names, sep); ansi.StringWidth(s) <= w {
-		return s
-	}
-	var s string
-	for _, i := range byDistance(len(names), cur) {
-		if s = m.timelineOf(cur, names, " "); ansi.StringWidth(s) <= w {
-			break
-		}
-		names[i] = ""
-	}
-	return s
-}
-
-// byDistance lists 0..n-1 but cur, farthest from cur first; at equal
-// distance the earlier (done) phase first.
-func byDistance(n, cur int) []int {
-	out := make([]int, 0, n)
-	for d := n; d > 0; d-- {
-		if i := cur - d; i >= 0 && i < n {
-			out = append(out, i)
-		}
-		if i := cur + d; i >= 0 && i < n {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-func (m *Model) timelineOf(cur int, names []string, sep string) string {
-	parts := make([]string, len(names))
-	for i, name := range names {
-		if i == cur {
-			parts[i] = m.th.current.Render("● " + name)
-		} else {
-			parts[i] = m.phaseMark(i, cur, name)
-		}
-	}
-	return " " + strings.Join(parts, sep)
-}
-
-func (m *Model) phaseMark(i, cur int, name string) string {
-	mark, st := "○", m.th.faint
-	if i < cur {
-		mark, st = "✓", m.th.dim
-	}
-	if name != "" {
-		mark += " " + name
-	}
-	return st.Render(mark)
 }
 
 // footerHeight: the status line and the help.

@@ -101,12 +101,13 @@ func (m *Model) panesView(h int) []string {
 		return out
 	}
 	if m.zoomed {
-		v.focused = true
+		v.focused, v.fullTitle = true, m.panes[m.focus].titleFits(m.width)
 		return m.panes[m.focus].Render(v)
 	}
+	v.fullTitle = m.fullTitles()
 	nameW := 0
 	for _, p := range m.panes {
-		nameW = max(nameW, textWidth(p.name))
+		nameW = max(nameW, textWidth(p.title(v.fullTitle)))
 	}
 	out := make([]string, 0, h)
 	for _, r := range m.layout {
@@ -117,6 +118,23 @@ func (m *Model) panesView(h int) []string {
 		out = append(out, m.drawRow(r, v)...)
 	}
 	return out
+}
+
+// fullTitles says whether every pane's title can carry its role: one
+// form for all, so that two seats of one kind read alike.
+func (m *Model) fullTitles() bool {
+	for _, r := range m.layout {
+		for i, pi := range r.panes {
+			w := m.width - 3 // "▸ " and the compact line's margin
+			if !r.compact {
+				w = r.widths[i]
+			}
+			if !m.panes[pi].titleFits(w) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // drawRow draws panes side by side by joining their lines: each is

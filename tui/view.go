@@ -249,25 +249,33 @@ func (m *Model) footerHeight() int {
 // helpView is the help for the current state. It is cached: the footer
 // is drawn every frame and changes only with the state.
 func (m *Model) helpView() string {
-	k := m.keys
-	k.outcome = m.showOutcome && m.outcome != nil
-	k.replay = m.replay != nil
-	k.canOutcome = m.outcome != nil
-	k.canModerate = m.canModerate()
-	k.canFollowUp = m.canFollowUp()
-	k.width = m.width - 1
-	key := helpKey{m.width, m.help.ShowAll, k.outcome, k.replay, k.canOutcome, k.canModerate, k.canFollowUp}
+	k := m.helpKeys()
+	key := helpKey{m.width, m.help.ShowAll, k.outcome, k.replay, k.canOutcome, k.canModerate, k.canFollowUp, k.zoomed}
 	if m.helpCache.key != key || m.helpCache.text == "" {
 		m.helpCache.key, m.helpCache.text = key, m.help.View(k)
 	}
 	return m.helpCache.text
 }
 
+// helpKeys is the key map as the help describes it: the keys that work
+// now.
+func (m *Model) helpKeys() keyMap {
+	k := m.keys
+	k.outcome = m.showOutcome && m.outcome != nil
+	k.replay = m.replay != nil
+	k.canOutcome = m.outcome != nil
+	k.canModerate = m.canModerate()
+	k.canFollowUp = m.canFollowUp()
+	k.zoomed = m.zoomed && !k.outcome
+	k.width = m.width - 1
+	return k
+}
+
 // helpKey is what the help depends on.
 type helpKey struct {
 	width                       int
 	all, outcome, replay, outOK bool
-	moderate, followUp          bool
+	moderate, followUp, zoomed  bool
 }
 
 // footer: the latest news, then the keys.

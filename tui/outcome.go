@@ -66,10 +66,11 @@ func renderMarkdownCmd(gen, width int, md string, o markdown.Options) tea.Cmd {
 // outcomeMargin is the document's margin on the left and on the right.
 const outcomeMargin = "  "
 
-// renderOutcomeDoc draws the outcome document at width: a blank line to
-// set it apart from the banner above, then its lines behind a margin.
+// renderOutcomeDoc draws the outcome document at width, its tables
+// fitted (renderDoc): a blank line to set it apart from the banner above,
+// then its lines behind a margin.
 func renderOutcomeDoc(md string, width int, o markdown.Options) string {
-	lines := markdown.New(o).Render(md, max(width-2*len(outcomeMargin), 10))
+	lines := renderDoc(markdown.New(o), md, max(width-2*len(outcomeMargin), 10))
 	var b strings.Builder
 	for _, l := range lines {
 		b.WriteString("\n")

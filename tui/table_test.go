@@ -45,3 +45,17 @@ func TestTableUnderThePanesFits(t *testing.T) {
 		}
 	}
 }
+
+// Where a pane says one verdict and the table counts another (qwen's
+// pane says AGREE; under the adversarial debate's skepticism of early
+// agreement the table counts it partial), both are on the screen at 80
+// columns with the reason, as the engine words it.
+func TestTableSaysWhyAVerdictCountsOtherwise(t *testing.T) {
+	h := newHarness(t, Options{}, round2(t), 80, 24)
+	view := plain(h.view())
+	for _, want := range []string{"qwen · challenger", "agree · minor", "agree → partial", "a round-1 agree counts as partial"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the screen does not show %q:\n%s", want, view)
+		}
+	}
+}

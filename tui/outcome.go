@@ -6,7 +6,6 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/tui/markdown"
 )
 
@@ -149,10 +148,9 @@ func (m *Model) outcomeBanner() []string {
 	if !m.th.color {
 		label = "[" + label + "]"
 	}
+	// The summary alone: the header counts the rounds, and a summary
+	// that ends "after 1 round" read "after 1 round · 1 round".
 	head := pill.Render(label) + "  " + m.th.bold.Render(o.Summary)
-	if o.Rounds > 0 {
-		head += m.th.dim.Render(" · " + engine.Plural(o.Rounds, "round"))
-	}
 	lines := []string{fit(" "+head, m.width)}
 	if len(o.Failures) > 0 {
 		lines = append(lines, fit(" "+m.th.bad.Render("failures: "+strings.Join(o.Failures, "; ")), m.width))

@@ -16,9 +16,10 @@ import (
 // (three short columns spread over 120), and where the table is wider it
 // cuts what does not fit: compare's scores, one column per option and
 // order, were headed "Kafka (as g…", "Postgres LI…". So each table is
-// drawn apart from the text around it, at its own width; and where its
-// heads make it too wide, each head wider than its column's cells gives
-// way to a letter (tableDoc.keyed), named in a legend under the table. Nothing of a
+// drawn apart from the text around it, at its own width; where its heads
+// make it too wide, heads wider than their column's cells give way to
+// letters (docTable.keyed), named in a legend under the table; and a
+// table that cannot be drawn without cutting becomes a list. Nothing of a
 // protocol is known here: any document's tables are fitted alike.
 
 // docPart is a run of the outcome document: Markdown drawn as it is, or
@@ -47,9 +48,9 @@ func tableLine(ln string) bool {
 }
 
 // splitTables cuts md into its tables and the text between them. A table
-// is a row, its delimiter row and the rows after, outside fenced code,
-// after a blank line (a row right under a paragraph's line is that
-// paragraph's, as glamour reads it too).
+// is, outside fenced code, a row, a delimiter row of as many cells, and
+// the rows after: as goldmark finds one (under glamour), also right under
+// a paragraph's line.
 func splitTables(md string) []docPart {
 	type ln struct {
 		text  string
@@ -61,14 +62,13 @@ func splitTables(md string) []docPart {
 	}
 	var parts []docPart
 	var text strings.Builder
-	blank := true
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		starts := l.prose && blank && tableLine(l.text) && i+1 < len(lines) &&
-			lines[i+1].prose && delimRow.MatchString(strings.TrimRight(lines[i+1].text, "\n"))
+		starts := l.prose && tableLine(l.text) && i+1 < len(lines) && lines[i+1].prose &&
+			delimRow.MatchString(strings.TrimRight(lines[i+1].text, "\n")) &&
+			len(splitRow(l.text)) == len(splitRow(lines[i+1].text))
 		if !starts {
 			text.WriteString(l.text)
-			blank = l.prose && strings.TrimSpace(l.text) == ""
 			continue
 		}
 		t := &docTable{head: splitRow(l.text), delim: strings.TrimSpace(lines[i+1].text)}
@@ -79,7 +79,6 @@ func splitTables(md string) []docPart {
 		i--
 		parts = append(parts, docPart{text: text.String()}, docPart{table: t})
 		text.Reset()
-		blank = false
 	}
 	return append(parts, docPart{text: text.String()})
 }
@@ -219,7 +218,8 @@ func (t *docTable) render(r *markdown.Renderer, w int) []string {
 	kept := false
 	for tw, try := min(t.width(), w), 0; tw > 0 && try < maxTableTries && !kept; tw, try = tw-1, try+1 {
 		lines = r.Render(md, tw)
-		kept = keepsLetters(lines, want) && !strings.Contains(strings.Join(lines, ""), "…")
+		cut := strings.Count(strings.Join(lines, ""), "…") > strings.Count(md, "…")
+		kept = keepsLetters(lines, want) && !cut
 	}
 	if !kept {
 		return r.Render(orig.list(), w)

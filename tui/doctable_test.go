@@ -67,3 +67,30 @@ func TestOutcomeTablesFitTheScreen(t *testing.T) {
 		}
 	}
 }
+
+// A table is found where glamour (goldmark) finds one: not in fenced
+// code, nor where the delimiter row has another count of cells; and
+// under a paragraph's line too. Its escaped pipes stay in their cells.
+func TestSplitTablesFindsWhatGlamourDraws(t *testing.T) {
+	md := "Intro\n\n| a | b \\| c |\n|---|:-:|\n| 1 | 2 |\n\n```\n| x | y |\n|---|---|\n```\n\n| u | v |\n|---|\n\nText\n| p | q |\n|---|---|\n| 3 | 4 |\n"
+	var tables []*docTable
+	text := ""
+	for _, p := range splitTables(md) {
+		if p.table != nil {
+			tables = append(tables, p.table)
+		}
+		text += p.text
+	}
+	if len(tables) != 2 {
+		t.Fatalf("%d tables found, want 2", len(tables))
+	}
+	if got := strings.Join(tables[0].head, "|"); got != `a|b \| c` || tables[0].delim != "|---|:-:|" || len(tables[0].rows) != 1 {
+		t.Fatalf("table %q, delimiter %q, %d rows", got, tables[0].delim, len(tables[0].rows))
+	}
+	if got := strings.Join(tables[1].head, "|"); got != "p|q" || len(tables[1].rows) != 1 {
+		t.Fatalf("the table under a paragraph's line: %q, %d rows", got, len(tables[1].rows))
+	}
+	if !strings.Contains(text, "| x | y |") || !strings.Contains(text, "| u | v |") || !strings.HasSuffix(text, "Text\n") {
+		t.Fatalf("the text around the tables lost the code, the row without a table, or the paragraph:\n%s", text)
+	}
+}

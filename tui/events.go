@@ -48,6 +48,7 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 		m.onDebateStarted(p, e)
 	case engine.PhaseStarted:
 		m.phase, m.round, m.phaseTitle = p.Phase, p.Round, p.Title
+		m.onPhase(p.Phase)
 	case engine.AgentStarted, engine.Chunk, engine.AgentFinished, engine.AgentFailed:
 		m.onSeatEvent(e)
 	case engine.Table:
@@ -183,6 +184,7 @@ func (m *Model) onResumed(r engine.Resumed) {
 	m.outcome, m.showOutcome = nil, false
 	if r.Phase != "" {
 		m.phase, m.round, m.phaseTitle = r.Phase, r.Round, r.From
+		m.onPhase(r.Phase)
 	}
 	m.status = statusLine{text: words, level: "info"}
 	m.relayout()

@@ -85,6 +85,12 @@ func TestGolden(t *testing.T) {
 		h.keys("?")
 		golden.RequireEqual(t, []byte(h.view()))
 	})
+	t.Run("full_help_outcome_80x24", func(t *testing.T) {
+		h := newHarness(t, Options{FollowUp: func(string) bool { return true }}, tuitest.Debate(), 80, 24)
+		h.send(eventsMsg{done: true})
+		h.keys("?")
+		golden.RequireEqual(t, []byte(h.view()))
+	})
 	t.Run("no_color_100x30", func(t *testing.T) {
 		t.Setenv("NO_COLOR", "1")
 		h := newHarness(t, Options{}, round2(t), 100, 30, keepColors)

@@ -19,6 +19,7 @@ type keyMap struct {
 	replay, canOutcome bool
 	canModerate        bool // a note can be sent to the seats now
 	canFollowUp        bool // a follow-up question can be asked now
+	zoomed             bool // one pane fills the screen
 	width              int  // of the footer line
 }
 
@@ -108,23 +109,30 @@ func (k keyMap) ShortHelp() []key.Binding {
 	return out
 }
 
-// FullHelp is the table shown by "?".
+// FullHelp is the table shown by "?": every key that works now, and no
+// other.
 func (k keyMap) FullHelp() [][]key.Binding {
-	if k.outcome {
-		cols := [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.tabBack(), k.Help, k.Quit}}
-		if k.replay {
-			cols = append(cols, []key.Binding{k.Pause, k.NextPhase, k.Faster, k.Slower})
+	scroll := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+	nav := []key.Binding{key.NewBinding(key.WithKeys("tab", "o", "esc"), key.WithHelp("tab/o/esc", "panes"))}
+	if !k.outcome {
+		nav = []key.Binding{k.Next, k.Prev, k.Zoom}
+		if k.zoomed {
+			nav[2] = key.NewBinding(key.WithKeys("enter", "esc"), key.WithHelp("enter/esc", "unzoom"))
 		}
-		return cols
-	}
-	nav := []key.Binding{k.Next, k.Prev, k.Zoom, k.Back}
-	if k.canOutcome {
-		nav = append(nav, k.Outcome)
+		if k.canOutcome {
+			nav = append(nav, k.Outcome)
+		}
 	}
 	if k.canModerate {
 		nav = append(nav, k.Moderate)
 	}
-	cols := [][]key.Binding{nav, {k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
+	if k.canFollowUp {
+		nav = append(nav, k.FollowUp)
+	}
+	cols := [][]key.Binding{nav, scroll}
+	if k.outcome {
+		cols = [][]key.Binding{scroll, nav}
+	}
 	if k.replay {
 		cols = append(cols, []key.Binding{k.Pause, k.NextPhase, k.Faster, k.Slower})
 	}

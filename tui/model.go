@@ -58,25 +58,27 @@ type Model struct {
 	layout        []layoutRow
 
 	// What the events said.
-	topic      string
-	noun       string // what the run is called: "debate", "comparison"
-	answerer   string // the seat a follow-up goes to
-	maxRounds  int
-	phases     []engine.PhaseInfo
-	layouts    map[string]layout.Layout // how each reply shape reads as it streams
-	ledger     engine.Ledger            // what the agents' calls cost, for the header
-	budget     *engine.BudgetUsed       // where the run's budget stands (nil: it has none)
-	table      *engine.Table            // the latest table, drawn under the panes
-	phase      engine.Phase
-	phaseTitle string
-	round      int
-	started    time.Time // DebateStarted's time
-	last       time.Time // the latest event's time
-	status     statusLine
-	outcome    *engine.Outcome
-	saved      []engine.Saved // files consumers wrote (the outcome document)
-	engineDone bool
-	engineErr  error
+	topic       string
+	noun        string // what the run is called: "debate", "comparison"
+	answerer    string // the seat a follow-up goes to
+	maxRounds   int
+	phases      []engine.PhaseInfo
+	ran         map[engine.Phase]bool    // the phases that started
+	layouts     map[string]layout.Layout // how each reply shape reads as it streams
+	ledger      engine.Ledger            // what the agents' calls cost, for the header
+	budget      *engine.BudgetUsed       // where the run's budget stands (nil: it has none)
+	table       *engine.Table            // the latest table, drawn under the panes
+	tableLayout *tableLayout             // the table laid out at the screen's width
+	phase       engine.Phase
+	phaseTitle  string
+	round       int
+	started     time.Time // DebateStarted's time
+	last        time.Time // the latest event's time
+	status      statusLine
+	outcome     *engine.Outcome
+	saved       []engine.Saved // files consumers wrote (the outcome document)
+	engineDone  bool
+	engineErr   error
 
 	panes  []*pane
 	byName map[string]int
@@ -165,7 +167,7 @@ func newRenderer(opts Options) *lipgloss.Renderer {
 func (m *Model) setRenderer(r *lipgloss.Renderer) {
 	m.th = newTheme(r)
 	m.help.Styles = m.th.help
-	m.helpCache.text, m.timelineCache.text = "", ""
+	m.helpCache.text, m.timelineCache.text, m.tableLayout = "", "", nil
 	m.doc.reset()
 	m.md = markdown.New(m.th.md)
 	for _, p := range m.panes {

@@ -6,7 +6,6 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/tui/markdown"
 )
 
@@ -66,10 +65,11 @@ func renderMarkdownCmd(gen, width int, md string, o markdown.Options) tea.Cmd {
 // outcomeMargin is the document's margin on the left and on the right.
 const outcomeMargin = "  "
 
-// renderOutcomeDoc draws the outcome document at width: a blank line to
-// set it apart from the banner above, then its lines behind a margin.
+// renderOutcomeDoc draws the outcome document at width, its tables
+// fitted (renderDoc): a blank line to set it apart from the banner above,
+// then its lines behind a margin.
 func renderOutcomeDoc(md string, width int, o markdown.Options) string {
-	lines := markdown.New(o).Render(md, max(width-2*len(outcomeMargin), 10))
+	lines := renderDoc(markdown.New(o), md, max(width-2*len(outcomeMargin), 10))
 	var b strings.Builder
 	for _, l := range lines {
 		b.WriteString("\n")
@@ -148,10 +148,9 @@ func (m *Model) outcomeBanner() []string {
 	if !m.th.color {
 		label = "[" + label + "]"
 	}
+	// The summary alone: the header counts the rounds, and a summary
+	// that ends "after 1 round" read "after 1 round · 1 round".
 	head := pill.Render(label) + "  " + m.th.bold.Render(o.Summary)
-	if o.Rounds > 0 {
-		head += m.th.dim.Render(" · " + engine.Plural(o.Rounds, "round"))
-	}
 	lines := []string{fit(" "+head, m.width)}
 	if len(o.Failures) > 0 {
 		lines = append(lines, fit(" "+m.th.bad.Render("failures: "+strings.Join(o.Failures, "; ")), m.width))

@@ -25,45 +25,47 @@ var (
 
 // paneView is what a pane needs from the screen to draw itself.
 type paneView struct {
-	th      *theme
-	focused bool
-	now     time.Time
-	frame   int
+	th        *theme
+	focused   bool
+	fullTitle bool // titles carry the seat's role (pane.title)
+	now       time.Time
+	frame     int
 }
 
-// status is the pane's state in words, and the style to draw it in.
-func (p *pane) status(v paneView) (string, ink) {
+// status is the pane's state in words, in forms from the longest to the
+// shortest (the details a narrow pane gives up first), and the style to
+// draw it in.
+func (p *pane) status(v paneView) ([]string, ink) {
 	th := v.th
 	switch p.state {
 	case stateWorking:
 		el := v.now.Sub(p.started)
-		s := spinnerFrames[v.frame%len(spinnerFrames)] + " " + fmtDur(el)
-		if p.timeout > 0 {
-			if left := p.timeout - el; left > 0 {
-				s += " · " + fmtDur(left) + " left"
-			} else {
-				s += " · overdue"
-			}
+		spin := spinnerFrames[v.frame%len(spinnerFrames)] + " "
+		if p.timeout <= 0 {
+			return []string{spin + fmtDur(el)}, th.text
 		}
-		return s, th.text
+		left := "overdue"
+		if l := p.timeout - el; l > 0 {
+			left = fmtDur(l) + " left"
+		}
+		return []string{spin + fmtDur(el) + " · " + left, spin + left}, th.text
 	case stateDone:
-		badge := p.badge
-		if badge == "" {
-			badge = "done"
-		}
-		return "● " + badge, th.stanceStyle(p.stance)
+		badge := orWord(p.badge, "done")
+		return []string{"● " + badge, badge}, th.stanceStyle(p.stance)
 	case stateFailed:
 		if p.retry {
-			return "↻ retrying · " + p.failMsg, th.warn
+			return []string{"↻ retrying · " + p.failMsg, "↻ retrying"}, th.warn
 		}
-		return "✗ " + p.failMsg, th.bad
+		return []string{"✗ " + p.failMsg}, th.bad
 	}
-	return "waiting", th.faint
+	return []string{"waiting"}, th.faint
 }
 
-// title names the seat: the agent and, when there is room, its role as
-// the start event gives it; short, the agent and the seat's own name where
-// they differ, which also tells apart the seats of one agent.
+// title names the seat: the agent and its role as the start event gives
+// it; short, the agent and the seat's own name where they differ, which
+// also tells apart the seats of one agent. The screen picks one form for
+// every pane (paneView.fullTitle): two advocates titled "advocate for
+// Kafka" and "for Postgres" read as two kinds of seat.
 func (p *pane) title(full bool) string {
 	switch {
 	case full && p.role != "":
@@ -78,6 +80,21 @@ func (p *pane) title(full bool) string {
 	return p.name
 }
 
+// statusRoom is the least a full title leaves for the status beside it:
+// enough for "⠋ 1m05s left" or a badge's first words.
+const statusRoom = 12
+
+// titleFits says whether the pane's full title leaves statusRoom cells
+// for its status in a top border of width w.
+func (p *pane) titleFits(w int) bool {
+	return textWidth(p.title(true))+borderDecor+statusRoom <= w-2
+}
+
+// borderDecor is what a top border takes besides the title and the
+// status: "━ " before the title, a space and at least one "━" after it,
+// a space before the status and " ━" after it.
+const borderDecor = 7
+
 // Render draws the pane at its size: exactly h lines of exactly w cells.
 func (p *pane) Render(v paneView) []string {
 	if p.w < 6 || p.h < 2 {
@@ -90,7 +107,9 @@ func (p *pane) Render(v paneView) []string {
 		bs, edge = thickBorder, v.th.agent(p.color).focus
 	}
 	out := make([]string, 0, p.h)
-	out = append(out, p.topBorder(v, bs, edge))
+	hint := p.scrollHint()
+	top, spilled := p.topBorder(v, bs, edge, hint == "")
+	out = append(out, top)
 	rows := p.window()
 	cw := p.contentWidth()
 	side := edge.Render(bs.v)
@@ -101,34 +120,41 @@ func (p *pane) Render(v paneView) []string {
 		}
 		out = append(out, side+" "+text+" "+side)
 	}
-	return append(out, p.bottomBorder(v, bs, edge))
+	return append(out, p.bottomBorder(v, bs, edge, hint, spilled))
 }
 
-// topBorder carries the name on the left and the status on the right,
-// giving up the role, then the status's tail, then the name's tail when
-// the pane is narrow.
-func (p *pane) topBorder(v paneView, bs borderSet, edge ink) string {
+// spilledStatus is a status the top border had no room for, drawn in
+// the bottom border instead.
+type spilledStatus struct {
+	text string
+	ink  ink
+}
+
+// topBorder carries the title on the left and the status on the right.
+// Narrow, the status gives up its details; still too long, it moves to
+// the bottom border when that is free (spill) and is cut otherwise; the
+// title gives up its tail last.
+func (p *pane) topBorder(v paneView, bs borderSet, edge ink, spill bool) (string, spilledStatus) {
 	inner := p.w - 2
-	name := p.title(true)
-	status, sst := p.status(v)
-	nw, sw := textWidth(name), textWidth(status)
+	name := p.title(v.fullTitle)
+	forms, sst := p.status(v)
+	nw := textWidth(name)
+	room := inner - borderDecor - nw // for the status
+	status, spilled := "", spilledStatus{}
+	switch {
+	case textWidth(forms[len(forms)-1]) <= room:
+		status = fitStatus(forms, room)
+	case spill && textWidth(forms[len(forms)-1])+4 <= inner:
+		spilled = spilledStatus{fitStatus(forms, inner-4), sst}
+	case room >= 4:
+		status = fitStatus(forms, room)
+	}
+	sw := textWidth(status)
 	fill := func() int {
 		if sw == 0 {
 			return inner - 3 - nw
 		}
 		return inner - 6 - nw - sw
-	}
-	if fill() < 1 {
-		name = p.title(false)
-		nw = textWidth(name)
-	}
-	if fill() < 1 {
-		room := inner - 3 - nw - 4
-		status = truncate(status, room)
-		if room < 4 {
-			status = ""
-		}
-		sw = textWidth(status)
 	}
 	if fill() < 1 {
 		name = truncate(name, inner-4)
@@ -143,38 +169,42 @@ func (p *pane) topBorder(v paneView, bs borderSet, edge ink) string {
 		b.WriteString(" " + sst.Render(status) + " " + edge.Render(bs.h))
 	}
 	b.WriteString(edge.Render(bs.tr))
-	return b.String()
+	return b.String(), spilled
 }
 
-// bottomBorder carries the scroll hint when the pane is not following.
-func (p *pane) bottomBorder(v paneView, bs borderSet, edge ink) string {
+// scrollHint is what the bottom border says when the pane is not
+// following its tail, or "".
+func (p *pane) scrollHint() string {
+	if p.follow {
+		return ""
+	}
+	if p.unseen {
+		return "↓ new text · G"
+	}
+	if below := p.maxTop() - p.top; below > 0 {
+		return "↓ " + strconv.Itoa(below) + " more · G"
+	}
+	return "G follow"
+}
+
+// bottomBorder carries the scroll hint when the pane is not following;
+// else the status the top border had no room for; else, where there is
+// room, what the seat's calls cost so far.
+func (p *pane) bottomBorder(v paneView, bs borderSet, edge ink, hint string, spilled spilledStatus) string {
 	inner := p.w - 2
-	hint := ""
-	if !p.follow {
-		hint = "G follow"
-		if p.unseen {
-			hint = "↓ new text · G"
-		}
-		if below := p.maxTop() - p.top; below > 0 && !p.unseen {
-			hint = "↓ " + strconv.Itoa(below) + " more · G"
-		}
+	text, st := hint, v.th.warn
+	switch {
+	case hint != "":
+	case spilled.text != "":
+		text, st = spilled.text, spilled.ink
+	case p.acct.Calls > 0:
+		text, st = p.acct.Short(), v.th.faint
 	}
-	if hint == "" {
-		// What the seat's calls cost so far, where there is room.
-		if p.acct.Calls > 0 {
-			if a := p.acct.Short(); ansi.StringWidth(a)+4 <= inner {
-				fill := inner - ansi.StringWidth(a) - 3
-				return edge.Render(bs.bl+strings.Repeat(bs.h, fill)+" ") + v.th.faint.Render(a) + edge.Render(" "+bs.h+bs.br)
-			}
-		}
+	if text == "" || ansi.StringWidth(text)+4 > inner {
 		return edge.Render(bs.bl + strings.Repeat(bs.h, inner) + bs.br)
 	}
-	if ansi.StringWidth(hint)+4 > inner {
-		return edge.Render(bs.bl + strings.Repeat(bs.h, inner) + bs.br)
-	}
-	fill := inner - ansi.StringWidth(hint) - 3
-	return edge.Render(bs.bl+strings.Repeat(bs.h, fill)+" ") +
-		v.th.warn.Render(hint) + edge.Render(" "+bs.h+bs.br)
+	fill := inner - ansi.StringWidth(text) - 3
+	return edge.Render(bs.bl+strings.Repeat(bs.h, fill)+" ") + st.Render(text) + edge.Render(" "+bs.h+bs.br)
 }
 
 // drawLine styles one line of content and pads it to w cells.
@@ -217,15 +247,26 @@ func lineStyle(th *theme, p *pane, k lineKind) ink {
 // compact draws the pane as one line, for a screen too short to give it a
 // box: name (padded to nameW, so statuses line up) and status.
 func (p *pane) compact(v paneView, w, nameW int) string {
-	status, sst := p.status(v)
-	title := p.title(false)
+	forms, sst := p.status(v)
+	title := p.title(v.fullTitle)
 	title += strings.Repeat(" ", max(nameW-textWidth(title), 0))
 	room := w - textWidth(title) - 5
 	name := v.th.agent(p.color).name.Render("▸ " + title)
 	if room < 4 {
 		return fit(" "+name, w)
 	}
-	return fit(" "+name+"  "+sst.Render(truncate(status, room)), w)
+	return fit(" "+name+"  "+sst.Render(fitStatus(forms, room)), w)
+}
+
+// fitStatus is the longest of a status's forms that fits room cells, or
+// the shortest cut to fit.
+func fitStatus(forms []string, room int) string {
+	for _, f := range forms {
+		if textWidth(f) <= room {
+			return f
+		}
+	}
+	return truncate(forms[len(forms)-1], room)
 }
 
 // textWidth is the width of plain text in cells, without segmenting

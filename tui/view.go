@@ -101,12 +101,13 @@ func (m *Model) panesView(h int) []string {
 		return out
 	}
 	if m.zoomed {
-		v.focused = true
+		v.focused, v.fullTitle = true, m.panes[m.focus].titleFits(m.width)
 		return m.panes[m.focus].Render(v)
 	}
+	v.fullTitle = m.fullTitles()
 	nameW := 0
 	for _, p := range m.panes {
-		nameW = max(nameW, textWidth(p.name))
+		nameW = max(nameW, textWidth(p.title(v.fullTitle)))
 	}
 	out := make([]string, 0, h)
 	for _, r := range m.layout {
@@ -117,6 +118,23 @@ func (m *Model) panesView(h int) []string {
 		out = append(out, m.drawRow(r, v)...)
 	}
 	return out
+}
+
+// fullTitles says whether every pane's title can carry its role: one
+// form for all, so that two seats of one kind read alike.
+func (m *Model) fullTitles() bool {
+	for _, r := range m.layout {
+		for i, pi := range r.panes {
+			w := m.width - 3 // "▸ " and the compact line's margin
+			if !r.compact {
+				w = r.widths[i]
+			}
+			if !m.panes[pi].titleFits(w) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // drawRow draws panes side by side by joining their lines: each is
@@ -195,25 +213,6 @@ func (m *Model) header() []string {
 	return []string{line1, m.timelineLine()}
 }
 
-// timelineKey is what the timeline depends on.
-type timelineKey struct {
-	width  int
-	phases int
-	phase  engine.Phase
-	title  string
-	ended  bool
-}
-
-// timelineLine is the timeline fitted to the screen, cached: finding the
-// form that fits measures it several times, and it changes once a phase.
-func (m *Model) timelineLine() string {
-	k := timelineKey{m.width, len(m.phases), m.phase, m.phaseTitle, m.outcome != nil}
-	if m.timelineCache.key != k || m.timelineCache.text == "" {
-		m.timelineCache.key, m.timelineCache.text = k, fit(m.timeline(m.width), m.width)
-	}
-	return m.timelineCache.text
-}
-
 // elapsed is the debate's running time: up to the Outcome once there is
 // one.
 func (m *Model) elapsed() time.Duration {
@@ -242,97 +241,6 @@ func (m *Model) replayLabel() string {
 	return s
 }
 
-// timeline draws the protocol's phases: done, current, to come. When the
-// names do not fit, it tries shorter forms (no title, first words, no
-// separators), then drops the names of the phases farthest from the
-// current one, until it fits.
-func (m *Model) timeline(w int) string {
-	cur := -1
-	for i, p := range m.phases {
-		if p.Phase == m.phase {
-			cur = i
-		}
-	}
-	if m.outcome != nil {
-		cur = len(m.phases) // all done
-	}
-	if cur == -1 && m.phase != "" {
-		return " " + m.th.current.Render("● "+humanPhase(m.phase))
-	}
-	names := make([]string, len(m.phases))
-	for i, p := range m.phases {
-		names[i] = p.Title
-		if names[i] == "" {
-			names[i] = humanPhase(p.Phase)
-		}
-	}
-	sep := m.th.faint.Render(" › ")
-	if cur < len(m.phases) && m.phaseTitle != "" {
-		titled := append([]string(nil), names...)
-		titled[cur] = m.phaseTitle
-		if s := m.timelineOf(cur, titled, sep); ansi.StringWidth(s) <= w {
-			return s
-		}
-	}
-	if s := m.timelineOf(cur, names, sep); ansi.StringWidth(s) <= w {
-		return s
-	}
-	for i := range names {
-		if i != cur {
-			names[i], _, _ = strings.Cut(names[i], " ")
-		}
-	}
-	if s := m.timelineOf(cur, names, sep); ansi.StringWidth(s) <= w {
-		return s
-	}
-	var s string
-	for _, i := range byDistance(len(names), cur) {
-		if s = m.timelineOf(cur, names, " "); ansi.StringWidth(s) <= w {
-			break
-		}
-		names[i] = ""
-	}
-	return s
-}
-
-// byDistance lists 0..n-1 but cur, farthest from cur first; at equal
-// distance the earlier (done) phase first.
-func byDistance(n, cur int) []int {
-	out := make([]int, 0, n)
-	for d := n; d > 0; d-- {
-		if i := cur - d; i >= 0 && i < n {
-			out = append(out, i)
-		}
-		if i := cur + d; i >= 0 && i < n {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-func (m *Model) timelineOf(cur int, names []string, sep string) string {
-	parts := make([]string, len(names))
-	for i, name := range names {
-		if i == cur {
-			parts[i] = m.th.current.Render("● " + name)
-		} else {
-			parts[i] = m.phaseMark(i, cur, name)
-		}
-	}
-	return " " + strings.Join(parts, sep)
-}
-
-func (m *Model) phaseMark(i, cur int, name string) string {
-	mark, st := "○", m.th.faint
-	if i < cur {
-		mark, st = "✓", m.th.dim
-	}
-	if name != "" {
-		mark += " " + name
-	}
-	return st.Render(mark)
-}
-
 // footerHeight: the status line and the help.
 func (m *Model) footerHeight() int {
 	return 1 + strings.Count(m.helpView(), "\n") + 1
@@ -341,25 +249,33 @@ func (m *Model) footerHeight() int {
 // helpView is the help for the current state. It is cached: the footer
 // is drawn every frame and changes only with the state.
 func (m *Model) helpView() string {
-	k := m.keys
-	k.outcome = m.showOutcome && m.outcome != nil
-	k.replay = m.replay != nil
-	k.canOutcome = m.outcome != nil
-	k.canModerate = m.canModerate()
-	k.canFollowUp = m.canFollowUp()
-	k.width = m.width - 1
-	key := helpKey{m.width, m.help.ShowAll, k.outcome, k.replay, k.canOutcome, k.canModerate, k.canFollowUp}
+	k := m.helpKeys()
+	key := helpKey{m.width, m.help.ShowAll, k.outcome, k.replay, k.canOutcome, k.canModerate, k.canFollowUp, k.zoomed}
 	if m.helpCache.key != key || m.helpCache.text == "" {
 		m.helpCache.key, m.helpCache.text = key, m.help.View(k)
 	}
 	return m.helpCache.text
 }
 
+// helpKeys is the key map as the help describes it: the keys that work
+// now.
+func (m *Model) helpKeys() keyMap {
+	k := m.keys
+	k.outcome = m.showOutcome && m.outcome != nil
+	k.replay = m.replay != nil
+	k.canOutcome = m.outcome != nil
+	k.canModerate = m.canModerate()
+	k.canFollowUp = m.canFollowUp()
+	k.zoomed = m.zoomed && !k.outcome
+	k.width = m.width - 1
+	return k
+}
+
 // helpKey is what the help depends on.
 type helpKey struct {
 	width                       int
 	all, outcome, replay, outOK bool
-	moderate, followUp          bool
+	moderate, followUp, zoomed  bool
 }
 
 // footer: the latest news, then the keys.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -344,9 +345,65 @@ func TestDemoPlaysToTheTradeoffInTmux(t *testing.T) {
 }
 
 // phasesDone counts the phases the timeline (the screen's second line)
-// marks done.
+// marks done: one a "✓ name", n a "✓ n done" where the names do not fit.
 func phasesDone(screen string) int {
-	return strings.Count(strings.Split(screen+"\n", "\n")[1], "✓")
+	n := 0
+	for _, m := range doneMark.FindAllStringSubmatch(timelineOf(screen), -1) {
+		k, err := strconv.Atoi(m[1])
+		if err != nil {
+			k = 1
+		}
+		n += k
+	}
+	return n
+}
+
+var doneMark = regexp.MustCompile(`✓ (?:(\d+) done)?`)
+
+// timelineOf is the screen's second line, the timeline.
+func timelineOf(screen string) string { return strings.Split(screen+"\n", "\n")[1] }
+
+// At 80 columns, on the real binary in a real terminal: the timeline
+// names what it marks (it was "✓ ✓ ✓ ✓ ✓ Confrontation ● …"), the panes
+// keep their roles, the verdict table says why qwen's AGREE counts as
+// partial, no line is wider than the terminal as tmux counts it (the
+// arrows and dashes the screen draws are one cell there too), and ?
+// lists the replay's keys.
+func TestEightyColumnsInTmux(t *testing.T) {
+	s := newSandbox(t)
+	ts := s.startTmux(80, 24, nil, "demo", "--speed", "0.25")
+	ts.waitText("REPLAY", 10*time.Second)
+	ts.keys("Space")
+	screen := ts.waitText("paused", 10*time.Second)
+	for i := 0; !strings.Contains(screen, "agree → partial"); i++ {
+		if i == 12 {
+			t.Fatalf("no verdict table after 12 phases:\n%s", screen)
+		}
+		before := timelineOf(screen)
+		ts.keys("n")
+		screen = ts.waitFor("n to move a phase on", 10*time.Second, func(sc string) bool { return timelineOf(sc) != before })
+	}
+	for _, line := range strings.Split(screen, "\n") {
+		if n := len([]rune(line)); n > 80 {
+			t.Fatalf("a %d-column line on an 80-column terminal: %q", n, line)
+		}
+	}
+	if tl := timelineOf(screen); regexp.MustCompile(`[✓–○●] *(›? *[✓–○●]|$)`).MatchString(strings.TrimSpace(tl)) {
+		t.Fatalf("the timeline has a mark without its words: %q", tl)
+	}
+	for _, want := range []string{"qwen · challenger", "claude · defender", "a round-1 agree counts as partial"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("no %q at 80 columns:\n%s", want, screen)
+		}
+	}
+	ts.keys("?")
+	ts.waitFor("? to list the replay's keys", 10*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "next phase") && strings.Contains(sc, "follow the tail") && strings.Contains(sc, "faster")
+	})
+	ts.keys("q")
+	if code := ts.exitCode(10 * time.Second); code != "0" {
+		t.Fatalf("exit %s", code)
+	}
 }
 
 func TestNarrowTerminalStillReadable(t *testing.T) {

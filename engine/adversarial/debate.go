@@ -393,17 +393,13 @@ func (d *debate) consensusCheck() {
 		effective = append(effective, c)
 	}
 	d.s.decision = consensusCheck(effective)
-	note := ""
-	if d.s.skeptical {
-		for _, st := range d.s.live() {
-			if st.critique.Verdict == "agree" {
-				note = " (skeptical of early agreement: a round-1 agree counts as partial)"
-				break
-			}
-		}
-	}
-	d.verdictTable(consensusWords(d.s.decision) + note)
+	d.verdictTable(consensusWords(d.s.decision))
 }
+
+// skepticNote says why a challenger's verdict counts as other than it
+// said: its pane shows "AGREE", the table "agree → partial", and every
+// verdict table that shows it says why.
+const skepticNote = " (skeptical of early agreement: a round-1 agree counts as partial)"
 
 func consensusWords(c ConsensusDecision) string {
 	switch c {
@@ -416,7 +412,8 @@ func consensusWords(c ConsensusDecision) string {
 }
 
 // verdictTable shows where the challengers stand and what the rule
-// decided.
+// decided. A verdict that counts as other than the challenger said shows
+// both, and the decision says why.
 func (d *debate) verdictTable(decision string) {
 	t := engine.Table{
 		Phase: d.s.phase, Round: d.s.round, Title: fmt.Sprintf("Verdicts, round %d", d.s.round),
@@ -428,6 +425,10 @@ func (d *debate) verdictTable(decision string) {
 		stance := engine.StanceNeutral
 		if st.status != seatFailed || st.critique.Verdict != "" {
 			cells[1], cells[2], cells[3] = st.verdict, st.critique.ObjectionStrength, st.critique.Confidence
+			if said := st.critique.Verdict; said != st.verdict {
+				cells[1] = said + " → " + st.verdict
+				t.Decision = decision + skepticNote
+			}
 			if st.status.open() && blocking(Critique{Verdict: st.verdict, ObjectionStrength: st.critique.ObjectionStrength}) {
 				cells[4] = "yes"
 			}

@@ -46,14 +46,24 @@ func TestSkepticalRoundOneAgreeCountsAsPartial(t *testing.T) {
 	if out.Result != OutcomeConsensus {
 		t.Fatalf("result = %s", out.Result)
 	}
-	table := payloads[engine.Table](events)[0]
-	for _, r := range table.Rows {
-		if r.Cells[1] != "partial" || r.Stance != engine.StancePartial {
-			t.Errorf("%s verdict %q (%s), want partial under skepticism", r.Cells[0], r.Cells[1], r.Stance)
-		}
+	tables := payloads[engine.Table](events)
+	if !strings.Contains(tables[0].Decision, "briefly") {
+		t.Errorf("decision = %q", tables[0].Decision)
 	}
-	if !strings.Contains(table.Decision, "skeptical") || !strings.Contains(table.Decision, "briefly") {
-		t.Errorf("decision = %q", table.Decision)
+	// Each table shows what the challenger said beside what it counts as
+	// (its pane says AGREE), and says why.
+	for _, table := range tables {
+		if !strings.HasPrefix(table.Title, "Verdicts") {
+			continue
+		}
+		for _, r := range table.Rows {
+			if r.Cells[1] != "agree → partial" || r.Stance != engine.StancePartial {
+				t.Errorf("%s: %s verdict %q (%s), want agree → partial under skepticism", table.Title, r.Cells[0], r.Cells[1], r.Stance)
+			}
+		}
+		if !strings.Contains(table.Decision, "skeptical of early agreement: a round-1 agree counts as partial") {
+			t.Errorf("%s: decision %q does not say why an agree counts as partial", table.Title, table.Decision)
+		}
 	}
 	// All partial + minor: the defender addresses them briefly, then exit.
 	started := payloads[engine.AgentStarted](events)

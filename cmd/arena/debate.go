@@ -31,8 +31,8 @@ func debateProtocol() protocol {
 			inputs: []mcpserver.Param{
 				{Name: "topic", About: "the question or decision to debate", Place: mcpserver.AsStdinFile, Required: true},
 			},
-			flags: []toolFlag{{flag: "context", about: "files the debate is about, attached to every prompt (paths relative to the server's directory)"},
-				{flag: "defender"}, {flag: "challengers"}, {flag: "max-rounds"}, {flag: "timeout"}},
+			flags: []mcpserver.FlagInput{{Flag: "context", About: "files the debate is about, attached to every prompt (paths relative to the server's directory)"},
+				{Flag: "defender"}, {Flag: "challengers"}, {Flag: "max-rounds"}, {Flag: "timeout"}},
 			fixed: []string{"--no-tui"},
 			guard: mcpserver.Guard{Against: "challengers"},
 		},

@@ -12,13 +12,11 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine/mcpserver"
@@ -197,7 +195,8 @@ func (a *app) mcpTokenPath() string {
 
 // tool is a protocol's MCP tool: what of its command an agent may set.
 // Its inputs are the command's own flags, drawn from the command (their
-// names, types and descriptions), and the positional inputs it declares.
+// names, types and descriptions: mcpserver.FromFlags), and the
+// positional inputs it declares.
 type tool struct {
 	about string
 	// inputs are its positional inputs (the topic, the files), in the
@@ -205,29 +204,10 @@ type tool struct {
 	inputs []mcpserver.Param
 	// flags are the command's flags it takes; the budget's are added to
 	// every tool.
-	flags []toolFlag
+	flags []mcpserver.FlagInput
 	// fixed are flags every call gets (--no-tui).
 	fixed []string
 	guard mcpserver.Guard
-}
-
-// toolFlag is a flag a tool takes. Its input is named after it (max-rounds:
-// max_rounds) and described by its help, unless name or about say
-// otherwise (where the command line's words do not fit an agent).
-type toolFlag struct {
-	flag, name, about string
-	required          bool
-	enum              []string
-	// list: a comma-separated string on the command line, an array here.
-	list bool
-}
-
-// budgetParams are the inputs of the budget every run tool takes: their
-// flags take "2.50" and "200k" on the command line, and numbers here.
-var budgetParams = []mcpserver.Param{
-	{Name: "max_cost", Flag: "max-cost", Type: mcpserver.Number, About: "stop the run before a call once this many US dollars are spent (only claude's CLI reports a cost: other seats count against max_calls and max_tokens)"},
-	{Name: "max_calls", Flag: "max-calls", Type: mcpserver.Int, About: "stop the run before a call once this many model calls are made"},
-	{Name: "max_tokens", Flag: "max-tokens", Type: mcpserver.Int, About: "stop the run before a call once this many tokens (in and out) are used"},
 }
 
 // mcpTools are the protocols' run tools, drawn from their commands under
@@ -239,64 +219,14 @@ func mcpTools(root *cobra.Command) ([]mcpserver.Tool, error) {
 		if err != nil || cmd == root {
 			return nil, fmt.Errorf("the %s protocol has no command %q", p.name, p.command)
 		}
-		params, err := p.tool.params(cmd)
+		params, err := mcpserver.FromFlags(cmd.Flag, p.tool.flags)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("arena %s: %w", cmd.Name(), err)
 		}
 		out = append(out, mcpserver.Tool{
 			Name: p.command, Protocol: p.name, Description: p.tool.about, Command: []string{p.command},
-			Params: params, Fixed: p.tool.fixed, Exits: p.exits.meanings(), ExitOf: p.exits.code, Guard: p.tool.guard,
+			Params: slices.Concat(p.tool.inputs, params), Fixed: p.tool.fixed, Exits: p.exits.meanings(), ExitOf: p.exits.code, Guard: p.tool.guard,
 		})
 	}
 	return out, nil
-}
-
-// params are the tool's inputs: its positional ones, then one per flag it
-// takes, then the budget's.
-func (t tool) params(cmd *cobra.Command) ([]mcpserver.Param, error) {
-	params := slices.Clone(t.inputs)
-	for _, tf := range t.flags {
-		f := cmd.Flag(tf.flag)
-		if f == nil {
-			return nil, fmt.Errorf("arena %s has no flag --%s for its MCP tool", cmd.Name(), tf.flag)
-		}
-		p := mcpserver.Param{Name: tf.name, About: tf.about, Type: flagType(f), Flag: tf.flag, Required: tf.required, Enum: tf.enum}
-		if tf.list {
-			p.Type = mcpserver.List
-		}
-		if p.Name == "" {
-			p.Name = strings.ReplaceAll(tf.flag, "-", "_")
-		}
-		if p.About == "" {
-			p.About = agentWords(f.Usage)
-		}
-		params = append(params, p)
-	}
-	return append(params, budgetParams...), nil
-}
-
-// flagType is the input type of a flag's value.
-func flagType(f *pflag.Flag) mcpserver.Type {
-	switch f.Value.Type() {
-	case "bool":
-		return mcpserver.Bool
-	case "int", "int64", "uint", "uint64":
-		return mcpserver.Int
-	case "float64":
-		return mcpserver.Number
-	case "stringSlice":
-		return mcpserver.List
-	case "stringArray":
-		return mcpserver.Repeated
-	}
-	return mcpserver.String
-}
-
-// agentWords is a flag's help as an input's description: what is said of
-// the flag itself (that it repeats, that it is required) is the schema's.
-func agentWords(usage string) string {
-	for _, cut := range []string{" (repeatable)", " (required)", ", comma-separated"} {
-		usage = strings.ReplaceAll(usage, cut, "")
-	}
-	return usage
 }

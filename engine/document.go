@@ -28,7 +28,9 @@ type DocumentWriter struct {
 // Handle saves the document of an Outcome event.
 func (d *DocumentWriter) Handle(e Event) {
 	o, ok := e.Payload.(Outcome)
-	if !ok || d.Path == "" || o.Markdown == "" {
+	// No log, no document beside it: a run that asked no model keeps
+	// neither (Options.LogPath).
+	if !ok || d.Path == "" || o.Markdown == "" || o.LogPath == "" {
 		return
 	}
 	// A document is read in terminals and editors: whatever a model, a

@@ -45,9 +45,12 @@ type Protocol interface {
 
 // Options are a run's plumbing, the same for every protocol.
 type Options struct {
-	Run     RunFunc  // nil: challengers.Run
-	Env     []string // for the agents (nil: this process's)
-	LogPath string   // where the caller writes the log, for the outcome ("" when not saved)
+	Run RunFunc  // nil: challengers.Run
+	Env []string // for the agents (nil: this process's)
+	// LogPath is where the caller writes the log, for the outcome ("" when
+	// not saved). A run that asks no model names none in its outcome: the
+	// caller then discards the log (runlog.Writer.Discard).
+	LogPath string
 	// Resume, when set, resumes an earlier run whose log the caller
 	// appends to: the Resumed event is emitted instead of the start, and
 	// the earlier run's replies are reused (resume.go).
@@ -114,12 +117,19 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	if out.Result == "" {
 		out.Result = OutcomeAborted
 	}
-	out = rt.budgetOutcome(out, opts.LogPath)
+	// A run that asked no model (its preflight aborted: a CLI is not
+	// installed) has nothing to replay or resume: its outcome names no
+	// log, and the caller discards the file and writes no document.
+	logPath := opts.LogPath
+	if opts.Resume == nil && !rt.asked.Load() {
+		logPath = ""
+	}
+	out = rt.budgetOutcome(out, logPath)
 	if n := rt.ReusedCalls(); n > 0 {
 		out.Summary += " (resumed: " + replies(n) + " reused)"
 	}
 	out.Markdown = rt.WithResume(rt.WithCosts(rt.WithModerator(out.Markdown)))
-	out.LogPath = opts.LogPath
+	out.LogPath = logPath
 	bus.Emit(out)
 	return out
 }

@@ -72,12 +72,12 @@ func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (st
 	if err != nil {
 		return "", err
 	}
-	logs, err := runlog.List(s.DebateLogPath)
+	logs, where, err := a.savedRuns(s)
 	if err != nil {
-		return "", usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
+		return "", err
 	}
 	if len(logs) == 0 {
-		return "", usagef("no saved debates in %s (run a debate first, or give a log file: arena replay LOG)", s.DebateLogPath)
+		return "", usagef("no saved debates in %s (run a debate first, or give a log file: arena replay LOG)", where)
 	}
 	latest := logs[0]
 	if a.isTTY() {
@@ -168,11 +168,11 @@ the agents and the topic. Replay one with arena replay LOG.`,
 }
 
 func (a *app) listLogs(s *settings.Settings) error {
-	logs, err := runlog.List(s.DebateLogPath)
+	logs, where, err := a.savedRuns(s)
 	if err != nil {
-		return usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
+		return err
 	}
-	fmt.Fprint(a.stdout, plain.Logs(s.DebateLogPath, logs, a.stdout))
+	fmt.Fprint(a.stdout, plain.Logs(where, logs, a.stdout))
 	// What is wrong with a log is said on stderr, a line each.
 	for _, l := range logs {
 		if what := plain.LogProblems(l); what != "" {

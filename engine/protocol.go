@@ -125,6 +125,7 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 		logPath = ""
 	}
 	out = rt.budgetOutcome(out, logPath)
+	out = resumeHint(out, logPath)
 	if n := rt.ReusedCalls(); n > 0 {
 		out.Summary += " (resumed: " + replies(n) + " reused)"
 	}
@@ -177,4 +178,19 @@ func InternalError(p *challengers.Panic) Outcome {
 		Failures:      []string{what},
 		InternalError: what,
 	}
+}
+
+// resumeHint says, in an interrupted outcome's summary and at the top of
+// its document, how to carry the run on: the screen, the printed run and
+// the saved document all show it (issue 32, point 3: Ctrl+C never
+// mentioned arena resume, though an over-budget stop did).
+func resumeHint(out Outcome, logPath string) Outcome {
+	if out.Result != OutcomeInterrupted || logPath == "" {
+		return out
+	}
+	cmd := "arena resume " + ShellWord(logPath)
+	out.Summary += "; carry on with " + cmd
+	block := "> **Interrupted.** Every reply so far is in the log, and none is asked again: carry on with `" + cmd + "`."
+	out.Markdown = belowTitle(out.Markdown, block)
+	return out
 }

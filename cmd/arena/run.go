@@ -353,7 +353,11 @@ func subscribeOutputs(bus *engine.Bus, logw *runlog.Writer, fe frontEnd, opts *e
 	if logw != nil {
 		bus.Subscribe(logw)
 		opts.LogPath = logw.Path()
-		bus.Subscribe(&engine.DocumentWriter{Path: strings.TrimSuffix(logw.Path(), ".jsonl") + ".md", Bus: bus})
+		doc := &engine.DocumentWriter{Path: strings.TrimSuffix(logw.Path(), ".jsonl") + ".md", Bus: bus}
+		if opts.Resume != nil {
+			doc.Earlier = opts.Resume.Events // the document is the run's final one
+		}
+		bus.Subscribe(doc)
 	}
 	bus.Subscribe(saved)
 	bus.Subscribe(fe.Sink())

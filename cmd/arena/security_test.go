@@ -523,6 +523,10 @@ func TestJudgeSendsNoIgnoredFileAndNoSecret(t *testing.T) {
 			t.Errorf("the run does not name %q:\n%s", want, r.stdout)
 		}
 	}
+	// Warned once: by the run, not on stderr too (issue 32, point 8).
+	if n := strings.Count(r.stdout+r.stderr, "warning: files not sent"); n != 1 || strings.Contains(r.stderr, ".env") {
+		t.Errorf("the skipped files are warned of %d times; stderr:\n%s", n, r.stderr)
+	}
 }
 
 // injection is material that tries to give orders: it forges the end of

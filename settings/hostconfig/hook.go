@@ -99,22 +99,43 @@ while read -r local_ref local_sha remote_ref remote_sha; do
 		continue
 	fi
 	branch=${local_ref#refs/heads/}
-	echo "arena pre-push hook: judging $branch ($base..$local_sha)" >&2
-	"$arena" verdict - --task-id "$branch" --no-tui <"$tmp"
-	code=$?
+	# One line a verdict, with its log; the whole run with
+	# ARENA_VERDICT_VERBOSE=1.
+	if [ "${ARENA_VERDICT_VERBOSE:-}" = 1 ]; then
+		echo "arena pre-push hook: judging $branch ($base..$local_sha)" >&2
+		"$arena" verdict - --task-id "$branch" --no-tui <"$tmp"
+		code=$?
+		case $code in
+		0) said="$branch: ACCEPT" ;;
+		3) said="$branch: IMPROVE" ;;
+		5) said="$branch: REJECT" ;;
+		6) said="$branch: ESCALATE" ;;
+		*) said="" ;;
+		esac
+	else
+		said=$("$arena" verdict - --task-id "$branch" --brief <"$tmp")
+		code=$?
+	fi
+	log=""
+	case "$said" in
+	*" · log "*)
+		log=" · log ${said##* · log }"
+		said=${said%% · log *}
+		;;
+	esac
 	case $code in
-	0) echo "arena pre-push hook: $branch: ACCEPT" >&2 ;;
-	3) echo "arena pre-push hook: $branch: IMPROVE (the push goes through; see the improvements above)" >&2 ;;
+	0) echo "arena pre-push hook: $said$log" >&2 ;;
+	3) echo "arena pre-push hook: $said: the push goes through$log" >&2 ;;
 	5)
-		echo "arena pre-push hook: $branch: REJECT: push blocked (git push --no-verify skips the hook)" >&2
+		echo "arena pre-push hook: $said: push blocked (git push --no-verify skips the hook)$log" >&2
 		blocked=1
 		;;
 	6)
 		if [ "${ARENA_VERDICT_STRICT:-}" = 1 ]; then
-			echo "arena pre-push hook: $branch: ESCALATE: push blocked (ARENA_VERDICT_STRICT=1); a human must decide" >&2
+			echo "arena pre-push hook: $said: push blocked (ARENA_VERDICT_STRICT=1); a human must decide$log" >&2
 			blocked=1
 		else
-			echo "arena pre-push hook: $branch: ESCALATE: a human should review it; the push goes through (ARENA_VERDICT_STRICT=1 blocks it)" >&2
+			echo "arena pre-push hook: $said: a human should review it; the push goes through (ARENA_VERDICT_STRICT=1 blocks it)$log" >&2
 		fi
 		;;
 	130)
@@ -123,10 +144,10 @@ while read -r local_ref local_sha remote_ref remote_sha; do
 		;;
 	*)
 		if [ "${ARENA_VERDICT_STRICT:-}" = 1 ]; then
-			echo "arena pre-push hook: arena verdict failed (exit $code): push blocked (ARENA_VERDICT_STRICT=1)" >&2
+			echo "arena pre-push hook: arena verdict failed (exit $code${said:+: $said}): push blocked (ARENA_VERDICT_STRICT=1)" >&2
 			blocked=1
 		else
-			echo "arena pre-push hook: arena verdict failed (exit $code); this push goes through unjudged" >&2
+			echo "arena pre-push hook: arena verdict failed (exit $code${said:+: $said}); this push goes through unjudged" >&2
 		fi
 		;;
 	esac

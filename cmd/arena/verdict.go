@@ -116,15 +116,20 @@ else the defender and challengers. --author keeps the agent that wrote the
 work out of every seat the config or the defaults would give it.
 
 Every judge's verdict, then the final decision, is appended as one JSON
-line to the verdict log (--log, default verdicts/verdicts.jsonl in
-the log directory); arena verdict --schema prints the records' JSON Schema.`,
+line to the verdict log (--log, default verdicts/verdicts.jsonl in the log
+directory); arena verdict --schema prints the records' JSON Schema. A
+verdict leaves nothing in the work tree: unless a log directory was chosen
+(--log-dir, debate_log_path), its logs go to $XDG_STATE_HOME/arena/verdict-logs
+(~/.local/state/arena/verdict-logs). --brief prints one line, the decision
+and the log, as the pre-push hook does (the whole run with
+ARENA_VERDICT_VERBOSE=1).`,
 		Example: `  arena verdict report.md --task-id issue-18 --task "document the API"
   git diff main... | arena verdict - --task-id "$(git branch --show-current)"
   arena verdict - --task-id issue-18 --thorough --json < change.diff
   arena verdict --install-hook     # judge every git push in this repository
   arena verdict --uninstall-hook   # stop: remove the hook arena wrote
   arena verdict --schema           # the verdict log's JSON Schema
-  arena verdict --stats debate-logs/verdicts/verdicts.jsonl`,
+  arena verdict --stats ~/.local/state/arena/verdict-logs/verdicts/verdicts.jsonl`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runVerdict(cmd, cf, f, args) },
 	}

@@ -1,5 +1,38 @@
 package settings
 
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/arenadebate/arena/challengers/trust"
+)
+
+// WriteStarter writes Starter to path (0600), making its directory (0700);
+// a file, or a symbolic link, already at path is never written over: the
+// error is then fs.ErrExist.
+func WriteStarter(path string) error {
+	dir, err := trust.OpenDir(filepath.Dir(path), true)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	f, err := dir.Create(filepath.Base(path), 0o600)
+	if errors.Is(err, trust.ErrSymlink) {
+		return fmt.Errorf("%s: %w", path, fs.ErrExist)
+	}
+	if err != nil {
+		return err
+	}
+	_, werr := f.WriteString(Starter)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		_ = dir.Remove(filepath.Base(path))
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
 // Starter is the commented config file arena config init writes: every
 // key with its default or an example, commented out, so the file changes
 // nothing until a line is uncommented (issue 32, point 12).

@@ -4,11 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui/plain"
 )
@@ -64,25 +62,14 @@ func (a *app) configInitCmd(cf *commonFlags) *cobra.Command {
 	}
 }
 
-// writeStarter writes the starter config at path, which must not exist
-// (trust's Create is O_EXCL, and refuses a symbolic link there).
+// writeStarter writes the starter config at path, never over a file.
 func (a *app) writeStarter(path string) error {
-	dir, err := trust.OpenDir(filepath.Dir(path), true)
-	if err != nil {
-		return usageCause(err, "cannot write %s: %v", path, err)
-	}
-	defer dir.Close()
-	f, err := dir.Create(filepath.Base(path), 0o600)
-	if errors.Is(err, fs.ErrExist) || errors.Is(err, trust.ErrSymlink) {
+	err := settings.WriteStarter(path)
+	switch {
+	case errors.Is(err, fs.ErrExist):
 		return usagef("%s already exists: arena config init never writes over a file (arena config shows what it sets)", path)
-	}
-	if err != nil {
+	case err != nil:
 		return usageCause(err, "cannot write %s: %v", path, err)
-	}
-	_, werr := f.WriteString(settings.Starter)
-	if err := errors.Join(werr, f.Close()); err != nil {
-		_ = dir.Remove(filepath.Base(path))
-		return fmt.Errorf("write %s: %w", path, err)
 	}
 	fmt.Fprintf(a.stdout, "arena: wrote %s: every setting in it is commented out; uncomment what you want to change\n", path)
 	return nil

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/arenadebate/arena/engine/runlog"
@@ -51,20 +50,10 @@ func (a *app) logDirs(s *settings.Settings) []string {
 // savedRuns lists the logs of every log directory, newest first, and
 // names the directories for a message ("./debate-logs or ...").
 func (a *app) savedRuns(s *settings.Settings) ([]runlog.Summary, string, error) {
-	var all []runlog.Summary
 	dirs := a.logDirs(s)
-	for _, d := range dirs {
-		logs, err := runlog.List(d)
-		if err != nil {
-			return nil, d, usagef("cannot list debate logs in %s: %w", d, err)
-		}
-		all = append(all, logs...)
+	logs, err := runlog.ListDirs(dirs...)
+	if err != nil {
+		return nil, "", usagef("cannot list debate logs: %w", err)
 	}
-	slices.SortStableFunc(all, func(x, y runlog.Summary) int {
-		if c := y.Started.Compare(x.Started); c != 0 {
-			return c
-		}
-		return strings.Compare(y.Path, x.Path)
-	})
-	return all, strings.Join(dirs, " or "), nil
+	return logs, strings.Join(dirs, " or "), nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/arenadebate/arena/engine/resume"
 	"github.com/arenadebate/arena/engine/verdict"
 	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui/plain"
 )
 
 // arena verdict: the rubric quality gate of engine/verdict, its JSONL
@@ -133,6 +133,11 @@ ARENA_VERDICT_VERBOSE=1).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runVerdict(cmd, cf, f, args) },
 	}
+	f.register(cmd)
+	return cmd
+}
+
+func (f *verdictFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.taskID, "task-id", "", "what the work is for, as the log records it (an issue, a branch)")
 	fl.StringVar(&f.task, "task", "", "what the work had to do, for the judges")
@@ -155,7 +160,6 @@ ARENA_VERDICT_VERBOSE=1).`,
 	fl.BoolVar(&f.uninstallHook, "uninstall-hook", false, "remove the pre-push hook arena wrote (never another), putting back the one it replaced")
 	fl.BoolVar(&f.schema, "schema", false, "print the verdict log records' JSON Schema")
 	fl.StringVar(&f.stats, "stats", "", "summarise a verdict log: verdicts per model, quick/deep agreement, escalations")
-	return cmd
 }
 
 func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, args []string) error {
@@ -229,24 +233,9 @@ func (a *app) judgeWork(s *settings.Settings, f *verdictFlags, cfg verdict.Confi
 		b, _ := json.Marshal(sink.Final())
 		fmt.Fprintf(a.stdout, "%s\n", b)
 	case f.brief:
-		fmt.Fprintln(trust.Writer{W: a.stdout}, briefLine(res, a.env.Home))
+		fmt.Fprintln(trust.Writer{W: a.stdout}, plain.BriefLine(res, a.env.Home))
 	}
 	return exitCode(verdictExits.code(res.Result))
-}
-
-// briefLine is --brief's line: the outcome's summary, and its log, from
-// the home directory as ~ (the pre-push hook prints a line a verdict; it
-// printed the whole run, some 58 lines, on every push: issue 32, point 8).
-func briefLine(res engine.Outcome, home string) string {
-	line := engine.OneLine(res.Summary, 0)
-	if res.LogPath == "" {
-		return line
-	}
-	path := res.LogPath
-	if rest, ok := strings.CutPrefix(path, home+string(filepath.Separator)); ok && home != "" {
-		path = "~/" + rest
-	}
-	return line + " · log " + path
 }
 
 // checkModes refuses flags that do not go together.

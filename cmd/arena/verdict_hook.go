@@ -104,9 +104,7 @@ func createHook(dir *trust.Dir, script []byte) error {
 	return nil
 }
 
-// uninstallHook removes the pre-push hook, only when it is the one arena
-// wrote and nobody edited since (its signature holds); the hook --force
-// replaced, kept as pre-push.arena-backup, is put back.
+// uninstallHook removes the pre-push hook arena wrote (hostconfig.RemoveHook).
 func (a *app) uninstallHook() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -115,32 +113,18 @@ func (a *app) uninstallHook() error {
 		return usageCause(err, "--uninstall-hook: not inside a git repository")
 	}
 	path := filepath.Join(hooks, "pre-push")
-	old, err := trust.ReadFile(path, 1<<20)
+	restored, err := hostconfig.RemoveHook(hooks)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		fmt.Fprintf(a.stdout, "arena: no pre-push hook in %s: nothing to remove\n", hooks)
-		return nil
-	case err != nil:
-		return usageCause(err, "--uninstall-hook: the hook %v", err)
-	case !hostconfig.HookOurs(old):
+	case errors.Is(err, hostconfig.ErrHookNotOurs):
 		return usagef("%s is not the hook arena wrote (or it was edited since): arena leaves it alone; delete it yourself if you mean to", path)
-	}
-	dir, err := trust.OpenDir(hooks, false)
-	if err != nil {
-		return usageCause(err, "--uninstall-hook: the hooks directory %v", err)
-	}
-	defer dir.Close()
-	if err := dir.Remove("pre-push"); err != nil {
-		return fmt.Errorf("remove the hook %s: %w", path, err)
-	}
-	const backup = "pre-push.arena-backup"
-	if _, err := dir.Stat(backup); err == nil {
-		if err := os.Rename(filepath.Join(hooks, backup), path); err != nil {
-			return fmt.Errorf("put back the hook arena replaced, %s: %w", filepath.Join(hooks, backup), err)
-		}
+	case err != nil:
+		return usageCause(err, "--uninstall-hook: %v", err)
+	case restored:
 		fmt.Fprintf(a.stdout, "arena: removed arena's pre-push hook and put back the one it had replaced (%s)\n", path)
-		return nil
+	default:
+		fmt.Fprintf(a.stdout, "arena: removed arena's pre-push hook %s: pushes are no longer judged\n", path)
 	}
-	fmt.Fprintf(a.stdout, "arena: removed arena's pre-push hook %s: pushes are no longer judged\n", path)
 	return nil
 }

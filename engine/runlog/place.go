@@ -3,9 +3,12 @@ package runlog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/arenadebate/arena/challengers/trust"
@@ -30,4 +33,24 @@ func (l *Writer) Unignored() bool {
 	_, err := trust.Git(ctx, l.dir, "check-ignore", "-q", "--", filepath.Base(l.path))
 	var ee *exec.ExitError
 	return errors.As(err, &ee) && ee.ExitCode() == 1
+}
+
+// ListDirs lists the logs of several directories (List), newest first
+// together: the log directory and arena verdict's.
+func ListDirs(dirs ...string) ([]Summary, error) {
+	var all []Summary
+	for _, d := range dirs {
+		logs, err := List(d)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", d, err)
+		}
+		all = append(all, logs...)
+	}
+	slices.SortStableFunc(all, func(x, y Summary) int {
+		if c := y.Started.Compare(x.Started); c != 0 {
+			return c
+		}
+		return strings.Compare(y.Path, x.Path)
+	})
+	return all, nil
 }

@@ -2,12 +2,14 @@ package runlog
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCreateIgnoresOnlyTheDirectoryItMakes: a log directory arena makes
@@ -138,5 +140,29 @@ func TestUnignored(t *testing.T) {
 	}
 	if unignored(old) {
 		t.Error("a directory with a .gitignore of its own (empty: the person keeps the logs) is reported")
+	}
+}
+
+// TestListDirs: the logs of several directories, newest first together.
+func TestListDirs(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	for i, dir := range []string{a, b, a} {
+		w, err := Create(dir, fmt.Sprintf("%d.jsonl", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := sampleEvents()[0]
+		e.Time = e.Time.Add(time.Duration(i) * time.Minute)
+		w.Handle(e)
+		w.Close()
+	}
+	logs, err := ListDirs(a, b, filepath.Join(a, "none"))
+	if err != nil || len(logs) != 3 {
+		t.Fatalf("%d logs, %v", len(logs), err)
+	}
+	for i, want := range []string{"2.jsonl", "1.jsonl", "0.jsonl"} {
+		if filepath.Base(logs[i].Path) != want {
+			t.Errorf("log %d is %s, want %s", i, logs[i].Path, want)
+		}
 	}
 }

@@ -3,8 +3,13 @@ package hostconfig
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // arena verdict --install-hook's git pre-push hook, which judges the
@@ -186,3 +191,40 @@ func HookOurs(b []byte) bool {
 
 // hookQuote quotes s for sh.
 func hookQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// ErrHookNotOurs says a hook is not the one arena wrote, or was edited
+// since.
+var ErrHookNotOurs = errors.New("not the hook arena wrote")
+
+// hookBackup is where --install-hook --force keeps the hook it replaced.
+const hookBackup = "pre-push.arena-backup"
+
+// RemoveHook removes the pre-push hook in the hooks directory, only when
+// it is the one arena wrote and nobody edited since (HookOurs), and puts
+// back the hook --force replaced, saying so (restored). No hook is
+// fs.ErrNotExist; another's is ErrHookNotOurs, and stays.
+func RemoveHook(hooks string) (restored bool, err error) {
+	path := filepath.Join(hooks, "pre-push")
+	old, err := trust.ReadFile(path, 1<<20)
+	if err != nil {
+		return false, err
+	}
+	if !HookOurs(old) {
+		return false, fmt.Errorf("%s: %w", path, ErrHookNotOurs)
+	}
+	dir, err := trust.OpenDir(hooks, false)
+	if err != nil {
+		return false, err
+	}
+	defer dir.Close()
+	if err := dir.Remove("pre-push"); err != nil {
+		return false, fmt.Errorf("remove %s: %w", path, err)
+	}
+	if _, err := dir.Stat(hookBackup); err != nil {
+		return false, nil
+	}
+	if err := os.Rename(filepath.Join(hooks, hookBackup), path); err != nil {
+		return false, fmt.Errorf("put back the hook arena replaced, %s: %w", filepath.Join(hooks, hookBackup), err)
+	}
+	return true, nil
+}

@@ -157,8 +157,8 @@ func (a *app) logsCmd(cf *commonFlags) *cobra.Command {
 --log-dir, or the one in --config), and arena verdict's (see arena verdict
 --help), newest first: date, protocol, outcome, topic, rounds, how long it
 took, the tokens its agents reported, the agents and the log. It fits the
-terminal: a table when there is room, else three lines a run. Replay one
-with arena replay LOG.`,
+terminal (on a pipe, $COLUMNS, else 80 columns): a table when there is
+room, else three lines a run. Replay one with arena replay LOG.`,
 		Example: `  arena logs -n 5
   arena logs --json | jq -r 'select(.result == "interrupted") | .path'`,
 		Args: cobra.NoArgs,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -74,12 +75,16 @@ func logFacts(l runlog.Summary) []string {
 	return facts
 }
 
-// outputWidth is the width of out's terminal, or 80 when it is none.
+// outputWidth is the width of out's terminal; when it is none, $COLUMNS
+// (as ls and git take it), else 80.
 func outputWidth(out io.Writer) int {
 	if f, ok := out.(*os.File); ok {
 		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
 			return w
 		}
+	}
+	if w, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && w > 0 {
+		return w
 	}
 	return 80
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/arenadebate/arena/challengers"
@@ -82,6 +83,9 @@ type Runtime struct {
 	notes     []ModeratorNote
 	lastPhase Phase // of the latest question, to place a moderator's note
 	lastRound int
+	// asked says a model was asked (or a resumed run's reply reused):
+	// a run that never did keeps no log (Run).
+	asked atomic.Bool
 }
 
 // emit publishes a call's end and counts it.
@@ -148,6 +152,7 @@ func (rt *Runtime) call(ctx context.Context, q Question, prompt string, attempt 
 		sh = shape.Of(q.Prompt) // the tag the prompt carries
 	}
 	started := AgentStarted{CallInfo: q.info(*attempt), Shape: sh, Timeout: Duration(q.Agent.Timeout), PromptHash: Hash(prompt)}
+	rt.asked.Store(true)
 	if f, ok := rt.reuse(q, prompt); ok {
 		rt.Bus.Emit(started)
 		return challengers.Result{Reason: challengers.ReasonOK, Text: f.Text, Usage: f.Usage, Duration: f.Duration.D()}, true

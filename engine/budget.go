@@ -469,9 +469,17 @@ func raised(l Budget, hit string) string {
 // the document when it has none); a title that says the run was
 // interrupted says over budget instead.
 func afterTitle(md, block string) string {
+	if title, rest, _ := strings.Cut(md, "\n"); strings.HasPrefix(md, "# ") {
+		md = strings.NewReplacer("INTERRUPTED", "OVER BUDGET", "interrupted", "over budget", "Interrupted", "Over budget").Replace(title) + "\n" + rest
+	}
+	return belowTitle(md, block)
+}
+
+// belowTitle puts block right below the document's title (first, when it
+// has none).
+func belowTitle(md, block string) string {
 	if strings.HasPrefix(md, "# ") {
 		title, rest, _ := strings.Cut(md, "\n")
-		title = strings.NewReplacer("INTERRUPTED", "OVER BUDGET", "interrupted", "over budget", "Interrupted", "Over budget").Replace(title)
 		return title + "\n\n" + block + "\n\n" + strings.TrimLeft(rest, "\n")
 	}
 	return block + "\n\n" + md

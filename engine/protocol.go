@@ -45,9 +45,12 @@ type Protocol interface {
 
 // Options are a run's plumbing, the same for every protocol.
 type Options struct {
-	Run     RunFunc  // nil: challengers.Run
-	Env     []string // for the agents (nil: this process's)
-	LogPath string   // where the caller writes the log, for the outcome ("" when not saved)
+	Run RunFunc  // nil: challengers.Run
+	Env []string // for the agents (nil: this process's)
+	// LogPath is where the caller writes the log, for the outcome ("" when
+	// not saved). A run that asks no model names none in its outcome: the
+	// caller then discards the log (runlog.Writer.Discard).
+	LogPath string
 	// Resume, when set, resumes an earlier run whose log the caller
 	// appends to: the Resumed event is emitted instead of the start, and
 	// the earlier run's replies are reused (resume.go).
@@ -122,12 +125,20 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	if out.Result == "" {
 		out.Result = OutcomeAborted
 	}
-	out = rt.budgetOutcome(out, opts.LogPath)
+	// A run that asked no model (its preflight aborted: a CLI is not
+	// installed) has nothing to replay or resume: its outcome names no
+	// log, and the caller discards the file and writes no document.
+	logPath := opts.LogPath
+	if opts.Resume == nil && !rt.asked.Load() {
+		logPath = ""
+	}
+	out = rt.budgetOutcome(out, logPath)
+	out = resumeHint(out, logPath)
 	if n := rt.ReusedCalls(); n > 0 {
 		out.Summary += " (resumed: " + replies(n) + " reused)"
 	}
 	out.Markdown = rt.WithResume(rt.WithCosts(rt.WithModerator(withSeatNotes(out.Markdown, opts.SeatNotes))))
-	out.LogPath = opts.LogPath
+	out.LogPath = logPath
 	bus.Emit(out)
 	return out
 }
@@ -210,4 +221,19 @@ func InternalError(p *challengers.Panic) Outcome {
 		Failures:      []string{what},
 		InternalError: what,
 	}
+}
+
+// resumeHint says, in an interrupted outcome's summary and at the top of
+// its document, how to carry the run on: the screen, the printed run and
+// the saved document all show it (issue 32, point 3: Ctrl+C never
+// mentioned arena resume, though an over-budget stop did).
+func resumeHint(out Outcome, logPath string) Outcome {
+	if out.Result != OutcomeInterrupted || logPath == "" {
+		return out
+	}
+	cmd := "arena resume " + ShellWord(logPath)
+	out.Summary += "; carry on with " + cmd
+	block := "> **Interrupted.** Every reply so far is in the log, and none is asked again: carry on with `" + cmd + "`."
+	out.Markdown = belowTitle(out.Markdown, block)
+	return out
 }

@@ -56,3 +56,14 @@ func Slug(topic string, n int) string {
 	}
 	return b.String()
 }
+
+// ShellWord is s as one word of a POSIX shell command line: as it is when
+// it holds nothing the shell would read otherwise, else in single quotes.
+func ShellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+=:@,%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -136,6 +136,7 @@ func (l *loader) cachedChallengers() ([]string, []origin, bool) {
 		return nil, nil, false
 	}
 	data, found, err := readFile(path)
+	l.s.Looked = append(l.s.Looked, Looked{Path: path, What: "the challengers arena doctor found usable", Found: found})
 	if err != nil {
 		l.s.Warnings = append(l.s.Warnings, err.Error()+"; looking on PATH instead")
 	}

@@ -87,6 +87,7 @@ func (l *loader) loadCompat() error {
 		return nil
 	}
 	data, found, err := readFile(path)
+	l.s.Looked = append(l.s.Looked, Looked{Path: path, What: "the debate plugin's settings", Found: found})
 	if err != nil || !found {
 		return err
 	}
@@ -109,6 +110,7 @@ func (l *loader) loadConfig() error {
 		return err
 	}
 	data, found, err := readFile(path)
+	l.s.Looked = append(l.s.Looked, Looked{Path: path, What: "arena's config", Found: found})
 	if err != nil {
 		return err
 	}

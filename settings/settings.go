@@ -54,11 +54,22 @@ type Settings struct {
 	// needs challengers (a debate) says it.
 	NoChallengers string
 	Files         []string // files whose settings were applied, in order
+	// Looked lists every file the settings were looked for in, in order,
+	// found or not: arena config names each path it read or did not find
+	// (issue 32, point 10).
+	Looked []Looked
 
 	src       map[string]origin
 	agents    map[string]*agentMeta
 	protocols map[string]map[string]protocolSeat // protocol → seat key → agents (seats.go)
 	values    map[string]protocolValue           // "rank.test_command" → its value
+}
+
+// Looked is a file the settings were looked for in.
+type Looked struct {
+	Path  string
+	What  string // "the debate plugin's settings", "arena's config", ...
+	Found bool
 }
 
 // agentMeta records where an agent's definition came from.

@@ -352,7 +352,7 @@ func (m *Model) runNoun() string {
 func (m *Model) confirmBox() []string {
 	th := &m.th
 	body := th.bold.Render("Stop the "+m.runNoun()+"?") + "\n" +
-		"The agents will be cancelled and\nthe log closed.\n\n" +
+		"The agents will be cancelled. Every\nreply so far stays in the log:\narena resume carries the run on.\n\n" +
 		th.bold.Render("y") + th.dim.Render("/enter stop   ") +
 		th.bold.Render("n") + th.dim.Render("/esc keep going")
 	return strings.Split(th.modal.Render(body), "\n")

@@ -285,3 +285,36 @@ func TestHoldWaitsForRelease(t *testing.T) {
 		t.Fatalf("reply %q", got)
 	}
 }
+
+// Run by a person (no ARENA_FAKE_SCRIPT), a fake streams at a model's
+// pace, some 50 tokens a second, in a piece a token; a test's fakes (the
+// script set, as clitest does) answer in three pieces at once (issue 32,
+// point 11).
+func TestAPersonSeesTheFakesStream(t *testing.T) {
+	t.Parallel()
+	f := clitest.New(t)
+	began := time.Now()
+	r := execFake(t, f, runCfg{env: []string{"ARENA_FAKE_SCRIPT="}}, "gemini", headless("gemini", opening)...)
+	took := time.Since(began)
+	deltas := func(r result) int {
+		n := 0
+		for _, l := range r.lines() {
+			var ev struct{ Type, Role string }
+			if json.Unmarshal([]byte(l), &ev) == nil && ev.Type == "message" && ev.Role == "assistant" {
+				n++
+			}
+		}
+		return n
+	}
+	reply := replyOf(t, r.lines())
+	pieces := deltas(r)
+	if want := len(reply)/4 - 1; r.code != 0 || pieces < want {
+		t.Fatalf("status %d: %d pieces for %d bytes, want a piece a token (%d)", r.code, pieces, len(reply), want)
+	}
+	if min := time.Duration(pieces-1) * time.Second / 50; took < min {
+		t.Errorf("%d pieces in %s, faster than 50 a second (%s)", pieces, took, min)
+	}
+	if n := deltas(execFake(t, f, runCfg{}, "gemini", headless("gemini", opening)...)); n != defaultChunks {
+		t.Errorf("with the tests' script: %d pieces, want %d", n, defaultChunks)
+	}
+}

@@ -58,6 +58,18 @@ func loadAgentScript(agent string) (fakeapi.AgentScript, error) {
 	return s.Agents[agent], nil
 }
 
+// personRate is the pace, in tokens a second, of a fake run with no
+// script: by a person trying arena from the README, who should see the
+// panes stream as a model's would (about 50 tokens a second; issue 32,
+// point 11). Every test sets ARENA_FAKE_SCRIPT (challengers/clitest), and
+// its fakes answer at once unless the script says otherwise.
+func personRate() int {
+	if os.Getenv(fakeapi.EnvScript) == "" {
+		return 50
+	}
+	return 0
+}
+
 // stateDir is where counters and pid files go ("" if nowhere).
 func stateDir() string {
 	if d := os.Getenv(fakeapi.EnvState); d != "" {
@@ -85,7 +97,7 @@ func resolvePlan(agent string, as fakeapi.AgentScript, prompt string) (plan, err
 	}
 	p.delay = delay(p.mode, firstSet(st.DelayMS, as.DelayMS))
 	p.chunks = firstSet(st.Chunks, as.Chunks, defaultChunks)
-	p.rate = max(firstSet(st.TokensPerSec, as.TokensPerSec), 0)
+	p.rate = max(firstSet(st.TokensPerSec, as.TokensPerSec, personRate()), 0)
 	p.stamp = st.Stamp || as.Stamp
 	p.prose = len(st.Prose)
 	p.exit = firstSet(st.ExitCode, as.ExitCode)

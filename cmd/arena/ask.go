@@ -44,7 +44,7 @@ another. The answer streams here, and is appended to the run's log (after
 its outcome) and to its outcome document.`,
 		Example: `  arena ask debate-logs/20261121-153000.042-should-we-move.jsonl "what would change your mind?"
   arena ask LOG "why did you score security 2?" --seat "judge 2"`,
-		Args: cobra.ExactArgs(2),
+		Args: argsOr(cobra.ExactArgs(2), `arena ask takes a run's log and a question: arena ask LOG "what would change your mind?" (arena logs lists the logs)`),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runAsk(cmd, cf, &f, args[0], args[1])
 		},
@@ -139,4 +139,16 @@ func lockLog(path, what string) (*runlog.Writer, runlog.Contents, error) {
 		return nil, lc, usageCause(err, "%s: %v; try again once that run has ended", what, err)
 	}
 	return nil, lc, usagef("%s %s: %w", what, path, err)
+}
+
+// argsOr is check, with sentence as the usage error when the arguments
+// do not do: cobra's own ("accepts 2 arg(s), received 0") says nothing of
+// what to give (issue 32, point 10).
+func argsOr(check cobra.PositionalArgs, sentence string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return usagef("%s", sentence)
+		}
+		return nil
+	}
 }

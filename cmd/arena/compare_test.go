@@ -266,7 +266,7 @@ func TestLogsShowProtocolsAndTokens(t *testing.T) {
 	if r := s.run(append(compareArgs, "--quick")...); r.code != exitOK {
 		t.Fatalf("compare: exit %d\n%s", r.code, r.stderr)
 	}
-	r := s.run("logs")
+	r := s.runWithEnv([]string{"COLUMNS=300"}, "logs") // room for the table; at 80 columns the narrow layout (TestLogsFitEightyColumns)
 	if r.code != exitOK {
 		t.Fatalf("logs: exit %d\n%s", r.code, r.stderr)
 	}

@@ -111,7 +111,7 @@ func TestConsensusDebateEndToEnd(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	for _, want := range []string{
-		"(DEBATE)", "Topic: should we move sessions from Redis to Postgres?", "Seats: claude (defender), gemini (challenger), codex (challenger), qwen (challenger)",
+		"(DEBATE)", "Topic: should we move sessions from Redis to Postgres?", "Seats: claude (defender), gemini (challenger), codex (challenger),\n         qwen (challenger)",
 		"Max rounds: 5", "── Opening position", "gemini │", "codex  │", "qwen   │", "# Debate outcome: consensus",
 	} {
 		if !strings.Contains(r.stdout, want) {

@@ -207,9 +207,9 @@ func judgeInput(cmd *cobra.Command, f *judgeFlags, args []string, a *app) (judge
 	if err != nil {
 		return cfg, usageCause(err, "%s", strings.TrimPrefix(err.Error(), judge.ErrInput.Error()+": "))
 	}
-	for _, sk := range sol.Skipped {
-		a.warn("skipped %s", sk)
-	}
+	// What was skipped is said once, by the run (a warning on its bus, and
+	// a line of the document), or by the dry run's account: a warning here
+	// too made three (issue 32, point 8).
 	cfg.ID = engine.Slug("judge "+sol.Name, 40)
 	cfg.Task, cfg.Solution, cfg.MinScore, cfg.Author = trust.Text(f.task), sol, f.minScore, f.author
 	return cfg, nil

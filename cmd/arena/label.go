@@ -45,7 +45,8 @@ Kafka", "verdict: reject", typed with m on the live screen or sent with
 		Example: `  arena label debate-logs/20261121-153000.042-which-queue.jsonl winner Kafka
   arena label LOG --verdict reject --note "misses the migration"
   arena label LOG score 4, accept`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsOr(cobra.MinimumNArgs(1), "arena label takes a run's log and your verdict on it: "+
+			"arena label LOG winner NAME | accept | improve | reject | score N (arena logs lists the logs)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runLabel(&f, args[0], strings.Join(args[1:], " "))
 		},

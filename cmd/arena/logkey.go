@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 
 	"github.com/arenadebate/arena/engine"
@@ -15,14 +14,10 @@ import (
 // logKeyPath is where the key is kept: $XDG_STATE_HOME/arena/log-key, or
 // ~/.local/state/arena/log-key ("" when no home is known).
 func (a *app) logKeyPath() string {
-	dir := os.Getenv("XDG_STATE_HOME")
-	if !filepath.IsAbs(dir) {
-		if a.env.Home == "" {
-			return ""
-		}
-		dir = filepath.Join(a.env.Home, ".local", "state")
+	if dir := a.stateDir(); dir != "" {
+		return filepath.Join(dir, runlog.KeyName)
 	}
-	return filepath.Join(dir, "arena", runlog.KeyName)
+	return ""
 }
 
 // logKey reads the user's key, creating it when create is set.

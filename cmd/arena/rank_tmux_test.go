@@ -39,7 +39,7 @@ func TestRankLiveScreenInTmux(t *testing.T) {
 			strings.Contains(sc, "● Dimension judges") && strings.Count(sc, "Ranking:") >= 6
 	})
 	s.fakes.Release("judges")
-	out := ts.waitText("Ranking: ranked", 90*time.Second)
+	out := ts.waitText("Ranking: alpha first", 90*time.Second)
 	if !strings.Contains(out, "Scores") {
 		t.Fatalf("the outcome view shows no scores:\n%s", out)
 	}

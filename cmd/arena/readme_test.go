@@ -17,6 +17,13 @@ import (
 // of the README.
 func readmeBlock(t *testing.T, heading string) []string {
 	t.Helper()
+	return readmeBlocks(t, heading)[0]
+}
+
+// readmeBlocks returns the lines of each code block after a heading of
+// the README, up to the next heading.
+func readmeBlocks(t *testing.T, heading string) [][]string {
+	t.Helper()
 	root, err := clitest.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -29,12 +36,23 @@ func readmeBlock(t *testing.T, heading string) []string {
 	if !ok {
 		t.Fatalf("the README has no %q", heading)
 	}
-	_, rest, _ = strings.Cut(rest, "```\n")
-	block, _, ok := strings.Cut(rest, "```\n")
-	if !ok {
+	var blocks [][]string
+	for {
+		before, after, ok := strings.Cut(rest, "```\n")
+		if !ok || strings.Contains(before, "\n#") {
+			break
+		}
+		block, next, ok := strings.Cut(after, "```\n")
+		if !ok {
+			break
+		}
+		blocks = append(blocks, strings.Split(strings.TrimSpace(block), "\n"))
+		rest = next
+	}
+	if len(blocks) == 0 {
 		t.Fatalf("no code block under %q", heading)
 	}
-	return strings.Split(strings.TrimSpace(block), "\n")
+	return blocks
 }
 
 // The README's way to try arena without any model CLI works as written:
@@ -42,11 +60,24 @@ func readmeBlock(t *testing.T, heading string) []string {
 // whole debate. Only `go install …@latest`, which fetches the published
 // module, is replaced by building the same package from this checkout.
 func TestREADMETryItWithoutAModelCLI(t *testing.T) {
-	lines := readmeBlock(t, "### Try it without a model CLI")
+	blocks := readmeBlocks(t, "### Try it without a model CLI")
 	const install = "go install github.com/arenadebate/arena/challengers/fakecli@latest"
-	if len(lines) != 3 || lines[0] != install || !strings.HasPrefix(lines[1], "fakecli install ") || !strings.HasPrefix(lines[2], "PATH=") {
-		t.Fatalf("the README's commands changed; update this test:\n%s", strings.Join(lines, "\n"))
+	if len(blocks) != 2 || len(blocks[1]) != 3 || blocks[1][0] != install || !strings.HasPrefix(blocks[1][1], "fakecli install ") || !strings.HasPrefix(blocks[1][2], "PATH=") {
+		t.Fatalf("the README's commands changed; update this test:\n%q", blocks)
 	}
+	for i, lines := range blocks {
+		t.Run([]string{"from a clone", "installed"}[i], func(t *testing.T) { tryFakes(t, lines) })
+	}
+}
+
+// cloneBuild is how the README builds the fakes in a clone; the test puts
+// the binary it built there instead (issue 32, point 11: the commands
+// called arena, which a clone's ./arena is not).
+const cloneBuild = "go build -o fakecli ./challengers/fakecli && "
+
+// tryFakes runs the README's lines for the fakes: a clone's, with ./arena
+// and ./fakecli built, or an installed arena's, with both on PATH.
+func tryFakes(t *testing.T, lines []string) {
 	root := t.TempDir()
 	bin, home, work := filepath.Join(root, "gobin"), filepath.Join(root, "home"), filepath.Join(root, "work")
 	for _, d := range []string{bin, home, work} {
@@ -66,7 +97,18 @@ func TestREADMETryItWithoutAModelCLI(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	script := "set -e\n" + strings.Join(lines[1:], "\n") + "\n"
+	if strings.HasPrefix(lines[0], cloneBuild) {
+		// A clone: ./arena and ./fakecli in the working directory, neither on PATH.
+		for _, name := range []string{"arena", "fakecli"} {
+			if err := os.Rename(filepath.Join(bin, name), filepath.Join(work, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		lines = append([]string{strings.TrimPrefix(lines[0], cloneBuild)}, lines[1:]...)
+	} else {
+		lines = lines[1:] // go install: done above
+	}
+	script := "set -e\n" + strings.Join(lines, "\n") + "\n"
 	cmd := exec.CommandContext(ctx, "bash", "-c", script)
 	cmd.Dir = work
 	cmd.Env = []string{"HOME=" + home, "PATH=" + bin + ":/usr/local/bin:/usr/bin:/bin", "NO_COLOR=1"}
@@ -75,7 +117,7 @@ func TestREADMETryItWithoutAModelCLI(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
 	}
-	for _, want := range []string{"(DEBATE)", "Seats: claude (defender), gemini (challenger), codex (challenger), qwen (challenger)", "Log of this debate: debate-logs/"} {
+	for _, want := range []string{"(DEBATE)", "Seats: claude (defender), gemini (challenger), codex (challenger),", "Log of this debate: debate-logs/"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the run printed no %q:\n%s\n%s", want, out.String(), errb.String())
 		}
@@ -101,7 +143,7 @@ func TestREADMEInstallNamesThisModule(t *testing.T) {
 	if got, want := readmeBlock(t, "## Install"), "go install "+module+"/cmd/arena@latest"; len(got) != 1 || got[0] != want {
 		t.Errorf("the README installs with %q, want %q", got, want)
 	}
-	if got := readmeBlock(t, "### Try it without a model CLI")[0]; !strings.HasPrefix(got, "go install "+module+"/challengers/fakecli@") {
+	if got := readmeBlocks(t, "### Try it without a model CLI")[1][0]; !strings.HasPrefix(got, "go install "+module+"/challengers/fakecli@") {
 		t.Errorf("the README installs the fakes with %q", got)
 	}
 }

@@ -72,12 +72,12 @@ func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (st
 	if err != nil {
 		return "", err
 	}
-	logs, err := runlog.List(s.DebateLogPath)
+	logs, where, err := a.savedRuns(s)
 	if err != nil {
-		return "", usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
+		return "", err
 	}
 	if len(logs) == 0 {
-		return "", usagef("no saved debates in %s (run a debate first, or give a log file: arena replay LOG)", s.DebateLogPath)
+		return "", usagef("no saved debates in %s (run a debate first, or give a log file: arena replay LOG)", where)
 	}
 	latest := logs[0]
 	if a.isTTY() {
@@ -149,30 +149,57 @@ func replayAll(events []engine.Event, sink engine.Sink) {
 }
 
 func (a *app) logsCmd(cf *commonFlags) *cobra.Command {
-	return &cobra.Command{
-		Use:   "logs",
-		Short: "List saved debates, newest first",
-		Long: `logs lists the debates saved in the log directory (debate_log_path, or
---log-dir, or the one in --config), newest first: date, outcome, rounds,
-protocol, outcome, rounds, how long it took, the tokens its agents reported,
-the agents and the topic. Replay one with arena replay LOG.`,
+	var f logsFlags
+	cmd := &cobra.Command{
+		Use:   "logs [-n N] [--json]",
+		Short: "List saved runs, newest first",
+		Long: `logs lists the runs saved in the log directory (debate_log_path, or
+--log-dir, or the one in --config), and arena verdict's (see arena verdict
+--help), newest first: date, protocol, outcome, topic, rounds, how long it
+took, the tokens its agents reported, the agents and the log. It fits the
+terminal (on a pipe, $COLUMNS, else 80 columns): a table when there is
+room, else three lines a run. Replay one with arena replay LOG.`,
+		Example: `  arena logs -n 5
+  arena logs --json | jq -r 'select(.result == "interrupted") | .path'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := a.loadSettings(cmd, cf)
 			if err != nil {
 				return err
 			}
-			return a.listLogs(s)
+			return a.listLogs(s, f)
 		},
 	}
+	cmd.Flags().IntVarP(&f.n, "number", "n", 0, "list the newest N runs only (0: all)")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print a JSON object a run, a line each")
+	return cmd
 }
 
-func (a *app) listLogs(s *settings.Settings) error {
-	logs, err := runlog.List(s.DebateLogPath)
-	if err != nil {
-		return usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
+type logsFlags struct {
+	n    int
+	json bool
+}
+
+func (a *app) listLogs(s *settings.Settings, f logsFlags) error {
+	if f.n < 0 {
+		return usagef("-n %d: give a number of runs, or 0 for all", f.n)
 	}
-	fmt.Fprint(a.stdout, plain.Logs(s.DebateLogPath, logs, a.stdout))
+	logs, where, err := a.savedRuns(s)
+	if err != nil {
+		return err
+	}
+	if f.n > 0 && len(logs) > f.n {
+		logs = logs[:f.n]
+	}
+	if f.json {
+		b, err := plain.LogsJSON(logs)
+		if err != nil {
+			return err
+		}
+		_, err = a.stdout.Write(b)
+		return err
+	}
+	fmt.Fprint(a.stdout, plain.Logs(where, logs, a.stdout))
 	// What is wrong with a log is said on stderr, a line each.
 	for _, l := range logs {
 		if what := plain.LogProblems(l); what != "" {

@@ -155,13 +155,13 @@ func (a *app) resumePath(s *settings.Settings, args []string) (string, error) {
 	if len(args) == 1 {
 		return filepath.Abs(args[0])
 	}
-	logs, err := runlog.List(s.DebateLogPath)
+	logs, where, err := a.savedRuns(s)
 	if err != nil {
-		return "", usagef("cannot list debate logs in %s: %w", s.DebateLogPath, err)
+		return "", err
 	}
 	latest, ok := resume.Latest(logs)
 	if !ok {
-		return "", usagef("no interrupted, aborted or over-budget run in %s to resume (give a log file: arena resume LOG)", s.DebateLogPath)
+		return "", usagef("no interrupted, aborted or over-budget run in %s to resume (give a log file: arena resume LOG)", where)
 	}
 	return filepath.Abs(latest.Path)
 }

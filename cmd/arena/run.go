@@ -66,7 +66,14 @@ func (a *app) runProtocol(p engine.Protocol, logw *runlog.Writer, f outputFlags)
 		p = a.recorded(p)
 	}
 	out, saved := a.protocolRun(p, logw, f)
-	a.closeLog(logw)
+	if logw != nil && out.LogPath == "" && out.InternalError == "" && a.resume == nil {
+		// It asked no model (engine.Options.LogPath): nothing is left behind.
+		if err := logw.Discard(); err != nil {
+			a.warn("could not remove the log of a run that asked no model: %v", err)
+		}
+	} else {
+		a.closeLog(logw)
+	}
 	if out.InternalError != "" {
 		a.internalError = true
 		if f.json || f.noTUI || !a.isTTY() {
@@ -159,6 +166,12 @@ func (a *app) openLog(s *settings.Settings, name string) (*runlog.Writer, error)
 		// The sentence leaves out runlog.Create's "create log:" prefix, which
 		// says again what the sentence says; the cause is kept whole.
 		return nil, usageCause(err, "cannot save the debate log in %s: %v (choose another with --log-dir DIR, or run with --no-log)", s.DebateLogPath, errors.Unwrap(err))
+	}
+	if w.Unignored() {
+		d := s.DebateLogPath
+		a.warn("%s is in a git work tree that does not ignore it, and the logs hold your code and the models' replies: "+
+			"`echo '*' > %s/.gitignore` keeps them out of commits (arena writes that file in the log directories it makes); "+
+			"an empty %s/.gitignore keeps them in and ends this warning", d, d, d)
 	}
 	return w, nil
 }
@@ -341,7 +354,11 @@ func subscribeOutputs(bus *engine.Bus, logw *runlog.Writer, fe frontEnd, opts *e
 	if logw != nil {
 		bus.Subscribe(logw)
 		opts.LogPath = logw.Path()
-		bus.Subscribe(&engine.DocumentWriter{Path: strings.TrimSuffix(logw.Path(), ".jsonl") + ".md", Bus: bus})
+		doc := &engine.DocumentWriter{Path: strings.TrimSuffix(logw.Path(), ".jsonl") + ".md", Bus: bus}
+		if opts.Resume != nil {
+			doc.Earlier = opts.Resume.Events // the document is the run's final one
+		}
+		bus.Subscribe(doc)
 	}
 	bus.Subscribe(saved)
 	bus.Subscribe(fe.Sink())

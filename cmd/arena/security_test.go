@@ -332,7 +332,8 @@ func TestWritesGoOnlyWhereArenaMeansThem(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The default verdict log, committed as a link.
+	// The verdict log, committed as a link where --log-dir puts it (its
+	// default is out of the work tree, in the state directory).
 	vdir := filepath.Join(s.dir, "debate-logs", "verdicts")
 	if err := os.MkdirAll(vdir, 0o755); err != nil {
 		t.Fatal(err)
@@ -340,7 +341,7 @@ func TestWritesGoOnlyWhereArenaMeansThem(t *testing.T) {
 	if err := os.Symlink(victim, filepath.Join(vdir, "verdicts.jsonl")); err != nil {
 		t.Fatal(err)
 	}
-	r := s.run("verdict", "--no-tui", "report.md", "--task-id", "t")
+	r := s.run("verdict", "--no-tui", "report.md", "--task-id", "t", "--log-dir", "debate-logs")
 	if r.code != exitUsage || !strings.Contains(r.stderr, "symbolic link") || len(s.fakes.Calls()) != 0 {
 		t.Fatalf("verdict log through a link: exit %d, %d calls\n%s", r.code, len(s.fakes.Calls()), r.stderr)
 	}
@@ -522,6 +523,10 @@ func TestJudgeSendsNoIgnoredFileAndNoSecret(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("the run does not name %q:\n%s", want, r.stdout)
 		}
+	}
+	// Warned once: by the run, not on stderr too (issue 32, point 8).
+	if n := strings.Count(r.stdout+r.stderr, "warning: files not sent"); n != 1 || strings.Contains(r.stderr, ".env") {
+		t.Errorf("the skipped files are warned of %d times; stderr:\n%s", n, r.stderr)
 	}
 }
 

@@ -92,9 +92,13 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 		if err != nil {
 			return err
 		}
-		paths = []string{s.DebateLogPath}
-		if _, err := os.Stat(s.DebateLogPath); err != nil {
-			fmt.Fprintf(trust.Writer{W: a.stdout}, "No saved runs in %s.\n", s.DebateLogPath)
+		for _, d := range a.logDirs(s) {
+			if _, err := os.Stat(d); err == nil {
+				paths = append(paths, d)
+			}
+		}
+		if len(paths) == 0 {
+			fmt.Fprintf(trust.Writer{W: a.stdout}, "No saved runs in %s.\n", strings.Join(a.logDirs(s), " or "))
 			return nil
 		}
 	}

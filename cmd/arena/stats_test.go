@@ -56,11 +56,11 @@ func TestStatsNameThePositionBiasedJudge(t *testing.T) {
 	}
 	for range 3 {
 		if r := compare("qwen"); r.code != exitOrderDependent ||
-			!strings.Contains(r.stdout, "recommendation: the pick flipped (Kafka in 1 of 2 orders, NATS in 1) — counted as a tie") ||
-			!strings.Contains(r.stdout, "throughput: Kafka and NATS flipped") {
+			!strings.Contains(r.stdout, "the pick flipped (Kafka in 1 of 2 orders, NATS in 1) — counted as a tie") ||
+			!strings.Contains(r.stdout, "Kafka and NATS flipped") {
 			t.Fatalf("qwen: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 		}
-		if r := compare("claude"); r.code != exitOK || !strings.Contains(r.stdout, "recommendation: picked Kafka in 2 of 2 orders") {
+		if r := compare("claude"); r.code != exitOK || !strings.Contains(r.stdout, "picked Kafka in 2 of 2 orders") {
 			t.Fatalf("claude: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 		}
 	}

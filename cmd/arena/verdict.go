@@ -19,6 +19,7 @@ import (
 	"github.com/arenadebate/arena/engine/resume"
 	"github.com/arenadebate/arena/engine/verdict"
 	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui/plain"
 )
 
 // arena verdict: the rubric quality gate of engine/verdict, its JSONL
@@ -44,7 +45,7 @@ var verdictExits = runExits(
 )
 
 type verdictFlags struct {
-	noTUI, json         bool
+	noTUI, json, brief  bool
 	moderate            moderateFile
 	taskID, task        string
 	thorough, sensitive bool
@@ -53,6 +54,7 @@ type verdictFlags struct {
 	timeouts            map[verdict.Mode]*string
 	author              string
 	installHook, force  bool
+	uninstallHook       bool
 	schema              bool
 	stats               string
 	includeSecrets      bool
@@ -93,9 +95,10 @@ func (a *app) verdictCmd(cf *commonFlags) *cobra.Command {
 		Use:   "verdict [FILE... | -] --task-id ID",
 		Short: "Judge finished work against a rubric: accept, improve, reject or escalate",
 		Long: `verdict is a quality gate for finished work (files, or a diff on stdin). Judges
-score it 1–5 on three dimensions of the KLS framework: semantic (accurate to
-the domain), pragmatic (enables the intended decision or action) and
-syntactic (consistent and well-structured). Arena, not the model, applies
+score it 1–5 on the three dimensions of quality of the KLS framework
+(Krogstie, Lindland and Sindre's, from conceptual modelling): semantic
+(accurate to the domain), pragmatic (enables the intended decision or
+action) and syntactic (consistent and well-structured). Arena, not the model, applies
 the thresholds to the scores: every score ≥ 3 and average ≥ 3.5 → accept;
 any score < 2 → reject; otherwise improve.
 
@@ -113,17 +116,28 @@ else the defender and challengers. --author keeps the agent that wrote the
 work out of every seat the config or the defaults would give it.
 
 Every judge's verdict, then the final decision, is appended as one JSON
-line to the verdict log (--log, default verdicts/verdicts.jsonl in
-the log directory); arena verdict --schema prints the records' JSON Schema.`,
+line to the verdict log (--log, default verdicts/verdicts.jsonl in the log
+directory); arena verdict --schema prints the records' JSON Schema. A
+verdict leaves nothing in the work tree: unless a log directory was chosen
+(--log-dir, debate_log_path), its logs go to $XDG_STATE_HOME/arena/verdict-logs
+(~/.local/state/arena/verdict-logs). --brief prints one line, the decision
+and the log, as the pre-push hook does (the whole run with
+ARENA_VERDICT_VERBOSE=1).`,
 		Example: `  arena verdict report.md --task-id issue-18 --task "document the API"
   git diff main... | arena verdict - --task-id "$(git branch --show-current)"
   arena verdict - --task-id issue-18 --thorough --json < change.diff
   arena verdict --install-hook     # judge every git push in this repository
+  arena verdict --uninstall-hook   # stop: remove the hook arena wrote
   arena verdict --schema           # the verdict log's JSON Schema
-  arena verdict --stats debate-logs/verdicts/verdicts.jsonl`,
+  arena verdict --stats ~/.local/state/arena/verdict-logs/verdicts/verdicts.jsonl`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runVerdict(cmd, cf, f, args) },
 	}
+	f.register(cmd)
+	return cmd
+}
+
+func (f *verdictFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.taskID, "task-id", "", "what the work is for, as the log records it (an issue, a branch)")
 	fl.StringVar(&f.task, "task", "", "what the work had to do, for the judges")
@@ -132,6 +146,7 @@ the log directory); arena verdict --schema prints the records' JSON Schema.`,
 	fl.StringVar(&f.logPath, "log", "", "the verdict log to append to (default verdicts/verdicts.jsonl in the log directory)")
 	fl.BoolVar(&f.noTUI, "no-tui", false, "print the run as plain text instead of the live screen")
 	fl.BoolVar(&f.json, "json", false, "print only the final record, as one JSON object")
+	fl.BoolVar(&f.brief, "brief", false, "print one line: the decision, and the log's path (what the pre-push hook shows)")
 	fl.Var(&f.moderate, "moderate", "read moderator's notes for every seat from FILE (or a fifo), a line each, as they are written")
 	fl.BoolVar(&f.includeSecrets, "include-secrets", false, "send work files that look like secrets (.env, keys, tokens) to the judges anyway")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "show what each judge would receive, and call none")
@@ -142,9 +157,9 @@ the log directory); arena verdict --schema prints the records' JSON Schema.`,
 	fl.StringVar(&f.author, "author", "", "the agent that wrote the work: kept out of every seat it would hold")
 	fl.BoolVar(&f.installHook, "install-hook", false, "write a git pre-push hook that judges what is pushed")
 	fl.BoolVar(&f.force, "force", false, "with --install-hook: replace a hook arena did not write (it is backed up)")
+	fl.BoolVar(&f.uninstallHook, "uninstall-hook", false, "remove the pre-push hook arena wrote (never another), putting back the one it replaced")
 	fl.BoolVar(&f.schema, "schema", false, "print the verdict log records' JSON Schema")
 	fl.StringVar(&f.stats, "stats", "", "summarise a verdict log: verdicts per model, quick/deep agreement, escalations")
-	return cmd
 }
 
 func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, args []string) error {
@@ -159,6 +174,8 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 		return a.verdictStats(f)
 	case f.installHook:
 		return a.installHook(f.force)
+	case f.uninstallHook:
+		return a.uninstallHook()
 	}
 	f.taskID, f.task = trust.Text(f.taskID), trust.Text(f.task) // shown and saved: no escapes of an argument
 	work, err := a.readWork(args, f.includeSecrets)
@@ -182,6 +199,7 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 // judgeWork runs the verdict of cfg, appending its records to the verdict
 // log, and exits with the code of its decision.
 func (a *app) judgeWork(s *settings.Settings, f *verdictFlags, cfg verdict.Config) error {
+	s.DebateLogPath = a.verdictLogDir(s) // out of the work tree (logdirs.go)
 	vlog, err := verdict.LogPath(f.logPath, s.DebateLogPath, s.SaveDebateLogs)
 	if err != nil {
 		return usageCause(err, "cannot append to the verdict log %v (choose another with --log PATH)", err)
@@ -201,7 +219,7 @@ func (a *app) judgeWork(s *settings.Settings, f *verdictFlags, cfg verdict.Confi
 		sink.Resuming(rr.lc.Events)
 	}
 	front, out := a, outputFlags{noTUI: f.noTUI, moderate: f.moderate}
-	if f.json {
+	if f.json || f.brief {
 		quiet := *a
 		quiet.stdout = io.Discard
 		front, out = &quiet, outputFlags{noTUI: true, moderate: f.moderate}
@@ -210,9 +228,12 @@ func (a *app) judgeWork(s *settings.Settings, f *verdictFlags, cfg verdict.Confi
 	if err := sink.Err(); err != nil {
 		a.warn("%v", err)
 	}
-	if f.json {
+	switch {
+	case f.json:
 		b, _ := json.Marshal(sink.Final())
 		fmt.Fprintf(a.stdout, "%s\n", b)
+	case f.brief:
+		fmt.Fprintln(trust.Writer{W: a.stdout}, plain.BriefLine(res, a.env.Home))
 	}
 	return exitCode(verdictExits.code(res.Result))
 }
@@ -220,7 +241,7 @@ func (a *app) judgeWork(s *settings.Settings, f *verdictFlags, cfg verdict.Confi
 // checkModes refuses flags that do not go together.
 func (f *verdictFlags) checkModes(cmd *cobra.Command, args []string) error {
 	var modes []string
-	for _, n := range []string{"schema", "stats", "install-hook"} {
+	for _, n := range []string{"schema", "stats", "install-hook", "uninstall-hook"} {
 		if cmd.Flags().Changed(n) {
 			modes = append(modes, "--"+n)
 		}

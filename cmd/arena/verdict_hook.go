@@ -103,3 +103,28 @@ func createHook(dir *trust.Dir, script []byte) error {
 	}
 	return nil
 }
+
+// uninstallHook removes the pre-push hook arena wrote (hostconfig.RemoveHook).
+func (a *app) uninstallHook() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	hooks, err := trust.HooksDir(ctx, ".")
+	if err != nil {
+		return usageCause(err, "--uninstall-hook: not inside a git repository")
+	}
+	path := filepath.Join(hooks, "pre-push")
+	restored, err := hostconfig.RemoveHook(hooks)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		fmt.Fprintf(a.stdout, "arena: no pre-push hook in %s: nothing to remove\n", hooks)
+	case errors.Is(err, hostconfig.ErrHookNotOurs):
+		return usagef("%s is not the hook arena wrote (or it was edited since): arena leaves it alone; delete it yourself if you mean to", path)
+	case err != nil:
+		return usageCause(err, "--uninstall-hook: %v", err)
+	case restored:
+		fmt.Fprintf(a.stdout, "arena: removed arena's pre-push hook and put back the one it had replaced (%s)\n", path)
+	default:
+		fmt.Fprintf(a.stdout, "arena: removed arena's pre-push hook %s: pushes are no longer judged\n", path)
+	}
+	return nil
+}

@@ -106,11 +106,30 @@ func TestHookBlocksARejectAndPassesAnAccept(t *testing.T) {
 		t.Fatalf("hook %v %v", st, err)
 	}
 
-	// Accepted: the push goes through, judged with the branch as task id.
+	// Accepted: the push goes through, judged with the branch as task id,
+	// in one line that names the log; the work tree is left as it was
+	// (issue 32, points 2 and 8).
 	h.commit("api.md", "GET /users returns the users.\n")
 	out, code := h.try(h.s.dir, nil, "push", "origin", "main")
 	if code != 0 || !strings.Contains(out, "main: ACCEPT") {
 		t.Fatalf("accepted push: exit %d\n%s", code, out)
+	}
+	hookLines := 0
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "arena pre-push hook: ") {
+			hookLines++
+			if !strings.Contains(l, " · log ~/.local/state/arena/verdict-logs/") || !strings.HasSuffix(l, ".jsonl") {
+				t.Errorf("the verdict's line does not name its log: %q", l)
+			}
+		} else if strings.Contains(l, "arena") || strings.Contains(l, "Verdict") {
+			t.Errorf("the hook printed more than its line: %q", l)
+		}
+	}
+	if hookLines != 1 {
+		t.Fatalf("%d lines of the hook's:\n%s", hookLines, out)
+	}
+	if st := h.git(h.s.dir, "status", "--porcelain", "--untracked-files=all"); st != "" {
+		t.Fatalf("the hook left files in the work tree:\n%s", st)
 	}
 	local := strings.TrimSpace(h.git(h.s.dir, "rev-parse", "HEAD"))
 	if h.remoteHas("refs/heads/main") != local {
@@ -124,7 +143,7 @@ func TestHookBlocksARejectAndPassesAnAccept(t *testing.T) {
 	// Rejected: blocked, the remote keeps what it had.
 	h.commit("api.md", "GET /users deletes the users. VERDICT:REJECT\n")
 	out, code = h.try(h.s.dir, nil, "push", "origin", "main")
-	if code == 0 || !strings.Contains(out, "REJECT: push blocked") {
+	if code == 0 || !strings.Contains(out, "main: REJECT (") || !strings.Contains(out, "): push blocked") {
 		t.Fatalf("rejected push: exit %d\n%s", code, out)
 	}
 	if h.remoteHas("refs/heads/main") != local {
@@ -162,12 +181,18 @@ func TestHookEscalateBlocksOnlyWhenStrict(t *testing.T) {
 	h.install()
 	h.commit("api.md", "Lists users. VERDICT:IMPROVE\n")
 	out, code := h.try(h.s.dir, []string{"ARENA_VERDICT_STRICT=1"}, "push", "origin", "main")
-	if code == 0 || !strings.Contains(out, "ESCALATE: push blocked") {
+	if code == 0 || !strings.Contains(out, "main: ESCALATE (") || !strings.Contains(out, "): push blocked (ARENA_VERDICT_STRICT=1)") {
 		t.Fatalf("strict: exit %d\n%s", code, out)
 	}
 	out, code = h.try(h.s.dir, nil, "push", "origin", "main")
-	if code != 0 || !strings.Contains(out, "ESCALATE: a human should review it") {
+	if code != 0 || !strings.Contains(out, "): a human should review it") {
 		t.Fatalf("not strict: exit %d\n%s", code, out)
+	}
+	// ARENA_VERDICT_VERBOSE=1 prints the whole run.
+	h.commit("api2.md", "Lists users. VERDICT:IMPROVE\n")
+	out, code = h.try(h.s.dir, []string{"ARENA_VERDICT_VERBOSE=1"}, "push", "origin", "main")
+	if code != 0 || !strings.Contains(out, "# Verdict: ESCALATE") || !strings.Contains(out, "main: ESCALATE: a human should review it") {
+		t.Fatalf("verbose: exit %d\n%s", code, out)
 	}
 }
 
@@ -323,5 +348,42 @@ func TestInstallHookRefusesALinkedHooksDirectory(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(target); len(entries) != 0 {
 		t.Fatalf("written through the link: %v", entries)
+	}
+}
+
+// TestUninstallHookRemovesOnlyArenasOwn: --uninstall-hook removes the
+// hook arena wrote, puts back the one --force replaced, and leaves
+// another's alone (issue 32, point 12).
+func TestUninstallHookRemovesOnlyArenasOwn(t *testing.T) {
+	h := newHookRepo(t)
+	uninstall := func() result {
+		t.Helper()
+		cmd := exec.Command(arenaBinary(t), "verdict", "--uninstall-hook")
+		cmd.Dir, cmd.Env = h.s.dir, h.env
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		code := exitCodeOf(cmd.Run())
+		return result{stdout: out.String(), stderr: errb.String(), code: code}
+	}
+	h.install()
+	if r := uninstall(); r.code != 0 || !strings.Contains(r.stdout, "removed arena's pre-push hook") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(h.hookPath()); !os.IsNotExist(err) {
+		t.Fatalf("the hook is still there: %v", err)
+	}
+	foreign := "#!/bin/sh\necho my own checks\n"
+	os.WriteFile(h.hookPath(), []byte(foreign), 0o755)
+	if r := uninstall(); r.code != exitUsage || !strings.Contains(r.stderr, "arena leaves it alone") {
+		t.Fatalf("a foreign hook: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := h.install("--force"); r.code != 0 {
+		t.Fatalf("install --force: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := uninstall(); r.code != 0 || !strings.Contains(r.stdout, "put back the one it had replaced") {
+		t.Fatalf("after --force: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(h.hookPath()); string(b) != foreign {
+		t.Fatalf("the replaced hook is not back: %q", b)
 	}
 }

@@ -191,17 +191,60 @@ func (r *run) scoresSection(b *strings.Builder) {
 	if anyLevelled {
 		b.WriteString("⇄ marks an average levelled with another option's: the judge's preference between them changed with the order, so it counts as a tie.\n\n")
 	}
+	r.justifications(b)
+}
+
+// justifications lists each option's score on each criterion once, with
+// what every reading said: one line when the readings agree in words, a
+// line a reading when they do not (issue 32, point 8: each justification
+// was printed twice, as given and reversed).
+func (r *run) justifications(b *strings.Builder) {
+	type key struct{ option, criterion string }
+	said := map[key][]string{}
+	scores := map[key][]string{}
+	var order []key
 	for i, rd := range r.readings {
-		fmt.Fprintf(b, "**Justifications (%s):**\n\n", readingName(i, len(r.readings)))
 		for _, s := range rd.j.Scores {
-			more := ""
-			if s.MoreConvinced != "" {
-				more = "; more convincing: " + s.MoreConvinced
+			k := key{s.Option, s.Criterion}
+			if _, ok := said[k]; !ok {
+				order = append(order, k)
 			}
-			fmt.Fprintf(b, "- %s, %s: %d/5 — %s%s\n", s.Option, s.Criterion, s.Score, engine.OrDash(s.Justification), more)
+			words := engine.OrDash(s.Justification)
+			if s.MoreConvinced != "" {
+				words += "; more convincing: " + s.MoreConvinced
+			}
+			said[k] = append(said[k], fmt.Sprintf("%s: %s", readingName(i, len(r.readings)), words))
+			scores[k] = append(scores[k], fmt.Sprintf("%d/5 %s", s.Score, readingName(i, len(r.readings))))
+		}
+	}
+	b.WriteString("**Justifications:**\n\n")
+	for _, k := range order {
+		fmt.Fprintf(b, "- %s, %s: %s", k.option, k.criterion, strings.Join(scores[k], ", "))
+		if same := sameWords(said[k]); same != "" {
+			fmt.Fprintf(b, " — %s\n", same)
+			continue
 		}
 		b.WriteString("\n")
+		for _, w := range said[k] {
+			fmt.Fprintf(b, "  - %s\n", w)
+		}
 	}
+	b.WriteString("\n")
+}
+
+// sameWords is what every reading said, when they all said the same
+// ("reading: words" each); "" when they differ.
+func sameWords(said []string) string {
+	var first string
+	for i, s := range said {
+		_, words, _ := strings.Cut(s, ": ")
+		if i == 0 {
+			first = words
+		} else if words != first {
+			return ""
+		}
+	}
+	return first
 }
 
 func (r *run) scorecardSection(b *strings.Builder, v Verdict) {

@@ -22,7 +22,7 @@ import (
 type Sandbox struct {
 	Fakes *clitest.Fakes
 	Home  string
-	Dir   string // the working directory; logs go to Dir/debate-logs
+	Dir   string // the working directory; logs go to Dir/debate-logs (arena verdict's: VerdictLogDir)
 }
 
 // NewSandbox installs the named fakes (default: claude, gemini, codex,
@@ -51,10 +51,18 @@ func (s *Sandbox) Env(extra ...string) []string {
 	}, extra...)...)
 }
 
-// Logs are the debate logs saved so far.
+// Logs are the debate logs saved so far: in Dir/debate-logs, and arena
+// verdict's in the state directory (VerdictLogDir).
 func (s *Sandbox) Logs() []string {
 	paths, _ := filepath.Glob(filepath.Join(s.Dir, "debate-logs", "*.jsonl"))
-	return paths
+	verdicts, _ := filepath.Glob(filepath.Join(s.VerdictLogDir(), "*.jsonl"))
+	return append(paths, verdicts...)
+}
+
+// VerdictLogDir is where arena verdict keeps its logs by default: under
+// the sandbox home's state directory, out of every work tree.
+func (s *Sandbox) VerdictLogDir() string {
+	return filepath.Join(s.Home, ".local", "state", "arena", "verdict-logs")
 }
 
 // OnlyLog reads the one debate log the sandbox holds.

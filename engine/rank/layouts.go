@@ -61,7 +61,7 @@ func (j Judgement) Display() string { return engine.Show(j, judgeLayout) }
 func (s Synthesis) Display() string { return engine.Show(s, synthesisLayout) }
 
 func (f Facts) Badge() (string, engine.Stance) {
-	return fmt.Sprintf("%d/%d requirements · %d findings", len(f.Functionality.Implemented), len(f.Functionality.SpecRequirements), len(f.Security.Findings)), engine.StanceNeutral
+	return fmt.Sprintf("%d/%d requirements · %s", len(f.Functionality.Implemented), len(f.Functionality.SpecRequirements), findingWords(len(f.Security.Findings))), engine.StanceNeutral
 }
 
 func (j Judgement) Badge() (string, engine.Stance) {
@@ -83,4 +83,13 @@ func indentJSON(v any) []byte {
 		return nil
 	}
 	return bytes.TrimSpace(b.Bytes())
+}
+
+// findingWords counts security findings in words: "no security
+// findings", "1 security finding" (issue 32, point 10: "1 findings").
+func findingWords(n int) string {
+	if n == 0 {
+		return "no security findings"
+	}
+	return engine.Plural(n, "security finding")
 }

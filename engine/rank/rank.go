@@ -610,7 +610,7 @@ func (s *state) judgeQuestion(d Dimension, m int, order []int) (engine.Question,
 		cands = append(cands, candidate{Letter: letters[j], Facts: f})
 		shown = append(shown, letters[j]+" = "+s.cfg.Repos[i].Label)
 	}
-	s.rt.Note(engine.NoteInfo, "the %s judge sees %s", strings.TrimSuffix(string(judgeRole(d, m)), " judge"), strings.Join(shown, ", "))
+	s.rt.Note(engine.NoteInfo, "the %s sees %s", judgeRole(d, m), strings.Join(shown, ", "))
 	q := engine.Question{
 		Seat: JudgeSeatOf(d, m), Agent: s.cfg.Judges[d], Role: judgeRole(d, m),
 		Phase: PhaseJudging, Task: TaskJudge, Shape: ShapeJudge, Retries: 1,

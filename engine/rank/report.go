@@ -298,11 +298,30 @@ func abortWhy(s *state) string {
 	return "every dimension judge failed"
 }
 
+// titleWords are what the document's title says of the outcome: who
+// came first ("# Ranking: ranked" said nothing; issue 32, point 10), or
+// that the run stopped.
+func (r *Report) titleWords() string {
+	var first []string
+	for _, p := range r.Places {
+		if p.Place == 1 {
+			first = append(first, md(p.Label))
+		}
+	}
+	switch {
+	case len(first) == 1:
+		return first[0] + " first"
+	case len(first) > 1:
+		return strings.Join(first, " and ") + " tied first"
+	}
+	return string(r.Result)
+}
+
 // Markdown is the outcome document: the scores table, the ranking, the
 // verdict, and each dimension's justifications.
 func (r *Report) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Ranking: %s\n\n", r.Result)
+	fmt.Fprintf(&b, "# Ranking: %s\n\n", r.titleWords())
 	fmt.Fprintf(&b, "**Spec:** %s  \n**Repositories compared:** %s\n\n", r.SpecFile, strings.Join(r.labels(), ", "))
 	b.WriteString("## Measured by arena\n\n| Repository | Branch | Base | HEAD | Files | + | − | Tests |\n|---|---|---|---|---|---|---|---|\n")
 	for _, rr := range r.Repos {

@@ -44,7 +44,7 @@ var CommonFlags = []string{"defender", "challengers", "max-rounds", "timeout", "
 
 // DroppedFlags are a run's front end and log, which the resume decides
 // for itself: they are left out of the rebuilt command.
-var DroppedFlags = []string{"no-tui", "json", "moderate", "log-dir", "no-log"}
+var DroppedFlags = []string{"no-tui", "json", "brief", "moderate", "log-dir", "no-log"}
 
 // StartAgain is the command line that starts a run again from its log's
 // start event.
@@ -80,7 +80,7 @@ func (r Rule) Take(name, protocol string) (keep bool, refused string) {
 // refusedWhy says why a flag is never taken from a log.
 func refusedWhy(name string) string {
 	switch name {
-	case "install-hook", "force":
+	case "install-hook", "uninstall-hook", "force":
 		return "a resume never installs a hook"
 	case "help", "version", "schema", "stats", "dry-run":
 		return "it does not start a run"

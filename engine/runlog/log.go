@@ -12,7 +12,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -53,6 +55,10 @@ type Writer struct {
 	// A failed flush may have written any part of them, so on a failure
 	// they are kept too: the buffer's contents must not vanish with it.
 	pending []engine.Event
+	// dir is the directory Create put the log in, and madeDir says it
+	// made it (Discard removes it again when the log was all it held).
+	dir     string
+	madeDir bool
 }
 
 // ErrLocked says a log is being written by another arena.
@@ -83,7 +89,15 @@ func (e *LockedError) Unwrap() error { return ErrLocked }
 // millisecond) it takes the first free of name-2, name-3, ... (before the
 // extension). Path says which it got. The file is opened to append and
 // locked before anything is written.
+//
+// A directory Create makes gets a .gitignore of "*" (IgnoreFile), as
+// pytest, uv and Python's venv do for theirs: a log holds the code and the
+// models' replies, and ./debate-logs sat untracked in every work tree a
+// debate ran in, one `git add .` from a commit (issue 32, point 2). A
+// directory that was there already is the person's: nothing is added to it.
 func Create(dir, name string) (*Writer, error) {
+	_, err := os.Lstat(dir)
+	made := errors.Is(err, fs.ErrNotExist)
 	// The directory is often inside a repository: no link in it is
 	// followed (trust.OpenDir), and what is made of it is 0700.
 	d, err := trust.OpenDir(dir, true)
@@ -91,6 +105,15 @@ func Create(dir, name string) (*Writer, error) {
 		return nil, fmt.Errorf("create log directory: %w", err)
 	}
 	defer d.Close()
+	if made {
+		// O_EXCL: a .gitignore someone put there in the meantime stays.
+		if f, err := d.Create(IgnoreFile, 0o600); err == nil {
+			_, werr := f.WriteString(ignoreText)
+			if err := errors.Join(werr, f.Close()); err != nil {
+				return nil, fmt.Errorf("create log directory: %s: %w", filepath.Join(dir, IgnoreFile), err)
+			}
+		}
+	}
 	// O_EXCL makes taking a name atomic: of several processes trying one
 	// name at once, exactly one gets it and the others move on.
 	f, path, err := d.CreateNew(name)
@@ -108,8 +131,18 @@ func Create(dir, name string) (*Writer, error) {
 		}
 		return nil, fmt.Errorf("create log: lock %s: %w", path, err)
 	}
-	return newWriter(f, path, false), nil
+	w := newWriter(f, path, false)
+	w.dir, w.madeDir = dir, made
+	return w, nil
 }
+
+// IgnoreFile is the .gitignore Create writes in a log directory it makes.
+const IgnoreFile = ".gitignore"
+
+// ignoreText ignores everything, itself included, so the directory never
+// shows in git status.
+const ignoreText = "# Written by arena when it made this directory: the logs hold your code\n" +
+	"# and the models' replies, so git ignores all of them (this file too).\n*\n"
 
 // appendOnly makes every write to f land at its end (O_APPEND), whatever
 // else writes the file: no write can overwrite another's.
@@ -203,6 +236,33 @@ func (l *Writer) Close() error {
 		}
 	}
 	return errors.Join(l.err, l.f.Close())
+}
+
+// Discard closes the log and removes it: a run that asked no model has
+// nothing to replay or resume, and leaves nothing behind (issue 32,
+// point 2: a debate that aborted because no CLI was installed left a log
+// in the work tree). A directory Create made for it goes too, when the
+// log and its .gitignore were all it held.
+func (l *Writer) Discard() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.err = errors.New("discarded") // nothing more is written
+	err := errors.Join(l.f.Close(), os.Remove(l.path))
+	if l.madeDir && onlyIgnoreFile(l.dir) {
+		_ = os.Remove(filepath.Join(l.dir, IgnoreFile))
+		_ = os.Remove(l.dir) // fails, as it should, when anything came in meanwhile
+	}
+	return err
+}
+
+// onlyIgnoreFile says dir holds nothing but the .gitignore Create wrote.
+func onlyIgnoreFile(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 1 || entries[0].Name() != IgnoreFile {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, IgnoreFile))
+	return err == nil && string(b) == ignoreText
 }
 
 // Name names a log by time, to the millisecond, and topic:

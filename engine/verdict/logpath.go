@@ -1,11 +1,15 @@
 package verdict
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine/runlog"
@@ -13,8 +17,10 @@ import (
 
 // LogPath is where verdicts are appended ("" for nowhere): path when
 // given, else verdicts/verdicts.jsonl in the debate log directory logDir
-// unless logs are off (save false). It is opened now, so that a log that
-// cannot be written is an error before any model is asked.
+// unless logs are off (save false). It is checked now, so that a log
+// that cannot be written is an error before any model is asked; one that
+// is not there yet is made by the first record, so a run that asks no
+// judge leaves nothing behind.
 func LogPath(path, logDir string, save bool) (string, error) {
 	if path == "" {
 		if !save {
@@ -24,14 +30,34 @@ func LogPath(path, logDir string, save bool) (string, error) {
 		// debate logs, which arena logs and replay list.
 		path = filepath.Join(logDir, "verdicts", "verdicts.jsonl")
 	}
-	fh, err := trust.OpenAppend(path, true)
-	if err != nil {
+	fh, err := trust.OpenAppend(path, false)
+	if err == nil {
+		return path, fh.Close()
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
 		return "", err
 	}
-	if err := fh.Close(); err != nil {
-		return "", err
+	return path, writableAncestor(filepath.Dir(path))
+}
+
+// writableAncestor checks that the deepest existing directory of dir is a
+// directory this user may write in: where the missing rest will be made.
+func writableAncestor(dir string) error {
+	for {
+		st, err := os.Stat(dir)
+		switch {
+		case err == nil && !st.IsDir():
+			return fmt.Errorf("%s: not a directory", dir)
+		case err == nil:
+			if err := unix.Access(dir, unix.W_OK); err != nil {
+				return &fs.PathError{Op: "write in", Path: dir, Err: err}
+			}
+			return nil
+		case !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir):
+			return err
+		}
+		dir = filepath.Dir(dir)
 	}
-	return path, nil
 }
 
 // RunID is the id the verdict log records a run under: its debate log's

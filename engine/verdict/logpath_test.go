@@ -18,13 +18,18 @@ func TestLogPath(t *testing.T) {
 	if got, err := LogPath("", dir, true); err != nil || got != want {
 		t.Fatalf("default: %q, %v", got, err)
 	}
-	if _, err := os.Stat(want); err != nil {
-		t.Fatalf("the log was not opened: %v", err)
+	// Made by the first record, not before: a run that asks no judge
+	// leaves nothing (issue 32, point 2).
+	if _, err := os.Stat(filepath.Dir(want)); !os.IsNotExist(err) {
+		t.Fatalf("the log's directory was made before any record: %v", err)
 	}
 	// --log is written even with logs off.
 	own := filepath.Join(dir, "mine.jsonl")
 	if got, err := LogPath(own, dir, false); err != nil || got != own {
 		t.Fatalf("--log: %q, %v", got, err)
+	}
+	if err := os.WriteFile(own, nil, 0o600); err != nil {
+		t.Fatal(err)
 	}
 	if got, err := LogPath(filepath.Join(dir, "mine.jsonl", "x.jsonl"), dir, true); err == nil {
 		t.Fatalf("a log under a file: %q", got)

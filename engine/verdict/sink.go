@@ -110,6 +110,9 @@ func (v *LogSink) finished(p engine.Outcome, e engine.Event) {
 	v.mu.Lock()
 	v.final = fin
 	v.mu.Unlock()
+	if res.Calls == 0 && p.LogPath == "" {
+		return // no judge was asked (a CLI is missing): no gate ran, and nothing is written
+	}
 	v.append(fin)
 }
 

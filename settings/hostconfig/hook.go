@@ -3,8 +3,13 @@ package hostconfig
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/arenadebate/arena/challengers/trust"
 )
 
 // arena verdict --install-hook's git pre-push hook, which judges the
@@ -99,22 +104,43 @@ while read -r local_ref local_sha remote_ref remote_sha; do
 		continue
 	fi
 	branch=${local_ref#refs/heads/}
-	echo "arena pre-push hook: judging $branch ($base..$local_sha)" >&2
-	"$arena" verdict - --task-id "$branch" --no-tui <"$tmp"
-	code=$?
+	# One line a verdict, with its log; the whole run with
+	# ARENA_VERDICT_VERBOSE=1.
+	if [ "${ARENA_VERDICT_VERBOSE:-}" = 1 ]; then
+		echo "arena pre-push hook: judging $branch ($base..$local_sha)" >&2
+		"$arena" verdict - --task-id "$branch" --no-tui <"$tmp"
+		code=$?
+		case $code in
+		0) said="$branch: ACCEPT" ;;
+		3) said="$branch: IMPROVE" ;;
+		5) said="$branch: REJECT" ;;
+		6) said="$branch: ESCALATE" ;;
+		*) said="" ;;
+		esac
+	else
+		said=$("$arena" verdict - --task-id "$branch" --brief <"$tmp")
+		code=$?
+	fi
+	log=""
+	case "$said" in
+	*" · log "*)
+		log=" · log ${said##* · log }"
+		said=${said%% · log *}
+		;;
+	esac
 	case $code in
-	0) echo "arena pre-push hook: $branch: ACCEPT" >&2 ;;
-	3) echo "arena pre-push hook: $branch: IMPROVE (the push goes through; see the improvements above)" >&2 ;;
+	0) echo "arena pre-push hook: $said$log" >&2 ;;
+	3) echo "arena pre-push hook: $said: the push goes through$log" >&2 ;;
 	5)
-		echo "arena pre-push hook: $branch: REJECT: push blocked (git push --no-verify skips the hook)" >&2
+		echo "arena pre-push hook: $said: push blocked (git push --no-verify skips the hook)$log" >&2
 		blocked=1
 		;;
 	6)
 		if [ "${ARENA_VERDICT_STRICT:-}" = 1 ]; then
-			echo "arena pre-push hook: $branch: ESCALATE: push blocked (ARENA_VERDICT_STRICT=1); a human must decide" >&2
+			echo "arena pre-push hook: $said: push blocked (ARENA_VERDICT_STRICT=1); a human must decide$log" >&2
 			blocked=1
 		else
-			echo "arena pre-push hook: $branch: ESCALATE: a human should review it; the push goes through (ARENA_VERDICT_STRICT=1 blocks it)" >&2
+			echo "arena pre-push hook: $said: a human should review it; the push goes through (ARENA_VERDICT_STRICT=1 blocks it)$log" >&2
 		fi
 		;;
 	130)
@@ -123,10 +149,10 @@ while read -r local_ref local_sha remote_ref remote_sha; do
 		;;
 	*)
 		if [ "${ARENA_VERDICT_STRICT:-}" = 1 ]; then
-			echo "arena pre-push hook: arena verdict failed (exit $code): push blocked (ARENA_VERDICT_STRICT=1)" >&2
+			echo "arena pre-push hook: arena verdict failed (exit $code${said:+: $said}): push blocked (ARENA_VERDICT_STRICT=1)" >&2
 			blocked=1
 		else
-			echo "arena pre-push hook: arena verdict failed (exit $code); this push goes through unjudged" >&2
+			echo "arena pre-push hook: arena verdict failed (exit $code${said:+: $said}); this push goes through unjudged" >&2
 		fi
 		;;
 	esac
@@ -165,3 +191,40 @@ func HookOurs(b []byte) bool {
 
 // hookQuote quotes s for sh.
 func hookQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// ErrHookNotOurs says a hook is not the one arena wrote, or was edited
+// since.
+var ErrHookNotOurs = errors.New("not the hook arena wrote")
+
+// hookBackup is where --install-hook --force keeps the hook it replaced.
+const hookBackup = "pre-push.arena-backup"
+
+// RemoveHook removes the pre-push hook in the hooks directory, only when
+// it is the one arena wrote and nobody edited since (HookOurs), and puts
+// back the hook --force replaced, saying so (restored). No hook is
+// fs.ErrNotExist; another's is ErrHookNotOurs, and stays.
+func RemoveHook(hooks string) (restored bool, err error) {
+	path := filepath.Join(hooks, "pre-push")
+	old, err := trust.ReadFile(path, 1<<20)
+	if err != nil {
+		return false, err
+	}
+	if !HookOurs(old) {
+		return false, fmt.Errorf("%s: %w", path, ErrHookNotOurs)
+	}
+	dir, err := trust.OpenDir(hooks, false)
+	if err != nil {
+		return false, err
+	}
+	defer dir.Close()
+	if err := dir.Remove("pre-push"); err != nil {
+		return false, fmt.Errorf("remove %s: %w", path, err)
+	}
+	if _, err := dir.Stat(hookBackup); err != nil {
+		return false, nil
+	}
+	if err := os.Rename(filepath.Join(hooks, hookBackup), path); err != nil {
+		return false, fmt.Errorf("put back the hook arena replaced, %s: %w", filepath.Join(hooks, hookBackup), err)
+	}
+	return true, nil
+}

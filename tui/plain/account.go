@@ -2,6 +2,7 @@ package plain
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -30,4 +31,20 @@ func Account(noun string, out engine.Outcome, saved []engine.Saved) string {
 		fmt.Fprintf(&b, "  %-*s %s  (arena replay %s)\n", width, logWords, out.LogPath, out.LogPath)
 	}
 	return b.String()
+}
+
+// BriefLine is arena verdict --brief's line: the outcome's summary, and
+// its log, from the home directory as ~ (the pre-push hook prints a line a
+// verdict; it printed the whole run, some 58 lines, on every push: issue
+// 32, point 8).
+func BriefLine(out engine.Outcome, home string) string {
+	line := engine.OneLine(out.Summary, 0)
+	if out.LogPath == "" {
+		return line
+	}
+	path := out.LogPath
+	if rest, ok := strings.CutPrefix(path, home+string(filepath.Separator)); ok && home != "" {
+		path = "~/" + rest
+	}
+	return line + " · log " + path
 }

@@ -21,3 +21,14 @@ func TestAccountAlignsWhatWasSaved(t *testing.T) {
 		t.Fatalf("without a log: %q", got)
 	}
 }
+
+// --brief's line: the summary and the log, from home as ~.
+func TestBriefLine(t *testing.T) {
+	out := engine.Outcome{Summary: "main: ACCEPT (the quick judge said accept)", LogPath: "/home/u/.local/state/arena/verdict-logs/x.jsonl"}
+	if got, want := BriefLine(out, "/home/u"), "main: ACCEPT (the quick judge said accept) · log ~/.local/state/arena/verdict-logs/x.jsonl"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if got := BriefLine(engine.Outcome{Summary: "t: REJECT (x)"}, "/home/u"); got != "t: REJECT (x)" {
+		t.Fatalf("without a log: %q", got)
+	}
+}

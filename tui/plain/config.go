@@ -15,10 +15,17 @@ type ConfigRow struct {
 	Source string
 }
 
+// ConfigFile is a file the settings were looked for in.
+type ConfigFile struct {
+	Path, What string
+	Found      bool
+}
+
 // Config is `arena config`'s listing: the settings as a table, then each
-// agent, then the settings files read. out is where it will be written:
-// its terminal, if it is one, decides the colours.
-func Config(rows []ConfigRow, files []string, out io.Writer) string {
+// agent, then every file the settings were looked for in, read or not
+// found. out is where it will be written: its terminal, if it is one,
+// decides the colours.
+func Config(rows []ConfigRow, files []ConfigFile, out io.Writer) string {
 	r := lipgloss.NewRenderer(out)
 	dim := r.NewStyle().Faint(true)
 	t := newTable(r, "KEY", "VALUE", "SOURCE")
@@ -41,11 +48,17 @@ func Config(rows []ConfigRow, files []string, out io.Writer) string {
 			fmt.Fprintf(&b, "    %s\n", dim.Render(strings.Join(parts[1:], " · ")))
 		}
 	}
-	if len(files) == 0 {
-		b.WriteString(dim.Render("No settings files found; these are the defaults.") + "\n")
-	}
+	b.WriteString("\n" + r.NewStyle().Bold(true).Render("FILES") + "\n")
+	found := false
 	for _, f := range files {
-		b.WriteString(dim.Render("read "+f) + "\n")
+		state := "not found"
+		if f.Found {
+			state, found = "read", true
+		}
+		fmt.Fprintf(&b, "%-9s  %s  %s\n", state, f.Path, dim.Render("("+f.What+")"))
+	}
+	if !found {
+		b.WriteString(dim.Render("No settings file was found: these are the defaults (arena config init writes a commented one).") + "\n")
 	}
 	return b.String()
 }

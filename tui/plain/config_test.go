@@ -26,13 +26,19 @@ func TestConfig(t *testing.T) {
 		"llama  config.yaml:3\n",
 		"    ollama run llama3.2\n",
 		"    prompt stdin · pty false\n",
-		"read debate.local.md\n",
-		"read config.yaml\n",
+		"\n",
+		"FILES\n",
+		"read       /h/.claude/debate.local.md  (the debate plugin's settings)\n",
+		"not found  /h/.config/arena/config.yaml  (arena's config)\n",
 	}, "")
-	if got := Config(rows, []string{"debate.local.md", "config.yaml"}, io.Discard); got != want {
+	files := []ConfigFile{{Path: "/h/.claude/debate.local.md", What: "the debate plugin's settings", Found: true}, {Path: "/h/.config/arena/config.yaml", What: "arena's config"}}
+	if got := Config(rows, files, io.Discard); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if got := Config(nil, nil, io.Discard); !strings.HasSuffix(got, "AGENTS\nNo settings files found; these are the defaults.\n") {
+	// Every path looked at is named, found or not (issue 32, point 10).
+	files[0].Found = false
+	if got := Config(nil, files, io.Discard); !strings.Contains(got, "not found  /h/.claude/debate.local.md") ||
+		!strings.HasSuffix(got, "No settings file was found: these are the defaults (arena config init writes a commented one).\n") {
 		t.Errorf("with no file: %q", got)
 	}
 }
@@ -49,7 +55,7 @@ func TestDryRun(t *testing.T) {
 		},
 		LeftOut: []string{"secret.env: looks like a secret\x1b]0;x\x07"}, Notes: []string{"Later prompts also carry what other seats replied."}}
 	want := strings.Join([]string{
-		"Dry run of a adversarial run: no model is called, nothing is saved. Each seat would receive:\n",
+		"Dry run of an adversarial run: no model is called, nothing is saved. Each seat would receive:\n",
 		"\n",
 		"SEAT      AGENT   FAMILY     RECEIVES                             BYTES    \n",
 		"defender  claude  anthropic  the topic (12 bytes) · a.go (2 KiB)  2.0 KiB  \n",

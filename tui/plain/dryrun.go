@@ -17,7 +17,7 @@ import (
 // terminal, if it is one, decides the colours.
 func DryRun(m engine.Manifest, out io.Writer) string {
 	var b strings.Builder
-	b.WriteString(trust.Text(fmt.Sprintf("Dry run of a %s run: no model is called, nothing is saved. Each seat would receive:\n\n", m.Protocol)))
+	b.WriteString(trust.Text(fmt.Sprintf("Dry run of %s run: no model is called, nothing is saved. Each seat would receive:\n\n", withArticle(m.Protocol))))
 	t := newTable(lipgloss.NewRenderer(out), "SEAT", "AGENT", "FAMILY", "RECEIVES", "BYTES")
 	var total int64
 	for _, s := range m.Seats {

@@ -1,44 +1,155 @@
 package plain
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/term"
+
+	"github.com/arenadebate/arena/challengers/trust"
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/runlog"
 )
 
-// Logs is `arena logs`'s table of the runs saved in dir, newest first as
-// given. out is where it will be written: its terminal, if it is one,
-// decides the colours.
+// Logs is `arena logs`'s listing of the runs saved in dir, newest first
+// as given, laid out for out: its terminal's width when it is one, else
+// 80 columns. The colours are its terminal's too.
 func Logs(dir string, logs []runlog.Summary, out io.Writer) string {
+	return LogsAt(dir, logs, out, outputWidth(out))
+}
+
+// LogsAt is Logs at width columns: a table when its rows fit, else a
+// block of three lines per run, none wider than width (issue 32, point 6:
+// the table was 234 columns wide, unreadable at 80).
+func LogsAt(dir string, logs []runlog.Summary, out io.Writer, width int) string {
 	if len(logs) == 0 {
 		return fmt.Sprintf("No saved debates in %s.\n", dir)
 	}
 	t := newTable(lipgloss.NewRenderer(out), "DATE", "PROTOCOL", "OUTCOME", "ROUNDS", "TOOK", "TOKENS", "AGENTS", "TOPIC", "LOG")
 	for _, l := range logs {
-		date := "?"
-		if !l.Started.IsZero() {
-			date = l.Started.Local().Format(time.DateTime)
-		}
-		result := ResultWords(l)
-		switch {
-		case l.Problem != "" && l.Started.IsZero():
-			result = "unreadable"
-		case l.Writing:
-			result = "running " + writer(l.WriterPID)
-		}
-		took := "—"
-		if l.Took > 0 {
-			took = l.Took.Round(time.Second).String()
-		}
-		t.Row(date, engine.OrDash(l.Protocol), result, fmt.Sprint(l.Rounds), took, l.Usage.Tokens(), strings.Join(l.Agents(), ","), engine.OneLine(l.Topic, 50), l.Path)
+		t.Row(logDate(l, time.DateTime), engine.OrDash(l.Protocol), logResult(l), fmt.Sprint(l.Rounds), logTook(l), l.Usage.Tokens(), strings.Join(l.Agents(), ","), engine.OneLine(l.Topic, 50), l.Path)
 	}
-	return t.Render() + "\n"
+	table := t.Render() + "\n"
+	if lipgloss.Width(table) <= width {
+		return table
+	}
+	var b strings.Builder
+	for _, l := range logs {
+		head := fmt.Sprintf("%s  %s · %s", logDate(l, "2006-01-02 15:04"), engine.OrDash(l.Protocol), logResult(l))
+		if topic := engine.OneLine(l.Topic, 0); topic != "" {
+			head += " · " + topic
+		}
+		facts := logFacts(l)
+		b.WriteString(ansi.Truncate(trust.Text(head), width, "…") + "\n")
+		b.WriteString(ansi.Truncate(trust.Text("  "+strings.Join(facts, " · ")), width, "…") + "\n")
+		b.WriteString(trust.Text("  "+l.Path) + "\n")
+	}
+	return b.String()
+}
+
+// logFacts are a run's rounds, time, tokens and agents, as far as known.
+func logFacts(l runlog.Summary) []string {
+	var facts []string
+	if l.Rounds > 0 {
+		facts = append(facts, engine.Plural(l.Rounds, "round"))
+	}
+	if l.Took > 0 {
+		facts = append(facts, logTook(l))
+	}
+	if tokens := l.Usage.Tokens(); tokens == "not reported" {
+		facts = append(facts, "tokens not reported")
+	} else {
+		facts = append(facts, tokens)
+	}
+	if agents := l.Agents(); len(agents) > 0 {
+		facts = append(facts, strings.Join(agents, ", "))
+	}
+	return facts
+}
+
+// outputWidth is the width of out's terminal; when it is none, $COLUMNS
+// (as ls and git take it), else 80.
+func outputWidth(out io.Writer) int {
+	if f, ok := out.(*os.File); ok {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			return w
+		}
+	}
+	if w, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && w > 0 {
+		return w
+	}
+	return 80
+}
+
+func logDate(l runlog.Summary, layout string) string {
+	if l.Started.IsZero() {
+		return "?"
+	}
+	return l.Started.Local().Format(layout)
+}
+
+// logResult is a saved run's outcome, or that it is being written, or
+// that it cannot be read.
+func logResult(l runlog.Summary) string {
+	switch {
+	case l.Problem != "" && l.Started.IsZero():
+		return "unreadable"
+	case l.Writing:
+		return "running " + writer(l.WriterPID)
+	}
+	return ResultWords(l)
+}
+
+func logTook(l runlog.Summary) string {
+	if l.Took > 0 {
+		return l.Took.Round(time.Second).String()
+	}
+	return "—"
+}
+
+// LogJSON is one saved run as `arena logs --json` prints it, a line each.
+type LogJSON struct {
+	Path      string    `json:"path"`
+	Started   time.Time `json:"started,omitzero"`
+	Protocol  string    `json:"protocol,omitempty"`
+	Topic     string    `json:"topic,omitempty"`
+	Result    string    `json:"result"` // the outcome, "unfinished", "running" or "unreadable"
+	Rounds    int       `json:"rounds"`
+	TookMS    int64     `json:"took_ms"`
+	TokensIn  int64     `json:"tokens_in"`
+	TokensOut int64     `json:"tokens_out"`
+	Agents    []string  `json:"agents"`
+	Problem   string    `json:"problem,omitempty"` // what is wrong with the log
+	WriterPID int       `json:"writer_pid,omitempty"`
+}
+
+// LogsJSON is the runs as JSON Lines, an object each.
+func LogsJSON(logs []runlog.Summary) ([]byte, error) {
+	var b bytes.Buffer
+	for _, l := range logs {
+		result := logResult(l)
+		if l.Writing {
+			result = "running"
+		}
+		line, err := trust.JSON(LogJSON{
+			Path: l.Path, Started: l.Started, Protocol: l.Protocol, Topic: l.Topic, Result: result,
+			Rounds: l.Rounds, TookMS: l.Took.Milliseconds(), TokensIn: l.Usage.InputTokens, TokensOut: l.Usage.OutputTokens,
+			Agents: append([]string{}, l.Agents()...), Problem: LogProblems(l), WriterPID: l.WriterPID,
+		})
+		if err != nil {
+			return nil, err
+		}
+		b.Write(append(line, '\n'))
+	}
+	return b.Bytes(), nil
 }
 
 // LogProblems is what is wrong with a saved log, in a line; "" when

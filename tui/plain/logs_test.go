@@ -1,10 +1,13 @@
 package plain
 
 import (
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/runlog"
@@ -34,7 +37,7 @@ func TestLogs(t *testing.T) {
 		"2026-03-01 10:30:00  rank         running (process 4242)  1       —      not reported       qwen           Rank two                              logs/b.jsonl     \n",
 		"?                    —            unreadable              0       —      not reported                                                            logs/junk.jsonl  \n",
 	}, "")
-	if got := Logs("logs", sampleLogs(), io.Discard); got != want {
+	if got := LogsAt("logs", sampleLogs(), io.Discard, 200); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	if got, want := Logs("logs", nil, io.Discard), "No saved debates in logs.\n"; got != want {
@@ -70,5 +73,58 @@ func TestEndNote(t *testing.T) {
 		if got := EndNote(c.lc); got != c.want {
 			t.Errorf("got %q, want %q", got, c.want)
 		}
+	}
+}
+
+// At 80 columns the listing is three lines a run, none wider (issue 32,
+// point 6), with the whole log path to copy.
+func TestLogsAt80Columns(t *testing.T) {
+	colourless(t)
+	logs := sampleLogs()
+	logs[0].Topic = "Should we move the sessions of every user from Redis to Postgres before the launch in March?"
+	logs[0].Path = "debate-logs/20261126-174014.640-should-we-move-the-sessions-of-every-u.jsonl"
+	got := LogsAt("logs", logs, io.Discard, 80)
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	if len(lines) != 3*len(logs) {
+		t.Fatalf("%d lines for %d runs:\n%s", len(lines), len(logs), got)
+	}
+	for _, l := range lines {
+		if w := lipgloss.Width(l); w > 80 {
+			t.Errorf("%d columns: %q", w, l)
+		}
+	}
+	want := []string{
+		"2026-03-01 09:30  adversarial · consensus · Should we move the sessions of ever…",
+		"  2 rounds · 1m33s · 1.2k in · 300 out · claude, gemini",
+		"  debate-logs/20261126-174014.640-should-we-move-the-sessions-of-every-u.jsonl",
+		"2026-03-01 10:30  rank · running (process 4242) · Rank two",
+	}
+	for i, w := range want {
+		if lines[i] != w {
+			t.Errorf("line %d:\n got %q\nwant %q", i+1, lines[i], w)
+		}
+	}
+	if wide := LogsAt("logs", sampleLogs(), io.Discard, 200); !strings.HasPrefix(wide, "DATE ") {
+		t.Errorf("a wide terminal does not get the table:\n%s", wide)
+	}
+}
+
+func TestLogsJSON(t *testing.T) {
+	b, err := LogsJSON(sampleLogs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines:\n%s", len(lines), b)
+	}
+	var first, second LogJSON
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal([]byte(lines[1]), &second)
+	if first.Path != "logs/a.jsonl" || first.Result != "consensus" || first.TokensIn != 1200 || first.TookMS != 93400 ||
+		strings.Join(first.Agents, ",") != "claude,gemini" || second.Result != "running" || second.WriterPID != 4242 || strings.Contains(lines[1], "\x1b") {
+		t.Fatalf("%+v\n%+v\n%s", first, second, b)
 	}
 }

@@ -55,6 +55,10 @@ func lightBackground(fgbg string) bool {
 // trailNote stands in for the audit trail in what the printer prints.
 const trailNote = "*The full history streamed above; the saved document and the debate log keep it whole.*"
 
+// shownNote stands in for a section that repeats what the printed run
+// has just shown.
+const shownNote = "*Shown above; the saved document keeps it whole.*"
+
 // foldTrail leaves the body of the document's audit trail out (a section
 // headed "Audit trail", at any level, to the next heading of its level or
 // above, a folded <details> block inside it to its end): the stream
@@ -62,11 +66,14 @@ const trailNote = "*The full history streamed above; the saved document and the 
 // some 170 of 450 lines. The heading stays, with trailNote under it.
 // Headings inside fenced code blocks are text, not sections.
 func foldTrail(md string) string {
-	if !strings.Contains(strings.ToLower(md), "audit trail") {
-		return md
-	}
+	return foldSections(md, func(string) string { return "" })
+}
+
+// foldSections folds the audit trail, and each section for which fold
+// returns a note: its heading stays, with the note under it.
+func foldSections(md string, fold func(heading string) string) string {
 	var b strings.Builder
-	skip := 0 // inside the trail: its heading's level
+	skip := 0 // inside a folded section: its heading's level
 	details := false
 	for ln, kind := range markdown.Fenced(md) {
 		t := strings.TrimSpace(ln)
@@ -84,9 +91,14 @@ func foldTrail(md string) string {
 				details = t == "<details>"
 				continue
 			}
-			if level > 0 && strings.EqualFold(strings.TrimSpace(strings.Trim(t, "# ")), "audit trail") {
+			heading := strings.TrimSpace(strings.Trim(t, "# "))
+			note := fold(heading)
+			if level > 0 && strings.EqualFold(heading, "audit trail") {
+				note = trailNote
+			}
+			if level > 0 && note != "" {
 				b.WriteString(ln)
-				b.WriteString("\n" + trailNote + "\n\n")
+				b.WriteString("\n" + note + "\n\n")
 				skip = level
 				continue
 			}
@@ -114,7 +126,12 @@ func headingLevel(t string) int {
 // as Markdown through the cleaner, or drawn for the terminal straight to
 // it (markdown.Render cleaned its text first; what it adds is SGR).
 func (p *Printer) printDocument(md string) {
-	md = strings.TrimRight(foldTrail(md), "\n")
+	md = strings.TrimRight(foldSections(md, func(h string) string {
+		if p.shown.repeats(h) {
+			return shownNote
+		}
+		return ""
+	}), "\n")
 	if p.style == nil {
 		p.printf("\n%s\n", md)
 		return

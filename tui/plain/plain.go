@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -30,6 +31,7 @@ type Printer struct {
 	w       io.Writer
 	partial map[string]*strings.Builder
 	nameW   int
+	short   map[string]string // a seat's prefix on its streamed lines (shortNames)
 	err     error
 
 	// A reply whose shape has a layout prints as readable text, a field
@@ -42,6 +44,11 @@ type Printer struct {
 	raw         io.Writer // w without the cleaner, for the drawn document
 	budgetShown bool      // the run's budget was printed
 	overShown   bool      // and that it was spent
+	// shown are the titles of the tables printed, and the seats whose
+	// replies streamed: the document's sections that repeat them are
+	// folded (foldShown).
+	shown shownAbove
+	phase string // the title of the phase under way
 }
 
 // liveReply is a reply being rendered as it streams.
@@ -96,6 +103,7 @@ func (p *Printer) Handle(e engine.Event) {
 		p.banner(v)
 	case engine.PhaseStarted:
 		p.flushAll()
+		p.phase = v.Title
 		p.printf("\n── %s %s\n", v.Title, strings.Repeat("─", max(3, 60-utf8.RuneCountInString(v.Title))))
 	case engine.AgentStarted:
 		p.agentStarted(v)
@@ -156,37 +164,42 @@ func (p *Printer) budget(v engine.BudgetUsed) {
 func (p *Printer) banner(v engine.DebateStarted) {
 	p.layouts, p.noun = v.Layouts, v.RunNoun()
 	seats := make([]string, 0, len(v.Seats))
+	names := make([]string, 0, len(v.Seats))
 	for _, s := range v.Seats {
 		p.nameW = max(p.nameW, utf8.RuneCountInString(s.Name))
-		seat := s.Name
-		if s.Agent != s.Name {
-			seat += " = " + s.Agent
-		}
-		if s.Role != "" {
-			seat += " (" + string(s.Role) + ")"
-		}
-		seats = append(seats, seat)
+		names = append(names, s.Name)
+		seats = append(seats, seatWords(s))
 	}
+	p.short = shortNames(names, maxPrefix)
+	words := bannerWords(v.Protocol)
 	line := strings.Repeat("═", 66)
 	head := "(" + strings.ToUpper(p.noun) + ")"
 	p.printf("%s %s\n", head, strings.Repeat("═", max(3, 65-utf8.RuneCountInString(head))))
-	p.printf("  Topic: %s\n", engine.OneLine(v.Topic, 61))
+	if !slices.ContainsFunc(v.Settings, func(st engine.Setting) bool { return st.Value == v.Topic }) {
+		p.printf("  %s: %s\n", words.topic, engine.OneLine(v.Topic, 61))
+	}
 	p.printf("  Protocol: %s\n", engine.OrDash(v.Title))
-	p.printf("  Seats: %s\n", engine.OrDash(strings.Join(seats, ", ")))
+	p.printf("%s", wrapList("  Seats: ", seats, 80))
 	for _, st := range v.Settings {
 		p.printf("  %s: %s\n", capitalize(st.Name), st.Value)
 	}
 	if v.MaxRounds > 0 {
 		p.printf("  Max rounds: %d\n", v.MaxRounds)
 	}
-	for _, c := range v.Context {
-		p.printf("  Context: %s (%d bytes)\n", c.Name, c.Bytes)
+	for i, c := range v.Context {
+		word := words.context
+		if i == 0 && words.first != "" {
+			word = words.first
+		}
+		p.printf("  %s: %s (%d bytes)\n", word, c.Name, c.Bytes)
 	}
 	p.printf("%s\n", line)
 }
 
+// name is a seat's name as the lines that start and end its calls give
+// it: whole, padded to the width of the streamed lines' prefix.
 func (p *Printer) name(agent string) string {
-	return fmt.Sprintf("%-*s", p.nameW, agent)
+	return fmt.Sprintf("%-*s", min(p.nameW, maxPrefix), agent)
 }
 
 func (p *Printer) agentStarted(v engine.AgentStarted) {
@@ -287,7 +300,21 @@ func wrapPoint(s string) int {
 }
 
 func (p *Printer) line(agent, s string) {
-	p.printf("%s │ %s\n", p.name(agent), s)
+	p.shown.seat(agent)
+	p.printf("%s │ %s\n", p.prefix(agent), s)
+}
+
+// prefix is a seat's name before its streamed lines: short, so that the
+// reply has the width (issue 32, point 8: "for Postgres LISTEN/NOTIFY │"
+// took 29 columns of every line). The line that starts the call names the
+// seat whole.
+func (p *Printer) prefix(seat string) string {
+	name := seat
+	if s, ok := p.short[seat]; ok {
+		name = s
+	}
+	w := min(p.nameW, maxPrefix)
+	return name + strings.Repeat(" ", max(0, w-utf8.RuneCountInString(name)))
 }
 
 func (p *Printer) flush(agent string) {
@@ -345,7 +372,8 @@ func (p *Printer) agentFailed(v engine.AgentFailed) {
 // table prints a table as aligned columns, then what was decided.
 func (p *Printer) table(v engine.Table) {
 	p.flushAll()
-	if v.Title != "" {
+	p.shown.tables = append(p.shown.tables, v.Title)
+	if v.Title != "" && v.Title != p.phase { // the phase's rule said it just above
 		p.printf("   %s\n", v.Title)
 	}
 	widths := make([]int, len(v.Columns))

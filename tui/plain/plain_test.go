@@ -25,7 +25,7 @@ func printAll(events []engine.Event) string {
 func TestPrinterShowsTheWholeDebate(t *testing.T) {
 	out := printAll(tuitest.Debate())
 	for _, want := range []string{
-		"(DEBATE)", "  Topic: ", "  Seats: claude (defender), gemini (challenger), codex (challenger), qwen (challenger)", "  Max rounds: ",
+		"(DEBATE)", "  Topic: ", "  Seats: claude (defender), gemini (challenger), codex (challenger),\n         qwen (challenger)", "  Max rounds: ",
 		"── ", "gemini │ ", "codex  │ ", "✗", "timed out", "Challenger  Verdict", "   → ",
 	} {
 		if !strings.Contains(out, want) {

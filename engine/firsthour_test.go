@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arenadebate/arena/challengers"
+)
+
+// answering is a RunFunc whose every call succeeds with text.
+func answering(text string) RunFunc {
+	return func(context.Context, challengers.Request) challengers.Result {
+		return challengers.Result{Reason: challengers.ReasonOK, Text: text}
+	}
+}
+
+// TestARunThatAskedNoModelKeepsNoLog: a run whose preflight aborted
+// before any call names no log in its outcome, and the document writer
+// saves nothing beside it; a run that asked names its log (issue 32,
+// point 2).
+func TestARunThatAskedNoModelKeepsNoLog(t *testing.T) {
+	dir := t.TempDir()
+	for _, ask := range []bool{false, true} {
+		bus := NewBus()
+		doc := &DocumentWriter{Path: filepath.Join(dir, "run.md"), Bus: bus}
+		bus.Subscribe(doc)
+		p := funcProtocol(func(ctx context.Context, rt *Runtime) Outcome {
+			if ask {
+				rt.Ask(ctx, Question{Agent: challengers.Agent{Name: "a"}, Prompt: "x", Parse: func(s string) (Reply, error) { return proseReply(s), nil }})
+			}
+			return Outcome{Result: OutcomeAborted, Summary: "Aborted: the defender claude is not installed", Markdown: "# Debate: aborted\n"}
+		})
+		out := Run(context.Background(), p, bus, Options{Run: answering("ok"), LogPath: filepath.Join(dir, "run.jsonl")})
+		bus.Close()
+		_, err := os.Stat(doc.Path)
+		switch {
+		case !ask && (out.LogPath != "" || err == nil):
+			t.Fatalf("a run that asked no model: log %q, document saved: %v", out.LogPath, err == nil)
+		case ask && (out.LogPath == "" || err != nil):
+			t.Fatalf("a run that asked a model: log %q, document: %v", out.LogPath, err)
+		}
+	}
+}
+
+// TestAnInterruptedOutcomeSaysHowToCarryOn: the summary (what the screen
+// and the printed run end with) and the document both name arena resume
+// with the log, quoted for the shell (issue 32, point 3).
+func TestAnInterruptedOutcomeSaysHowToCarryOn(t *testing.T) {
+	log := "/tmp/my logs/20261121-153000.042-t.jsonl"
+	bus := NewBus()
+	p := funcProtocol(func(ctx context.Context, rt *Runtime) Outcome {
+		rt.Ask(ctx, Question{Agent: challengers.Agent{Name: "a"}, Prompt: "x", Parse: func(s string) (Reply, error) { return proseReply(s), nil }})
+		return Outcome{Result: OutcomeInterrupted, Summary: "Interrupted during the challenge", Markdown: "# Debate outcome: interrupted\n\nHow far it got."}
+	})
+	out := Run(context.Background(), p, bus, Options{Run: answering("ok"), LogPath: log})
+	bus.Close()
+	want := "arena resume '/tmp/my logs/20261121-153000.042-t.jsonl'"
+	if !strings.Contains(out.Summary, want) {
+		t.Fatalf("summary %q does not say %s", out.Summary, want)
+	}
+	title, rest, _ := strings.Cut(out.Markdown, "\n")
+	if title != "# Debate outcome: interrupted" || !strings.HasPrefix(strings.TrimSpace(rest), "> **Interrupted.**") || !strings.Contains(rest, "`"+want+"`") {
+		t.Fatalf("document:\n%s", out.Markdown)
+	}
+}
+
+func TestShellWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"debate-logs/20261121-153000.042-t.jsonl": "debate-logs/20261121-153000.042-t.jsonl",
+		"my logs/x.jsonl":                         "'my logs/x.jsonl'",
+		"it's":                                    `'it'\''s'`,
+		"":                                        "''",
+	} {
+		if got := ShellWord(in); got != want {
+			t.Errorf("ShellWord(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// TestAResumedRunsDocumentIsTheFinalOne: after a resume the document
+// named after the log holds the final outcome, the earlier text (and a
+// follow-up appended to it) kept below as history; no -2.md beside it
+// (issue 32, point 4). A file arena did not write there is left alone.
+func TestAResumedRunsDocumentIsTheFinalOne(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "run.md")
+	earlierMD := "# Debate outcome: interrupted\n\n## How far it got\n\n```\n# not a heading\n```\n"
+	earlier := []Event{
+		{Seq: 1, Payload: DebateStarted{Protocol: "test"}},
+		{Seq: 2, Payload: Outcome{Result: OutcomeInterrupted, Markdown: earlierMD}},
+		{Seq: 3, Payload: Saved{What: WhatOutcomeDocument, Path: doc}},
+	}
+	save := func() (string, []Event) {
+		bus, got := NewBus(), &collect{}
+		w := &DocumentWriter{Path: doc, Bus: bus, Earlier: earlier}
+		bus.Subscribe(w)
+		bus.Subscribe(got)
+		bus.Emit(Outcome{Result: "consensus", Markdown: "# Debate outcome: consensus\n\nDone.\n", LogPath: filepath.Join(dir, "run.jsonl")})
+		bus.Close()
+		if w.Err != nil {
+			t.Fatal(w.Err)
+		}
+		return DocumentBeside(filepath.Join(dir, "run.jsonl"), got.events), got.events
+	}
+
+	os.WriteFile(doc, []byte(earlierMD+"\n## Follow-up to claude\n\nIt depends.\n"), 0o600)
+	path, _ := save()
+	b, _ := os.ReadFile(doc)
+	got := string(b)
+	if path != doc || !strings.HasPrefix(got, "# Debate outcome: consensus\n") || !strings.Contains(got, "\n## Before the resume\n") ||
+		!strings.Contains(got, "\n### Debate outcome: interrupted\n") || !strings.Contains(got, "\n#### How far it got\n") ||
+		!strings.Contains(got, "\n# not a heading\n") || !strings.Contains(got, "\n#### Follow-up to claude\n") {
+		t.Fatalf("saved at %s:\n%s", path, got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run-2.md")); err == nil {
+		t.Fatal("a -2.md was written beside it")
+	}
+
+	os.WriteFile(doc, []byte("my notes\n"), 0o600)
+	path, _ = save()
+	if b, _ := os.ReadFile(doc); string(b) != "my notes\n" || path != filepath.Join(dir, "run-2.md") {
+		t.Fatalf("a file arena did not write: now %q, the document at %s", b, path)
+	}
+}

@@ -12,7 +12,9 @@ import (
 )
 
 // reaperCommand is the hidden command arena re-executes itself with to
-// watch over its agents' process groups (see challengers.Reaper).
+// watch over its agents' process groups (see challengers.Reaper), and,
+// followed by "call", to run each agent under a reaper of its own that
+// ends whatever the agent leaves behind (challengers.ServeCall).
 const reaperCommand = "__reaper"
 
 func main() {
@@ -28,6 +30,9 @@ func main() {
 	if len(os.Args) == 2 && os.Args[1] == reaperCommand {
 		challengers.ServeReaper(os.Stdin)
 		return
+	}
+	if len(os.Args) > 2 && os.Args[1] == reaperCommand && os.Args[2] == challengers.CallReaperArg {
+		os.Exit(challengers.ServeCall(os.Args[3:])) // one call's reaper
 	}
 	trust.TempDir = challengers.TempDir // the reaper removes them if arena is killed
 	os.Exit(newApp(os.Stdin, os.Stdout, os.Stderr).execute(os.Args[1:]))

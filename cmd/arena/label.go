@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/engine/stats"
 )
 
@@ -97,11 +99,14 @@ func (a *app) runLabel(f *labelFlags, path, words string) error {
 	}
 	l.By, l.Note = "person", strings.TrimSpace(trust.Text(f.note))
 	now := time.Now()
-	logw.Handle(engine.Event{Seq: lc.LastSeq + 1, Time: now, Payload: l})
-	logw.Handle(engine.Event{Seq: lc.LastSeq + 2, Time: now, Payload: engine.Note{Level: engine.NoteInfo, Message: "the person's own verdict (arena label): " + labelWords(l)}})
+	// The label and its note are one write: both, or (a full disk)
+	// neither, the log as it was, byte for byte.
+	err = logw.Write(engine.Event{Seq: lc.LastSeq + 1, Time: now, Payload: l},
+		engine.Event{Seq: lc.LastSeq + 2, Time: now, Payload: engine.Note{Level: engine.NoteInfo, Message: "the person's own verdict (arena label): " + labelWords(l)}})
 	closed = true
-	if err := logw.Close(); err != nil {
-		return fmt.Errorf("label %s: %w", path, err)
+	err = errors.Join(err, logw.Close())
+	if err != nil {
+		return fmt.Errorf("label %s: %w; nothing was recorded, and the log is as it was", path, runlog.Trouble(err))
 	}
 	fmt.Fprintf(trust.Writer{W: a.stdout}, "Recorded your verdict on %s: %s.\n", path, labelWords(l))
 	return nil

@@ -164,16 +164,20 @@ func (a *app) openLog(s *settings.Settings, name string) (*runlog.Writer, error)
 }
 
 // closeLog closes the log; if writing failed along the way, the events
-// that could not be written are saved elsewhere so the run is not lost.
+// that could not be written are saved elsewhere so the run is not lost. A
+// log deleted during the run was written again: it says where.
 func (a *app) closeLog(w *runlog.Writer) {
 	if w == nil {
 		return
 	}
 	err := w.Close()
+	for _, p := range w.Rewritten() {
+		a.warn("the debate log was deleted during the run; arena wrote it again, with every event, at %s (arena replay %s)", p, p)
+	}
 	if err == nil {
 		return
 	}
-	a.warn("the debate log %s could not be fully written: %v", w.Path(), err)
+	a.warn("the debate log %s could not be fully written: %v", w.Path(), runlog.Trouble(err))
 	path, n, err := w.Rescue()
 	switch {
 	case n == 0:

@@ -29,6 +29,9 @@ type Summary struct {
 	Problem  string        // why the log could not be read, or which lines are damaged
 	// Sequence lists gaps and repeats in the events' sequence numbers.
 	Sequence []string
+	// Contradiction says which events contradict the run and were
+	// ignored ("" when none: Contents.Contradiction).
+	Contradiction string
 	// Writing says an arena is writing the log now (the run is going on),
 	// WriterPID which process when known.
 	Writing   bool
@@ -51,13 +54,21 @@ func (s Summary) Agents() []string {
 // refused by name, before any read: trust.Open), each line bounded by
 // MaxLine.
 func ReadFile(path string) (Contents, error) {
+	var events []engine.Event
+	lc, err := ScanFile(path, func(e engine.Event) { events = append(events, e) })
+	lc.Events = events
+	return lc, err
+}
+
+// ScanFile is ReadFile as Scan reads: each event handed to fn, none kept.
+func ScanFile(path string, fn func(engine.Event)) (Contents, error) {
 	f, err := trust.Open(path)
 	if err != nil {
 		return Contents{}, err
 	}
 	defer f.Close()
 	held, pid, _ := lockHolder(f)
-	lc, err := Read(f)
+	lc, err := Scan(f, fn)
 	lc.Writing, lc.WriterPID = held, pid
 	return lc, err
 }
@@ -75,6 +86,7 @@ func Summarize(path string) Summary {
 		return s
 	}
 	s.Problem, s.Sequence, s.Writing, s.WriterPID = lc.Problem, lc.Sequence, lc.Writing, lc.WriterPID
+	s.Contradiction = lc.Contradiction()
 	for _, e := range lc.Events {
 		switch p := e.Payload.(type) {
 		case engine.DebateStarted:

@@ -44,6 +44,9 @@ type Run struct {
 	Calls []Call
 	// Problem says where a damaged log ends ("" when whole).
 	Problem string
+	// Contradiction names the events that contradict the run, which were
+	// left out ("" when none: runlog.Contents.Contradiction).
+	Contradiction string
 }
 
 // Call is one agent call of a run.
@@ -130,7 +133,7 @@ func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, er
 
 // RunOf collects what stats needs of a log's events.
 func RunOf(path string, lc runlog.Contents) Run {
-	r := Run{Path: path, Problem: lc.Problem}
+	r := Run{Path: path, Problem: lc.Problem, Contradiction: lc.Contradiction()}
 	type asked struct {
 		repair bool
 	}

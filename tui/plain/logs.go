@@ -49,6 +49,9 @@ func LogProblems(l runlog.Summary) string {
 		what = append(what, l.Problem)
 	}
 	what = append(what, listed(l.Sequence, 3, func(q string) string { return "event numbers: " + q }, "breaks in the event numbers")...)
+	if l.Contradiction != "" {
+		what = append(what, l.Contradiction+"; listed as the run its first start began")
+	}
 	return strings.Join(what, "; ")
 }
 
@@ -66,7 +69,7 @@ func ResultWords(s runlog.Summary) string {
 // arena is writing it now.
 func EndNote(lc runlog.Contents) string {
 	var notes []string
-	last := len(lc.Events)
+	last := lc.Count
 	damage := lc.Damage
 	if lc.DamagedEnd() && !lc.Complete {
 		damage = nil
@@ -76,6 +79,9 @@ func EndNote(lc runlog.Contents) string {
 		return fmt.Sprintf("the log is damaged: %s; that line was skipped, the events around it replayed", d)
 	}, "damaged lines")...)
 	notes = append(notes, listed(lc.Sequence, 5, func(q string) string { return "the log's event numbers are broken: " + q }, "breaks in the event numbers")...)
+	if c := lc.Contradiction(); c != "" {
+		notes = append(notes, c+"; replayed as the run its first start began")
+	}
 	if !lc.Complete && len(notes) == 0 {
 		notes = append(notes, fmt.Sprintf("the log ends after event %d without an outcome: the debate was cut short", last))
 	}

@@ -63,7 +63,7 @@ func TestEndNote(t *testing.T) {
 		want string
 	}{
 		{runlog.Contents{Complete: true}, ""},
-		{runlog.Contents{Events: make([]engine.Event, 3)}, "the log ends after event 3 without an outcome: the debate was cut short"},
+		{runlog.Contents{Events: make([]engine.Event, 3), Count: 3}, "the log ends after event 3 without an outcome: the debate was cut short"},
 		{runlog.Contents{Complete: true, Sequence: []string{"line 5 repeats event number 4 (of line 4)"}, Writing: true},
 			"the log's event numbers are broken: line 5 repeats event number 4 (of line 4); an arena (process unknown) is writing this log now: what it held when read was replayed"},
 	} {

@@ -63,10 +63,17 @@ Kafka", "verdict: reject", typed with m on the live screen or sent with
 func (a *app) runLabel(f *labelFlags, path, words string) error {
 	// One writer per log: the log is locked before it is read, so the
 	// label follows what was read.
-	logw, lc, err := lockLog(path, "label")
+	var events []engine.Event // what a label needs of them: the outcome and the candidates
+	logw, lc, err := lockLogScan(path, "label", func(e engine.Event, _ int64) {
+		switch e.Payload.(type) {
+		case engine.DebateStarted, engine.Outcome, engine.Resumed, engine.Placed, engine.Scored:
+			events = append(events, e)
+		}
+	})
 	if err != nil {
 		return err
 	}
+	lc.Events = events
 	closed := false
 	defer func() {
 		if !closed {

@@ -146,6 +146,17 @@ func (e *OpenError) Unwrap() error { return e.Err }
 // writing with a *LockedError naming that process; a file without a
 // single event with ErrNotALog.
 func Reopen(path string) (*Writer, Contents, error) {
+	var events []engine.Event
+	w, lc, err := ReopenScan(path, func(e engine.Event, _ int64) { events = append(events, e) })
+	lc.Events = events
+	return w, lc, err
+}
+
+// ReopenScan is Reopen reading the log as ScanFileAt does: each event
+// handed to fn with the offset of its line, none kept (a follow-up needs
+// a transcript, a resumed run the replies as it reuses them: not every
+// chunk of a 500 MB log at once).
+func ReopenScan(path string, fn func(engine.Event, int64)) (*Writer, Contents, error) {
 	var lc Contents
 	f, err := trust.Open(path)
 	if err != nil {
@@ -156,12 +167,12 @@ func Reopen(path string) (*Writer, Contents, error) {
 	if err != nil {
 		return nil, lc, err
 	}
-	lc, err = ReadFile(path)
+	lc, err = ScanFileAt(path, fn)
 	switch {
 	case err != nil:
 		w.Close()
 		return nil, lc, err
-	case len(lc.Events) == 0:
+	case lc.Count == 0:
 		w.Close()
 		return nil, lc, fmt.Errorf("%w: the file is empty", ErrNotALog)
 	}

@@ -61,9 +61,10 @@ type Contents struct {
 	v1Defender string // the defender of a version 1 log, whose positions it records
 	lastLine   int    // the line of the latest sequence number read
 	run        runState
-	emit       func(engine.Event)
-	breaks     int // sequence breaks past maxListed
-	ignored    int // contradictions past maxListed
+	emit       func(engine.Event, int64)
+	offset     int64 // where the line being read starts
+	breaks     int   // sequence breaks past maxListed
+	ignored    int   // contradictions past maxListed
 }
 
 // maxListed bounds each list of problems a read keeps: a hostile log of
@@ -127,11 +128,17 @@ func Read(r io.Reader) (Contents, error) {
 // the log is (a line is bounded by MaxLine). The Contents it returns are
 // Read's without Events.
 func Scan(r io.Reader, fn func(engine.Event)) (Contents, error) {
+	return ScanAt(r, func(e engine.Event, _ int64) { fn(e) })
+}
+
+// ScanAt is Scan, handing fn with each event the offset of its line, for
+// EventAt to read it again.
+func ScanAt(r io.Reader, fn func(engine.Event, int64)) (Contents, error) {
 	br := bufio.NewReaderSize(r, 256<<10)
 	lc := Contents{emit: fn}
 	defer func() { lc.emit = nil }()
 	for {
-		line, state, err := readLine(br)
+		line, state, n, err := readLine(br)
 		if len(line) == 0 && state == lineWhole && err != nil {
 			if !errors.Is(err, io.EOF) {
 				lc.damage(lc.Lines+1, "cannot be read: "+err.Error())
@@ -151,6 +158,7 @@ func Scan(r io.Reader, fn func(engine.Event)) (Contents, error) {
 				return lc, ferr
 			}
 		}
+		lc.offset += n
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				lc.damage(lc.Lines+1, "cannot be read: "+err.Error())
@@ -220,7 +228,7 @@ func (lc *Contents) add(line []byte, complete bool) error {
 		}
 		lc.Count++
 		if lc.emit != nil {
-			lc.emit(e)
+			lc.emit(e, lc.offset)
 		}
 		if e.Kind() == engine.KindOutcome {
 			lc.Complete = true
@@ -349,12 +357,14 @@ const (
 	lineTooLong        // over MaxLine: read through to its newline, not kept
 )
 
-// readLine reads one line, without its newline. A line over MaxLine is
-// read through to its end without being kept: memory stays bounded, and
-// the next line is read as it should be.
-func readLine(br *bufio.Reader) (line []byte, state int, err error) {
+// readLine reads one line, without its newline, and says how many bytes
+// it took of the input. A line over MaxLine is read through to its end
+// without being kept: memory stays bounded, and the next line is read as
+// it should be.
+func readLine(br *bufio.Reader) (line []byte, state int, n int64, err error) {
 	for {
 		frag, ferr := br.ReadSlice('\n')
+		n += int64(len(frag))
 		if state != lineTooLong {
 			if len(line)+len(frag) > MaxLine+1 {
 				state, line = lineTooLong, nil
@@ -364,9 +374,9 @@ func readLine(br *bufio.Reader) (line []byte, state int, err error) {
 		}
 		if ferr == nil {
 			if state == lineTooLong {
-				return nil, state, nil
+				return nil, state, n, nil
 			}
-			return line[:len(line)-1], lineWhole, nil
+			return line[:len(line)-1], lineWhole, n, nil
 		}
 		if errors.Is(ferr, bufio.ErrBufferFull) {
 			continue
@@ -374,6 +384,6 @@ func readLine(br *bufio.Reader) (line []byte, state int, err error) {
 		if state != lineTooLong && len(line) > 0 {
 			state = lineCut
 		}
-		return line, state, ferr
+		return line, state, n, ferr
 	}
 }

@@ -1,10 +1,13 @@
 package plain
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/runlog"
@@ -70,5 +73,48 @@ func TestEndNote(t *testing.T) {
 		if got := EndNote(c.lc); got != c.want {
 			t.Errorf("got %q, want %q", got, c.want)
 		}
+	}
+}
+
+// TestLogsPaged: more logs than a page are written a page at a time, each
+// log read only when its page is due, under one header, every page
+// aligned with the first; a page's logs are handed over once written.
+func TestLogsPaged(t *testing.T) {
+	colourless(t)
+	sample := sampleLogs()
+	n := 2*logsPage + 7
+	read := 0
+	summary := func(i int) runlog.Summary {
+		read++
+		s := sample[i%2]
+		s.Path = fmt.Sprintf("logs/%d.jsonl", i)
+		return s
+	}
+	var out strings.Builder
+	pages := 0
+	err := LogsPaged(&out, "logs", n, summary, func(page []runlog.Summary) {
+		pages++
+		if read != min(pages*logsPage, n) {
+			t.Errorf("page %d: %d logs read", pages, read)
+		}
+	})
+	if err != nil || pages != 3 {
+		t.Fatalf("%v, %d pages", err, pages)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != n+1 || !strings.HasPrefix(lines[0], "DATE") || strings.Count(out.String(), "DATE") != 1 {
+		t.Fatalf("%d lines:\n%s", len(lines), out.String()[:500])
+	}
+	col := lipgloss.Width(lines[0][:strings.Index(lines[0], "LOG")])
+	for i, l := range lines[1:] {
+		if at := strings.Index(l, "logs/"); at < 0 || lipgloss.Width(l[:at]) != col {
+			t.Fatalf("row %d is not aligned with the header: %q", i, l)
+		}
+	}
+	// One page: the table Logs writes.
+	out.Reset()
+	LogsPaged(&out, "logs", 3, func(i int) runlog.Summary { return sampleLogs()[i] }, func([]runlog.Summary) {})
+	if out.String() != Logs("logs", sampleLogs(), io.Discard) {
+		t.Errorf("one page differs from Logs:\n%s", out.String())
 	}
 }

@@ -1,15 +1,20 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/arenadebate/arena/bench/benchkit"
 	"github.com/arenadebate/arena/challengers/clitest"
+	"github.com/arenadebate/arena/engine"
 )
 
 // Tests of issue 29 items 2 and 3: a log deleted during its run is not
@@ -109,4 +114,77 @@ func fillDisk(t *testing.T, dir string) string {
 			return path
 		}
 	}
+}
+
+// TestReadingABigLogTakesBoundedMemory (issue 29 item 4): replay (text
+// and JSON), logs, stats and ask on a 160 MiB log, nearly all of it
+// streamed chunks, each stay under 100 MiB of resident memory (their own
+// peak, VmHWM), where reading the log whole took about twice its size.
+// BenchmarkBigLogs measures the same on 500 MB, with resume and arena mcp.
+func TestReadingABigLogTakesBoundedMemory(t *testing.T) {
+	t.Parallel()
+	s := newFaultSandbox(t)
+	dir := filepath.Join(t.TempDir(), "logs")
+	log := writeChunkyLog(t, dir, 160<<20)
+	for _, args := range [][]string{
+		{"replay", "--no-tui", log},
+		{"replay", "--json", log},
+		{"logs", "--log-dir", dir},
+		{"stats", log},
+		{"ask", log, "What would change your mind?"},
+	} {
+		cmd := exec.Command(arenaBinary(t), args...)
+		cmd.Dir, cmd.Env = s.dir, s.env()
+		null, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = null, &stderr
+		p, err := benchkit.Run(cmd, true)
+		null.Close()
+		if err != nil || p.Code != 0 {
+			t.Errorf("arena %s: exit %d, %v\n%s", args[0], p.Code, err, tail(stderr.String(), 2000))
+			continue
+		}
+		if mib := float64(p.HWMKiB) / 1024; mib > 100 {
+			t.Errorf("arena %s: peak resident set %.0f MiB on a 160 MiB log, over 100 MiB", strings.Join(args[:2], " "), mib)
+		}
+	}
+}
+
+// writeChunkyLog writes a finished log of about size bytes in dir: a
+// start, one call whose reply streams in chunks of a few words, its
+// reply, and an outcome.
+func writeChunkyLog(t *testing.T, dir string, size int) string {
+	t.Helper()
+	os.MkdirAll(dir, 0o700)
+	path := filepath.Join(dir, "20261121-153000.000-big.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	t0 := time.Date(2026, 11, 21, 15, 30, 0, 0, time.UTC)
+	seq, written := int64(0), 0
+	put := func(p engine.Payload) {
+		seq++
+		b, err := engine.Event{Seq: seq, Time: t0.Add(time.Duration(seq) * time.Millisecond), Payload: p}.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := w.Write(append(b, '\n'))
+		written += n
+	}
+	call := engine.CallInfo{Seat: "claude", Agent: "claude", Role: "defender", Phase: "opening", Round: 1, Task: "opening", Attempt: 1}
+	put(engine.DebateStarted{Version: engine.LogVersion, Protocol: "adversarial", Title: "Adversarial debate", Topic: "a big log",
+		Seats: []engine.Seat{{Name: "claude", Agent: "claude", Role: "defender"}}})
+	put(engine.PhaseStarted{Phase: "opening", Round: 1, Title: "Opening position"})
+	put(engine.AgentStarted{CallInfo: call})
+	for written < size {
+		put(engine.Chunk{Seat: "claude", Text: "the session table takes a write "})
+	}
+	put(engine.AgentFinished{CallInfo: call, Text: `{"position": "keep Redis"}`, Display: "keep Redis"})
+	put(engine.Outcome{Result: "consensus", Rounds: 1, Summary: "keep Redis", Markdown: "# Debate outcome: consensus\n"})
+	if err := errors.Join(w.Flush(), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -67,6 +67,10 @@ type Contents struct {
 	ignored    int   // contradictions past maxListed
 }
 
+// maxKeptBuffer bounds the line buffer Scan keeps from one line to the
+// next: a longer line's memory goes back to the collector.
+const maxKeptBuffer = 4 << 20
+
 // maxListed bounds each list of problems a read keeps: a hostile log of
 // a million damaged lines costs a count, not a million entries.
 const maxListed = 1000
@@ -137,8 +141,12 @@ func ScanAt(r io.Reader, fn func(engine.Event, int64)) (Contents, error) {
 	br := bufio.NewReaderSize(r, 256<<10)
 	lc := Contents{emit: fn}
 	defer func() { lc.emit = nil }()
+	var buf []byte // each line is done with before the next: json copies what it keeps
 	for {
-		line, state, n, err := readLine(br)
+		line, state, n, err := readLineInto(br, buf)
+		if cap(line) <= maxKeptBuffer {
+			buf = line[:0]
+		}
 		if len(line) == 0 && state == lineWhole && err != nil {
 			if !errors.Is(err, io.EOF) {
 				lc.damage(lc.Lines+1, "cannot be read: "+err.Error())
@@ -362,6 +370,14 @@ const (
 // without being kept: memory stays bounded, and the next line is read as
 // it should be.
 func readLine(br *bufio.Reader) (line []byte, state int, n int64, err error) {
+	return readLineInto(br, nil)
+}
+
+// readLineInto is readLine building the line in buf's memory: a reader
+// that is done with each line before the next saves an allocation a line
+// (a quarter of what reading a long log allocated).
+func readLineInto(br *bufio.Reader, buf []byte) (line []byte, state int, n int64, err error) {
+	line = buf[:0]
 	for {
 		frag, ferr := br.ReadSlice('\n')
 		n += int64(len(frag))

@@ -96,11 +96,8 @@ func (a *app) replay(path string, f replayFlags) error {
 		return a.replayStream(path, f)
 	}
 	lc, err := runlog.ReadFile(path)
-	if err := readToReplay(path, lc, err); err != nil {
+	if err := a.readToReplay(path, lc, err); err != nil {
 		return err
-	}
-	if lc.Skipped > 0 {
-		a.warn("%d events of kinds this arena does not know were skipped", lc.Skipped)
 	}
 	return a.play(lc, f)
 }
@@ -116,11 +113,8 @@ func (a *app) replayStream(path string, f replayFlags) error {
 		sink = plain.NewJSON(a.stdout)
 	}
 	lc, err := runlog.ScanFile(path, sink.Handle)
-	if err := readToReplay(path, lc, err); err != nil {
+	if err := a.readToReplay(path, lc, err); err != nil {
 		return err
-	}
-	if lc.Skipped > 0 {
-		a.warn("%d events of kinds this arena does not know were skipped", lc.Skipped)
 	}
 	if note := plain.EndNote(lc); note != "" {
 		a.warn("%s", note)
@@ -128,8 +122,9 @@ func (a *app) replayStream(path string, f replayFlags) error {
 	return sink.Err()
 }
 
-// readToReplay says why what was read of a log cannot be replayed.
-func readToReplay(path string, lc runlog.Contents, err error) error {
+// readToReplay says why what was read of a log cannot be replayed, or
+// warns of the events it skipped.
+func (a *app) readToReplay(path string, lc runlog.Contents, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return usageCause(err, "replay: %s: no such file", path)
@@ -146,6 +141,8 @@ func readToReplay(path string, lc runlog.Contents, err error) error {
 			why = lc.Problem
 		}
 		return usagef("replay %s: %w: %s", path, runlog.ErrNotALog, why)
+	case lc.Skipped > 0:
+		a.warn("%d events of kinds this arena does not know were skipped", lc.Skipped)
 	}
 	return nil
 }

@@ -156,6 +156,9 @@ func (c *callReaper) killTimer() <-chan time.Time {
 // SIGTERM, the grace (what is left of it, when a stop began it already),
 // then SIGKILL, over and over, until no child is left to wait for.
 func (c *callReaper) endAll() {
+	if c.noChildren() {
+		return // the usual case: nothing was left behind, nothing to look for
+	}
 	if c.stopBy.IsZero() {
 		c.stop()
 	}

@@ -19,6 +19,10 @@ function ratio(b, k,   x) {
   x += 0
   return sprintf(x < 10 ? "%.2fx" : x < 100 ? "%.1fx" : "%.0fx", x)
 }
+function ratio2(a, b) {
+  if (a == "" || b == "" || b + 0 == 0) return "-"
+  return sprintf("%.2fx", a / b)
+}
 function row(what, a, base, r, target) {
   printf "| %-64s | %-11s | %-11s | %-7s | %-16s |\n", what, a, base, r, target
 }
@@ -35,7 +39,7 @@ END {
   R = "BenchmarkPeakRSS"; D = "BenchmarkDoctor"; L = "BenchmarkReplay"
   E = "BenchmarkDebateInProcess"; C = "BenchmarkRunnerCall"; K = "BenchmarkCleanText"
   I = "BenchmarkReplayInProcess"; Q = "BenchmarkQuickComparison"; RK = "BenchmarkRankOverhead"
-  ST = "BenchmarkStart"
+  ST = "BenchmarkStart"; BL = "BenchmarkBigLogs"
 
   print ""
   row("measurement", "arena", "baseline", "ratio", "target")
@@ -59,6 +63,14 @@ END {
   row("5 arena replay --no-tui, 10 MiB log: vs cat to /dev/null", cell(L, "MiB/s", "MiB/s", "%.0f"), cell(L, "cat-MiB/s", "MiB/s", "%.0f"), ratio(L, "ratio"), "none set")
   row("6 start: arena --version to exit: vs /bin/true", cell(ST, "version-ms", "ms", "%.1f"), cell(ST, "true-ms", "ms", "%.1f"), ratio(ST, "ratio-version"), "none set")
   row("6 ... arena --json TOPIC to its first event, instant fakes", cell(ST, "first-event-ms", "ms", "%.1f"), cell(ST, "true-ms", "ms", "%.1f"), ratio(ST, "ratio-first-event"), "none set")
+  nb = split("replay json logs stats ask resume mcp", bl, " ")
+  split("replay --no-tui|replay --json|logs|stats|ask|resume|mcp (list_runs, read_outcome)", blNames, "|")
+  for (i = 1; i <= nb; i++) {
+    what = (i == 1 ? "8 peak RSS on a " sprintf("%.0f", v(BL, "log-MiB")) " MiB log vs a 10 KB one: " : "8 ... ") blNames[i]
+    row(what, cell(BL, bl[i] "-MiB", "MiB", "%.0f"), cell(BL, bl[i] "-base-MiB", "MiB", "%.0f"), ratio2(v(BL, bl[i] "-MiB"), v(BL, bl[i] "-base-MiB")), "<= 100 MiB")
+  }
+  row("8 list_runs {limit: 3} over 10,000 logs: vs over 100", cell(BL, "list3-s", "s", "%.2f"), cell(BL, "list3-base-s", "s", "%.2f"), ratio2(v(BL, "list3-s"), v(BL, "list3-base-s")), "<= 2 s")
+  row("8 arena logs | head over 10,000 logs: vs over 100", cell(BL, "head-s", "s", "%.2f"), cell(BL, "head-base-s", "s", "%.2f"), ratio2(v(BL, "head-s"), v(BL, "head-base-s")), "<= 2 s")
   for (k = 1; k <= 2; k++) {
     rate = k == 1 ? "100" : "1000"
     F = "BenchmarkFeel/screen/" rate

@@ -2,10 +2,12 @@ package challengers
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,7 +36,8 @@ type Reaper struct {
 	mu     sync.Mutex
 	w      *os.File
 	cmd    *exec.Cmd
-	runDir string // every TempDir is made in here
+	argv   []string // the reaper's command, which a call's reaper extends
+	runDir string   // every TempDir is made in here
 }
 
 var activeReaper atomic.Pointer[Reaper]
@@ -43,14 +46,17 @@ var activeReaper atomic.Pointer[Reaper]
 // command) in a session of its own, so that the terminal's SIGINT and
 // SIGHUP, meant for arena, do not reach it; from then on every process
 // group the runner and StartGroup start is registered with it, and every
-// TempDir is made inside a directory of this run that it removes.
+// TempDir is made inside a directory of this run that it removes. Where
+// the system has them, every agent and test command then runs under a
+// call's reaper, argv followed by "call" (callreaper_linux.go), which
+// ends whatever they leave behind, in any session or group.
 func StartReaper(argv []string) (*Reaper, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	rp := &Reaper{w: w}
+	rp := &Reaper{w: w, argv: slices.Clone(argv)}
 	// The run's directory is registered before the reaper starts (the
 	// pipe holds the line until it reads it): there is no moment at which
 	// it exists and the reaper would not remove it.
@@ -150,10 +156,26 @@ func tempParent() string {
 // function once cmd has been waited for: it kills whatever the command
 // left behind in its group (a sleeper it forked) and unregisters the
 // group. cmd.SysProcAttr is replaced.
+//
+// While a reaper watches over arena, cmd runs under a call's reaper, which
+// ends what it leaves behind in other sessions and groups too.
 func StartGroup(cmd *exec.Cmd) (finish func(), err error) {
 	cmd.SysProcAttr = groupAttr()
-	if err := cmd.Start(); err != nil {
+	cs, err := underCallReaper(cmd)
+	if err != nil {
 		return func() {}, err
+	}
+	err = cmd.Start()
+	if cs != nil {
+		if err = cs.started(err); err != nil && cmd.Process != nil {
+			_ = cmd.Wait()
+		}
+	}
+	if err != nil {
+		return func() {}, err
+	}
+	if cs != nil {
+		callReaped.Store(cmd, true)
 	}
 	pgid := cmd.Process.Pid
 	untrack := track(pgid)
@@ -162,23 +184,101 @@ func StartGroup(cmd *exec.Cmd) (finish func(), err error) {
 			_ = signalGroup(pgid, syscall.SIGKILL)
 			waitGroupGone(pgid, 2*time.Second)
 		}
+		callReaped.Delete(cmd)
 		untrack()
 	}, nil
 }
 
-// KillGroup sends SIGKILL to the process group cmd leads (started by
-// StartGroup): the way to stop it at a timeout, for exec.Cmd.Cancel.
+// callReaped holds the commands StartGroup started under a call's reaper.
+var callReaped sync.Map // *exec.Cmd → true
+
+// KillGroup stops the process group cmd leads (started by StartGroup):
+// the way to stop it at a timeout, for exec.Cmd.Cancel. A group is sent
+// SIGKILL; a call's reaper SIGTERM, on which it ends the whole tree
+// (SIGTERM, then SIGKILL after KillGrace) and exits: a SIGKILL would leave
+// the tree to init.
 func KillGroup(cmd *exec.Cmd) error {
 	if cmd.Process == nil {
 		return nil
 	}
+	if _, ok := callReaped.Load(cmd); ok {
+		return signalGroup(cmd.Process.Pid, syscall.SIGTERM)
+	}
 	return signalGroup(cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// callStart is the pipe on which a call's reaper says whether it could
+// start the command it runs.
+type callStart struct{ r, w *os.File }
+
+// underCallReaper rewrites cmd, made by exec.Command, to run under a
+// call's reaper, when arena's reaper watches and the system has them, and
+// returns the pipe on which the call's reaper reports the start (nil, and
+// cmd unchanged, otherwise). The call's reaper dies with arena by SIGTERM,
+// not SIGKILL, so that it can end the tree first.
+//
+// A stdout that is a file (an agent's pseudo-terminal) reaches the call's
+// reaper as fd 4, its own stdout being /dev/null: it is arena's binary,
+// whose bubbletea asks the terminal on stdout for its background colour
+// as the program starts, and waits 5 s for an answer that nothing on an
+// agent's terminal gives (seen: every call 5 s late).
+func underCallReaper(cmd *exec.Cmd) (*callStart, error) {
+	rp := activeReaper.Load()
+	if rp == nil || !callReapers || len(rp.argv) == 0 || len(cmd.ExtraFiles) > 0 {
+		return nil, nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.ExtraFiles = []*os.File{w} // fd 3
+	outFD := "1"
+	if out, ok := cmd.Stdout.(*os.File); ok {
+		cmd.ExtraFiles, cmd.Stdout, outFD = append(cmd.ExtraFiles, out), nil, "4"
+		if a := cmd.SysProcAttr; a != nil && a.Setctty {
+			a.Ctty = 4
+		}
+	}
+	args := append(slices.Clone(rp.argv), CallReaperArg, KillGrace.String(), outFD, cmd.Path)
+	cmd.Path, cmd.Args = rp.argv[0], append(args, cmd.Args...)
+	dieBySIGTERM(cmd.SysProcAttr)
+	return &callStart{r: r, w: w}, nil
+}
+
+// started takes cmd.Start's error and returns the error of the command's
+// own start: the call's reaper's report, read to its end, which comes
+// once the command is running (or could not be started).
+func (cs *callStart) started(startErr error) error {
+	cs.w.Close()
+	defer cs.r.Close()
+	if startErr != nil {
+		return startErr
+	}
+	b, _ := io.ReadAll(io.LimitReader(cs.r, 4096))
+	if len(b) > 0 {
+		return errors.New(string(b))
+	}
+	return nil
 }
 
 // reapWait bounds how long the reaper waits for the groups it killed to
 // be gone before it removes the directories: a process still dying can
 // still write into one.
 const reapWait = 3 * time.Second
+
+// endGroups sends sig to every group and waits up to reapWait for them
+// to be gone.
+func endGroups(groups map[int]bool, sig syscall.Signal) {
+	for pgid := range groups {
+		_ = syscall.Kill(-pgid, sig)
+	}
+	deadline := time.Now().Add(reapWait)
+	for pgid := range groups {
+		for groupAlive(pgid) && time.Now().Before(deadline) {
+			time.Sleep(groupPoll)
+		}
+	}
+}
 
 // ServeReaper is the reaper process: it reads its lines until its input
 // closes, then kills every group still registered and removes every
@@ -217,15 +317,10 @@ func ServeReaper(in io.Reader) {
 			delete(groups, pgid)
 		}
 	}
-	for pgid := range groups {
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	}
-	deadline := time.Now().Add(reapWait)
-	for pgid := range groups {
-		for groupAlive(pgid) && time.Now().Before(deadline) {
-			time.Sleep(groupPoll)
-		}
-	}
+	// SIGTERM first: a call's reaper in the group ends its whole tree
+	// on it (within KillGrace), which a SIGKILL would leave to init.
+	endGroups(groups, syscall.SIGTERM)
+	endGroups(groups, syscall.SIGKILL)
 	for dir := range dirs {
 		// A second try for a file a dying process made meanwhile.
 		if os.RemoveAll(dir) != nil {

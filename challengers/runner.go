@@ -221,6 +221,9 @@ type process struct {
 	// exited is closed when the leader has exited: a reader waiting
 	// for its next tick stops waiting (pacedReader).
 	exited chan struct{}
+	// reaped says the agent runs under a call's reaper, the group's
+	// leader: it ends the agent's whole tree on SIGTERM (underCallReaper).
+	reaped bool
 
 	mu       sync.Mutex
 	capHit   bool
@@ -245,7 +248,7 @@ func (p *process) run(ctx context.Context) Result {
 		var out streamOutcome
 		if pn := Catch(func() { out = p.readStdout(pgid) }); pn != nil {
 			readPanic = pn
-			killGroup(pgid)
+			p.killGroup(pgid)
 		}
 		outDone <- out
 	}()
@@ -266,13 +269,13 @@ func (p *process) run(ctx context.Context) Result {
 	select {
 	case waitErr = <-waitDone:
 	case <-ctx.Done():
-		killGroup(pgid)
+		p.killGroup(pgid)
 		waitErr = <-waitDone
 	}
 	// The leader is gone; anything it left behind in its group goes too,
 	// or a grandchild holding stdout open would keep the stream alive.
 	if groupAlive(pgid) {
-		killGroup(pgid)
+		p.killGroup(pgid)
 	}
 	out := p.drain(outDone, errDone)
 	if readPanic != nil {
@@ -309,8 +312,19 @@ func (p *process) start() error {
 	defer outW.Close()
 	cmd.Stdout = outW
 	cmd.SysProcAttr = procAttr(p.req.Agent.PTY)
-
-	if err := cmd.Start(); err != nil {
+	cs, err := underCallReaper(cmd)
+	if err != nil {
+		p.closeAll()
+		return err
+	}
+	err = cmd.Start()
+	if cs != nil {
+		p.reaped = true
+		if err = cs.started(err); err != nil && cmd.Process != nil {
+			_ = cmd.Wait()
+		}
+	}
+	if err != nil {
 		p.closeAll()
 		return err
 	}
@@ -417,7 +431,7 @@ func (p *process) readStdout(pgid int) streamOutcome {
 				p.mu.Lock()
 				p.capHit = true
 				p.mu.Unlock()
-				killGroup(pgid)
+				p.killGroup(pgid)
 				return streamOutcome{bytes: total}
 			}
 			p.emit(s.feed(buf[:n]))
@@ -670,12 +684,28 @@ func exitCode(err error, cmd *exec.Cmd) int {
 	return cmd.ProcessState.ExitCode()
 }
 
-// killGroup ends a process group: SIGTERM, a short grace, then SIGKILL.
-func killGroup(pgid int) {
+// killGroup ends the agent's process group. Under a call's reaper, which
+// ends the agent's whole tree on SIGTERM within KillGrace, the group is
+// given that and callReaperSlack more before SIGKILL: a SIGKILL of the
+// call's reaper in the middle would leave the tree to init.
+func (p *process) killGroup(pgid int) {
+	grace := KillGrace
+	if p.reaped {
+		grace += callReaperSlack
+	}
+	killGroupAfter(pgid, grace)
+}
+
+// callReaperSlack is how much longer than KillGrace a call's reaper gets
+// to end its tree before its group is sent SIGKILL.
+const callReaperSlack = 2 * time.Second
+
+// killGroupAfter ends a process group: SIGTERM, grace, then SIGKILL.
+func killGroupAfter(pgid int, grace time.Duration) {
 	if signalGroup(pgid, syscall.SIGTERM) != nil {
 		return
 	}
-	if waitGroupGone(pgid, KillGrace) {
+	if waitGroupGone(pgid, grace) {
 		return
 	}
 	_ = signalGroup(pgid, syscall.SIGKILL)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/shape"
@@ -113,6 +114,38 @@ func LastOutcome(events []Event) (Outcome, bool) {
 // maxTranscriptReply bounds each reply quoted in a follow-up's context;
 // the outcome document is quoted whole.
 const maxTranscriptReply = 6000
+
+// ForFollowUp is what a follow-up needs of a log's event, as the log is
+// read (arena ask): the start, the replies cut to what the prompt quotes
+// of them, the moderator's notes, the outcome, the documents saved and
+// the resumed runs; false for the rest (chunks, the calls' starts,
+// tables). A follow-up on a long log then holds a transcript, not the log
+// (issue 29). FollowUpPrompt, FollowUpTo, LastOutcome and DocumentBeside
+// say of the events kept what they say of the whole log.
+func ForFollowUp(e Event) (Event, bool) {
+	switch p := e.Payload.(type) {
+	case DebateStarted, ModeratorNote, Outcome, Saved, Resumed:
+		return e, true
+	case AgentFinished:
+		if p.Reused || p.Phase == PhaseFollowUp {
+			return e, false // the prompt quotes neither
+		}
+		d := strings.TrimSpace(p.Display)
+		if len(d) > maxTranscriptReply {
+			// Past the bytes the prompt quotes, and not white space: the
+			// prompt's own cut (Truncate) gives what it gives of the
+			// whole, and the rest is not held.
+			cut := maxTranscriptReply + 1
+			for cut < len(d) && !utf8.RuneStart(d[cut]) {
+				cut++
+			}
+			d = d[:cut] + "…"
+		}
+		e.Payload = AgentFinished{CallInfo: p.CallInfo, Display: d}
+		return e, true
+	}
+	return e, false
+}
 
 // FollowUpPrompt is the prompt of a follow-up: the run as it happened
 // (every reply, the moderator's notes, the outcome document), then the

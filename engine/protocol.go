@@ -80,7 +80,11 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 		if len(r.Events) > 0 {
 			start, _ = r.Events[0].Payload.(DebateStarted)
 		}
-		rt.resume = &resumeState{cache: NewReplayCache(r.Events), swap: r.Swap}
+		cache := r.Cache
+		if cache == nil {
+			cache = NewReplayCache(r.Events)
+		}
+		rt.resume = &resumeState{cache: cache, swap: r.Swap}
 		for _, e := range r.Events {
 			if n, ok := e.Payload.(ModeratorNote); ok {
 				rt.notes = append(rt.notes, n) // still said to every seat

@@ -32,8 +32,17 @@ type callKey struct {
 // reused in the order they were given.
 type ReplayCache struct {
 	mu    sync.Mutex
-	byKey map[callKey][]AgentFinished
+	byKey map[callKey][]cachedReply
 	n     int
+	asked map[string]string // seat → the prompt hash of its call in progress, while the cache is filled
+}
+
+// cachedReply is a reply of the log: the event, or how to read it back
+// from the log when it is reused, so that a long log's replies are not all
+// held at once (issue 29).
+type cachedReply struct {
+	f    AgentFinished
+	load func() (AgentFinished, error)
 }
 
 // NewReplayCache collects the replies of a log's events: every call that
@@ -41,26 +50,43 @@ type ReplayCache struct {
 // same way and leads to the same repair request). Calls that failed or
 // were cut off are not in it, so they are asked again.
 func NewReplayCache(events []Event) *ReplayCache {
-	c := &ReplayCache{byKey: map[callKey][]AgentFinished{}}
-	asked := map[string]string{} // seat → the prompt hash of its call in progress
+	c := EmptyReplayCache()
 	for _, e := range events {
-		switch p := e.Payload.(type) {
-		case AgentStarted:
-			asked[p.Seat] = p.PromptHash
-		case AgentFinished:
-			if p.Reused { // a copy: the reply itself is earlier in the log
-				delete(asked, p.Seat)
-				continue
-			}
-			k := callKey{p.Seat, p.Phase, p.Round, p.Task, asked[p.Seat]}
-			c.byKey[k] = append(c.byKey[k], p)
-			c.n++
-			delete(asked, p.Seat)
-		case AgentFailed:
-			delete(asked, p.Seat)
-		}
+		c.Add(e, nil)
 	}
 	return c
+}
+
+// EmptyReplayCache is a cache to fill with Add.
+func EmptyReplayCache() *ReplayCache {
+	return &ReplayCache{byKey: map[callKey][]cachedReply{}, asked: map[string]string{}}
+}
+
+// Add takes the log's next event into the cache, as NewReplayCache does.
+// A reply is read back with load when it is reused, when load is given:
+// then the cache holds where it is, not the reply.
+func (c *ReplayCache) Add(e Event, load func() (AgentFinished, error)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch p := e.Payload.(type) {
+	case AgentStarted:
+		c.asked[p.Seat] = p.PromptHash
+	case AgentFinished:
+		if p.Reused { // a copy: the reply itself is earlier in the log
+			delete(c.asked, p.Seat)
+			return
+		}
+		k := callKey{p.Seat, p.Phase, p.Round, p.Task, c.asked[p.Seat]}
+		r := cachedReply{f: p, load: load}
+		if load != nil {
+			r.f = AgentFinished{}
+		}
+		c.byKey[k] = append(c.byKey[k], r)
+		c.n++
+		delete(c.asked, p.Seat)
+	case AgentFailed:
+		delete(c.asked, p.Seat)
+	}
 }
 
 // Len is how many replies are left to reuse.
@@ -72,6 +98,8 @@ func (c *ReplayCache) Len() int {
 
 // take returns the earliest unused reply to the question, if the log has
 // one. A log written before prompts were hashed matches without the hash.
+// A reply that cannot be read back from the log counts as none: the
+// question is asked again.
 func (c *ReplayCache) take(k callKey) (AgentFinished, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -79,7 +107,11 @@ func (c *ReplayCache) take(k callKey) (AgentFinished, bool) {
 		if q := c.byKey[key]; len(q) > 0 {
 			c.byKey[key] = q[1:]
 			c.n--
-			return q[0], true
+			if q[0].load == nil {
+				return q[0].f, true
+			}
+			f, err := q[0].load()
+			return f, err == nil
 		}
 	}
 	return AgentFinished{}, false
@@ -88,8 +120,13 @@ func (c *ReplayCache) take(k callKey) (AgentFinished, bool) {
 // Resume is what a resumed run starts from.
 type Resume struct {
 	// Events are the earlier run's events (the log up to its last
-	// complete one); their replies are reused.
+	// complete one); their replies are reused. With Cache, they need be
+	// only the start, the calls without their text, and the moderator's
+	// notes: the replies are Cache's.
 	Events []Event
+	// Cache, when set, holds the replies to reuse (else they are taken
+	// from Events).
+	Cache *ReplayCache
 	// Event is the Resumed event to emit in place of the start.
 	Event Resumed
 	// Swap gives a seat another agent: keyed by seat name or agent name.

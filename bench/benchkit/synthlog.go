@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
@@ -25,10 +26,85 @@ import (
 // few dozen, each a chunk event. Most of the file is chunk events, as in a
 // real log. The content is the same for the same size.
 func WriteLog(dir string, size int64) (string, error) {
+	return writeSized(dir, size, synthOptions{})
+}
+
+// WriteInterruptedLog is WriteLog's debate stopped in its fourth round, as
+// an arena interrupted by Ctrl+C leaves it (an interrupted outcome), its
+// start recording inv, the command that started it: a log arena resume
+// carries on, reusing every reply it holds.
+func WriteInterruptedLog(dir string, size int64, inv engine.Invocation) (string, error) {
+	return writeSized(dir, size, synthOptions{cutInRound: 4, inv: &inv})
+}
+
+// WriteFloodedLog writes, in dir, the log of a debate interrupted in its
+// first confrontation, about size bytes long because one challenger
+// flooded its critique: its output streamed in deltas of 2 to 4 bytes, a
+// chunk event each, until the runner stopped it at the output cap (8 MiB
+// of text; the call failed with output-limit). The other replies are of a
+// usual size, and the start records inv: arena resume carries it on,
+// asking the flooded call again. A 500 MB log most likely comes about
+// this way: a reply that long no model writes.
+func WriteFloodedLog(dir string, size int64, inv engine.Invocation) (string, error) {
+	path := filepath.Join(dir, "flooded.jsonl")
+	w, err := runlog.Create(dir, filepath.Base(path))
+	if err != nil {
+		return "", err
+	}
+	s := &synth{w: w, now: time.Date(2026, 11, 21, 15, 30, 0, 0, time.UTC), rng: rand.New(rand.NewPCG(1, 2)), reply: 1500,
+		synthOptions: synthOptions{inv: &inv}}
+	s.start()
+	s.phase(adversarial.PhasePreflight, 1, "Preflight")
+	s.phase(adversarial.PhaseOpening, 1, "Opening position")
+	s.calls(adversarial.PhaseOpening, 1, adversarial.TaskOpening, "claude")
+	s.emit(engine.PositionUpdated{Seat: "claude", Version: 1, Round: 1, Position: s.sentence(300), Changed: true}, 0)
+	s.phase(adversarial.PhaseChallenge, 1, "Parallel challenge (round 1)")
+	s.calls(adversarial.PhaseChallenge, 1, adversarial.TaskCritique, "gemini", "qwen")
+	s.flood("codex", size)
+	s.phase(adversarial.PhaseConsensusCheck, 1, "Consensus check")
+	s.verdicts(adversarial.PhaseConsensusCheck, 1, "Disagreement or mixed verdicts: on to confrontation")
+	s.phase(adversarial.PhaseConfront, 1, "Confrontation (round 1)")
+	s.interrupted(1)
+	return w.Path(), w.Close()
+}
+
+// flood has agent stream tiny deltas until the log is about size bytes
+// long, then fail at the output cap.
+func (s *synth) flood(agent string, size int64) {
+	call := callInfo(agent, adversarial.PhaseChallenge, 1, adversarial.TaskCritique)
+	s.emit(engine.AgentStarted{CallInfo: call, Shape: shapeOf(adversarial.TaskCritique), Timeout: engine.Duration(2 * time.Minute)}, time.Millisecond)
+	start := s.now
+	for written := int64(0); written < size; {
+		d := s.token()
+		s.emit(engine.Chunk{Seat: agent, Text: d}, time.Millisecond/10)
+		written += int64(len(d)) + 110 // about a chunk event's line
+	}
+	s.emit(engine.AgentFailed{CallInfo: call, Reason: "output-limit", Message: "printed too much output: stopped after 8 MiB (output_cap)",
+		ExitCode: -1, Duration: engine.Duration(s.now.Sub(start))}, time.Millisecond)
+}
+
+// token is a delta of 2 to 4 bytes (a whole rune at its end), as a model
+// streams a token.
+func (s *synth) token() string {
+	w := synthWords[s.rng.IntN(len(synthWords))] + " "
+	n := min(2+s.rng.IntN(3), len(w))
+	for n < len(w) && !utf8.RuneStart(w[n]) {
+		n++
+	}
+	return w[:n]
+}
+
+// synthOptions vary the synthetic debate.
+type synthOptions struct {
+	cutInRound int // interrupted in this round's confrontation (0: never)
+	inv        *engine.Invocation
+}
+
+func writeSized(dir string, size int64, o synthOptions) (string, error) {
 	reply := int(size / 160) // a first guess: the log is about 160 replies long
 	for try := 0; ; try++ {
 		path := filepath.Join(dir, fmt.Sprintf("synthetic-%d.jsonl", try))
-		if err := writeSynthetic(path, reply); err != nil {
+		if err := writeSynthetic(path, reply, o); err != nil {
 			return "", err
 		}
 		st, err := os.Stat(path)
@@ -51,14 +127,15 @@ type synth struct {
 	now   time.Time
 	rng   *rand.Rand
 	reply int // bytes of text per reply
+	synthOptions
 }
 
-func writeSynthetic(path string, reply int) error {
+func writeSynthetic(path string, reply int, o synthOptions) error {
 	w, err := runlog.Create(filepath.Dir(path), filepath.Base(path))
 	if err != nil {
 		return err
 	}
-	s := &synth{w: w, now: time.Date(2026, 11, 21, 15, 30, 0, 0, time.UTC), rng: rand.New(rand.NewPCG(1, 2)), reply: reply}
+	s := &synth{w: w, now: time.Date(2026, 11, 21, 15, 30, 0, 0, time.UTC), rng: rand.New(rand.NewPCG(1, 2)), reply: reply, synthOptions: o}
 	s.debate()
 	return w.Close()
 }
@@ -73,7 +150,7 @@ const synthTopic = "Should we move user sessions from Redis to Postgres, given a
 
 var synthChallengers = []string{"gemini", "codex", "qwen"}
 
-func (s *synth) debate() {
+func (s *synth) start() {
 	var agents []engine.AgentInfo
 	var seats []engine.Seat
 	for _, n := range append([]string{"claude"}, synthChallengers...) {
@@ -85,8 +162,13 @@ func (s *synth) debate() {
 		Version: engine.LogVersion, ID: engine.Slug(synthTopic, 40), Protocol: adversarial.Name, Title: adversarial.Title, Topic: synthTopic,
 		Seats: seats, Agents: agents, MaxRounds: 5,
 		Timeout: engine.Duration(2 * time.Minute), Phases: adversarial.Phases,
-		Settings: []engine.Setting{{Name: "skeptical of early agreement", Value: "true"}},
+		Settings:   []engine.Setting{{Name: "skeptical of early agreement", Value: "true"}},
+		Invocation: s.inv,
 	}, 0)
+}
+
+func (s *synth) debate() {
+	s.start()
 	s.phase(adversarial.PhasePreflight, 1, "Preflight")
 	s.phase(adversarial.PhaseOpening, 1, "Opening position")
 	s.calls(adversarial.PhaseOpening, 1, adversarial.TaskOpening, "claude")
@@ -97,6 +179,10 @@ func (s *synth) debate() {
 	s.verdicts(adversarial.PhaseConsensusCheck, 1, "Disagreement or mixed verdicts: on to confrontation")
 	for round := 1; round <= 5; round++ {
 		s.phase(adversarial.PhaseConfront, round, fmt.Sprintf("Confrontation (round %d)", round))
+		if round == s.cutInRound {
+			s.interrupted(round)
+			return
+		}
 		s.calls(adversarial.PhaseConfront, round, adversarial.TaskAnswer, "claude")
 		s.emit(engine.PositionUpdated{Seat: "claude", Version: round + 1, Round: round, Position: s.sentence(300), Changed: true}, 0)
 		s.phase(adversarial.PhaseRebuttal, round, fmt.Sprintf("Challenger rebuttal (round %d)", round))
@@ -111,10 +197,21 @@ func (s *synth) debate() {
 	s.phase(engine.PhaseOutcome, 5, "Outcome")
 	s.emit(engine.Outcome{
 		Result: adversarial.OutcomeTradeoff, Stance: engine.StancePartial, Rounds: 5, Summary: "No consensus after 5 rounds: tradeoff identified",
-		Markdown: "# Debate outcome: tradeoff identified\n\n" + s.paragraphs(4*s.reply),
+		// At most 256 KiB (what the 10 MiB log's holds): a real outcome
+		// document is tens of KiB, and arena ask quotes it whole.
+		Markdown: "# Debate outcome: tradeoff identified\n\n" + s.paragraphs(min(4*s.reply, 256<<10)),
 		LogPath:  "debate-logs/synthetic.jsonl",
 	}, 40*time.Millisecond)
 	s.emit(engine.Saved{What: engine.WhatOutcomeDocument, Path: "debate-logs/synthetic.md"}, time.Millisecond)
+}
+
+// interrupted ends the debate as Ctrl+C does in round.
+func (s *synth) interrupted(round int) {
+	s.phase(engine.PhaseOutcome, round, "Outcome")
+	s.emit(engine.Outcome{
+		Result: engine.OutcomeInterrupted, Stance: engine.StanceDisagree, Rounds: round, Summary: "Interrupted in round " + fmt.Sprint(round),
+		Markdown: "# Debate outcome: interrupted\n", LogPath: "debate-logs/synthetic.jsonl",
+	}, time.Millisecond)
 }
 
 func (s *synth) phase(p engine.Phase, round int, title string) {
@@ -293,4 +390,35 @@ func shapeOf(t engine.Task) string {
 		return adversarial.ShapeAnswer
 	}
 	return string(t)
+}
+
+// CopyLogs writes n logs into dir, each the log at template with its
+// start a minute earlier than the one before and named as arena names a
+// log: a directory of many runs, for what listing them costs.
+func CopyLogs(template, dir string, n int) error {
+	b, err := os.ReadFile(template)
+	if err != nil {
+		return err
+	}
+	first, rest, _ := strings.Cut(string(b), "\n")
+	var e engine.Event
+	if err := json.Unmarshal([]byte(first), &e); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	start := e.Time
+	for i := range n {
+		e.Time = start.Add(-time.Duration(i) * time.Minute)
+		line, err := json.Marshal(e)
+		if err != nil {
+			return err
+		}
+		name := filepath.Join(dir, runlog.Name(e.Time, synthTopic))
+		if err := os.WriteFile(name, []byte(string(line)+"\n"+rest), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -69,6 +69,13 @@ const (
 	ModeFail = fakeapi.ModeFail
 )
 
+// Ways to leave a helper behind (AgentScript.Leave); see fakeapi.
+const (
+	LeaveSetsid     = fakeapi.LeaveSetsid
+	LeaveDoubleFork = fakeapi.LeaveDoubleFork
+	LeaveNewGroup   = fakeapi.LeaveNewGroup
+)
+
 // Request kinds, the keys of AgentScript.Steps (append RepairSuffix for
 // repair calls).
 const (
@@ -470,4 +477,18 @@ func (f *Fakes) ServeAPI() string {
 		f.t.Fatalf("clitest: the API fake said no address: %v", err)
 	}
 	return strings.TrimSpace(line)
+}
+
+// DaemonPIDs returns the pids of the helpers the calls of agent left
+// behind (AgentScript.Leave), each once its pid file was written.
+func (f *Fakes) DaemonPIDs(agent string) []int {
+	paths, _ := filepath.Glob(filepath.Join(f.State, fakeapi.DaemonPIDGlob(agent)))
+	var out []int
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && perr == nil {
+			out = append(out, pid)
+		}
+	}
+	return out
 }

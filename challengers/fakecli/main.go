@@ -31,6 +31,9 @@ func main() {
 	if len(os.Args) == 2 && os.Args[1] == grandchildArg {
 		grandchildMain()
 	}
+	if len(os.Args) == 4 && os.Args[1] == daemonArg {
+		os.Exit(daemonMain(os.Args[2], os.Args[3]))
+	}
 	name := strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe")
 	if c, ok := clis[name]; ok {
 		os.Exit(run(c, os.Args[1:]))

@@ -18,6 +18,12 @@ import (
 func perform(c *cli, inv *invocation, p plan, agent string) int {
 	out := &stream{w: os.Stdout}
 	e := c.emitter(inv, out)
+	if p.leave != "" {
+		if err := leaveDaemon(p.leave, agent); err != nil {
+			fmt.Fprintf(os.Stderr, "fakecli: leave %s: %v\n", p.leave, err)
+			return 99
+		}
+	}
 	switch p.mode {
 	case fakeapi.ModeHangSilent:
 		sleepForever()

@@ -38,6 +38,7 @@ type plan struct {
 	reply  string
 	stderr string
 	hold   string // a file in the state directory to wait for before the last piece
+	leave  string // a helper to leave behind first (fakeapi.Leave*), or ""
 }
 
 // loadAgentScript reads the script named by ARENA_FAKE_SCRIPT and returns
@@ -105,6 +106,10 @@ func resolvePlan(agent string, as fakeapi.AgentScript, prompt string) (plan, err
 	p.piece = max(firstSet(st.FloodPiece, as.FloodPiece), 0)
 	p.stderr = st.Stderr
 	p.hold = firstSet(st.Hold, as.Hold)
+	p.leave = firstSet(st.Leave, as.Leave)
+	if p.leave != "" && !slices.Contains(fakeapi.Leaves, p.leave) {
+		return p, fmt.Errorf("agent %s: unknown leave %q in script", agent, p.leave)
+	}
 	var err error
 	p.reply, err = replyText(st, agent, as.Bias, kind, prompt)
 	if p.mode == fakeapi.ModeEscapes {

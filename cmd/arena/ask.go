@@ -64,10 +64,16 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 	}
 	// One writer per log: the log is locked before it is read, so what
 	// is read is what the answer is appended after.
-	logw, lc, err := lockLog(path, "ask")
+	var events []engine.Event // what the follow-up needs of them: a transcript
+	logw, lc, err := lockLogScan(path, "ask", func(e engine.Event, _ int64) {
+		if e, ok := engine.ForFollowUp(e); ok {
+			events = append(events, e)
+		}
+	})
 	if err != nil {
 		return err
 	}
+	lc.Events = events
 	seat, agent, err := a.askable(path, lc, s, f.seat)
 	if err != nil {
 		logw.Close()
@@ -121,12 +127,14 @@ func (a *app) askSeat(logw *runlog.Writer, lc runlog.Contents, json bool, seat e
 	return ans
 }
 
-// lockLog takes the writer's lock of the log at path (a FIFO or a device
-// refused by name before anything opens it to write; a log another arena
-// is writing refused naming that process), then reads it; what went wrong
-// is a usage error of the command what.
-func lockLog(path, what string) (*runlog.Writer, runlog.Contents, error) {
-	w, lc, err := runlog.Reopen(path)
+// lockLogScan takes the writer's lock of the log at path (a FIFO or a
+// device refused by name before anything opens it to write; a log another
+// arena is writing refused naming that process), then reads it, handing
+// each event to fn with the offset of its line and keeping none
+// (runlog.ReopenScan); what went wrong is a usage error of the command
+// what.
+func lockLogScan(path, what string, fn func(engine.Event, int64)) (*runlog.Writer, runlog.Contents, error) {
+	w, lc, err := runlog.ReopenScan(path, fn)
 	var oe *runlog.OpenError
 	switch {
 	case err == nil:

@@ -161,6 +161,12 @@ func checkLostNothing(t *testing.T, s *sandbox, stdout, stderr, logDir, why stri
 	if err != nil || len(head.Events) == 0 || head.Complete {
 		t.Fatalf("the log in the full directory: %v, %d events, complete %v", err, len(head.Events), head.Complete)
 	}
+	// Every complete event, and nothing of the one that did not fit
+	// (issue 29: the write that failed is cut back to the last whole
+	// event).
+	if head.Problem != "" {
+		t.Errorf("the log in the full directory ends in a broken line: %s", head.Problem)
+	}
 	rest, err := runlog.ReadFile(rescued)
 	if err != nil || !rest.Complete || rest.Problem != "" {
 		t.Fatalf("the rescued events %s do not read back as a log: %v, complete %v, problem %q", rescued, err, rest.Complete, rest.Problem)

@@ -19,13 +19,16 @@ import (
 // watching (Ctrl+C, q) does not stop the run.
 
 func (a *app) follow(path string, f replayFlags) error {
-	lc, offset, err := runlog.ReadSoFar(path)
+	// Read once to check it is a log to follow, keeping nothing; then
+	// again into the sink (tail), as a stream: memory does not grow with
+	// the log.
+	lc, _, err := runlog.ScanSoFar(path, func(engine.Event) {})
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return usageCause(err, "replay: %s: no such file", path)
 	case err != nil:
 		return usagef("replay %s: %w", path, err)
-	case len(lc.Events) == 0:
+	case lc.Count == 0:
 		return usagef("replay %s: %w: it holds no complete event yet (a run writes its first event as it starts)", path, runlog.ErrNotALog)
 	case !lc.Complete && lc.Version != engine.LogVersion:
 		return usagef("replay --follow %s: the log is in format version %d, which no running arena writes; replay it without --follow", path, lc.Version)
@@ -33,12 +36,9 @@ func (a *app) follow(path string, f replayFlags) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	tail := func(ctx context.Context, sink engine.Sink) (bool, error) {
-		done := lc.Complete
-		for _, e := range lc.Events {
-			sink.Handle(e)
-		}
-		if done {
-			return true, nil
+		lc, offset, err := runlog.ScanSoFar(path, sink.Handle)
+		if err != nil || lc.Complete {
+			return err == nil, err
 		}
 		return runlog.Follow(ctx, path, offset, sink, func(msg string) { a.warn("%s", msg) })
 	}

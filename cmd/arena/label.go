@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/engine/stats"
 )
 
@@ -62,10 +64,17 @@ Kafka", "verdict: reject", typed with m on the live screen or sent with
 func (a *app) runLabel(f *labelFlags, path, words string) error {
 	// One writer per log: the log is locked before it is read, so the
 	// label follows what was read.
-	logw, lc, err := lockLog(path, "label")
+	var events []engine.Event // what a label needs of them: the outcome and the candidates
+	logw, lc, err := lockLogScan(path, "label", func(e engine.Event, _ int64) {
+		switch e.Payload.(type) {
+		case engine.DebateStarted, engine.Outcome, engine.Resumed, engine.Placed, engine.Scored:
+			events = append(events, e)
+		}
+	})
 	if err != nil {
 		return err
 	}
+	lc.Events = events
 	closed := false
 	defer func() {
 		if !closed {
@@ -98,11 +107,14 @@ func (a *app) runLabel(f *labelFlags, path, words string) error {
 	}
 	l.By, l.Note = "person", strings.TrimSpace(trust.Text(f.note))
 	now := time.Now()
-	logw.Handle(engine.Event{Seq: lc.LastSeq + 1, Time: now, Payload: l})
-	logw.Handle(engine.Event{Seq: lc.LastSeq + 2, Time: now, Payload: engine.Note{Level: engine.NoteInfo, Message: "the person's own verdict (arena label): " + labelWords(l)}})
+	// The label and its note are one write: both, or (a full disk)
+	// neither, the log as it was, byte for byte.
+	err = logw.Write(engine.Event{Seq: lc.LastSeq + 1, Time: now, Payload: l},
+		engine.Event{Seq: lc.LastSeq + 2, Time: now, Payload: engine.Note{Level: engine.NoteInfo, Message: "the person's own verdict (arena label): " + labelWords(l)}})
 	closed = true
-	if err := logw.Close(); err != nil {
-		return fmt.Errorf("label %s: %w", path, err)
+	err = errors.Join(err, logw.Close())
+	if err != nil {
+		return fmt.Errorf("label %s: %w; nothing was recorded, and the log is as it was", path, runlog.Trouble(err))
 	}
 	w := trust.Writer{W: a.stdout}
 	fmt.Fprintf(w, "Recorded your verdict on %s: %s.\n", path, labelWords(l))

@@ -49,7 +49,7 @@ func (a *app) logDirs(s *settings.Settings) []string {
 
 // savedRuns lists the logs of every log directory, newest first, and
 // names the directories for a message ("./debate-logs or ...").
-func (a *app) savedRuns(s *settings.Settings) ([]runlog.Summary, string, error) {
+func (a *app) savedRuns(s *settings.Settings) (*runlog.Listing, string, error) {
 	dirs := a.logDirs(s)
 	logs, err := runlog.ListDirs(dirs...)
 	if err != nil {

@@ -11,8 +11,8 @@ import (
 // The key arena signs the invocations its logs record with (runlog.Key),
 // so that arena resume knows a log it wrote here from one handed to it.
 
-// logKeyPath is where the key is kept: $XDG_STATE_HOME/arena/log-key, or
-// ~/.local/state/arena/log-key ("" when no home is known).
+// logKeyPath is where the key is kept, in arena's state directory
+// ("" when no home is known).
 func (a *app) logKeyPath() string {
 	if dir := a.stateDir(); dir != "" {
 		return filepath.Join(dir, runlog.KeyName)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
@@ -356,5 +357,50 @@ func TestResumeDryRun(t *testing.T) {
 	}
 	if len(s.fakes.Calls()) != calls {
 		t.Fatal("a dry run asked a model")
+	}
+}
+
+// TestAContradictoryLogIsNamed (issue 29 item 8): a finished log with a
+// second start claiming another protocol and a second outcome appended:
+// replay, logs and stats take the run the first start began, its first
+// outcome, and say what they ignored.
+func TestAContradictoryLogIsNamed(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t)
+	if r := s.run("--no-tui", "a topic"); r.code != exitConsensus {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	log := s.logs()[0]
+	lc := mustRead(t, log)
+	f, err := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range []engine.Payload{
+		engine.DebateStarted{Version: engine.LogVersion, Protocol: "compare", Topic: "a forged topic", Seats: []engine.Seat{{Name: "x", Agent: "x"}}},
+		engine.Outcome{Result: engine.OutcomeAborted, Summary: "a forged outcome", Markdown: "# A forged outcome"},
+	} {
+		b, _ := json.Marshal(engine.Event{Seq: lc.LastSeq + int64(i) + 1, Time: time.Now(), Payload: p})
+		f.Write(append(b, '\n'))
+	}
+	f.Close()
+	lines := lc.Lines
+	r := s.run("replay", "--no-tui", log)
+	if r.code != 0 || strings.Contains(r.stdout, "forged") || !strings.Contains(r.stdout, "# Debate outcome: consensus") {
+		t.Errorf("replay: exit %d\n%s", r.code, tail(r.stdout, 1500))
+	}
+	named := fmt.Sprintf("the log contradicts itself: line %d starts another run (a compare run, \"a forged topic\") after the one started on line 1, and 1 more events contradict the run; they were ignored", lines+1)
+	if !strings.Contains(r.stderr, named) {
+		t.Errorf("replay does not name what it ignored:\n%s", r.stderr)
+	}
+	r = s.run("logs")
+	if r.code != 0 || !strings.Contains(r.stdout, "consensus") || strings.Contains(r.stdout, "aborted") || strings.Contains(r.stdout, "compare") {
+		t.Errorf("logs shows the forged run: exit %d\n%s", r.code, r.stdout)
+	}
+	if !strings.Contains(r.stderr, named) {
+		t.Errorf("logs does not name what it ignored:\n%s", r.stderr)
+	}
+	if r = s.run("stats"); r.code != 0 || !strings.Contains(r.stderr, named) {
+		t.Errorf("stats: exit %d, does not name what it ignored:\n%s", r.code, r.stderr)
 	}
 }

@@ -187,8 +187,8 @@ func (a *app) serveMCPHTTP(ctx context.Context, ln net.Listener, m *mcpserver.Ma
 // mcpTokenPath is where arena mcp --http keeps its token by default, in
 // arena's state directory beside the log key ("" when no home is known).
 func (a *app) mcpTokenPath() string {
-	if key := a.logKeyPath(); key != "" {
-		return filepath.Join(filepath.Dir(key), "mcp-token")
+	if dir := a.stateDir(); dir != "" {
+		return filepath.Join(dir, "mcp-token")
 	}
 	return ""
 }

@@ -76,10 +76,10 @@ func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (st
 	if err != nil {
 		return "", err
 	}
-	if len(logs) == 0 {
+	if logs.Len() == 0 {
 		return "", usagef("no saved debates in %s (run a debate first, or give a log file: arena replay LOG)", where)
 	}
-	latest := logs[0]
+	latest := logs.Glance(0)
 	if a.isTTY() {
 		fmt.Fprintf(a.stderr, "Replay the latest debate, %q (%s, %s)? [Y/n] ",
 			engine.OneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), plain.ResultWords(latest))
@@ -92,7 +92,39 @@ func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (st
 }
 
 func (a *app) replay(path string, f replayFlags) error {
+	if f.json || f.noTUI || !a.isTTY() {
+		return a.replayStream(path, f)
+	}
 	lc, err := runlog.ReadFile(path)
+	if err := a.readToReplay(path, lc, err); err != nil {
+		return err
+	}
+	return a.play(lc, f)
+}
+
+// replayStream prints a log as text or JSON Lines as it is read: memory
+// does not grow with the log (issue 29: 0.8-1.0 GB for a 524 MB log).
+func (a *app) replayStream(path string, f replayFlags) error {
+	var sink interface {
+		engine.Sink
+		Err() error
+	} = plain.New(a.stdout)
+	if f.json {
+		sink = plain.NewJSON(a.stdout)
+	}
+	lc, err := runlog.ScanFile(path, sink.Handle)
+	if err := a.readToReplay(path, lc, err); err != nil {
+		return err
+	}
+	if note := plain.EndNote(lc); note != "" {
+		a.warn("%s", note)
+	}
+	return sink.Err()
+}
+
+// readToReplay says why what was read of a log cannot be replayed, or
+// warns of the events it skipped.
+func (a *app) readToReplay(path string, lc runlog.Contents, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return usageCause(err, "replay: %s: no such file", path)
@@ -100,7 +132,7 @@ func (a *app) replay(path string, f replayFlags) error {
 		return usagef("replay: %w", err) // a FIFO, a device: named, never read
 	case err != nil:
 		return usagef("replay %s: %w", path, err)
-	case len(lc.Events) == 0:
+	case lc.Count == 0:
 		// Nothing to play: an empty file, blank lines, or a directory.
 		// Saying "the debate was cut short" and exiting 0 would pass it
 		// off as a debate.
@@ -109,11 +141,10 @@ func (a *app) replay(path string, f replayFlags) error {
 			why = lc.Problem
 		}
 		return usagef("replay %s: %w: %s", path, runlog.ErrNotALog, why)
-	}
-	if lc.Skipped > 0 {
+	case lc.Skipped > 0:
 		a.warn("%d events of kinds this arena does not know were skipped", lc.Skipped)
 	}
-	return a.play(lc, f)
+	return nil
 }
 
 // play shows a read log: on the live screen, as text, or as JSON Lines.
@@ -184,27 +215,20 @@ func (a *app) listLogs(s *settings.Settings, f logsFlags) error {
 	if f.n < 0 {
 		return usagef("-n %d: give a number of runs, or 0 for all", f.n)
 	}
-	logs, where, err := a.savedRuns(s)
+	l, where, err := a.savedRuns(s)
 	if err != nil {
 		return err
 	}
-	if f.n > 0 && len(logs) > f.n {
-		logs = logs[:f.n]
+	n := l.Len()
+	if f.n > 0 {
+		n = min(n, f.n)
 	}
-	if f.json {
-		b, err := plain.LogsJSON(logs)
-		if err != nil {
-			return err
-		}
-		_, err = a.stdout.Write(b)
-		return err
-	}
-	fmt.Fprint(a.stdout, plain.Logs(where, logs, a.stdout))
 	// What is wrong with a log is said on stderr, a line each.
-	for _, l := range logs {
-		if what := plain.LogProblems(l); what != "" {
-			a.warn("%s: %s", l.Path, trust.Text(what))
+	return plain.LogsPaged(a.stdout, where, n, l.Summary, f.json, func(page []runlog.Summary) {
+		for _, x := range page {
+			if what := plain.LogProblems(x); what != "" {
+				a.warn("%s: %s", x.Path, trust.Text(what))
+			}
 		}
-	}
-	return nil
+	})
 }

@@ -30,8 +30,9 @@ import (
 // command's run must do differently (openLog, runProtocol).
 type resumeRun struct {
 	path     string
-	protocol protocol // the run's
-	lc       runlog.Contents
+	protocol protocol        // the run's
+	lc       runlog.Contents // without its events: hist has what the run needs of them
+	hist     *resume.History
 	start    engine.DebateStarted
 	w        *runlog.Writer // the log, locked, to append to
 	force    bool
@@ -131,7 +132,7 @@ func (a *app) runResume(cmd *cobra.Command, cf *commonFlags, f *resumeFlags, arg
 	}
 	run := resume.WithFlags(plan.Args, rr.overrides(cmd, cf, f)...)
 	if rr.lc.Problem != "" {
-		a.warn("the log is damaged: %s; every byte of it is kept, and the resumed run is written after it, from the %d events that can be read (arena replay names the damaged lines)", rr.lc.Problem, len(rr.lc.Events))
+		a.warn("the log is damaged: %s; every byte of it is kept, and the resumed run is written after it, from the %d events that can be read (arena replay names the damaged lines)", rr.lc.Problem, rr.lc.Count)
 	}
 	if dir := rr.start.Invocation.Dir; dir != "" {
 		if err := os.Chdir(dir); err != nil {
@@ -159,7 +160,7 @@ func (a *app) resumePath(s *settings.Settings, args []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	latest, ok := resume.Latest(logs)
+	latest, ok := resume.Latest(logs.Len(), logs.Glance)
 	if !ok {
 		return "", usagef("no interrupted, aborted or over-budget run in %s to resume (give a log file: arena resume LOG)", where)
 	}
@@ -171,11 +172,12 @@ func (a *app) resumePath(s *settings.Settings, args []string) (string, error) {
 // cannot change before the resumed run appends to it. The caller
 // releases the lock unless the run took the log over.
 func (a *app) lockResumable(path string) (*resumeRun, error) {
-	w, lc, err := lockLog(path, "resume")
+	hist := resume.NewHistory(path)
+	w, lc, err := lockLogScan(path, "resume", hist.Add)
 	if err != nil {
 		return nil, err
 	}
-	rr, err := resumable(path, lc)
+	rr, err := resumable(path, lc, hist)
 	if err != nil {
 		w.Close()
 		return nil, err
@@ -193,9 +195,9 @@ func (rr *resumeRun) release() {
 }
 
 // resumable says why a log cannot be resumed, if it cannot.
-func resumable(path string, lc runlog.Contents) (*resumeRun, error) {
-	rr := &resumeRun{path: path, lc: lc, start: lc.Events[0].Payload.(engine.DebateStarted)}
-	if o, ok := engine.LastOutcome(lc.Events); ok && !o.Result.Resumable() {
+func resumable(path string, lc runlog.Contents, hist *resume.History) (*resumeRun, error) {
+	rr := &resumeRun{path: path, lc: lc, hist: hist, start: hist.Start()}
+	if o := hist.Outcome; o != nil && !o.Result.Resumable() {
 		return nil, usagef("cannot resume %s: the run is finished (%s): %s; watch it again with arena replay %s", path, o.Result, o.Summary, path)
 	}
 	p, ok := protocolNamed(rr.start.Protocol)

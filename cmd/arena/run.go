@@ -16,7 +16,6 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/resume"
 	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui"
@@ -177,16 +176,20 @@ func (a *app) openLog(s *settings.Settings, name string) (*runlog.Writer, error)
 }
 
 // closeLog closes the log; if writing failed along the way, the events
-// that could not be written are saved elsewhere so the run is not lost.
+// that could not be written are saved elsewhere so the run is not lost. A
+// log deleted during the run was written again: it says where.
 func (a *app) closeLog(w *runlog.Writer) {
 	if w == nil {
 		return
 	}
 	err := w.Close()
+	for _, p := range w.Rewritten() {
+		a.warn("the debate log was deleted during the run; arena wrote it again, with every event, at %s (arena replay %s)", p, p)
+	}
 	if err == nil {
 		return
 	}
-	a.warn("the debate log %s could not be fully written: %v", w.Path(), err)
+	a.warn("the debate log %s could not be fully written: %v", w.Path(), runlog.Trouble(err))
 	path, n, err := w.Rescue()
 	switch {
 	case n == 0:
@@ -314,9 +317,9 @@ func (a *app) runOptions(ctx context.Context, f outputFlags, notes chan string, 
 	}
 	if rr := a.resume; rr != nil {
 		var after int64
-		opts.Resume, after = resume.Options(rr.lc, rr.changed, rr.swap)
+		opts.Resume, after = rr.hist.Resume(rr.lc, rr.changed, rr.swap)
 		bus.ContinueAfter(after)
-		a.replayBefore(fe, f, rr.lc.Events)
+		a.replayBefore(fe, f, rr)
 	}
 	return opts
 }
@@ -372,15 +375,18 @@ var injectPanic func(p engine.Protocol, bus *engine.Bus, opts *engine.Options) e
 
 // replayBefore shows a resumed run's earlier part before it goes on: the
 // live screen plays it at once; the printer shows the run's banner again.
-func (a *app) replayBefore(fe frontEnd, f outputFlags, events []engine.Event) {
+func (a *app) replayBefore(fe frontEnd, f outputFlags, rr *resumeRun) {
 	switch {
 	case f.json:
 	case isLive(fe):
-		for _, e := range events {
-			fe.Sink().Handle(e)
+		// Read again from the log, which nothing has written to since
+		// (it is locked): the screen shows the earlier run as it was, and
+		// the log is never held whole.
+		if _, err := runlog.ScanFile(rr.path, fe.Sink().Handle); err != nil {
+			a.warn("cannot show the earlier run: %v", err)
 		}
 	default:
-		fe.Sink().Handle(events[0])
+		fe.Sink().Handle(rr.hist.Events[0])
 	}
 }
 

@@ -106,6 +106,11 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 	if err != nil {
 		return usagef("stats: %w", err)
 	}
+	for _, r := range runs {
+		if r.Contradiction != "" {
+			a.warn("%s: %s; counted as the run its first start began", r.Path, trust.Text(r.Contradiction))
+		}
+	}
 	rep := stats.Compute(runs)
 	rep.Logs, rep.Skipped = logs, skipped
 	switch {

@@ -216,7 +216,7 @@ func (a *app) judgeWork(s *settings.Settings, f *verdictFlags, cfg verdict.Confi
 	p := verdict.New(cfg)
 	sink := verdict.NewLogSink(vlog, p)
 	if rr := a.resume; rr != nil {
-		sink.Resuming(rr.lc.Events)
+		sink.Resuming(rr.hist.Resumes)
 	}
 	front, out := a, outputFlags{noTUI: f.noTUI, moderate: f.moderate}
 	if f.json || f.brief {

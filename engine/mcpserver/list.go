@@ -60,25 +60,18 @@ func (m *Manager) listTool(_ context.Context, _ *mcp.CallToolRequest, in ListIn)
 			seen[filepath.Clean(st.LogPath)] = true
 		}
 	}
-	logs, err := runlog.List(m.abs(m.cfg.LogDir))
+	// The logs are read only as far as the list goes, each at a glance
+	// (its start and its end): a 500 MB log, or 10,000 of them, cost
+	// what is listed (issue 29: 854 MiB and 24.5 s a call).
+	logs, err := runlog.ListDir(m.abs(m.cfg.LogDir))
 	if err != nil {
 		return nil, out, fmt.Errorf("cannot list the logs in %s: %w", m.cfg.LogDir, err)
 	}
-	for _, l := range logs {
-		if seen[filepath.Clean(l.Path)] {
+	for i := 0; i < logs.Len() && len(out.Runs) < limit; i++ {
+		if seen[filepath.Clean(logs.Path(i))] {
 			continue
 		}
-		rs := RunSummary{RunID: strings.TrimSuffix(filepath.Base(l.Path), ".jsonl"), Protocol: l.Protocol, Topic: engine.OneLine(l.Topic, 100), State: "unfinished", Result: string(l.Result), Agents: l.Agents(), LogPath: l.Path, Problem: l.Problem}
-		if l.Result != "" {
-			rs.State = "finished"
-		}
-		if !l.Started.IsZero() {
-			rs.Started = l.Started.Format(time.RFC3339)
-		}
-		if l.Took > 0 {
-			rs.Took = l.Took.Round(time.Second).String()
-		}
-		out.Runs = append(out.Runs, rs)
+		out.Runs = append(out.Runs, loggedRun(logs.Glance(i)))
 	}
 	if len(out.Runs) > limit {
 		out.Runs = out.Runs[:limit]
@@ -93,6 +86,21 @@ func (m *Manager) listTool(_ context.Context, _ *mcp.CallToolRequest, in ListIn)
 		fmt.Fprintf(&b, "- %s  %s  %s  %s\n", r.RunID, engine.OrDash(r.Protocol), res, r.Topic)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
+}
+
+// loggedRun is a run of the list as its log tells it.
+func loggedRun(l runlog.Summary) RunSummary {
+	rs := RunSummary{RunID: strings.TrimSuffix(filepath.Base(l.Path), ".jsonl"), Protocol: l.Protocol, Topic: engine.OneLine(l.Topic, 100), State: "unfinished", Result: string(l.Result), Agents: l.Agents(), LogPath: l.Path, Problem: l.Problem}
+	if l.Result != "" {
+		rs.State = "finished"
+	}
+	if !l.Started.IsZero() {
+		rs.Started = l.Started.Format(time.RFC3339)
+	}
+	if l.Took > 0 {
+		rs.Took = l.Took.Round(time.Second).String()
+	}
+	return rs
 }
 
 // readLogged is the status of a run read from its log: by id in the log

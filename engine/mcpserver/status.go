@@ -191,7 +191,8 @@ func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Sa
 // fromLog is the status of a run read from its log (a run this server did
 // not start, or started before it was restarted).
 func (m *Manager) fromLog(path string) (RunStatus, string, error) {
-	lc, err := runlog.ReadFile(path)
+	r := &run{id: strings.TrimSuffix(filepath.Base(path), ".jsonl"), changed: make(chan struct{})}
+	lc, err := runlog.ScanFile(path, r.handle) // as a stream: memory does not grow with the log
 	if errors.Is(err, runlog.ErrNotALog) {
 		// Not the reader's words: they quote what the file begins with,
 		// and any file can be named here.
@@ -200,12 +201,8 @@ func (m *Manager) fromLog(path string) (RunStatus, string, error) {
 	if err != nil {
 		return RunStatus{}, "", err
 	}
-	if len(lc.Events) == 0 {
+	if lc.Count == 0 {
 		return RunStatus{}, "", fmt.Errorf("%s: %w: it is empty", path, runlog.ErrNotALog)
-	}
-	r := &run{id: strings.TrimSuffix(filepath.Base(path), ".jsonl"), changed: make(chan struct{})}
-	for _, e := range lc.Events {
-		r.handle(e)
 	}
 	st := RunStatus{RunID: r.id, State: "unfinished", LogPath: path, Calls: r.calls, CallsFailed: r.failed, Failures: r.failures, Notes: r.runNotes, Phase: r.phase}
 	if s := r.start; s != nil {

@@ -1,6 +1,9 @@
 package resume
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -125,10 +128,12 @@ func TestLatestIsTheNewestRunThatCanGoOn(t *testing.T) {
 		{Path: "interrupted", Started: now, Result: engine.OutcomeInterrupted},
 		{Path: "older", Started: now, Result: engine.OutcomeAborted},
 	}
-	if l, ok := Latest(logs); !ok || l.Path != "interrupted" {
-		t.Fatalf("latest %q %v", l.Path, ok)
+	read := 0
+	at := func(i int) runlog.Summary { read++; return logs[i] }
+	if l, ok := Latest(len(logs), at); !ok || l.Path != "interrupted" || read != 4 {
+		t.Fatalf("latest %q %v, %d logs read", l.Path, ok, read)
 	}
-	if _, ok := Latest(logs[:3]); ok {
+	if _, ok := Latest(3, at); ok {
 		t.Fatal("a finished run was taken for one to resume")
 	}
 }
@@ -166,7 +171,7 @@ func TestChangedNamesWhatTheRepliesNoLongerAnswer(t *testing.T) {
 	}
 }
 
-func TestOptionsGoOnFromThePhaseTheRunWasIn(t *testing.T) {
+func TestHistoryGoesOnFromThePhaseTheRunWasIn(t *testing.T) {
 	t.Parallel()
 	events := []engine.Event{
 		{Seq: 1, Payload: started("/w")},
@@ -174,9 +179,55 @@ func TestOptionsGoOnFromThePhaseTheRunWasIn(t *testing.T) {
 		{Seq: 3, Payload: engine.PhaseStarted{Phase: engine.PhaseOutcome, Title: "Outcome"}},
 		{Seq: 4, Payload: engine.Outcome{Result: engine.OutcomeInterrupted}},
 	}
+	h := NewHistory("/nowhere")
+	for _, e := range events {
+		h.Add(e, 0)
+	}
 	changed := []engine.Setting{{Name: "timeout", Value: "5m"}}
-	r, after := Options(runlog.Contents{Events: events, LastSeq: 4, Problem: "line 3 is cut short"}, changed, nil)
+	r, after := h.Resume(runlog.Contents{LastSeq: 4, Problem: "line 3 is cut short"}, changed, nil)
 	if after != 4 || r.Event.From != "Facts" || r.Event.Phase != "facts" || r.Event.After != 4 || r.Event.Problem != "line 3 is cut short" || len(r.Event.Settings) != 1 {
 		t.Fatalf("after %d, resumed %+v", after, r.Event)
+	}
+	if h.Outcome == nil || h.Outcome.Result != engine.OutcomeInterrupted {
+		t.Fatalf("outcome %+v", h.Outcome)
+	}
+}
+
+// TestHistoryHoldsWhereTheRepliesAre (issue 29): a history holds no reply
+// text; each reply is read back from the log when it is reused.
+func TestHistoryHoldsWhereTheRepliesAre(t *testing.T) {
+	t.Parallel()
+	call := engine.CallInfo{Seat: "claude", Agent: "claude", Phase: "opening", Round: 1, Task: "opening", Attempt: 1}
+	long := strings.Repeat("a long reply ", 10000)
+	var b []byte
+	st := started("/w")
+	st.Version = engine.LogVersion
+	for i, p := range []engine.Payload{
+		st,
+		engine.AgentStarted{CallInfo: call, PromptHash: "h"},
+		engine.AgentFinished{CallInfo: call, Text: long, Display: long},
+	} {
+		line, _ := engine.Event{Seq: int64(i + 1), Payload: p}.MarshalJSON()
+		b = append(append(b, line...), '\n')
+	}
+	path := filepath.Join(t.TempDir(), "x.jsonl")
+	os.WriteFile(path, b, 0o600)
+	h := NewHistory(path)
+	lc, err := runlog.ScanFileAt(path, h.Add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := h.Resume(lc, nil, nil)
+	if r.Cache.Len() != 1 {
+		t.Fatalf("%d replies to reuse", r.Cache.Len())
+	}
+	for _, e := range r.Events {
+		if f, ok := e.Payload.(engine.AgentFinished); ok && (f.Text != "" || f.Display != "") {
+			t.Fatal("the history holds a reply's text")
+		}
+	}
+	got, err := h.loader(int64(bytes.Index(b, []byte(`{"seq":3`))))()
+	if err != nil || got.Text != long {
+		t.Fatalf("read back %d bytes, %v", len(got.Text), err)
 	}
 }

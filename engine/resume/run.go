@@ -10,10 +10,12 @@ import (
 	"github.com/arenadebate/arena/engine/runlog"
 )
 
-// Latest is the latest run of a listing (newest first) that can be
-// resumed: interrupted, aborted or over budget, and not being written.
-func Latest(logs []runlog.Summary) (runlog.Summary, bool) {
-	for _, l := range logs {
+// Latest is the latest run of a listing of n logs (newest first, log(i)
+// the glance of the i-th) that can be resumed: interrupted, aborted or
+// over budget, and not being written. Only the logs up to it are read.
+func Latest(n int, log func(int) runlog.Summary) (runlog.Summary, bool) {
+	for i := range n {
+		l := log(i)
 		if l.Started.IsZero() || l.Writing {
 			continue // unreadable, or a run going on
 		}
@@ -74,23 +76,4 @@ func Changed(was, now engine.DebateStarted) []string {
 		changed = append(changed, "the topic is not the same")
 	}
 	return changed
-}
-
-// Options are the engine's options for the resumed run of lc (changed:
-// the settings it runs with differently; swap: the seats' new agents),
-// and the sequence number its events continue after.
-func Options(lc runlog.Contents, changed []engine.Setting, swap map[string]challengers.Agent) (*engine.Resume, int64) {
-	events := lc.Events
-	ev := engine.Resumed{From: "the start"}
-	for i := len(events) - 1; i >= 0; i-- {
-		// The phase the run was in; an interrupted run's outcome phase is
-		// only its way out.
-		if ps, ok := events[i].Payload.(engine.PhaseStarted); ok && ps.Phase != engine.PhaseOutcome {
-			ev.From, ev.Phase, ev.Round = ps.Title, ps.Phase, ps.Round
-			break
-		}
-	}
-	last := lc.LastSeq
-	ev.After, ev.Reusable, ev.Settings, ev.Problem = last, engine.NewReplayCache(events).Len(), changed, lc.Problem
-	return &engine.Resume{Events: events, Event: ev, Swap: swap}, last
 }

@@ -30,18 +30,41 @@ const (
 // they end: a last line still being written is left for Follow to read
 // whole. Only a regular file is read (a FIFO is refused, not waited on).
 func ReadSoFar(path string) (Contents, int64, error) {
+	var events []engine.Event
+	lc, n, err := ScanSoFar(path, func(e engine.Event) { events = append(events, e) })
+	lc.Events = events
+	return lc, n, err
+}
+
+// ScanSoFar is ReadSoFar as Scan reads: each event handed to fn, none
+// kept, the file never held whole.
+func ScanSoFar(path string, fn func(engine.Event)) (Contents, int64, error) {
 	fh, err := trust.Open(path)
 	if err != nil {
 		return Contents{}, 0, err
 	}
-	data, err := io.ReadAll(fh)
-	fh.Close()
+	defer fh.Close()
+	size, err := fh.Seek(0, io.SeekEnd)
 	if err != nil {
 		return Contents{}, 0, err
 	}
-	whole := data[:bytes.LastIndexByte(data, '\n')+1]
-	lc, err := Read(bytes.NewReader(whole))
-	return lc, int64(len(whole)), err
+	whole := int64(0) // up to the last newline
+	for pos := size; pos > 0 && whole == 0; {
+		n := min(tailBlock, pos)
+		pos -= n
+		buf := make([]byte, n)
+		if _, err := fh.ReadAt(buf, pos); err != nil && !errors.Is(err, io.EOF) {
+			return Contents{}, 0, err
+		}
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			whole = pos + int64(i) + 1
+		}
+	}
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		return Contents{}, 0, err
+	}
+	lc, err := Scan(io.LimitReader(fh, whole), fn)
+	return lc, whole, err
 }
 
 // Follow hands sink every event written to the log after offset, until

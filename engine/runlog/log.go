@@ -6,17 +6,11 @@
 package runlog
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -33,33 +27,6 @@ import (
 // are flushed at least every flushEvery.
 
 const flushEvery = 500 * time.Millisecond
-
-// Writer is a Sink writing the event log. It holds the log's writer
-// lock (loglock_*.go) from the moment it opens the file until Close: one
-// writer per log, whoever else tries.
-type Writer struct {
-	mu        sync.Mutex
-	f         *os.File
-	w         *bufio.Writer
-	path      string
-	err       error
-	lastFlush time.Time
-	// newline says the file does not end with one (its last line was cut
-	// short): the first write starts a line of its own, so the damaged
-	// line stays as it is, whole, and nothing is glued to it.
-	newline bool
-	// kept holds the events that could not be written after a write
-	// failed (a full disk, say), so the debate is not lost.
-	kept []engine.Event
-	// pending are the events handed to w since its last successful flush.
-	// A failed flush may have written any part of them, so on a failure
-	// they are kept too: the buffer's contents must not vanish with it.
-	pending []engine.Event
-	// dir is the directory Create put the log in, and madeDir says it
-	// made it (Discard removes it again when the log was all it held).
-	dir     string
-	madeDir bool
-}
 
 // ErrLocked says a log is being written by another arena.
 var ErrLocked = errors.New("the log is being written by another arena")
@@ -106,12 +73,8 @@ func Create(dir, name string) (*Writer, error) {
 	}
 	defer d.Close()
 	if made {
-		// O_EXCL: a .gitignore someone put there in the meantime stays.
-		if f, err := d.Create(IgnoreFile, 0o600); err == nil {
-			_, werr := f.WriteString(ignoreText)
-			if err := errors.Join(werr, f.Close()); err != nil {
-				return nil, fmt.Errorf("create log directory: %s: %w", filepath.Join(dir, IgnoreFile), err)
-			}
+		if err := writeIgnore(d, dir); err != nil {
+			return nil, err
 		}
 	}
 	// O_EXCL makes taking a name atomic: of several processes trying one
@@ -136,14 +99,6 @@ func Create(dir, name string) (*Writer, error) {
 	return w, nil
 }
 
-// IgnoreFile is the .gitignore Create writes in a log directory it makes.
-const IgnoreFile = ".gitignore"
-
-// ignoreText ignores everything, itself included, so the directory never
-// shows in git status.
-const ignoreText = "# Written by arena when it made this directory: the logs hold your code\n" +
-	"# and the models' replies, so git ignores all of them (this file too).\n*\n"
-
 // appendOnly makes every write to f land at its end (O_APPEND), whatever
 // else writes the file: no write can overwrite another's.
 func appendOnly(f *os.File) error {
@@ -155,116 +110,6 @@ func appendOnly(f *os.File) error {
 	return err
 }
 
-func newWriter(f *os.File, path string, newline bool) *Writer {
-	return &Writer{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path, lastFlush: time.Now(), newline: newline}
-}
-
-// Path is the log file's path.
-func (l *Writer) Path() string { return l.path }
-
-// Handle writes one event.
-func (l *Writer) Handle(e engine.Event) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.err != nil {
-		l.kept = append(l.kept, e)
-		return
-	}
-	l.pending = append(l.pending, e)
-	line, err := trust.JSON(e)
-	if err != nil {
-		l.fail(fmt.Errorf("encode event %d: %w", e.Seq, err))
-		return
-	}
-	line = append(line, '\n')
-	if l.newline {
-		line = append([]byte{'\n'}, line...)
-		l.newline = false
-	}
-	if _, err := l.w.Write(line); err != nil {
-		l.fail(err)
-		return
-	}
-	if e.Kind() != engine.KindChunk || time.Since(l.lastFlush) >= flushEvery {
-		if err := l.w.Flush(); err != nil {
-			l.fail(err)
-			return
-		}
-		// Zero the entries, not just the length: the backing array
-		// would otherwise keep every chunk text alive (measured: +30 MiB
-		// peak under a flood).
-		clear(l.pending)
-		l.pending = l.pending[:0]
-		l.lastFlush = time.Now()
-	}
-}
-
-// fail records the first error and keeps every event that may not have
-// reached the file: the pending ones, the current one last among them.
-// Some of them may have been written whole before the error; the caller
-// can tell by their sequence numbers.
-func (l *Writer) fail(err error) {
-	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
-		err = pe.Err // the path is said once, below
-	}
-	l.err = fmt.Errorf("write %s: %w", l.path, err)
-	l.kept = append(l.kept, l.pending...)
-	l.pending = nil
-}
-
-// Err reports the first write error, if any.
-func (l *Writer) Err() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.err
-}
-
-// Kept returns the events that could not be written after a failure.
-func (l *Writer) Kept() []engine.Event {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]engine.Event(nil), l.kept...)
-}
-
-// Close flushes and closes the file.
-func (l *Writer) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.err == nil {
-		if err := l.w.Flush(); err != nil {
-			l.fail(err)
-		}
-	}
-	return errors.Join(l.err, l.f.Close())
-}
-
-// Discard closes the log and removes it: a run that asked no model has
-// nothing to replay or resume, and leaves nothing behind (issue 32,
-// point 2: a debate that aborted because no CLI was installed left a log
-// in the work tree). A directory Create made for it goes too, when the
-// log and its .gitignore were all it held.
-func (l *Writer) Discard() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.err = errors.New("discarded") // nothing more is written
-	err := errors.Join(l.f.Close(), os.Remove(l.path))
-	if l.madeDir && onlyIgnoreFile(l.dir) {
-		_ = os.Remove(filepath.Join(l.dir, IgnoreFile))
-		_ = os.Remove(l.dir) // fails, as it should, when anything came in meanwhile
-	}
-	return err
-}
-
-// onlyIgnoreFile says dir holds nothing but the .gitignore Create wrote.
-func onlyIgnoreFile(dir string) bool {
-	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) != 1 || entries[0].Name() != IgnoreFile {
-		return false
-	}
-	b, err := os.ReadFile(filepath.Join(dir, IgnoreFile))
-	return err == nil && string(b) == ignoreText
-}
-
 // Name names a log by time, to the millisecond, and topic:
 // 20261121-153000.042-should-we-move.jsonl. Names sort by time. With only
 // the second in the name, two debates of one topic started together (a
@@ -272,295 +117,6 @@ func onlyIgnoreFile(dir string) bool {
 // Create now also steps around the rare same-millisecond clash.
 func Name(t time.Time, topic string) string {
 	return t.Format("20060102-150405.000") + "-" + engine.Slug(topic, 40) + ".jsonl"
-}
-
-// MaxLine bounds one line of a log; a longer one is damage, skipped
-// without being held in memory whole.
-const MaxLine = 64 << 20
-
-// Contents is what Read found.
-type Contents struct {
-	Events []engine.Event
-	// Complete is true when the log ends with an Outcome event.
-	Complete bool
-	// Problem sums up what is wrong with the log ("" when nothing is),
-	// naming the damaged lines: the first, and how many more.
-	Problem string
-	// Damage lists every line that could not be read as an event. Reading
-	// goes on after each: what follows a damaged line is still read.
-	Damage []LineDamage
-	// Sequence lists the gaps and repeats in the events' sequence
-	// numbers: events lost, or two writers on one log.
-	Sequence []string
-	// Lines is the number of lines read.
-	Lines int
-	// Skipped counts events of unknown kinds.
-	Skipped int
-	// Version is the format version the log was written in; older ones
-	// are upgraded to LogVersion's events as they are read.
-	Version int
-	// LastSeq is the highest sequence number read.
-	LastSeq int64
-	// Writing says another arena is writing the log right now (it holds
-	// the writer's lock), WriterPID which process when known (ReadFile
-	// only).
-	Writing   bool
-	WriterPID int
-
-	v1Defender string // the defender of a version 1 log, whose positions it records
-	lastLine   int    // the line of the latest sequence number read
-}
-
-// LineDamage is one line of a log that is not an event.
-type LineDamage struct {
-	Line    int
-	Problem string // "is cut short", "is longer than 64 MiB", "is not a valid event: ..."
-}
-
-func (d LineDamage) String() string { return lineProblem(d.Line, d.Problem) }
-
-// Damaged says whether any line could not be read.
-func (lc Contents) Damaged() bool { return len(lc.Damage) > 0 }
-
-// DamagedEnd says whether the only damage is the last line, cut short: a
-// writer stopped in the middle of it.
-func (lc Contents) DamagedEnd() bool {
-	return len(lc.Damage) == 1 && lc.Damage[0].Line == lc.Lines && lc.Damage[0].Problem == cutShort
-}
-
-const cutShort = "is cut short"
-
-// ErrNotALog is returned for files that are not arena logs at all.
-var ErrNotALog = errors.New("not an arena debate log")
-
-// ErrNewerLog is returned for logs written by a newer arena.
-var ErrNewerLog = errors.New("log written by a newer arena")
-
-// Read reads every event a log holds. A damaged line (a killed
-// arena's last line, a NUL byte, a line over MaxLine) is listed in
-// Damage and reading goes on after it: damage anywhere costs only its own
-// line. A file that does not start with a debate_started event, or whose
-// version is newer than LogVersion, is refused with an error.
-func Read(r io.Reader) (Contents, error) {
-	br := bufio.NewReaderSize(r, 256<<10)
-	var lc Contents
-	for {
-		line, state, err := readLine(br)
-		if len(line) == 0 && state == lineWhole && err != nil {
-			if !errors.Is(err, io.EOF) {
-				lc.damage(lc.Lines+1, "cannot be read: "+err.Error())
-			}
-			break
-		}
-		lc.Lines++
-		if state == lineTooLong {
-			lc.damage(lc.Lines, fmt.Sprintf("is longer than %d MiB", MaxLine>>20))
-			if ferr := lc.needStart(); ferr != nil {
-				lc.sumUp()
-				return lc, ferr
-			}
-		} else if len(bytes.TrimSpace(line)) > 0 {
-			if ferr := lc.add(line, state == lineWhole); ferr != nil {
-				lc.sumUp()
-				return lc, ferr
-			}
-		}
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				lc.damage(lc.Lines+1, "cannot be read: "+err.Error())
-			}
-			break
-		}
-	}
-	lc.sumUp()
-	return lc, nil
-}
-
-func (lc *Contents) damage(line int, problem string) {
-	lc.Damage = append(lc.Damage, LineDamage{Line: line, Problem: problem})
-}
-
-// sumUp words Problem from the damage found.
-func (lc *Contents) sumUp() {
-	switch n := len(lc.Damage); {
-	case n == 0:
-		lc.Problem = ""
-	case n == 1:
-		lc.Problem = lc.Damage[0].String()
-	default:
-		lc.Problem = fmt.Sprintf("%s, and %d more damaged lines", lc.Damage[0], n-1)
-	}
-}
-
-// add decodes one line.
-func (lc *Contents) add(line []byte, complete bool) error {
-	events, derr := lc.decode(line)
-	if derr != nil {
-		problem := "is not a valid event: " + derr.Error()
-		if !complete {
-			// The last line without its newline: the writer was stopped
-			// in the middle of it.
-			problem = cutShort
-		}
-		lc.damage(lc.Lines, problem)
-		return lc.needStart()
-	}
-	for i, e := range events {
-		if len(lc.Events) == 0 && lc.Skipped == 0 {
-			if err := checkStart(e); err != nil {
-				return err
-			}
-		}
-		if i == 0 {
-			lc.sequence(e.Seq)
-		}
-		if _, unknown := e.Payload.(engine.Unknown); unknown {
-			lc.Skipped++
-			continue
-		}
-		lc.Events = append(lc.Events, e)
-		if e.Kind() == engine.KindOutcome {
-			lc.Complete = true
-		}
-	}
-	return nil
-}
-
-// sequence checks a line's sequence number against the one before: each
-// event's is one more than the last's. A version 1 line holds several
-// events of one number; it is checked once.
-func (lc *Contents) sequence(seq int64) {
-	prev, prevLine := lc.LastSeq, lc.lastLine
-	if seq > lc.LastSeq {
-		lc.LastSeq = seq
-	}
-	lc.lastLine = lc.Lines
-	if prevLine == 0 {
-		return
-	}
-	switch {
-	case seq == prev:
-		lc.Sequence = append(lc.Sequence, fmt.Sprintf("line %d repeats event number %d (of line %d)", lc.Lines, seq, prevLine))
-	case seq < prev:
-		lc.Sequence = append(lc.Sequence, fmt.Sprintf("line %d goes back to event number %d after %d (line %d)", lc.Lines, seq, prev, prevLine))
-	case seq > prev+1:
-		missing := fmt.Sprintf("events %d to %d are", prev+1, seq-1)
-		if seq == prev+2 {
-			missing = fmt.Sprintf("event %d is", prev+1)
-		}
-		lc.Sequence = append(lc.Sequence, fmt.Sprintf("%s missing between lines %d and %d", missing, prevLine, lc.Lines))
-	}
-}
-
-// decode reads one line as the events it holds, in the format version the
-// log's first line declares (an older one is upgraded as it is read).
-func (lc *Contents) decode(line []byte) ([]engine.Event, error) {
-	var w engine.WireEvent
-	if err := json.Unmarshal(line, &w); err != nil {
-		return nil, err
-	}
-	if w.Type == "" {
-		return nil, fmt.Errorf("event has no \"type\"")
-	}
-	if lc.Version == 0 && w.Type == engine.KindDebateStarted {
-		var v struct {
-			Version int `json:"version"`
-		}
-		_ = json.Unmarshal(w.Data, &v)
-		lc.Version = v.Version
-	}
-	var ps []engine.Payload
-	if lc.Version == 1 {
-		var err error
-		if ps, err = decodeV1(w); err != nil {
-			return nil, err
-		}
-		for i, p := range ps {
-			switch v := p.(type) {
-			case engine.DebateStarted:
-				if len(v.Seats) > 0 {
-					lc.v1Defender = v.Seats[0].Name
-				}
-			case engine.PositionUpdated:
-				v.Seat = lc.v1Defender // version 1's positions were the defender's
-				ps[i] = v
-			}
-		}
-	} else {
-		p, err := engine.DecodePayload(w)
-		if err != nil {
-			return nil, err
-		}
-		ps = []engine.Payload{p}
-	}
-	events := make([]engine.Event, len(ps))
-	for i, p := range ps {
-		events[i] = engine.Event{Seq: w.Seq, Time: w.Time, Payload: p}
-	}
-	return events, nil
-}
-
-// needStart refuses a file whose first line is damaged: it cannot be
-// told to be a log at all.
-func (lc *Contents) needStart() error {
-	if len(lc.Events) == 0 && lc.Skipped == 0 && len(lc.Damage) > 0 {
-		return fmt.Errorf("%w: %s", ErrNotALog, lc.Damage[len(lc.Damage)-1])
-	}
-	return nil
-}
-
-func lineProblem(n int, what string) string {
-	return fmt.Sprintf("line %d %s", n, what)
-}
-
-func checkStart(e engine.Event) error {
-	ds, ok := e.Payload.(engine.DebateStarted)
-	if !ok {
-		return fmt.Errorf("%w: it starts with a %q event, not debate_started", ErrNotALog, e.Kind())
-	}
-	if ds.Version > engine.LogVersion {
-		return fmt.Errorf("%w: format version %d, this arena reads up to version %d; upgrade arena to replay it", ErrNewerLog, ds.Version, engine.LogVersion)
-	}
-	if ds.Version < 1 || ds.Protocol == "" {
-		return fmt.Errorf("%w: no format version", ErrNotALog)
-	}
-	return nil
-}
-
-// How readLine found a line.
-const (
-	lineWhole   = iota // ended by a newline (or nothing at the end)
-	lineCut            // the last line, without its newline
-	lineTooLong        // over MaxLine: read through to its newline, not kept
-)
-
-// readLine reads one line, without its newline. A line over MaxLine is
-// read through to its end without being kept: memory stays bounded, and
-// the next line is read as it should be.
-func readLine(br *bufio.Reader) (line []byte, state int, err error) {
-	for {
-		frag, ferr := br.ReadSlice('\n')
-		if state != lineTooLong {
-			if len(line)+len(frag) > MaxLine+1 {
-				state, line = lineTooLong, nil
-			} else {
-				line = append(line, frag...)
-			}
-		}
-		if ferr == nil {
-			if state == lineTooLong {
-				return nil, state, nil
-			}
-			return line[:len(line)-1], lineWhole, nil
-		}
-		if errors.Is(ferr, bufio.ErrBufferFull) {
-			continue
-		}
-		if state != lineTooLong && len(line) > 0 {
-			state = lineCut
-		}
-		return line, state, ferr
-	}
 }
 
 // Append opens an existing log to append to it (a resumed run, a
@@ -606,6 +162,17 @@ func (e *OpenError) Unwrap() error { return e.Err }
 // writing with a *LockedError naming that process; a file without a
 // single event with ErrNotALog.
 func Reopen(path string) (*Writer, Contents, error) {
+	var events []engine.Event
+	w, lc, err := ReopenScan(path, func(e engine.Event, _ int64) { events = append(events, e) })
+	lc.Events = events
+	return w, lc, err
+}
+
+// ReopenScan is Reopen reading the log as ScanFileAt does: each event
+// handed to fn with the offset of its line, none kept (a follow-up needs
+// a transcript, a resumed run the replies as it reuses them: not every
+// chunk of a 500 MB log at once).
+func ReopenScan(path string, fn func(engine.Event, int64)) (*Writer, Contents, error) {
 	var lc Contents
 	f, err := trust.Open(path)
 	if err != nil {
@@ -616,12 +183,12 @@ func Reopen(path string) (*Writer, Contents, error) {
 	if err != nil {
 		return nil, lc, err
 	}
-	lc, err = ReadFile(path)
+	lc, err = ScanFileAt(path, fn)
 	switch {
 	case err != nil:
 		w.Close()
 		return nil, lc, err
-	case len(lc.Events) == 0:
+	case lc.Count == 0:
 		w.Close()
 		return nil, lc, fmt.Errorf("%w: the file is empty", ErrNotALog)
 	}

@@ -1,13 +1,11 @@
 package runlog
 
 import (
+	"bufio"
 	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"fmt"
+	"io"
 	"slices"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/arenadebate/arena/challengers/trust"
@@ -29,6 +27,9 @@ type Summary struct {
 	Problem  string        // why the log could not be read, or which lines are damaged
 	// Sequence lists gaps and repeats in the events' sequence numbers.
 	Sequence []string
+	// Contradiction says which events contradict the run and were
+	// ignored ("" when none: Contents.Contradiction).
+	Contradiction string
 	// Writing says an arena is writing the log now (the run is going on),
 	// WriterPID which process when known.
 	Writing   bool
@@ -51,31 +52,60 @@ func (s Summary) Agents() []string {
 // refused by name, before any read: trust.Open), each line bounded by
 // MaxLine.
 func ReadFile(path string) (Contents, error) {
+	var events []engine.Event
+	lc, err := ScanFile(path, func(e engine.Event) { events = append(events, e) })
+	lc.Events = events
+	return lc, err
+}
+
+// ScanFile is ReadFile as Scan reads: each event handed to fn, none kept.
+func ScanFile(path string, fn func(engine.Event)) (Contents, error) {
+	return ScanFileAt(path, func(e engine.Event, _ int64) { fn(e) })
+}
+
+// ScanFileAt is ReadFile as ScanAt reads: each event handed to fn with the
+// offset of its line, none kept.
+func ScanFileAt(path string, fn func(engine.Event, int64)) (Contents, error) {
 	f, err := trust.Open(path)
 	if err != nil {
 		return Contents{}, err
 	}
 	defer f.Close()
 	held, pid, _ := lockHolder(f)
-	lc, err := Read(f)
+	lc, err := ScanAt(f, fn)
 	lc.Writing, lc.WriterPID = held, pid
 	return lc, err
 }
 
-// Summarize reads the essentials of one log.
+// EventAt reads again the events of the line at offset off of the log at
+// path (ScanFileAt's offsets), as a log of format version reads them.
+func EventAt(path string, version int, off int64) ([]engine.Event, error) {
+	f, err := trust.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return nil, err
+	}
+	line, state, _, err := readLine(bufio.NewReaderSize(f, 64<<10))
+	if state == lineTooLong || (err != nil && !errors.Is(err, io.EOF)) {
+		return nil, fmt.Errorf("line at %d of %s: %w", off, path, ErrNotALog)
+	}
+	lc := Contents{Version: version}
+	return lc.decode(line)
+}
+
+// Summarize reads the essentials of one log, the whole of it as a
+// stream: memory holds one line at a time.
 func Summarize(path string) Summary {
 	s := Summary{Path: path}
-	lc, err := ReadFile(path)
-	if err != nil {
-		s.Problem = err.Error()
-		var ie *trust.InputError
-		if errors.As(err, &ie) {
-			s.Problem = ie.Problem // the path is in the listing already
+	var first, last time.Time
+	lc, err := ScanFile(path, func(e engine.Event) {
+		if first.IsZero() {
+			first = e.Time
 		}
-		return s
-	}
-	s.Problem, s.Sequence, s.Writing, s.WriterPID = lc.Problem, lc.Sequence, lc.Writing, lc.WriterPID
-	for _, e := range lc.Events {
+		last = e.Time
 		switch p := e.Payload.(type) {
 		case engine.DebateStarted:
 			s.Started, s.Protocol, s.Topic, s.Seats = e.Time, p.Protocol, p.Topic, p.Seats
@@ -87,36 +117,18 @@ func Summarize(path string) Summary {
 			s.Rounds = max(s.Rounds, p.Round)
 		case engine.Outcome:
 			s.Result, s.Rounds = p.Result, p.Rounds
+		case engine.Resumed:
+			s.Result = "" // the resumed run has no outcome yet
 		}
+	})
+	if err != nil {
+		s = Summary{Path: path, Problem: openProblem(err)}
+		return s
 	}
-	if n := len(lc.Events); n > 0 {
-		s.Took = lc.Events[n-1].Time.Sub(lc.Events[0].Time)
+	s.Problem, s.Sequence, s.Writing, s.WriterPID = lc.Problem, lc.Sequence, lc.Writing, lc.WriterPID
+	s.Contradiction = lc.Contradiction()
+	if lc.Count > 0 {
+		s.Took = last.Sub(first)
 	}
 	return s
-}
-
-// List summarises every log in dir, newest first. A missing directory
-// is an empty list.
-func List(dir string) ([]Summary, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []Summary
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
-			continue
-		}
-		out = append(out, Summarize(filepath.Join(dir, e.Name())))
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].Started.Equal(out[j].Started) {
-			return out[i].Started.After(out[j].Started)
-		}
-		return out[i].Path > out[j].Path
-	})
-	return out, nil
 }

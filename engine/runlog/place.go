@@ -1,56 +1,117 @@
 package runlog
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
-	"strings"
-	"time"
+	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/arenadebate/arena/challengers/trust"
 )
 
-// Unignored says the log went into a directory Create did not make, which
-// has no .gitignore of its own and lies in a git work tree that does not
-// ignore the log: one `git add .` from a commit. Logs an older arena left
-// in ./debate-logs are the person's to decide on, so arena says so rather
-// than adding a .gitignore to their directory (issue 32, point 2).
-func (l *Writer) Unignored() bool {
-	if l.madeDir {
+// A log deleted while its run goes on (rm -rf debate-logs, or the .jsonl
+// unlinked) used to be lost without a word: arena went on writing to the
+// unlinked file, and at the end pointed at a path holding nothing (issue
+// 29). After every flush the writer checks that the file at its path is
+// still its own (the path's inode against the open file's, and the
+// file's link count), and when it is not, writes the log again at its
+// path (its directory made again if need be; beside it, name-2, if
+// another file took the name meanwhile), every byte of it copied from the
+// open file, and goes on writing there. Rewritten says where.
+
+// inPlace says whether the file at the log's path is the one the writer
+// has open. What cannot be told (a stat that fails for another reason
+// than the file's absence) counts as in place.
+func (l *Writer) inPlace() bool {
+	var open, at unix.Stat_t
+	if unix.Fstat(int(l.f.Fd()), &open) != nil {
+		return true
+	}
+	if open.Nlink == 0 {
 		return false
 	}
-	if _, err := os.Lstat(filepath.Join(l.dir, IgnoreFile)); err == nil {
+	err := unix.Lstat(l.path, &at)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
 		return false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	// check-ignore exits 0 for an ignored path, 1 for one that is not,
-	// and 128 outside a work tree.
-	_, err := trust.Git(ctx, l.dir, "check-ignore", "-q", "--", filepath.Base(l.path))
-	var ee *exec.ExitError
-	return errors.As(err, &ee) && ee.ExitCode() == 1
+	return err != nil || (at.Ino == open.Ino && at.Dev == open.Dev)
 }
 
-// ListDirs lists the logs of several directories (List), newest first
-// together: the log directory and arena verdict's.
-func ListDirs(dirs ...string) ([]Summary, error) {
-	var all []Summary
-	for _, d := range dirs {
-		logs, err := List(d)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", d, err)
-		}
-		all = append(all, logs...)
+// stayInPlace writes the log again at its path when it has vanished from
+// it; if that fails, writing stops with an error saying so, and Rescue
+// saves the whole log elsewhere.
+func (l *Writer) stayInPlace() {
+	if l.inPlace() {
+		return
 	}
-	slices.SortStableFunc(all, func(x, y Summary) int {
-		if c := y.Started.Compare(x.Started); c != 0 {
-			return c
+	if err := l.rewrite(); err != nil {
+		l.err = fmt.Errorf("the log %s was deleted during the run and could not be written again: %w", l.path, err)
+		if l.orphan == nil {
+			l.orphan, _ = reopen(l.f)
 		}
-		return strings.Compare(y.Path, x.Path)
-	})
-	return all, nil
+	}
+}
+
+// rewrite makes a new file at the log's path holding what the open file
+// holds, and makes it the log.
+func (l *Writer) rewrite() error {
+	src, err := reopen(l.f)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	d, err := trust.OpenDir(filepath.Dir(l.path), true)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	f, path, err := d.CreateNew(filepath.Base(l.path))
+	if err != nil {
+		return err
+	}
+	if err := l.adopt(f, src); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	l.path = path
+	l.rewritten = append(l.rewritten, path)
+	return nil
+}
+
+// adopt copies the log's whole events from src into f, locks f and makes
+// it the file the writer writes (the buffer is empty: this follows a
+// flush).
+func (l *Writer) adopt(f, src *os.File) error {
+	if err := appendOnly(f); err != nil {
+		return err
+	}
+	if err := lockFile(f); err != nil {
+		return err
+	}
+	n, err := io.Copy(f, io.NewSectionReader(src, 0, l.size))
+	if err == nil && n != l.size {
+		err = fmt.Errorf("copied %d of its %d bytes", n, l.size)
+	}
+	if err != nil {
+		return err
+	}
+	old := l.f
+	l.f, l.out.f = f, f
+	return old.Close()
+}
+
+// reopen opens the file f has open, to read it, even when it has no name
+// left: through /proc/self/fd (Linux).
+func reopen(f *os.File) (*os.File, error) {
+	r, err := os.Open(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOENT) {
+		return nil, errors.New("the file cannot be read back on this system")
+	}
+	return r, err
 }

@@ -3,6 +3,7 @@ package runlog
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 
 	"github.com/arenadebate/arena/challengers/trust"
@@ -15,43 +16,73 @@ import (
 // there (none when the file holds them all). The writer keeps every event
 // that may not have reached the file; those the file does hold whole are
 // left out, and the rescue file starts with the run's first event, so that
-// it replays on its own.
+// it replays on its own. A log that vanished from its path and could not
+// be written again there is saved whole: its events first, then the rest.
 func (l *Writer) Rescue() (path string, n int, err error) {
-	written, _ := ReadFile(l.Path())
-	var last int64
-	if n := len(written.Events); n > 0 {
-		last = written.Events[n-1].Seq
+	l.mu.Lock()
+	orphan := l.orphan
+	l.orphan = nil
+	l.mu.Unlock()
+	if orphan != nil {
+		defer orphan.Close()
+		return l.rescueWhole(orphan)
 	}
-	var kept []engine.Event
-	for _, e := range l.Kept() {
-		if e.Seq > last {
-			kept = append(kept, e)
-		}
-	}
+	written, _ := ScanFile(l.Path(), func(engine.Event) {})
+	kept := l.unwritten(written.LastSeq)
 	if len(kept) == 0 {
 		return "", 0, nil
 	}
 	events := kept
-	if kept[0].Kind() != engine.KindDebateStarted && len(written.Events) > 0 {
-		events = append([]engine.Event{written.Events[0]}, kept...)
+	if kept[0].Kind() != engine.KindDebateStarted && written.Count > 0 {
+		events = append([]engine.Event{written.Start}, kept...)
 	}
-	path, err = writeRescue(events)
+	path, err = writeRescue(nil, events)
 	return path, len(kept), err
 }
 
-// writeRescue writes events to a new file, as JSON Lines as arena
-// --json prints them.
-func writeRescue(events []engine.Event) (string, error) {
+// rescueWhole saves what the vanished log holds, then the events it does
+// not.
+func (l *Writer) rescueWhole(orphan *os.File) (string, int, error) {
+	written, err := Scan(orphan, func(engine.Event) {})
+	if err != nil {
+		return "", 0, err
+	}
+	kept := l.unwritten(written.LastSeq)
+	if _, err := orphan.Seek(0, io.SeekStart); err != nil {
+		return "", 0, err
+	}
+	path, err := writeRescue(io.LimitReader(orphan, l.size), kept)
+	return path, written.Count + len(kept), err
+}
+
+// unwritten are the kept events after the last one the file holds.
+func (l *Writer) unwritten(last int64) []engine.Event {
+	var out []engine.Event
+	for _, e := range l.Kept() {
+		if e.Seq > last {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// writeRescue writes a new file: what head holds (nil: nothing), then
+// events, as JSON Lines as arena --json prints them.
+func writeRescue(head io.Reader, events []engine.Event) (string, error) {
 	f, err := os.CreateTemp("", "arena-rescued-*.jsonl")
 	if err != nil {
 		return "", err
 	}
+	if head != nil {
+		_, err = io.Copy(f, head)
+	}
 	enc := json.NewEncoder(trust.JSONWriter{W: f})
 	enc.SetEscapeHTML(false)
 	for _, e := range events {
-		if err = enc.Encode(e); err != nil {
+		if err != nil {
 			break
 		}
+		err = enc.Encode(e)
 	}
 	return f.Name(), errors.Join(err, f.Close())
 }

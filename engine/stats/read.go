@@ -9,9 +9,9 @@
 // candidates' authors are known).
 //
 // Logs are hostile data: they are read only through the engine's log
-// reader (runlog.ReadFile), which cleans every string of them. Every
-// figure carries the count it rests on, and none is shown from fewer than
-// MinCases cases.
+// reader (runlog.ScanFile, as a stream), which cleans every string of
+// them. Every figure carries the count it rests on, and none is shown from
+// fewer than MinCases cases.
 package stats
 
 import (
@@ -47,6 +47,9 @@ type Run struct {
 	Families map[string]string
 	// Problem says where a damaged log ends ("" when whole).
 	Problem string
+	// Contradiction names the events that contradict the run, which were
+	// left out ("" when none: runlog.Contents.Contradiction).
+	Contradiction string
 }
 
 // Call is one agent call of a run.
@@ -104,7 +107,8 @@ func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, er
 		}
 	}
 	for _, path := range files {
-		lc, err := runlog.ReadFile(path)
+		c := newCollector(path)
+		lc, err := runlog.ScanFile(path, c.add) // as a stream: a log's size costs no memory
 		if err != nil && named[path] {
 			// A log named on its own must be one; only what a directory
 			// holds besides logs is skipped.
@@ -118,7 +122,7 @@ func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, er
 			continue
 		}
 		logs++
-		r := RunOf(path, lc)
+		r := c.done(lc)
 		if !f.Since.IsZero() && r.Started.Before(f.Since) {
 			continue
 		}
@@ -133,45 +137,71 @@ func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, er
 
 // RunOf collects what stats needs of a log's events.
 func RunOf(path string, lc runlog.Contents) Run {
-	r := Run{Path: path, Problem: lc.Problem}
-	type asked struct {
-		repair bool
-	}
-	last := map[string]engine.AgentFinished{} // per seat: its last reply, to tell a repair request
-	inFlight := map[string]asked{}
+	c := newCollector(path)
 	for _, e := range lc.Events {
-		switch p := e.Payload.(type) {
-		case engine.DebateStarted:
-			r.Started, r.Protocol, r.Families = e.Time, p.Protocol, p.Families
-		case engine.AgentStarted:
-			prev, ok := last[p.Seat]
-			inFlight[p.Seat] = asked{repair: ok && prev.Unparseable && prev.Task == p.Task && prev.Phase == p.Phase &&
-				prev.Round == p.Round && p.Attempt == prev.Attempt+1}
-		case engine.AgentFinished:
-			last[p.Seat] = p
-			if p.Reused {
-				continue // a resumed run's copy of a reply the log holds
-			}
-			r.Calls = append(r.Calls, Call{Agent: p.Agent, Duration: p.Duration.D(), Unparseable: p.Unparseable,
-				Repair: inFlight[p.Seat].repair, Usage: p.Usage})
-		case engine.AgentFailed:
-			delete(last, p.Seat)
-			r.Calls = append(r.Calls, Call{Agent: p.Agent, Duration: p.Duration.D(), Failed: p.Reason, Repair: inFlight[p.Seat].repair})
-		case engine.Scored:
-			r.Scored = append(r.Scored, p)
-		case engine.Placed:
-			r.Placed = &p
-		case engine.DebateLedger:
-			r.Ledgers = append(r.Ledgers, p)
-		case engine.Label:
-			r.Label = &p
-		case engine.ModeratorNote:
-			if l, ok := ModeratorLabel(p.Text); ok {
-				r.Label = &l
-			}
+		c.add(e)
+	}
+	return c.done(lc)
+}
+
+// collector gathers what stats needs of a log's events, one at a time.
+type collector struct {
+	r        Run
+	last     map[string]reply // per seat: its last reply, to tell a repair request
+	inFlight map[string]bool  // per seat: whether its call in flight is a repair request
+}
+
+// reply is what a repair request is told by.
+type reply struct {
+	unparseable bool
+	phase       engine.Phase
+	round       int
+	task        engine.Task
+	attempt     int
+}
+
+func newCollector(path string) *collector {
+	return &collector{r: Run{Path: path}, last: map[string]reply{}, inFlight: map[string]bool{}}
+}
+
+// done is the run, once every event was added.
+func (c *collector) done(lc runlog.Contents) Run {
+	c.r.Problem, c.r.Contradiction = lc.Problem, lc.Contradiction()
+	return c.r
+}
+
+func (c *collector) add(e engine.Event) {
+	r := &c.r
+	switch p := e.Payload.(type) {
+	case engine.DebateStarted:
+		r.Started, r.Protocol, r.Families = e.Time, p.Protocol, p.Families
+	case engine.AgentStarted:
+		prev, ok := c.last[p.Seat]
+		c.inFlight[p.Seat] = ok && prev.unparseable && prev.task == p.Task && prev.phase == p.Phase &&
+			prev.round == p.Round && p.Attempt == prev.attempt+1
+	case engine.AgentFinished:
+		c.last[p.Seat] = reply{unparseable: p.Unparseable, phase: p.Phase, round: p.Round, task: p.Task, attempt: p.Attempt}
+		if p.Reused {
+			return // a resumed run's copy of a reply the log holds
+		}
+		r.Calls = append(r.Calls, Call{Agent: p.Agent, Duration: p.Duration.D(), Unparseable: p.Unparseable,
+			Repair: c.inFlight[p.Seat], Usage: p.Usage})
+	case engine.AgentFailed:
+		delete(c.last, p.Seat)
+		r.Calls = append(r.Calls, Call{Agent: p.Agent, Duration: p.Duration.D(), Failed: p.Reason, Repair: c.inFlight[p.Seat]})
+	case engine.Scored:
+		r.Scored = append(r.Scored, p)
+	case engine.Placed:
+		r.Placed = &p
+	case engine.DebateLedger:
+		r.Ledgers = append(r.Ledgers, p)
+	case engine.Label:
+		r.Label = &p
+	case engine.ModeratorNote:
+		if l, ok := ModeratorLabel(p.Text); ok {
+			r.Label = &l
 		}
 	}
-	return r
 }
 
 // Candidates are the IDs of the candidates of a run, sorted.

@@ -115,6 +115,44 @@ func logTook(l runlog.Summary) string {
 	return "—"
 }
 
+// logsPage is how many logs arena logs reads and prints at a time.
+const logsPage = 100
+
+// LogsPaged writes n logs to w, as Logs draws them (or as LogsJSON
+// writes them, with asJSON), a page at a time, reading log i (summary)
+// only when its page is due: the first rows come at once however many
+// logs the directory holds (issue 29: 3.2-3.6 s to the first line over
+// 10,000 logs). A page's logs are handed to done once it is written; a
+// later page's table is drawn without its heads.
+func LogsPaged(w io.Writer, dir string, n int, summary func(int) runlog.Summary, asJSON bool, done func([]runlog.Summary)) error {
+	if n == 0 && !asJSON {
+		_, err := io.WriteString(w, Logs(dir, nil, w))
+		return err
+	}
+	width := outputWidth(w)
+	for start := 0; start < n; start += logsPage {
+		page := make([]runlog.Summary, 0, min(logsPage, n-start))
+		for i := start; i < start+cap(page); i++ {
+			page = append(page, summary(i))
+		}
+		var text string
+		if asJSON {
+			b, err := LogsJSON(page)
+			if err != nil {
+				return err
+			}
+			text = string(b)
+		} else if text = LogsAt(dir, page, w, width); start > 0 && strings.HasPrefix(ansi.Strip(text), "DATE") {
+			_, text, _ = strings.Cut(text, "\n") // the heads, said once
+		}
+		if _, err := io.WriteString(w, text); err != nil {
+			return err
+		}
+		done(page)
+	}
+	return nil
+}
+
 // LogJSON is one saved run as `arena logs --json` prints it, a line each.
 type LogJSON struct {
 	Path      string    `json:"path"`

@@ -178,6 +178,10 @@ type AgentScript struct {
 	// with Fakes.Release. (codex's CLI prints its message whole at the
 	// end: a held codex has shown nothing yet.)
 	Hold string `json:"hold,omitempty"`
+	// Leave makes every call first start a helper that is meant to
+	// outlive it (see Leave*): model CLIs start MCP servers, language
+	// servers and telemetry this way.
+	Leave string `json:"leave,omitempty"`
 	// Steps maps a kind (or "<kind>.repair") to the replies for its
 	// successive calls: the Nth call uses element N, the last repeats.
 	Steps map[string][]Step `json:"steps,omitempty"`
@@ -249,6 +253,8 @@ type Step struct {
 	Status     int    `json:"status,omitempty"`
 	RetryAfter string `json:"retry_after,omitempty"`
 	Message    string `json:"message,omitempty"`
+	// Leave is AgentScript.Leave for this call alone.
+	Leave string `json:"leave,omitempty"`
 }
 
 // UnmarshalJSON keeps Reply as the raw JSON it was written as.
@@ -273,6 +279,35 @@ func (s *Step) UnmarshalJSON(b []byte) error {
 func GrandchildPIDFile(agent string) string {
 	return "grandchild." + agent + ".pid"
 }
+
+// How a call leaves a helper behind (AgentScript.Leave). The helper
+// ignores SIGTERM, SIGHUP and SIGINT, holds none of the call's output (a
+// daemon's stdio is /dev/null), and writes its pid to DaemonPIDFile before
+// the call goes on: a test waits for the file, never for a while.
+const (
+	// LeaveSetsid: a child in a session of its own (setsid).
+	LeaveSetsid = "setsid"
+	// LeaveDoubleFork: the classic daemon, a child that makes a session
+	// of its own, starts the helper and exits at once: the helper is
+	// re-parented, in a session and group that are not the call's.
+	LeaveDoubleFork = "double-fork"
+	// LeaveNewGroup: a child in a process group of its own (setpgid), in
+	// the call's session.
+	LeaveNewGroup = "new-group"
+)
+
+// Leaves lists every way to leave a helper behind.
+var Leaves = []string{LeaveSetsid, LeaveDoubleFork, LeaveNewGroup}
+
+// DaemonPIDFile is the name, in the state directory, of the file that
+// holds the pid of a helper left behind (AgentScript.Leave) by a call of
+// agent; pid is the helper's own.
+func DaemonPIDFile(agent string, pid int) string {
+	return "daemon." + agent + "." + strconv.Itoa(pid) + ".pid"
+}
+
+// DaemonPIDGlob matches every DaemonPIDFile of agent.
+func DaemonPIDGlob(agent string) string { return "daemon." + agent + ".*.pid" }
 
 // HangingFile is the name, in the state directory, of the file a fake
 // creates when it starts to hang for good (modes hang, hang-silent and

@@ -157,12 +157,12 @@ func TestListDirs(t *testing.T) {
 		w.Close()
 	}
 	logs, err := ListDirs(a, b, filepath.Join(a, "none"))
-	if err != nil || len(logs) != 3 {
-		t.Fatalf("%d logs, %v", len(logs), err)
+	if err != nil || logs.Len() != 3 {
+		t.Fatalf("%v logs, %v", logs, err)
 	}
 	for i, want := range []string{"2.jsonl", "1.jsonl", "0.jsonl"} {
-		if filepath.Base(logs[i].Path) != want {
-			t.Errorf("log %d is %s, want %s", i, logs[i].Path, want)
+		if filepath.Base(logs.Path(i)) != want {
+			t.Errorf("log %d is %s, want %s", i, logs.Path(i), want)
 		}
 	}
 }

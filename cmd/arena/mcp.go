@@ -150,7 +150,7 @@ func (a *app) mcpManager(cmd *cobra.Command, s *settings.Settings, maxRuns int) 
 		return nil, err
 	}
 	return mcpserver.NewManager(mcpserver.Config{
-		Arena: self, Args: passed, Dir: dir, Env: a.agentEnv, Credentials: challengers.CredentialVars(s.Agents), LogDir: s.DebateLogPath,
+		Arena: self, Args: passed, Dir: dir, Env: a.agentEnv, Credentials: challengers.CredentialVars(s.Agents), LogDir: s.DebateLogPath, OtherLogDirs: a.logDirs(s)[1:],
 		Agents: slices.Sorted(maps.Keys(s.Agents)), Host: os.Getenv(envMCPHost),
 		Tools: tools, Version: buildVersion(), MaxRuns: maxRuns,
 		Budget: mcpserver.Budget{MaxCost: s.MaxCostUSD, MaxCalls: s.MaxCalls, MaxTokens: int(s.MaxTokens)},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -63,7 +64,7 @@ func (m *Manager) listTool(_ context.Context, _ *mcp.CallToolRequest, in ListIn)
 	// The logs are read only as far as the list goes, each at a glance
 	// (its start and its end): a 500 MB log, or 10,000 of them, cost
 	// what is listed (issue 29: 854 MiB and 24.5 s a call).
-	logs, err := runlog.ListDir(m.abs(m.cfg.LogDir))
+	logs, err := runlog.ListDirs(m.logDirs()...)
 	if err != nil {
 		return nil, out, fmt.Errorf("cannot list the logs in %s: %w", m.cfg.LogDir, err)
 	}
@@ -103,6 +104,32 @@ func loggedRun(l runlog.Summary) RunSummary {
 	return rs
 }
 
+// logDirs are the directories runs' logs are in, the log directory first.
+func (m *Manager) logDirs() []string {
+	dirs := []string{m.abs(m.cfg.LogDir)}
+	for _, d := range m.cfg.OtherLogDirs {
+		dirs = append(dirs, m.abs(d))
+	}
+	return dirs
+}
+
+// logByID is the path of the log of a run id: in the first directory
+// that holds it, else where the log directory would.
+func (m *Manager) logByID(id string) string {
+	dirs := m.logDirs()
+	for _, d := range dirs {
+		if p := filepath.Join(d, id+".jsonl"); fileExists(p) {
+			return p
+		}
+	}
+	return filepath.Join(dirs[0], id+".jsonl")
+}
+
+func fileExists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
 // readLogged is the status of a run read from its log: by id in the log
 // directory, or by path.
 func (m *Manager) readLogged(id, path string) (*mcp.CallToolResult, RunStatus, error) {
@@ -110,7 +137,7 @@ func (m *Manager) readLogged(id, path string) (*mcp.CallToolResult, RunStatus, e
 		if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
 			return nil, RunStatus{}, fmt.Errorf("run %q: no such run (list_runs lists them)", id)
 		}
-		path = filepath.Join(m.abs(m.cfg.LogDir), id+".jsonl")
+		path = m.logByID(id)
 	} else {
 		path = m.abs(path)
 	}

@@ -50,8 +50,10 @@ type Config struct {
 	// came empty or unexpanded is left out of the runs' environment.
 	Credentials []string
 	// LogDir is where the runs' logs are saved, for list_runs and
-	// read_outcome.
-	LogDir string
+	// read_outcome; OtherLogDirs are where some runs' logs go instead
+	// (arena verdict's, out of the work tree), listed and read with them.
+	LogDir       string
+	OtherLogDirs []string
 	// Agents are the configured agents' names: the calling agent is kept
 	// out of judging seats only when it is one of them.
 	Agents []string

@@ -3,16 +3,19 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // A tool as the command line would build one: a positional stdin input,
@@ -268,5 +271,38 @@ func TestBoundDocument(t *testing.T) {
 	doc, _ = boundDocument(strings.Repeat("é", maxMarkdown)) // no line end
 	if !utf8.ValidString(doc) || len(doc) > maxMarkdown {
 		t.Fatalf("%d bytes, valid %v", len(doc), utf8.ValidString(doc))
+	}
+}
+
+// list_runs lists the runs of every log directory (arena verdict's is out
+// of the work tree), and read_outcome finds a run by its id in any.
+func TestListRunsReadsEveryLogDirectory(t *testing.T) {
+	t.Parallel()
+	logs, verdicts := filepath.Join(t.TempDir(), "logs"), filepath.Join(t.TempDir(), "verdict-logs")
+	for i, dir := range []string{logs, verdicts} {
+		w, err := runlog.Create(dir, runlog.Name(time.Date(2026, 11, 26, 10, i, 0, 0, time.UTC), fmt.Sprintf("run %d", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Handle(engine.Event{Seq: 1, Time: time.Date(2026, 11, 26, 10, i, 0, 0, time.UTC),
+			Payload: engine.DebateStarted{Version: engine.LogVersion, Protocol: "verdict", Title: "Verdict", Topic: fmt.Sprintf("run %d", i)}})
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connect(t, NewManager(Config{Arena: "/bin/false", LogDir: logs, OtherLogDirs: []string{verdicts}, Tools: []Tool{testTool}}), "claude-code")
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_runs", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("list_runs: %v %s", err, text(res))
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var list RunList
+	if err := json.Unmarshal(b, &list); err != nil || len(list.Runs) != 2 {
+		t.Fatalf("%d runs listed (%v): %s", len(list.Runs), err, b)
+	}
+	id := list.Runs[0].RunID
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_outcome", Arguments: map[string]any{"run_id": id}})
+	if err != nil || !strings.Contains(text(res), filepath.Join(verdicts, id+".jsonl")) {
+		t.Fatalf("read_outcome %s: %v %s", id, err, text(res))
 	}
 }

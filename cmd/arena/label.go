@@ -64,10 +64,10 @@ Kafka", "verdict: reject", typed with m on the live screen or sent with
 func (a *app) runLabel(f *labelFlags, path, words string) error {
 	// One writer per log: the log is locked before it is read, so the
 	// label follows what was read.
-	var events []engine.Event // what a label needs of them: the outcome and the candidates
+	var events []engine.Event // what a label needs of them: the outcome, the candidates, an earlier label
 	logw, lc, err := lockLogScan(path, "label", func(e engine.Event, _ int64) {
 		switch e.Payload.(type) {
-		case engine.DebateStarted, engine.Outcome, engine.Resumed, engine.Placed, engine.Scored:
+		case engine.DebateStarted, engine.Outcome, engine.Resumed, engine.Placed, engine.Scored, engine.Label:
 			events = append(events, e)
 		}
 	})

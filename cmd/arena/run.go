@@ -254,7 +254,7 @@ func (a *app) protocolRun(p engine.Protocol, logw *runlog.Writer, f outputFlags)
 	if injectPanic != nil {
 		p = injectPanic(p, bus, &opts)
 	}
-	saved := subscribeOutputs(bus, logw, fe, &opts)
+	saved := a.subscribeOutputs(bus, logw, fe, &opts)
 	out := a.drive(sigCtx, ctx, cancel, engineRun{p, bus, opts}, fe)
 	return out, saved.files
 }
@@ -351,15 +351,15 @@ func (a *app) waitFollowUps(fu *engine.ScreenFollowUps) {
 // (mcp_events.go), the log and its outcome document when there is a log
 // (opts is told its path), the collector of saved files, and the front
 // end. It returns the collector.
-func subscribeOutputs(bus *engine.Bus, logw *runlog.Writer, fe frontEnd, opts *engine.Options) *savedFiles {
+func (a *app) subscribeOutputs(bus *engine.Bus, logw *runlog.Writer, fe frontEnd, opts *engine.Options) *savedFiles {
 	saved := &savedFiles{}
 	streamEvents(bus, logw)
 	if logw != nil {
 		bus.Subscribe(logw)
 		opts.LogPath = logw.Path()
 		doc := &engine.DocumentWriter{Path: strings.TrimSuffix(logw.Path(), ".jsonl") + ".md", Bus: bus}
-		if opts.Resume != nil {
-			doc.Earlier = opts.Resume.Events // the document is the run's final one
+		if rr := a.resume; rr != nil {
+			doc.Earlier = rr.hist.Document // the document is the run's final one
 		}
 		bus.Subscribe(doc)
 	}

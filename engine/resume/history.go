@@ -26,6 +26,10 @@ type History struct {
 	// Outcome is the outcome of the log's last part (nil when it has
 	// none: cut short, or resumed since).
 	Outcome *engine.Outcome
+	// Document are the outcome and saved events of the log: what tells
+	// the outcome document saved before the resume, which the resumed
+	// run's final one replaces (engine.DocumentWriter's Earlier).
+	Document []engine.Event
 	cache   *engine.ReplayCache
 	stopped *engine.PhaseStarted // the last phase the run was in
 }
@@ -55,6 +59,9 @@ func (h *History) Add(e engine.Event, off int64) {
 		}
 	case engine.Outcome:
 		h.Outcome = &p
+		h.Document = append(h.Document, e)
+	case engine.Saved:
+		h.Document = append(h.Document, e)
 	case engine.Resumed:
 		h.Outcome = nil
 		h.Resumes = append(h.Resumes, e)

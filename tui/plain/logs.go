@@ -33,14 +33,14 @@ func LogsAt(dir string, logs []runlog.Summary, out io.Writer, width int) string 
 	if len(logs) == 0 {
 		return fmt.Sprintf("No saved debates in %s.\n", dir)
 	}
-	t := newTable(lipgloss.NewRenderer(out), "DATE", "PROTOCOL", "OUTCOME", "ROUNDS", "TOOK", "TOKENS", "AGENTS", "TOPIC", "LOG")
-	for _, l := range logs {
-		t.Row(logDate(l, time.DateTime), engine.OrDash(l.Protocol), logResult(l), fmt.Sprint(l.Rounds), logTook(l), l.Usage.Tokens(), strings.Join(l.Agents(), ","), engine.OneLine(l.Topic, 50), l.Path)
-	}
-	table := t.Render() + "\n"
-	if lipgloss.Width(table) <= width {
+	if table := logsTable(out, logRows(logs)) + "\n"; lipgloss.Width(table) <= width {
 		return table
 	}
+	return logBlocks(logs, width)
+}
+
+// logBlocks are the runs in three lines each, none wider than width.
+func logBlocks(logs []runlog.Summary, width int) string {
 	var b strings.Builder
 	for _, l := range logs {
 		head := fmt.Sprintf("%s  %s · %s", logDate(l, "2006-01-02 15:04"), engine.OrDash(l.Protocol), logResult(l))
@@ -53,6 +53,54 @@ func LogsAt(dir string, logs []runlog.Summary, out io.Writer, width int) string 
 		b.WriteString(trust.Text("  "+l.Path) + "\n")
 	}
 	return b.String()
+}
+
+var logsHeader = []string{"DATE", "PROTOCOL", "OUTCOME", "ROUNDS", "TOOK", "TOKENS", "AGENTS", "TOPIC", "LOG"}
+
+// logRows are the cells of the table's rows, cleaned.
+func logRows(logs []runlog.Summary) [][]string {
+	rows := make([][]string, 0, len(logs))
+	for _, l := range logs {
+		row := []string{logDate(l, time.DateTime), engine.OrDash(l.Protocol), logResult(l), fmt.Sprint(l.Rounds), logTook(l), l.Usage.Tokens(), strings.Join(l.Agents(), ","), engine.OneLine(l.Topic, 50), l.Path}
+		for i, c := range row {
+			row[i] = trust.Text(c)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func logsTable(out io.Writer, rows [][]string) string {
+	t := newTable(lipgloss.NewRenderer(out), logsHeader...)
+	for _, r := range rows {
+		t.Row(r...)
+	}
+	return t.Render()
+}
+
+// columnWidths are the widest cell of each column, the header's included.
+func columnWidths(rows [][]string) []int {
+	widths := make([]int, len(logsHeader))
+	for i, h := range logsHeader {
+		widths[i] = lipgloss.Width(h)
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], lipgloss.Width(c))
+		}
+	}
+	return widths
+}
+
+// padRows pads each cell to its column's width.
+func padRows(rows [][]string, widths []int) {
+	for _, r := range rows {
+		for i, c := range r {
+			if w := lipgloss.Width(c); w < widths[i] {
+				r[i] = c + strings.Repeat(" ", widths[i]-w)
+			}
+		}
+	}
 }
 
 // logFacts are a run's rounds, time, tokens and agents, as far as known.
@@ -118,32 +166,26 @@ func logTook(l runlog.Summary) string {
 // logsPage is how many logs arena logs reads and prints at a time.
 const logsPage = 100
 
-// LogsPaged writes n logs to w, as Logs draws them (or as LogsJSON
+// LogsPaged writes n logs to w, as Logs lays them out (or as LogsJSON
 // writes them, with asJSON), a page at a time, reading log i (summary)
 // only when its page is due: the first rows come at once however many
 // logs the directory holds (issue 29: 3.2-3.6 s to the first line over
-// 10,000 logs). A page's logs are handed to done once it is written; a
-// later page's table is drawn without its heads.
+// 10,000 logs). A table's later pages are aligned with the first, under
+// its one header; a page's logs are handed to done once written.
 func LogsPaged(w io.Writer, dir string, n int, summary func(int) runlog.Summary, asJSON bool, done func([]runlog.Summary)) error {
 	if n == 0 && !asJSON {
 		_, err := io.WriteString(w, Logs(dir, nil, w))
 		return err
 	}
-	width := outputWidth(w)
+	p := logPager{out: w, width: outputWidth(w)}
 	for start := 0; start < n; start += logsPage {
 		page := make([]runlog.Summary, 0, min(logsPage, n-start))
 		for i := start; i < start+cap(page); i++ {
 			page = append(page, summary(i))
 		}
-		var text string
-		if asJSON {
-			b, err := LogsJSON(page)
-			if err != nil {
-				return err
-			}
-			text = string(b)
-		} else if text = LogsAt(dir, page, w, width); start > 0 && strings.HasPrefix(ansi.Strip(text), "DATE") {
-			_, text, _ = strings.Cut(text, "\n") // the heads, said once
+		text, err := p.page(page, asJSON)
+		if err != nil {
+			return err
 		}
 		if _, err := io.WriteString(w, text); err != nil {
 			return err
@@ -151,6 +193,38 @@ func LogsPaged(w io.Writer, dir string, n int, summary func(int) runlog.Summary,
 		done(page)
 	}
 	return nil
+}
+
+// logPager lays out the pages of a listing: the first decides whether it
+// is a table, and the table's column widths.
+type logPager struct {
+	out    io.Writer
+	width  int
+	widths []int // the table's, once its first page was laid out
+	blocks bool  // the first page did not fit as a table
+}
+
+func (p *logPager) page(page []runlog.Summary, asJSON bool) (string, error) {
+	switch {
+	case asJSON:
+		b, err := LogsJSON(page)
+		return string(b), err
+	case p.blocks:
+		return logBlocks(page, p.width), nil
+	case p.widths == nil:
+		rows := logRows(page)
+		table := logsTable(p.out, rows) + "\n"
+		if lipgloss.Width(table) > p.width {
+			p.blocks = true
+			return logBlocks(page, p.width), nil
+		}
+		p.widths = columnWidths(rows)
+		return table, nil
+	}
+	rows := logRows(page)
+	padRows(rows, p.widths)
+	_, text, _ := strings.Cut(logsTable(p.out, rows)+"\n", "\n") // the header, said once
+	return text, nil
 }
 
 // LogJSON is one saved run as `arena logs --json` prints it, a line each.
@@ -198,6 +272,9 @@ func LogProblems(l runlog.Summary) string {
 		what = append(what, l.Problem)
 	}
 	what = append(what, listed(l.Sequence, 3, func(q string) string { return "event numbers: " + q }, "breaks in the event numbers")...)
+	if l.Contradiction != "" {
+		what = append(what, l.Contradiction+"; listed as the run its first start began")
+	}
 	return strings.Join(what, "; ")
 }
 
@@ -215,7 +292,7 @@ func ResultWords(s runlog.Summary) string {
 // arena is writing it now.
 func EndNote(lc runlog.Contents) string {
 	var notes []string
-	last := len(lc.Events)
+	last := lc.Count
 	damage := lc.Damage
 	if lc.DamagedEnd() && !lc.Complete {
 		damage = nil
@@ -225,6 +302,9 @@ func EndNote(lc runlog.Contents) string {
 		return fmt.Sprintf("the log is damaged: %s; that line was skipped, the events around it replayed", d)
 	}, "damaged lines")...)
 	notes = append(notes, listed(lc.Sequence, 5, func(q string) string { return "the log's event numbers are broken: " + q }, "breaks in the event numbers")...)
+	if c := lc.Contradiction(); c != "" {
+		notes = append(notes, c+"; replayed as the run its first start began")
+	}
 	if !lc.Complete && len(notes) == 0 {
 		notes = append(notes, fmt.Sprintf("the log ends after event %d without an outcome: the debate was cut short", last))
 	}

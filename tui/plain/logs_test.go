@@ -2,6 +2,7 @@ package plain
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -66,7 +67,7 @@ func TestEndNote(t *testing.T) {
 		want string
 	}{
 		{runlog.Contents{Complete: true}, ""},
-		{runlog.Contents{Events: make([]engine.Event, 3)}, "the log ends after event 3 without an outcome: the debate was cut short"},
+		{runlog.Contents{Events: make([]engine.Event, 3), Count: 3}, "the log ends after event 3 without an outcome: the debate was cut short"},
 		{runlog.Contents{Complete: true, Sequence: []string{"line 5 repeats event number 4 (of line 4)"}, Writing: true},
 			"the log's event numbers are broken: line 5 repeats event number 4 (of line 4); an arena (process unknown) is writing this log now: what it held when read was replayed"},
 	} {
@@ -126,5 +127,55 @@ func TestLogsJSON(t *testing.T) {
 	if first.Path != "logs/a.jsonl" || first.Result != "consensus" || first.TokensIn != 1200 || first.TookMS != 93400 ||
 		strings.Join(first.Agents, ",") != "claude,gemini" || second.Result != "running" || second.WriterPID != 4242 || strings.Contains(lines[1], "\x1b") {
 		t.Fatalf("%+v\n%+v\n%s", first, second, b)
+	}
+}
+
+// TestLogsPaged: more logs than a page are written a page at a time, each
+// log read only when its page is due, under one header, every page
+// aligned with the first; a page's logs are handed over once written.
+func TestLogsPaged(t *testing.T) {
+	colourless(t)
+	t.Setenv("COLUMNS", "400")
+	sample := sampleLogs()
+	n := 2*logsPage + 7
+	read := 0
+	summary := func(i int) runlog.Summary {
+		read++
+		s := sample[i%2]
+		s.Path = fmt.Sprintf("logs/%d.jsonl", i)
+		return s
+	}
+	var out strings.Builder
+	pages := 0
+	err := LogsPaged(&out, "logs", n, summary, false, func(page []runlog.Summary) {
+		pages++
+		if read != min(pages*logsPage, n) {
+			t.Errorf("page %d: %d logs read", pages, read)
+		}
+	})
+	if err != nil || pages != 3 {
+		t.Fatalf("%v, %d pages", err, pages)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != n+1 || !strings.HasPrefix(lines[0], "DATE") || strings.Count(out.String(), "DATE") != 1 {
+		t.Fatalf("%d lines:\n%s", len(lines), out.String()[:500])
+	}
+	col := lipgloss.Width(lines[0][:strings.Index(lines[0], "LOG")])
+	for i, l := range lines[1:] {
+		if at := strings.Index(l, "logs/"); at < 0 || lipgloss.Width(l[:at]) != col {
+			t.Fatalf("row %d is not aligned with the header: %q", i, l)
+		}
+	}
+	// One page: the listing Logs writes; at 80 columns, blocks.
+	out.Reset()
+	LogsPaged(&out, "logs", 3, func(i int) runlog.Summary { return sampleLogs()[i] }, false, func([]runlog.Summary) {})
+	if out.String() != Logs("logs", sampleLogs(), io.Discard) {
+		t.Errorf("one page differs from Logs:\n%s", out.String())
+	}
+	t.Setenv("COLUMNS", "80")
+	out.Reset()
+	LogsPaged(&out, "logs", n, summary, false, func([]runlog.Summary) {})
+	if strings.Contains(out.String(), "DATE") || strings.Count(out.String(), "\n") != 3*n {
+		t.Errorf("at 80 columns, %d lines", strings.Count(out.String(), "\n"))
 	}
 }

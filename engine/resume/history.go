@@ -30,8 +30,8 @@ type History struct {
 	// the outcome document saved before the resume, which the resumed
 	// run's final one replaces (engine.DocumentWriter's Earlier).
 	Document []engine.Event
-	cache   *engine.ReplayCache
-	stopped *engine.PhaseStarted // the last phase the run was in
+	cache    *engine.ReplayCache
+	stopped  *engine.PhaseStarted // the last phase the run was in
 }
 
 // NewHistory is an empty history of the log at path, for Add.

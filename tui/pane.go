@@ -61,7 +61,7 @@ type call struct {
 // shows the tail of the raw text, as a flood gets. (Below it, what a
 // frame renders is the paragraph being written, whatever the reply's
 // length: markdown.Stream.)
-const liveBytes = maxRawBytes
+const liveBytes = maxPaneBytes
 
 func (c *call) size() int { return c.raw.Len() + len(c.display) + len(c.note) }
 

@@ -11,7 +11,7 @@ import (
 func pieces(md string) string {
 	var b strings.Builder
 	off := 0
-	for _, c := range cuts(md, "") {
+	for _, c := range cuts(md) {
 		b.WriteString(md[off:c.end])
 		if c.gap {
 			b.WriteString("|")
@@ -30,10 +30,15 @@ func TestCuts(t *testing.T) {
 		"first\n\nsecond":                "first\n|second",
 		"a\n\nb\n\n\nc\nd":               "a\n|b\n|c\nd",
 		"a\n\n```\ncode\n\nmore code":    "a\n|```\ncode\n\nmore code",
-		"a\n\n```\ncode\n\n```\n\nafter": "a\n|```\ncode\n\n```\n|after",
-		"~~~~\nx\n\n~~~\ny\n\n~~~~\n\nz": "~~~~\nx\n\n~~~\ny\n\n~~~~\n|z",
-		"\n\nleading":                    "|leading",
-		"**Points:**\n- one\n  more\n- two\n  - sub\n3. three": "**Points:**\n+- one\n  more\n+- two\n  - sub\n+3. three",
+		"a\n\n```\ncode\n\n```\n\nafter": "a\n|```\ncode\n\n```\n||after",
+		"~~~~\nx\n\n~~~\ny\n\n~~~~\n\nz": "~~~~\nx\n\n~~~\ny\n\n~~~~\n||z",
+		// A code block is a piece of its own, set apart by a blank line
+		// as glamour sets it apart.
+		"text\n```go\ncode\n```\nafter": "text\n|```go\ncode\n```\n|after",
+		"\n\nleading":                   "|leading",
+		// A list is set apart from the paragraph above it, as glamour
+		// sets it apart; its items are not.
+		"**Points:**\n- one\n  more\n- two\n  - sub\n3. three": "**Points:**\n|- one\n  more\n+- two\n  - sub\n+3. three",
 		"- 5 - 3 is 2\n-not an item":                           "- 5 - 3 is 2\n-not an item",
 	} {
 		if got := pieces(md); got != want {

@@ -1,0 +1,119 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/judge"
+	"github.com/arenadebate/arena/engine/layout"
+	"github.com/arenadebate/arena/tui/tuitest"
+)
+
+// steadyDocs are documents to stream: the five shapes of reply the
+// screen's benchmarks stream, as their layout renders them, the replies
+// and outcomes of the recorded debate, and what models write that is
+// hard to lay out a line at a time.
+func steadyDocs(t testing.TB) map[string]string {
+	docs := map[string]string{
+		"bold across lines": "The plan is sized for the average day; **sessions must survive the worst one, which is a deploy that logs every user out at once** and then the pool fills.",
+		"code spans":        "Throttle `last_seen` writes with `UPDATE ... WHERE last_seen < now() - interval '5 minutes'`, not in the application, or every node races the others for the same row.",
+		"underscores":       "The snake_case_names and _emphasis_ and __strong__ read the same way, as do 2*3*4 and a stray * star.",
+		"hyphens":           "Steady-state writes are well-known, long-lived and hand-written: re-login storms after a deploy are what break 2026-11-23's plan.",
+		"comment in code":   "```go\nfunc f() {\n\t/* a comment\n\tthat spans lines */\n\tx := `raw\nstring`\n\treturn\n}\n```",
+		"code then prose":   "```python\ndef f():\n    '''doc\n    string'''\n    return 1\n```\nand then prose after it, a paragraph long enough to wrap at the narrowest width here.",
+		"list":              "**Evidence:**\n- 1,800 requests/s of primary-key reads\n- a pool of 400 that is not the bottleneck, as the load test at twice today's peak showed last week\n- 3",
+	}
+	for _, shape := range tuitest.Shapes {
+		docs["shape "+shape] = shapeMarkdown(shape, 3000)
+	}
+	for i, e := range tuitest.Debate() {
+		switch p := e.Payload.(type) {
+		case engine.AgentFinished:
+			if i%3 == 0 {
+				docs[fmt.Sprintf("reply %d", i)] = p.Display
+			}
+		case engine.Outcome:
+			docs["outcome"] = p.Markdown
+		}
+	}
+	return docs
+}
+
+// shapeMarkdown is the Markdown the judge's analysis layout renders a
+// reply of n bytes in shape to.
+func shapeMarkdown(shape string, n int) string {
+	return layout.Render(tuitest.Shape(shape, n), judge.Layouts[judge.ShapeAnalysis])
+}
+
+// What a person reads while a reply streams is what stays: at every
+// frame, every line but the last is the line the finished document has
+// there, rendered whole by glamour. Streamed a few bytes a frame at the
+// widths of a pane, for documents whose every paragraph and code block
+// can be laid out a line at a time.
+//
+// Two things may change besides: a table's columns, which glamour sizes to
+// the widest cell of every row (each row arriving may widen one), and the
+// colour of the lines of a comment or string that spans lines of code,
+// which a highlighter cannot tell from code until it closes ("colour
+// settles" compares their text only).
+func TestStreamedLinesStay(t *testing.T) {
+	r := New(colour)
+	for name, md := range steadyDocs(t) {
+		for _, width := range []int{36, 57, 80} {
+			t.Run(fmt.Sprintf("%s/%d", name, width), func(t *testing.T) {
+				checkSteady(t, r, md, width, strings.Contains(name, "in code"))
+			})
+		}
+	}
+}
+
+// checkSteady streams md into a Stream a few bytes a frame and compares
+// each frame with the whole rendering: all its lines but the line being
+// written (those of the last line of a code block, which may take more
+// than one), and a table being written; with textOnly, their text only.
+func checkSteady(t *testing.T, r *Renderer, md string, width int, textOnly bool) {
+	t.Helper()
+	whole := r.Render(md, width)
+	s := NewStream(r)
+	step := max(len(md)/300, 3)
+	for i := step; i < len(md)+step; i += step {
+		s.SetTail(md[:min(i, len(md))])
+		s.Layout(width)
+		got := lines(s)
+		g := strings.Split(got, "\n")
+		for j := 0; j < len(g)-writtenRows(md[:min(i, len(md))], width) && !strings.Contains(g[j], "│"); j++ {
+			if j < len(whole) && textOnly && xansi.Strip(g[j]) == xansi.Strip(whole[j]) {
+				continue
+			}
+			if j >= len(whole) || g[j] != whole[j] {
+				t.Fatalf("at %d of %d bytes, line %d is\n%q\nwhere the whole has\n%q\nframe:\n%s\nwhole:\n%s",
+					i, len(md), j, xansi.Strip(g[j]), strip(whole, j), xansi.Strip(got), xansi.Strip(strings.Join(whole, "\n")))
+			}
+		}
+	}
+	s.Add(md)
+	s.SetTail("")
+	s.Layout(width)
+	if got := lines(s); got != strings.Join(whole, "\n") {
+		t.Fatalf("finished, the stream shows\n%s\nnot\n%s", got, strings.Join(whole, "\n"))
+	}
+}
+
+func strip(lines []string, j int) string {
+	if j < len(lines) {
+		return xansi.Strip(lines[j])
+	}
+	return "(none)"
+}
+
+// writtenRows is how many rows at the end of a frame show the line being
+// written: the last line of md, wrapped at width (a code block's behind
+// its margin).
+func writtenRows(md string, width int) int {
+	last := md[strings.LastIndexByte(md, '\n')+1:]
+	return max(1, (xansi.StringWidth(Clean(last))+2+width-1)/width)
+}

@@ -1,0 +1,266 @@
+package markdown
+
+import (
+	"strings"
+
+	xansi "github.com/charmbracelet/x/ansi"
+)
+
+// pieceKind is how the piece being written is laid out.
+type pieceKind uint8
+
+const (
+	otherPiece     pieceKind = iota // rendered whole every frame, cut when long
+	paragraphPiece                  // a wrapped line at a time
+	codePiece                       // a line of code at a time
+)
+
+// writing is the piece of the rest being written: what of it is laid
+// out for good (in the tail's segments) and the rendering of the rest.
+type writing struct {
+	active bool
+	md     string // the piece as last laid out
+	kind   pieceKind
+	head   string // codePiece: the fence line that opens it, without "\n"
+	from   int    // md[:from] is in segments
+	carry  string // the marks of the emphasis and code spans open at from
+	gap    bool   // a blank line before the piece
+	split  bool   // a segment holds its start: the rest goes right under
+	width  int
+
+	shownMD  string   // the Markdown of the rest as rendered
+	lines    []string // its rendering
+	rendered bool     // lines is the rendering of shownMD (else it shows as text)
+}
+
+// startWriting starts laying out a piece whose first line says its kind.
+func startWriting(md string, gap bool, width int) writing {
+	w := writing{active: true, gap: gap, width: width}
+	first, _, _ := strings.Cut(md, "\n")
+	switch t := strings.TrimLeft(first, " "); {
+	case len(first)-len(t) < 4 && FenceOf(t) != "" && strings.Contains(md, "\n"):
+		w.kind, w.head, w.from = codePiece, first, len(first)+1
+	case isParagraph(first):
+		w.kind = paragraphPiece
+	}
+	return w
+}
+
+// restGap says whether a blank line goes above the rest: above the
+// piece's first part only.
+func (w *writing) restGap() bool { return w.gap && !w.split }
+
+// restMD is the Markdown the rest of piece md renders from: a code
+// block's rest inside its fences (the closing one its own, once it came).
+func (w *writing) restMD(md string) string {
+	rest := md[w.from:]
+	if w.kind != codePiece {
+		return closeOpen(w.carry + rest)
+	}
+	if closesFence(lastLine(rest), FenceOf(strings.TrimLeft(w.head, " "))) {
+		return w.head + "\n" + rest
+	}
+	return piece(w.head, rest, w.head)
+}
+
+// shown is what the rest shows: its rendering, or until that comes, its
+// text.
+func (w *writing) shown() []string {
+	switch {
+	case !w.active || w.shownMD == "":
+		return nil
+	case w.rendered:
+		return w.lines
+	}
+	return plainLines(w.shownMD, w.width)
+}
+
+// lastLine is the last line of s that holds something.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return s[strings.LastIndexByte(s, '\n')+1:]
+}
+
+// write lays out md, the piece being written: what can no longer change
+// goes into segments once, the rest is rendered.
+func (s *Stream) write(md string) {
+	w := &s.t.w
+	if !w.active || !w.split || w.width != s.width || !strings.HasPrefix(md, w.md) {
+		*w = startWriting(md, s.t.nextGap, s.width) // nothing of it laid out for good yet
+	}
+	w.md = md
+	for range 3 { // a second round renders the rest after a commit, from the cache
+		if strings.TrimSpace(md[w.from:]) == "" {
+			w.shownMD, w.lines, w.rendered = "", nil, false
+			return
+		}
+		w.shownMD = w.restMD(md)
+		w.lines, w.rendered = s.render(w.shownMD)
+		if w.kind == codePiece && w.rendered {
+			w.lines = blankLines(w.lines, leadingBlanks(md[w.from:]))
+		}
+		if !w.rendered || !s.commit(w) {
+			return
+		}
+	}
+}
+
+// commit lays out for good what of the rest can no longer change,
+// reporting whether it did.
+func (s *Stream) commit(w *writing) bool {
+	switch w.kind {
+	case paragraphPiece:
+		if s.commitLines(w) {
+			return true
+		}
+	case codePiece:
+		return s.commitCode(w)
+	}
+	return s.cutLong(w)
+}
+
+// commitLines lays out for good a paragraph's lines but the last (or the
+// last two): those whose words are the paragraph's first. The rest
+// renders from the word that opens the next line, as the paragraph does,
+// behind the marks of the emphasis and code spans still open there.
+func (s *Stream) commitLines(w *writing) bool {
+	text := w.carry + w.md[w.from:]
+	for k := len(w.lines) - 1; k >= 1 && k >= len(w.lines)-2; k-- {
+		at, ok := lineStart(text, w.lines, k)
+		if !ok || at < len(w.carry) || !startsLine(text[at:]) {
+			continue
+		}
+		carry, ok := carried(text[:at])
+		if !ok {
+			continue
+		}
+		s.fixPart(w, seg{lines: w.lines[:k:k], ready: true}, at-len(w.carry))
+		w.carry = carry
+		s.cache.prefill(w.restMD(w.md), w.lines[k:])
+		return true
+	}
+	return false
+}
+
+// commitCode lays out for good a code block's completed lines, unless
+// they leave a comment or a string open (the lines after it are then
+// highlighted with them, until it closes or the lines grow past
+// maxPiece). Where each line of code renders to one line, those lines
+// are taken from the rest's rendering; else the lines are rendered on
+// their own.
+func (s *Stream) commitCode(w *writing) bool {
+	rest := w.md[w.from:]
+	end := strings.LastIndexByte(strings.TrimRight(rest[:strings.LastIndexByte(rest, '\n')+1], "\n"), '\n') + 1
+	if line := strings.IndexByte(rest[end:], '\n'); line >= 0 && strings.TrimSpace(rest[end:end+line]) != "" {
+		end += line + 1 // the last completed line holds something
+	}
+	if end == 0 || codeOpen(rest[:end]) && end <= maxPiece {
+		return false
+	}
+	done := rest[:end]
+	if n, ok := codeRows(done, w.lines); ok && n < len(w.lines) {
+		s.fixPart(w, seg{lines: w.lines[:n:n], ready: true}, end)
+		s.cache.prefill(w.restMD(w.md), w.lines[n+leadingBlanks(rest[end:]):])
+		return true
+	}
+	s.fixPart(w, seg{md: piece(w.head, done, w.head), blanks: leadingBlanks(done)}, end)
+	return true
+}
+
+// codeRows is how many of lines, a code block's rendering, code's lines
+// take: a line too wide for the pane takes more than one (glamour breaks
+// it at a space or a punctuation mark, then it is cut at the width). ok
+// is false when the lines do not read as code's (compared without white
+// space, which the breaks take).
+func codeRows(code string, lines []string) (rows int, ok bool) {
+	for ln := range strings.Lines(Clean(code)) {
+		want := noSpace(ln)
+		if want == "" {
+			if rows >= len(lines) || strings.TrimSpace(xansi.Strip(lines[rows])) != "" {
+				return 0, false
+			}
+			rows++
+			continue
+		}
+		got := ""
+		for got != want {
+			if rows >= len(lines) {
+				return 0, false
+			}
+			got += noSpace(xansi.Strip(lines[rows]))
+			rows++
+			if !strings.HasPrefix(want, got) {
+				return 0, false
+			}
+		}
+	}
+	return rows, true
+}
+
+// noSpace is s without its white space.
+func noSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\n' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// cutLong cuts a rest grown past maxPiece that could not be laid out a
+// line at a time: at its last line break, or its last space. What comes
+// before is rendered on its own: an early line break, until the block is
+// rendered whole.
+func (s *Stream) cutLong(w *writing) bool {
+	rest := w.md[w.from:]
+	if len(rest) <= maxPiece {
+		return false
+	}
+	at := strings.LastIndexByte(rest[:len(rest)-1], '\n') + 1
+	if at <= maxPiece/2 {
+		at = strings.LastIndexByte(rest[:len(rest)-1], ' ') + 1
+	}
+	if at <= 0 {
+		at = runeStart(rest, maxPiece)
+	}
+	s.fixPart(w, seg{md: rest[:at]}, at)
+	return true
+}
+
+// fixPart puts a part of the piece being written into the segments: the
+// next n bytes of its rest.
+func (s *Stream) fixPart(w *writing, sg seg, n int) {
+	sg.gap = w.restGap()
+	s.t.add(sg)
+	w.from += n
+	w.split = true
+}
+
+// runeStart is i, or the start of the rune i falls in.
+func runeStart(s string, i int) int {
+	for i > 0 && i < len(s) && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	return i
+}
+
+// leadingBlanks is how many blank lines code starts with.
+func leadingBlanks(code string) int {
+	n := 0
+	for ln := range strings.Lines(code) {
+		if strings.TrimSpace(ln) != "" || !strings.HasSuffix(ln, "\n") {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// blankLines puts back the n blank lines a code block's rendering starts
+// with, which the renderer drops with the blank lines around a document.
+func blankLines(lines []string, n int) []string {
+	if n == 0 || len(lines) == 0 {
+		return lines
+	}
+	return append(make([]string, n, n+len(lines)), lines...)
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 
 	"github.com/arenadebate/arena/engine"
@@ -74,7 +75,8 @@ func shapesRun(text string, rate int) (early, late float64) {
 	m := NewModel(Options{Output: io.Discard}, start)
 	m.setRenderer(testRenderer(termenv.TrueColor))
 	m.now = func() time.Time { return tuitest.Start.Add(time.Minute) }
-	m.Update(resize(160, 48))
+	m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
+	drive(m, resize(160, 48))
 	fps := int(time.Second / frameInterval)
 	bytesPerFrame := float64(rate*4) / float64(fps)
 	var cpuAt [shapesLateTo + 1]time.Duration
@@ -89,8 +91,7 @@ func shapesRun(text string, rate int) (early, late float64) {
 			ev[j] = engine.Event{Payload: engine.Chunk{Seat: a, Text: text[off:end]}}
 		}
 		off = end
-		m.Update(eventsMsg{events: ev})
-		_ = m.View()
+		drive(m, eventsMsg{events: ev})
 	}
 	pct := func(from, to int) float64 {
 		return 100 * float64(cpuAt[to]-cpuAt[from]) / float64(time.Duration(to-from)*time.Second)

@@ -309,3 +309,21 @@ func plainLines(md string, width int) []string {
 	}
 	return out
 }
+
+// AddShown appends a finished block that shows as shown, lines laid out
+// at Width(), until it is rendered.
+func (s *Stream) AddShown(block string, shown []string) {
+	s.Add(block)
+	if len(s.blocks) > 0 && s.blocks[len(s.blocks)-1] == block && shown != nil {
+		s.standIn[len(s.standIn)-1] = shown
+	}
+}
+
+// Lines is every line, as Line gives them.
+func (s *Stream) Lines() []string {
+	out := make([]string, s.Len())
+	for i := range out {
+		out[i] = s.Line(i)
+	}
+	return out
+}

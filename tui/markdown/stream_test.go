@@ -193,3 +193,34 @@ func TestStreamFrameByFrameMatchesAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// A Stream made to ask for its renders shows what it has no rendering of
+// as plain text, asks for each rendering once, draws it once handed back,
+// and drops what was rendered at a width it is no longer laid out at.
+func TestAsyncStreamShowsTextUntilRendered(t *testing.T) {
+	r := New(colour)
+	s := NewAsyncStream()
+	s.SetTail("the **bold** claim")
+	s.Layout(40)
+	if got := lines(s); got != "the **bold** claim" {
+		t.Fatalf("before its rendering: %q", got)
+	}
+	wants := s.Wants()
+	if len(wants) != 1 {
+		t.Fatalf("asked for %q", wants)
+	}
+	s.Layout(40)
+	if again := s.Wants(); len(again) != 0 {
+		t.Fatalf("asked again for %q", again)
+	}
+	s.Rendered(wants[0], 80, r.Render(wants[0], 80)) // a width it is not laid out at
+	s.Layout(40)
+	if got := lines(s); got != "the **bold** claim" {
+		t.Fatalf("drew a rendering of another width: %q", got)
+	}
+	s.Rendered(wants[0], 40, r.Render(wants[0], 40))
+	s.Layout(40)
+	if got, want := lines(s), strings.Join(r.Render("the **bold** claim", 40), "\n"); got != want {
+		t.Fatalf("once rendered: %q, want %q", got, want)
+	}
+}

@@ -117,3 +117,62 @@ func writtenRows(md string, width int) int {
 	last := md[strings.LastIndexByte(md, '\n')+1:]
 	return max(1, (xansi.StringWidth(Clean(last))+2+width-1)/width)
 }
+
+// What a Stream holds follows what it shows, not the frames drawn: after
+// thousands of frames of one paragraph and one code block, it holds the
+// lines (its scrollback), a segment or two waiting to be fixed and the
+// renders of the frame, nothing a frame added.
+func TestStreamHoldsLinesNotFrames(t *testing.T) {
+	r := New(plain)
+	for _, shape := range []string{"paragraph", "code", "list"} {
+		md := shapeMarkdown(shape, 60000)
+		s := NewAsyncStream()
+		for i := 1; i <= len(md); i += 20 {
+			s.SetTail(md[:i])
+			s.Layout(36)
+			for _, want := range s.Wants() {
+				s.Rendered(want, 36, r.Render(want, 36))
+			}
+			s.Layout(36)
+		}
+		if n := len(s.t.segs); n > 2 {
+			t.Errorf("%s: %d segments wait to be fixed", shape, n)
+		}
+		if n := len(s.cache.ready) + len(s.cache.asked); n > 4 {
+			t.Errorf("%s: %d renders kept", shape, n)
+		}
+		if n, lines := cap(s.t.open), s.Len(); n > 64 || lines < 1000 {
+			t.Errorf("%s: %d lines shown, %d open lines kept", shape, lines, n)
+		}
+	}
+}
+
+// What cannot be laid out a line at a time is cut once it grows past
+// maxPiece, so no frame renders more than a piece: a paragraph with a
+// link (whose address renders as another word), a bold mark never
+// closed, a quote, a list's long item, a code line that never ends, a
+// comment that never closes, a word longer than a line.
+func TestStreamRendersAPieceAtMost(t *testing.T) {
+	sentence := "the write path holds the row lock while it publishes, and a crash loses the event "
+	for name, md := range map[string]string{
+		"link":         "See [the runbook](https://example.com/runbook) first: " + strings.Repeat(sentence, 60),
+		"stray bold":   "**" + strings.Repeat(sentence, 60),
+		"quote":        "> " + strings.Repeat(sentence, 60),
+		"item":         "- " + strings.Repeat(sentence, 60),
+		"code line":    "```js\n" + strings.Repeat("var a=f(b,c);", 400),
+		"open comment": "```go\n/* " + strings.Repeat(sentence+"\n", 60),
+		"long word":    strings.Repeat("QUJD", 1000) + " " + sentence,
+	} {
+		r := New(plain)
+		biggest := 0
+		r.observe = func(md string) { biggest = max(biggest, len(md)) }
+		s := NewStream(r)
+		for i := 1; i <= len(md); i += 7 {
+			s.SetTail(md[:i])
+			s.Layout(36)
+		}
+		if biggest > 2*maxPiece {
+			t.Errorf("%s: a render of %d bytes", name, biggest)
+		}
+	}
+}

@@ -201,12 +201,11 @@ func (s *Stream) complete(md string, current bool) {
 	t := &s.t
 	w := &t.w
 	if current && w.active {
-		rest := w.restMD(md)
+		rest := w.finalMD(md)
 		sg := seg{md: rest, gap: w.restGap()}
 		if rest == w.shownMD {
 			sg.lines, sg.ready = w.lines, w.rendered
 		}
-		md = rest
 		t.add(sg)
 	} else if strings.TrimSpace(md) != "" {
 		t.add(seg{md: md, gap: t.nextGap})

@@ -50,14 +50,27 @@ func startWriting(md string, gap bool, width int) writing {
 // piece's first part only.
 func (w *writing) restGap() bool { return w.gap && !w.split }
 
-// restMD is the Markdown the rest of piece md renders from: a code
-// block's rest inside its fences (the closing one its own, once it came).
+// restMD is the Markdown the rest of piece md renders from while it is
+// written: a paragraph's behind the marks carried to it, and with the
+// emphasis and code spans it leaves open closed; a code block's inside
+// its fences (the closing one its own, once it came).
 func (w *writing) restMD(md string) string {
-	rest := md[w.from:]
-	if w.kind != codePiece {
-		return closeOpen(w.carry + rest)
+	if w.kind == paragraphPiece {
+		return closeOpen(w.carry + md[w.from:])
 	}
-	if closesFence(lastLine(rest), FenceOf(strings.TrimLeft(w.head, " "))) {
+	return w.finalMD(md)
+}
+
+// finalMD is the Markdown of the rest of piece md once it is complete:
+// nothing closed that the text does not close.
+func (w *writing) finalMD(md string) string {
+	rest := md[w.from:]
+	switch {
+	case w.kind == paragraphPiece:
+		return w.carry + rest
+	case w.kind != codePiece:
+		return rest
+	case closesFence(lastLine(rest), FenceOf(strings.TrimLeft(w.head, " "))):
 		return w.head + "\n" + rest
 	}
 	return piece(w.head, rest, w.head)
@@ -114,7 +127,9 @@ func (s *Stream) commit(w *writing) bool {
 			return true
 		}
 	case codePiece:
-		return s.commitCode(w)
+		if s.commitCode(w) {
+			return true
+		}
 	}
 	return s.cutLong(w)
 }
@@ -212,18 +227,29 @@ func noSpace(s string) string {
 // before is rendered on its own: an early line break, until the block is
 // rendered whole.
 func (s *Stream) cutLong(w *writing) bool {
-	rest := w.md[w.from:]
-	if len(rest) <= maxPiece {
+	text := w.carry + w.md[w.from:]
+	if len(text) <= maxPiece {
 		return false
 	}
-	at := strings.LastIndexByte(rest[:len(rest)-1], '\n') + 1
+	at := strings.LastIndexByte(text[:len(text)-1], '\n') + 1
 	if at <= maxPiece/2 {
-		at = strings.LastIndexByte(rest[:len(rest)-1], ' ') + 1
+		at = strings.LastIndexByte(text[:len(text)-1], ' ') + 1
 	}
-	if at <= 0 {
-		at = runeStart(rest, maxPiece)
+	if at <= len(w.carry) {
+		at = runeStart(text, maxPiece)
 	}
-	s.fixPart(w, seg{md: rest[:at]}, at)
+	md := text[:at]
+	switch w.kind {
+	case paragraphPiece:
+		md = closeOpen(md)
+	case codePiece:
+		md = piece(w.head, md, w.head)
+	}
+	s.fixPart(w, seg{md: md}, at-len(w.carry))
+	w.carry, _ = carried(text[:at])
+	if w.kind != paragraphPiece {
+		w.carry = ""
+	}
 	return true
 }
 

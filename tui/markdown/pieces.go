@@ -21,43 +21,67 @@ const maxPiece = 512
 // fence and after its closing one. The last piece, after the last cut,
 // is the one still being written.
 func cuts(md string) []cut {
-	var out []cut
-	fence := ""
-	blankFrom := -1 // where the blank lines before this line start
-	inList := false // the piece being scanned is a list's item
-	for off := 0; off < len(md); {
-		next := len(md)
-		if end := strings.IndexByte(md[off:], '\n'); end >= 0 {
-			next = off + end + 1
+	var c cutter
+	c.reset()
+	return c.scan(md, nil)
+}
+
+// cutter finds the cuts of a text that grows: it reads each line that
+// is complete once, keeping where it stands, and the line being written
+// every time (an item's marker cuts as soon as it is written).
+type cutter struct {
+	off       int    // where the first line not read for good starts
+	fence     string // the fence of the code block open there
+	blankFrom int    // where the blank lines before it start, or -1
+	inList    bool   // the piece it is in is a list's item
+}
+
+func (c *cutter) reset() { *c = cutter{blankFrom: -1} }
+
+// scan appends to out the cuts of md (which starts with what scan read
+// before) after those it found before.
+func (c *cutter) scan(md string, out []cut) []cut {
+	for c.off < len(md) {
+		end := strings.IndexByte(md[c.off:], '\n')
+		if end < 0 {
+			last := *c // the line being written: read again next time
+			return last.line(md, len(md), out)
 		}
-		ln := strings.TrimSuffix(md[off:next], "\n")
-		t := strings.TrimLeft(ln, " ")
-		switch {
-		case fence != "":
-			if closesFence(ln, fence) {
-				fence = ""
-				out = append(out, cut{end: next, next: next, gap: true})
-			}
-		case strings.TrimSpace(ln) == "":
-			if blankFrom < 0 {
-				blankFrom = off
-			}
-		default:
-			opens := len(ln)-len(t) < 4 && FenceOf(t) != ""
-			item := len(ln)-len(t) < 2 && isItem(t)
-			if c, ok := cutBefore(off, blankFrom, opens, item); ok {
-				c.gap = c.gap || item && !inList // glamour sets a list apart from a paragraph above
-				out = append(out, c)
-				inList = item
-			} else if off == 0 {
-				inList = item
-			}
-			blankFrom = -1
-			if opens {
-				fence = FenceOf(t)
-			}
+		out = c.line(md, c.off+end+1, out)
+	}
+	return out
+}
+
+// line reads the line from c.off to next.
+func (c *cutter) line(md string, next int, out []cut) []cut {
+	off := c.off
+	c.off = next
+	ln := strings.TrimSuffix(md[off:next], "\n")
+	t := strings.TrimLeft(ln, " ")
+	switch {
+	case c.fence != "":
+		if closesFence(ln, c.fence) {
+			c.fence = ""
+			out = append(out, cut{end: next, next: next, gap: true})
 		}
-		off = next
+	case strings.TrimSpace(ln) == "":
+		if c.blankFrom < 0 {
+			c.blankFrom = off
+		}
+	default:
+		opens := len(ln)-len(t) < 4 && FenceOf(t) != ""
+		item := len(ln)-len(t) < 2 && isItem(t)
+		if ct, ok := cutBefore(off, c.blankFrom, opens, item); ok {
+			ct.gap = ct.gap || item && !c.inList // glamour sets a list apart from a paragraph above
+			out = append(out, ct)
+			c.inList = item
+		} else if off == 0 {
+			c.inList = item
+		}
+		c.blankFrom = -1
+		if opens {
+			c.fence = FenceOf(t)
+		}
 	}
 	return out
 }

@@ -181,12 +181,14 @@ func (s *Stream) layTail() {
 		t = &s.t
 	}
 	t.laidMD = s.tail
-	base := len(t.frozenMD)
-	off := base
-	for _, c := range cuts(s.tail[base:]) {
-		s.complete(s.tail[off:base+c.end], off == base)
+	off := len(t.frozenMD)
+	for _, c := range t.cutter.scan(s.tail, t.cuts[:0]) {
+		if c.next <= off { // found already, while its line was being written
+			continue
+		}
+		s.complete(s.tail[off:c.end], off == len(t.frozenMD))
 		t.nextGap = c.gap
-		off = base + c.next
+		off = c.next
 	}
 	t.frozenMD = s.tail[:off]
 	s.write(s.tail[off:])

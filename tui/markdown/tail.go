@@ -12,6 +12,8 @@ type tailState struct {
 	gap      bool     // a blank line between the blocks above and the first line
 	open     []string // the lines of segs[nFixed:] and of the piece being written, a blank line above when one goes between them and fixed
 	nextGap  bool     // the piece after the last cut follows a blank line
+	cutter   cutter   // where the rest is cut into pieces
+	cuts     []cut    // (kept for the next frame's)
 	w        writing
 }
 
@@ -24,7 +26,11 @@ type seg struct {
 	gap    bool     // a blank line before it
 }
 
-func newTail() tailState { return tailState{nextGap: true} }
+func newTail() tailState {
+	t := tailState{nextGap: true}
+	t.cutter.reset()
+	return t
+}
 
 func (t *tailState) add(sg seg) { t.segs = append(t.segs, sg) }
 

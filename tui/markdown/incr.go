@@ -320,7 +320,7 @@ func (t *tokens) eat(w string) bool {
 
 // bare is a word without the marks of emphasis, code and escapes.
 func bare(w string) string {
-	if strings.IndexAny(w, "*_`~\\") < 0 {
+	if !strings.ContainsAny(w, "*_`~\\") {
 		return w
 	}
 	return strings.Map(func(r rune) rune {

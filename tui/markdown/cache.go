@@ -58,8 +58,9 @@ func (c *renderCache) put(md string, width int, lines []string) bool {
 	return true
 }
 
-// prefill keeps a render the layout knows already (the lines of a
-// paragraph's rest, from the rendering of the paragraph).
+// prefill keeps a render the layout has, for as long as layouts use it:
+// one it made, or one it knows already (the lines of a paragraph's rest,
+// from the rendering of the paragraph).
 func (c *renderCache) prefill(md string, lines []string) {
 	c.keep(md, lines)
 	c.mark(md)

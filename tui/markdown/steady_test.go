@@ -85,7 +85,7 @@ func checkSteady(t *testing.T, r *Renderer, md string, width int, textOnly bool)
 		s.Layout(width)
 		got := lines(s)
 		g := strings.Split(got, "\n")
-		for j := 0; j < len(g)-writtenRows(md[:min(i, len(md))], width) && !strings.Contains(g[j], "│"); j++ {
+		for j := 0; j < len(g)-writtenRows(md[:min(i, len(md))], width) && !tableRow(g[j]); j++ {
 			if j < len(whole) && textOnly && xansi.Strip(g[j]) == xansi.Strip(whole[j]) {
 				continue
 			}
@@ -162,17 +162,33 @@ func TestStreamRendersAPieceAtMost(t *testing.T) {
 		"code line":    "```js\n" + strings.Repeat("var a=f(b,c);", 400),
 		"open comment": "```go\n/* " + strings.Repeat(sentence+"\n", 60),
 		"long word":    strings.Repeat("QUJD", 1000) + " " + sentence,
+		// A table is rendered whole when a row is complete, up to
+		// maxTableRows rows: glamour sizes its columns to all of them.
+		"table": "| seat | verdict |\n|---|---|\n" + strings.Repeat("| claude | the write path holds the lock |\n", 200),
 	} {
 		r := New(plain)
-		biggest := 0
-		r.observe = func(md string) { biggest = max(biggest, len(md)) }
+		biggest, renders := 0, 0
+		r.observe = func(md string) { biggest, renders = max(biggest, len(md)), renders+1 }
 		s := NewStream(r)
 		for i := 1; i <= len(md); i += 7 {
 			s.SetTail(md[:i])
 			s.Layout(36)
 		}
-		if biggest > 2*maxPiece {
+		limit := 2 * maxPiece
+		if name == "table" {
+			limit = (maxTableRows + 2) * 45
+			if frames := len(md) / 7; renders > frames/2 {
+				t.Errorf("table: %d renders in %d frames: rendered when no row was complete", renders, frames)
+			}
+		}
+		if biggest > limit {
 			t.Errorf("%s: a render of %d bytes", name, biggest)
 		}
 	}
+}
+
+// tableRow says whether a line is a table's: drawn, or its text before
+// it can be (a header without its delimiter row, the row being written).
+func tableRow(ln string) bool {
+	return strings.Contains(ln, "│") || strings.HasPrefix(xansi.Strip(ln), "|")
 }

@@ -237,7 +237,9 @@ func (s *Stream) render(md string) ([]string, bool) {
 	if lines, ok := s.cache.get(md, s.sync == nil); ok || s.sync == nil {
 		return lines, ok
 	}
-	return s.sync.Render(md, s.width), true
+	lines := s.sync.Render(md, s.width)
+	s.cache.prefill(md, lines) // kept while a layout uses it: the text being written may not change
+	return lines, true
 }
 
 // Wants returns the Markdown documents the Stream needs rendered at

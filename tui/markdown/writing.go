@@ -13,7 +13,14 @@ const (
 	otherPiece     pieceKind = iota // rendered whole every frame, cut when long
 	paragraphPiece                  // a wrapped line at a time
 	codePiece                       // a line of code at a time
+	tablePiece                      // rendered when a row is complete
 )
+
+// maxTableRows is how many rows a table being written is rendered with
+// at most: past it, the rows so far are laid out for good and the next
+// are rendered under their own header (glamour sizes a table's columns
+// to all its rows, so each row that comes renders them all again).
+const maxTableRows = 32
 
 // writing is the piece of the rest being written: what of it is laid
 // out for good (in the tail's segments) and the rendering of the rest.
@@ -40,11 +47,16 @@ func startWriting(md string, gap bool, width int) writing {
 	switch t := strings.TrimLeft(first, " "); {
 	case len(first)-len(t) < 4 && FenceOf(t) != "" && strings.Contains(md, "\n"):
 		w.kind, w.head, w.from = codePiece, first, len(first)+1
+	case len(first)-len(t) < 4 && strings.HasPrefix(t, "|"):
+		w.kind = tablePiece
 	case isParagraph(first):
 		w.kind = paragraphPiece
 	}
 	return w
 }
+
+// rows is how much of a table piece md is complete rows, from its start.
+func rows(md string) int { return strings.LastIndexByte(md, '\n') + 1 }
 
 // restGap says whether a blank line goes above the rest: above the
 // piece's first part only.
@@ -55,8 +67,11 @@ func (w *writing) restGap() bool { return w.gap && !w.split }
 // emphasis and code spans it leaves open closed; a code block's inside
 // its fences (the closing one its own, once it came).
 func (w *writing) restMD(md string) string {
-	if w.kind == paragraphPiece {
+	switch w.kind {
+	case paragraphPiece:
 		return closeOpen(w.carry + md[w.from:])
+	case tablePiece:
+		return w.head + md[w.from:max(rows(md), w.from)] // the row being written shows as text
 	}
 	return w.finalMD(md)
 }
@@ -68,6 +83,8 @@ func (w *writing) finalMD(md string) string {
 	switch {
 	case w.kind == paragraphPiece:
 		return w.carry + rest
+	case w.kind == tablePiece:
+		return w.head + rest
 	case w.kind != codePiece:
 		return rest
 	case closesFence(lastLine(rest), FenceOf(strings.TrimLeft(w.head, " "))):
@@ -82,6 +99,12 @@ func (w *writing) shown() []string {
 	switch {
 	case !w.active || w.shownMD == "":
 		return nil
+	case w.kind == tablePiece:
+		lines := w.lines
+		if !w.rendered {
+			lines = plainLines(w.shownMD, w.width)
+		}
+		return append(lines[:len(lines):len(lines)], plainLines(w.md[max(rows(w.md), w.from):], w.width)...)
 	case w.rendered:
 		return w.lines
 	}
@@ -130,6 +153,8 @@ func (s *Stream) commit(w *writing) bool {
 		if s.commitCode(w) {
 			return true
 		}
+	case tablePiece:
+		return s.commitRows(w)
 	}
 	return s.cutLong(w)
 }
@@ -179,6 +204,22 @@ func (s *Stream) commitCode(w *writing) bool {
 		return true
 	}
 	s.fixPart(w, seg{md: piece(w.head, done, w.head), blanks: leadingBlanks(done)}, end)
+	return true
+}
+
+// commitRows lays out for good a table's rows once there are more than
+// maxTableRows: the rows after them render under the table's header.
+func (s *Stream) commitRows(w *writing) bool {
+	end := rows(w.md)
+	if end <= w.from || strings.Count(w.md[w.from:end], "\n") <= maxTableRows {
+		return false
+	}
+	if w.head == "" {
+		header, delim, _ := strings.Cut(w.md, "\n")
+		delim, _, _ = strings.Cut(delim, "\n")
+		w.head = header + "\n" + delim + "\n"
+	}
+	s.fixPart(w, seg{md: w.shownMD, lines: w.lines, ready: w.rendered}, end-w.from)
 	return true
 }
 

@@ -58,9 +58,10 @@ type call struct {
 }
 
 // liveBytes bounds rendering a reply as it streams: past it the pane
-// shows the tail of the raw text, as a flood gets. (Below it, what a
-// frame renders is the paragraph being written, whatever the reply's
-// length: markdown.Stream.)
+// shows the tail of the raw text, as a flood gets. Below it, what a frame
+// renders is the line being written, whatever the reply's length
+// (markdown.Stream): what it bounds is what a reply drawn as it streams
+// holds, its text laid out and its lines.
 const liveBytes = maxPaneBytes
 
 func (c *call) size() int { return c.raw.Len() + len(c.display) + len(c.note) }
@@ -211,8 +212,7 @@ type pane struct {
 
 	acct engine.Account // what the seat's calls cost so far
 
-	md        markdown.Options   // how the replies are drawn
-	render    *markdown.Renderer // draws them, in one job at a time (render.go)
+	render    *markdown.Renderer // draws the replies, in one job at a time (render.go)
 	renderGen int                // bumped with the styles: older renders are dropped
 	rendering bool               // a job is under way
 
@@ -223,14 +223,14 @@ type pane struct {
 }
 
 func newPane(seat, agent string, role engine.Role, color int, md markdown.Options) *pane {
-	return &pane{name: seat, agent: agent, role: role, color: color, follow: true, md: md, render: markdown.New(md)}
+	return &pane{name: seat, agent: agent, role: role, color: color, follow: true, render: markdown.New(md)}
 }
 
 // restyle draws the replies as md says (new styles): everything is
 // rendered again, with a new renderer (a job under way keeps the old
 // one, and what it renders is dropped).
 func (p *pane) restyle(md markdown.Options) {
-	p.md, p.render = md, markdown.New(md)
+	p.render = markdown.New(md)
 	p.renderGen++
 	p.rendering = false
 	for _, c := range p.calls {

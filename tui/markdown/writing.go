@@ -86,7 +86,7 @@ func (w *writing) finalMD(md string) string {
 	case w.kind == tablePiece:
 		return w.head + rest
 	case w.kind != codePiece:
-		return rest
+		return w.carry + rest // a quote's marks, when it was cut inside a line
 	case closesFence(lastLine(rest), FenceOf(strings.TrimLeft(w.head, " "))):
 		return w.head + "\n" + rest
 	}
@@ -287,11 +287,31 @@ func (s *Stream) cutLong(w *writing) bool {
 		md = piece(w.head, md, w.head)
 	}
 	s.fixPart(w, seg{md: md}, at-len(w.carry))
-	w.carry, _ = carried(text[:at])
-	if w.kind != paragraphPiece {
+	switch w.kind {
+	case paragraphPiece:
+		w.carry, _ = carried(text[:at])
+	case otherPiece:
+		w.carry = ""
+		if text[at-1] != '\n' || !strings.HasPrefix(strings.TrimLeft(text[at:], " "), ">") {
+			w.carry = quoteMarks(w.md) // the rest of a quote's line reads as the quote
+		}
+	default:
 		w.carry = ""
 	}
 	return true
+}
+
+// quoteMarks are the quote markers that open md's first line ("> > "),
+// or "".
+func quoteMarks(md string) string {
+	i := 0
+	for i < len(md) && (md[i] == '>' || md[i] == ' ') {
+		i++
+	}
+	if !strings.Contains(md[:i], ">") {
+		return ""
+	}
+	return md[:i]
 }
 
 // fixPart puts a part of the piece being written into the segments: the

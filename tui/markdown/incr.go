@@ -333,9 +333,15 @@ func bare(w string) string {
 
 // startsLine says whether a line of a paragraph may start with word w
 // when it is rendered alone, as the rest of the paragraph, and read as
-// a paragraph still: a letter or a digit, but not a list's number ("3."
-// would open a list).
+// a paragraph still: a letter or a digit, perhaps behind the marks of
+// emphasis or a code span ("**Point", "`x`"), but not a list's number
+// ("3." would open a list) nor a fence's backticks.
 func startsLine(w string) bool {
+	marks := len(w) - len(strings.TrimLeft(w, "*_`"))
+	if strings.HasPrefix(w, "```") {
+		return false
+	}
+	w = w[marks:]
 	r, _ := utf8.DecodeRuneInString(w)
 	switch {
 	case unicode.IsLetter(r):

@@ -192,3 +192,15 @@ func TestStreamRendersAPieceAtMost(t *testing.T) {
 func tableRow(ln string) bool {
 	return strings.Contains(ln, "│") || strings.HasPrefix(xansi.Strip(ln), "|")
 }
+
+func TestStartsLine(t *testing.T) {
+	for w, want := range map[string]bool{
+		"word": true, "Ünïcode": true, "42": true, "3.": false, "12)": false, "3.5%": false,
+		"**Point": true, "_x_": true, "`code`": true, "```go": false, "- ": false, "#": false,
+		"> ": false, "|": false, "(aside)": false, "": false, "**": false,
+	} {
+		if got := startsLine(w); got != want {
+			t.Errorf("startsLine(%q) = %v", w, got)
+		}
+	}
+}

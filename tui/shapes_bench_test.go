@@ -5,6 +5,7 @@ package tui
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -30,7 +31,8 @@ const (
 // tokens a second (a token is 4 bytes), frame by frame as the sink
 // delivers them (15 a second), on a 160×48 true-colour screen, in
 // process: each frame's Update and View, and the renders they start.
-// The replies' shape is the judge's analysis, as BenchmarkFeel streams.
+// The replies' shape is the judge's analysis, as BenchmarkFeel streams;
+// one processor, as arena has.
 // It reports, medians over the iterations:
 //
 //	early-pct     the processor time of the frames of seconds 4 to 14 of
@@ -63,6 +65,7 @@ func BenchmarkShapes(b *testing.B) {
 // shapesLateTo seconds and returns the processor time of the two
 // windows, as a percentage of a core.
 func shapesRun(text string, rate int) (early, late float64) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // as arena runs (cmd/arena/main.go)
 	start := benchStart()
 	ds := start[0].Payload.(engine.DebateStarted)
 	ds.Layouts = judge.Layouts

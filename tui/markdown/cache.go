@@ -15,13 +15,24 @@ func (c *renderCache) reset(width int) { *c = renderCache{width: width} }
 // begin starts a layout: what it does not look up goes at its end.
 func (c *renderCache) begin() { clear(c.seen) }
 
-// end lets go the renders the layout did not use.
+// end lets go the renders the layout did not use, and forgets to ask for
+// those it no longer needs (the text being written a frame ago, while a
+// render of the pane was under way).
 func (c *renderCache) end() {
 	for md := range c.ready {
 		if !c.seen[md] {
 			delete(c.ready, md)
 		}
 	}
+	keep := c.wants[:0]
+	for _, md := range c.wants {
+		if c.seen[md] {
+			keep = append(keep, md)
+		} else {
+			delete(c.asked, md)
+		}
+	}
+	c.wants = keep
 }
 
 // get hands out the rendering of md, asking for it when it has none and
@@ -31,7 +42,11 @@ func (c *renderCache) get(md string, ask bool) ([]string, bool) {
 		c.mark(md)
 		return lines, true
 	}
-	if ask && !c.asked[md] {
+	if !ask {
+		return nil, false
+	}
+	c.mark(md)
+	if !c.asked[md] {
 		if c.asked == nil {
 			c.asked = map[string]bool{}
 		}

@@ -204,3 +204,32 @@ func TestStartsLine(t *testing.T) {
 		}
 	}
 }
+
+// When renders come back a frame or more late (a pane whose renders take
+// longer than a frame), what is laid out for good keeps up with the text
+// from the renders that did come back, so what each render is asked for
+// stays short, and the finished piece reads as it does rendered whole.
+func TestStreamKeepsUpWithLateRenders(t *testing.T) {
+	r := New(plain)
+	for _, shape := range []string{"paragraph", "code", "list"} {
+		md := shapeMarkdown(shape, 20000)
+		s := NewAsyncStream()
+		var late [][]string // the wants of the frames before, oldest first
+		biggest := 0
+		for i := 1; i <= len(md); i += 97 {
+			s.SetTail(md[:i])
+			s.Layout(36)
+			late = append(late, s.Wants())
+			if len(late) > 3 { // back three frames later
+				for _, want := range late[0] {
+					biggest = max(biggest, len(want))
+					s.Rendered(want, 36, r.Render(want, 36))
+				}
+				late = late[1:]
+			}
+		}
+		if biggest > 3*maxPiece {
+			t.Errorf("%s: a render of %d bytes was asked for", shape, biggest)
+		}
+	}
+}

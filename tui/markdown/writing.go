@@ -35,9 +35,20 @@ type writing struct {
 	split  bool   // a segment holds its start: the rest goes right under
 	width  int
 
-	shownMD  string   // the Markdown of the rest as rendered
-	lines    []string // its rendering
-	rendered bool     // lines is the rendering of shownMD (else it shows as text)
+	shownMD  string    // the Markdown of the rest as rendered
+	lines    []string  // its rendering
+	rendered bool      // lines is the rendering of shownMD (else it shows as text)
+	asked    []earlier // renderings asked for and not back then, the last asked last
+}
+
+// maxAsked is how many renderings asked for a piece keeps track of.
+const maxAsked = 8
+
+// earlier is a rendering of the rest asked for while the piece was
+// shorter: its Markdown, and how long the piece was.
+type earlier struct {
+	md  string
+	end int
 }
 
 // startWriting starts laying out a piece whose first line says its kind.
@@ -121,8 +132,13 @@ func lastLine(s string) string {
 // goes into segments once, the rest is rendered.
 func (s *Stream) write(md string) {
 	w := &s.t.w
-	if !w.active || !w.split || w.width != s.width || !strings.HasPrefix(md, w.md) {
+	grown := w.active && w.width == s.width && strings.HasPrefix(md, w.md)
+	if !grown || !w.split {
+		asked := w.asked
 		*w = startWriting(md, s.t.nextGap, s.width) // nothing of it laid out for good yet
+		if grown {
+			w.asked = asked
+		}
 	}
 	w.md = md
 	for range 3 { // a second round renders the rest after a commit, from the cache
@@ -132,13 +148,55 @@ func (s *Stream) write(md string) {
 		}
 		w.shownMD = w.restMD(md)
 		w.lines, w.rendered = s.render(w.shownMD)
-		if w.kind == codePiece && w.rendered {
-			w.lines = blankLines(w.lines, leadingBlanks(md[w.from:]))
-		}
-		if !w.rendered || !s.commit(w) {
+		switch {
+		case w.rendered:
+			w.lines = w.codeBlanks(w.lines, md)
+			w.asked = w.asked[:0]
+			if !s.commit(w) {
+				return
+			}
+		case !s.commitEarlier(w):
+			if len(w.asked) == maxAsked {
+				w.asked = append(w.asked[:0], w.asked[1:]...)
+			}
+			w.asked = append(w.asked, earlier{md: w.shownMD, end: len(md)})
 			return
 		}
 	}
+}
+
+// codeBlanks puts back, in a code block's rest's rendering, the blank
+// lines the rest starts with.
+func (w *writing) codeBlanks(lines []string, md string) []string {
+	if w.kind != codePiece {
+		return lines
+	}
+	return blankLines(lines, leadingBlanks(md[w.from:]))
+}
+
+// commitEarlier lays out for good what a rendering of the rest asked for
+// while the piece was shorter, and back since, shows can no longer
+// change: the text has only grown since. Where renders lag (a pane whose
+// render takes longer than a frame), what is laid out for good keeps up
+// with the text, and the rest each render is asked for stays short.
+func (s *Stream) commitEarlier(w *writing) bool {
+	for j := len(w.asked) - 1; j >= 0; j-- {
+		a := w.asked[j]
+		lines, ok := s.cache.get(a.md, false)
+		if !ok || a.end > len(w.md) {
+			continue
+		}
+		then := *w
+		then.md, then.shownMD, then.rendered = w.md[:a.end], a.md, true
+		then.lines = then.codeBlanks(lines, then.md)
+		w.asked = w.asked[:0] // those asked before it are no use now, nor it
+		if !s.commit(&then) {
+			return false
+		}
+		w.from, w.carry, w.split, w.head = then.from, then.carry, then.split, then.head
+		return true
+	}
+	return false
 }
 
 // commit lays out for good what of the rest can no longer change,

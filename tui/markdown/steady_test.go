@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	xansi "github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/judge"
@@ -115,7 +116,8 @@ func strip(lines []string, j int) string {
 // its margin).
 func writtenRows(md string, width int) int {
 	last := md[strings.LastIndexByte(md, '\n')+1:]
-	return max(1, (xansi.StringWidth(Clean(last))+2+width-1)/width)
+	plain := strings.Count(xansi.Wrap(codeMargin+Clean(last), width, ""), "\n") + 1
+	return max(1, plain, (xansi.StringWidth(Clean(last))+2+width-1)/width)
 }
 
 // What a Stream holds follows what it shows, not the frames drawn: after
@@ -230,6 +232,16 @@ func TestStreamKeepsUpWithLateRenders(t *testing.T) {
 		}
 		if biggest > 3*maxPiece {
 			t.Errorf("%s: a render of %d bytes was asked for", shape, biggest)
+		}
+	}
+}
+
+// Code being written shows behind the margin glamour draws code blocks
+// behind, in every style.
+func TestCodeMargin(t *testing.T) {
+	for _, o := range []Options{plain, colour, {Profile: termenv.TrueColor, Light: true}} {
+		if m := Style(o).CodeBlock.Margin; m == nil || *m != uint(len(codeMargin)) {
+			t.Errorf("%+v: glamour's code margin is %v, not %d", o, m, len(codeMargin))
 		}
 	}
 }

@@ -83,6 +83,11 @@ func (w *writing) restMD(md string) string {
 		return closeOpen(w.carry + md[w.from:])
 	case tablePiece:
 		return w.head + md[w.from:max(rows(md), w.from)] // the row being written shows as text
+	case codePiece:
+		if done := md[w.from : w.from+rows(md[w.from:])]; done != "" {
+			return piece(w.head, done, w.head) // the line being written shows as text
+		}
+		return ""
 	}
 	return w.finalMD(md)
 }
@@ -108,19 +113,38 @@ func (w *writing) finalMD(md string) string {
 // text.
 func (w *writing) shown() []string {
 	switch {
-	case !w.active || w.shownMD == "":
+	case !w.active:
 		return nil
-	case w.kind == tablePiece:
+	case w.kind == tablePiece || w.kind == codePiece:
 		lines := w.lines
 		if !w.rendered {
 			lines = plainLines(w.shownMD, w.width)
 		}
-		return append(lines[:len(lines):len(lines)], plainLines(w.md[max(rows(w.md), w.from):], w.width)...)
+		return append(lines[:len(lines):len(lines)], w.writtenLine()...)
 	case w.rendered:
 		return w.lines
 	}
 	return plainLines(w.shownMD, w.width)
 }
+
+// writtenLine is how a table's row or a code block's line shows while it
+// is written: as text (code behind the block's margin), rendered once it
+// is complete. A line of code is highlighted once, not at every frame
+// while it grows: that halved what code costs a frame.
+func (w *writing) writtenLine() []string {
+	ln := w.md[max(w.from+rows(w.md[w.from:]), w.from):]
+	if strings.TrimSpace(ln) == "" {
+		return nil
+	}
+	if w.kind == codePiece {
+		return strings.Split(xansi.Wrap(codeMargin+Clean(ln), w.width, ""), "\n")
+	}
+	return plainLines(ln, w.width)
+}
+
+// codeMargin is the margin glamour draws code blocks behind, in every
+// style arena uses (TestCodeMargin).
+const codeMargin = "  "
 
 // lastLine is the last line of s that holds something.
 func lastLine(s string) string {
@@ -147,7 +171,10 @@ func (s *Stream) write(md string) {
 			return
 		}
 		w.shownMD = w.restMD(md)
-		w.lines, w.rendered = s.render(w.shownMD)
+		w.lines, w.rendered = nil, true // nothing to render but the line being written
+		if w.shownMD != "" {
+			w.lines, w.rendered = s.render(w.shownMD)
+		}
 		switch {
 		case w.rendered:
 			w.lines = w.codeBlanks(w.lines, md)
@@ -256,9 +283,9 @@ func (s *Stream) commitCode(w *writing) bool {
 		return false
 	}
 	done := rest[:end]
-	if n, ok := codeRows(done, w.lines); ok && n < len(w.lines) {
+	if n, ok := codeRows(done, w.lines); ok && n <= len(w.lines) {
 		s.fixPart(w, seg{lines: w.lines[:n:n], ready: true}, end)
-		s.cache.prefill(w.restMD(w.md), w.lines[n+leadingBlanks(rest[end:]):])
+		s.cache.prefill(w.restMD(w.md), w.lines[min(n+leadingBlanks(rest[end:]), len(w.lines)):])
 		return true
 	}
 	s.fixPart(w, seg{md: piece(w.head, done, w.head), blanks: leadingBlanks(done)}, end)

@@ -13,6 +13,10 @@ function cell(b, k, unit, fmt,   x) {
   x = v(b, k)
   return x == "" ? "-" : sprintf(fmt " %s", x, unit)
 }
+function span(b, k1, k2, fmt, unit,   x, y) {
+  x = v(b, k1); y = v(b, k2)
+  return (x == "" || y == "") ? "-" : sprintf(fmt " -> " fmt "%s", x, y, unit)
+}
 function ratio(b, k,   x) {
   x = v(b, k)
   if (x == "") return "-"
@@ -24,10 +28,10 @@ function ratio2(a, b) {
   return sprintf("%.2fx", a / b)
 }
 function row(what, a, base, r, target) {
-  printf "| %-64s | %-11s | %-11s | %-7s | %-16s |\n", what, a, base, r, target
+  printf "| %-64s | %-15s | %-11s | %-7s | %-16s |\n", what, a, base, r, target
 }
 function rule() {
-  printf "|%s|%s|%s|%s|%s|\n", dashes(66), dashes(13), dashes(13), dashes(9), dashes(18)
+  printf "|%s|%s|%s|%s|%s|\n", dashes(66), dashes(17), dashes(13), dashes(9), dashes(18)
 }
 function dashes(n,   s) { s = ""; while (n-- > 0) s = s "-"; return s }
 END {
@@ -71,21 +75,31 @@ END {
   }
   row("8 list_runs {limit: 3} over 10,000 logs: vs over 100", cell(BL, "list3-s", "s", "%.2f"), cell(BL, "list3-base-s", "s", "%.2f"), ratio2(v(BL, "list3-s"), v(BL, "list3-base-s")), "<= 2 s")
   row("8 arena logs | head over 10,000 logs: vs over 100", cell(BL, "head-s", "s", "%.2f"), cell(BL, "head-base-s", "s", "%.2f"), ratio2(v(BL, "head-s"), v(BL, "head-base-s")), "<= 2 s")
-  for (k = 1; k <= 2; k++) {
-    rate = k == 1 ? "100" : "1000"
-    F = "BenchmarkFeel/screen/" rate
-    row("7 live screen, 4 seats x " rate " tok/s: arena's CPU vs the 4 agents'", cell(F, "arena-cpu-pct", "%", "%.1f"), cell(F, "agents-cpu-pct", "%", "%.1f"), ratio(F, "ratio"), k == 1 ? "< 5 % of a core" : "")
+  nsh = split("prose paragraph code list broken", feelShapes, " ")
+  for (i = 1; i <= nsh; i++) {
+    for (k = 1; k <= 2; k++) {
+      rate = k == 1 ? "100" : "1000"
+      F = "BenchmarkFeel/screen/" feelShapes[i] "/" rate
+      what = (i == 1 && k == 1) ? "7 live screen 160x48, 4 seats: CPU early -> late (vs agents): " : "7 ... "
+      row(what feelShapes[i] ", " rate " tok/s", span(F, "early-pct", "late-pct", "%.1f", " %"), cell(F, "agents-pct", "%", "%.1f"), ratio(F, "late-x-early"), (k == 1 ? "<= 5 %" : "<= 12 %") ", <= 1.30x")
+    }
   }
-  for (k = 1; k <= 2; k++) {
-    rate = k == 1 ? "100" : "1000"
-    F = "BenchmarkFeel/headless/" rate
-    row("7 headless (--no-tui to a pipe), 4 seats x " rate " tok/s: same", cell(F, "arena-cpu-pct", "%", "%.1f"), cell(F, "agents-cpu-pct", "%", "%.1f"), ratio(F, "ratio"), "")
+  for (i = 1; i <= nsh; i++) {
+    for (k = 1; k <= 2; k++) {
+      rate = k == 1 ? "100" : "1000"
+      F = "BenchmarkFeel/screen/" feelShapes[i] "/" rate
+      what = (i == 1 && k == 1) ? "7 time to screen, p95 early -> late: " : "7 ... "
+      worst = v(F, "p95-early-ms") > v(F, "p95-late-ms") ? v(F, "p95-early-ms") : v(F, "p95-late-ms")
+      row(what feelShapes[i] ", " rate " tok/s", span(F, "p95-early-ms", "p95-late-ms", "%.0f", " ms"), "67 ms", sprintf("%.2fx", worst / 66.7), "< 100 ms")
+    }
   }
-  for (k = 1; k <= 2; k++) {
-    rate = k == 1 ? "100" : "1000"
-    F = "BenchmarkFeel/screen/" rate
-    row("7 time to screen at " rate " tok/s, median: vs one frame (67 ms)", cell(F, "p50-ms", "ms", "%.0f"), "67 ms", sprintf("%.2fx", v(F, "p50-ms") / 66.7), "")
-    row("7 ... 95th percentile", cell(F, "p95-ms", "ms", "%.0f"), "67 ms", sprintf("%.2fx", v(F, "p95-ms") / 66.7), "< 100 ms")
+  for (i = 1; i <= nsh; i++) {
+    for (k = 1; k <= 2; k++) {
+      rate = k == 1 ? "100" : "1000"
+      F = "BenchmarkFeel/headless/" feelShapes[i] "/" rate
+      what = (i == 1 && k == 1) ? "7 headless (--no-tui to a pipe): CPU early -> late: " : "7 ... "
+      row(what feelShapes[i] ", " rate " tok/s", span(F, "early-pct", "late-pct", "%.1f", " %"), cell(F, "agents-pct", "%", "%.1f"), ratio(F, "late-x-early"), "flat")
+    }
   }
   print ""
   print "Diagnostics (where the time goes):"
@@ -97,6 +111,14 @@ END {
   for (j = 1; j <= ns; j++) {
     b = SP "/text/" shapes[j]
     row("3 text into the headless printer (tui/plain), " shapeNames[j], cell(b, "MiB/s", "MiB/s", "%.0f"), cell(b, "cat-MiB/s", "MiB/s", "%.0f"), ratio(b, "ratio"), "")
+  }
+  for (i = 1; i <= nsh; i++) {
+    for (k = 1; k <= 2; k++) {
+      rate = k == 1 ? "100" : "1000"
+      F = "BenchmarkShapes/" feelShapes[i] "/" rate
+      what = (i == 1 && k == 1) ? "7 the screen in process (Update+View), 4 panes: CPU early -> late: " : "7 ... "
+      row(what feelShapes[i] ", " rate " tok/s", span(F, "early-pct", "late-pct", "%.2f", " %"), "", ratio(F, "late-x-early"), "")
+    }
   }
   row("3 the gemini fake flooding 64 KiB events: runner vs fake -> pty", cell(FF, "MiB/s", "MiB/s", "%.0f"), cell(FF, "fake-MiB/s", "MiB/s", "%.0f"), ratio(FF, "ratio"), "")
   row("3 challengers.CleanText of 4 MiB: vs strings.Clone", cell(K, "MiB/s", "MiB/s", "%.0f"), cell(K, "copy-MiB/s", "MiB/s", "%.0f"), ratio(K, "ratio"), "")

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 
 	"github.com/arenadebate/arena/engine"
@@ -41,15 +42,15 @@ func BenchmarkStreaming(b *testing.B) {
 	m := NewModel(Options{Output: io.Discard}, benchStart())
 	m.setRenderer(testRenderer(termenv.TrueColor))
 	m.now = func() time.Time { return tuitest.Start.Add(time.Minute) }
-	m.Update(resize(120, 40))
+	m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
+	drive(m, resize(120, 40))
 
 	runtime.GC()
 	b.ResetTimer()
 	cpu0, wall0 := cpuTime(), time.Now()
 	peak := heapInUse()
 	for i := range b.N {
-		m.Update(frames[i%len(frames)])
-		_ = m.View()
+		drive(m, frames[i%len(frames)])
 		if i%128 == 0 {
 			peak = max(peak, heapInUse())
 		}
@@ -136,6 +137,31 @@ func benchFrames(text string) []eventsMsg {
 	return frames
 }
 
+// drive delivers msg as the program does: Update, then View, then the
+// commands Update returned, run at once (the renders the panes ask for:
+// a benchmark's m.after schedules no timer), their messages delivered in
+// turn.
+func drive(m *Model, msg tea.Msg) {
+	_, cmd := m.Update(msg)
+	_ = m.View()
+	runCmds(m, cmd)
+}
+
+func runCmds(m *Model, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			runCmds(m, c)
+		}
+	default:
+		drive(m, msg)
+	}
+}
+
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
@@ -209,13 +235,13 @@ func BenchmarkStreamingRendered(b *testing.B) {
 	m := NewModel(Options{Output: io.Discard}, start)
 	m.setRenderer(testRenderer(termenv.TrueColor))
 	m.now = func() time.Time { return tuitest.Start.Add(time.Minute) }
-	m.Update(resize(120, 40))
+	m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
+	drive(m, resize(120, 40))
 	runtime.GC()
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	for i := range b.N {
-		m.Update(frames[i%len(frames)])
-		_ = m.View()
+		drive(m, frames[i%len(frames)])
 	}
 	cpu := cpuTime() - cpu0
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/frame")
@@ -245,14 +271,15 @@ func BenchmarkPaceFrame(b *testing.B) {
 	m := NewModel(Options{Output: io.Discard}, start)
 	m.setRenderer(testRenderer(termenv.TrueColor))
 	m.now = func() time.Time { return tuitest.Start.Add(time.Minute) }
-	m.Update(resize(120, 40))
+	m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
+	drive(m, resize(120, 40))
 	off := 0
 	for b.Loop() {
 		if off+perFrame > len(text) {
 			off = 0
 			b.StopTimer()
 			for _, e := range start[2:] { // each agent starts a new reply
-				m.Update(eventsMsg{events: []engine.Event{e}})
+				drive(m, eventsMsg{events: []engine.Event{e}})
 			}
 			b.StartTimer()
 		}
@@ -261,7 +288,6 @@ func BenchmarkPaceFrame(b *testing.B) {
 			ev[j] = engine.Event{Payload: engine.Chunk{Seat: a, Text: text[off : off+perFrame]}}
 		}
 		off += perFrame
-		m.Update(eventsMsg{events: ev})
-		_ = m.View()
+		drive(m, eventsMsg{events: ev})
 	}
 }

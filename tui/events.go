@@ -144,7 +144,7 @@ func (m *Model) paneFor(seat, agent string, role engine.Role) *pane {
 		}
 		return p
 	}
-	p := newPane(seat, agent, role, len(m.panes), m.md)
+	p := newPane(seat, agent, role, len(m.panes), m.th.md)
 	m.byName[seat] = len(m.panes)
 	m.panes = append(m.panes, p)
 	return p

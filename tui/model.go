@@ -14,7 +14,6 @@ import (
 	"github.com/arenadebate/arena/challengers/pace"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/layout"
-	"github.com/arenadebate/arena/tui/markdown"
 )
 
 // frameInterval is the pace at which streamed text reaches the screen:
@@ -54,6 +53,9 @@ type Model struct {
 	now   func() time.Time                           // the wall clock (tests fix it)
 	after func(d time.Duration, msg tea.Msg) tea.Cmd // schedules msg (tests record it)
 
+	renderBudget time.Duration               // how long a frame waits for its renders (render.go)
+	renderWith   func(renderJob) renderedMsg // runs a render job (tests hold one up)
+
 	width, height int
 	layout        []layoutRow
 
@@ -87,7 +89,6 @@ type Model struct {
 
 	showOutcome bool
 	doc         outcomeDoc
-	md          *markdown.Renderer // draws the replies in the panes
 
 	confirming bool // the quit prompt is up
 	typing     bool // the input line is up: the moderator's note, or
@@ -134,8 +135,11 @@ func NewModel(opts Options, preloaded []engine.Event) *Model {
 		help:   help.New(),
 		now:    time.Now,
 		after:  tick,
-		byName: map[string]int{},
-		doc:    newOutcomeDoc(),
+
+		renderBudget: renderBudget,
+		renderWith:   renderJob.run,
+		byName:       map[string]int{},
+		doc:          newOutcomeDoc(),
 	}
 	m.setRenderer(newRenderer(opts))
 	if opts.Replay {
@@ -169,9 +173,8 @@ func (m *Model) setRenderer(r *lipgloss.Renderer) {
 	m.help.Styles = m.th.help
 	m.helpCache.text, m.timelineCache.text, m.tableLayout = "", "", nil
 	m.doc.reset()
-	m.md = markdown.New(m.th.md)
 	for _, p := range m.panes {
-		p.restyle(m.md)
+		p.restyle(m.th.md)
 	}
 }
 
@@ -251,23 +254,31 @@ func (m *Model) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
 	if m.fatal != nil {
 		return m, tea.Quit
 	}
+	cmd = m.route(msg)
+	return m, tea.Batch(cmd, m.layPanes())
+}
+
+// route hands a message to its handler.
+func (m *Model) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		return m, m.resize(msg.Width, msg.Height)
+		return m.resize(msg.Width, msg.Height)
 	case tea.KeyMsg:
-		return m, m.onKeys(msg)
+		return m.onKeys(msg)
 	case eventsMsg:
-		return m, m.onEvents(msg)
+		return m.onEvents(msg)
 	case heartbeatMsg:
-		return m, m.onHeartbeat()
+		return m.onHeartbeat()
 	case replayTickMsg:
-		return m, m.onReplayTick(msg)
+		return m.onReplayTick(msg)
 	case outcomeRenderedMsg:
+		m.onOutcomeRendered(msg)
+	case renderedMsg:
 		m.onRendered(msg)
 	case quitDeadlineMsg:
-		return m, tea.Quit
+		return tea.Quit
 	}
-	return m, nil
+	return nil
 }
 
 // resize re-lays the screen out for a new terminal size.

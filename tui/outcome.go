@@ -98,7 +98,7 @@ func (m *Model) renderOutcome() tea.Cmd {
 	return renderMarkdownCmd(d.gen, w, m.outcome.Markdown, m.th.md)
 }
 
-func (m *Model) onRendered(msg outcomeRenderedMsg) {
+func (m *Model) onOutcomeRendered(msg outcomeRenderedMsg) {
 	d := &m.doc
 	if msg.gen != d.gen {
 		return // a render of a document or theme since replaced

@@ -58,10 +58,11 @@ type call struct {
 }
 
 // liveBytes bounds rendering a reply as it streams: past it the pane
-// shows the tail of the raw text, as a flood gets. (Below it, what a
-// frame renders is the paragraph being written, whatever the reply's
-// length: markdown.Stream.)
-const liveBytes = maxRawBytes
+// shows the tail of the raw text, as a flood gets. Below it, what a frame
+// renders is the line being written, whatever the reply's length
+// (markdown.Stream): what it bounds is what a reply drawn as it streams
+// holds, its text laid out and its lines.
+const liveBytes = maxPaneBytes
 
 func (c *call) size() int { return c.raw.Len() + len(c.display) + len(c.note) }
 
@@ -120,16 +121,22 @@ func (c *call) stream(s string) {
 	}
 }
 
-// refresh lays out a streaming reply's latest rendering: once a frame,
-// not once a chunk; and of it only what changed (markdown.Stream).
-func (c *call) refresh() {
-	if c.dirty && c.live != nil && c.doc != nil {
-		c.dirty = false
+// finishDoc draws the finished reply, rendered whole as glamour draws it.
+// Until that render is back, what the streaming reply showed stays, where
+// it reads as the reply does (else the reply shows as plain text).
+func (c *call) finishDoc() {
+	var shown []string
+	width := 0
+	if c.live != nil && c.doc != nil {
 		c.feed()
-		if c.body.width > 0 {
-			c.doc.Layout(c.body.width)
+		if c.doc.Markdown() == c.display {
+			shown, width = c.doc.Lines(), c.doc.Width()
 		}
 	}
+	c.live, c.dirty = nil, false
+	c.doc = markdown.NewAsyncStream()
+	c.doc.Layout(width) // the width shown was laid out at
+	c.doc.AddShown(c.display, shown)
 }
 
 // feed hands the layout's rendering of the streaming reply to the
@@ -205,7 +212,9 @@ type pane struct {
 
 	acct engine.Account // what the seat's calls cost so far
 
-	md *markdown.Renderer // draws the replies
+	render    *markdown.Renderer // draws the replies, in one job at a time (render.go)
+	renderGen int                // bumped with the styles: older renders are dropped
+	rendering bool               // a job is under way
 
 	w, h   int  // outer size, border included
 	follow bool // stick to the tail
@@ -213,16 +222,20 @@ type pane struct {
 	unseen bool // text arrived below while scrolled up
 }
 
-func newPane(seat, agent string, role engine.Role, color int, md *markdown.Renderer) *pane {
-	return &pane{name: seat, agent: agent, role: role, color: color, follow: true, md: md}
+func newPane(seat, agent string, role engine.Role, color int, md markdown.Options) *pane {
+	return &pane{name: seat, agent: agent, role: role, color: color, follow: true, render: markdown.New(md)}
 }
 
-// restyle draws the replies with md (new styles).
-func (p *pane) restyle(md *markdown.Renderer) {
-	p.md = md
+// restyle draws the replies as md says (new styles): everything is
+// rendered again, with a new renderer (a job under way keeps the old
+// one, and what it renders is dropped).
+func (p *pane) restyle(md markdown.Options) {
+	p.render = markdown.New(md)
+	p.renderGen++
+	p.rendering = false
 	for _, c := range p.calls {
 		if c.doc != nil {
-			c.doc.SetRenderer(md)
+			c.doc.SetRenderer(nil)
 		}
 		c.rewrap(p.contentWidth())
 	}
@@ -299,7 +312,7 @@ func (p *pane) begin(e engine.AgentStarted, at time.Time, l *layout.Layout) {
 	}
 	c := &call{title: sectionTitle(e.Phase, e.Round, e.Attempt), state: stateWorking}
 	if l != nil {
-		c.live, c.doc = layout.NewStream(*l), markdown.NewStream(p.md)
+		c.live, c.doc = layout.NewStream(*l), markdown.NewAsyncStream()
 	}
 	c.rewrap(p.contentWidth())
 	p.calls = append(p.calls, c)
@@ -336,7 +349,7 @@ func (p *pane) finish(e engine.AgentFinished) {
 		c.title += " · " + fmtDur(d)
 	}
 	p.bytes -= c.size()
-	c.state, c.live, c.dirty = stateDone, nil, false
+	c.state = stateDone
 	c.display = e.Display
 	if c.display == "" {
 		c.display = e.Text // unparseable: the text is all there is
@@ -345,8 +358,7 @@ func (p *pane) finish(e engine.AgentFinished) {
 		c.display = "(empty reply)"
 	}
 	c.raw = strings.Builder{}
-	c.doc = markdown.NewStream(p.md)
-	c.doc.Add(c.display)
+	c.finishDoc()
 	if e.Unparseable {
 		c.note, c.noteAs = "⚠ reply could not be parsed; shown as received", kindNote
 	}
@@ -445,14 +457,6 @@ func (p *pane) scroll(n int) {
 func (p *pane) page(dir int) { p.scroll(dir * max(p.contentHeight()-1, 1)) }
 func (p *pane) home()        { p.top, p.follow = 0, p.maxTop() == 0 }
 func (p *pane) end()         { p.follow, p.unseen = true, false }
-
-// refresh lays out what streamed since the last frame.
-func (p *pane) refresh() {
-	if c := p.open(); c != nil && c.dirty {
-		c.refresh()
-		p.clamp()
-	}
-}
 
 // window returns the lines on screen, at most contentHeight of them.
 func (p *pane) window() []line {

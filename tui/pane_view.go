@@ -100,7 +100,6 @@ func (p *pane) Render(v paneView) []string {
 	if p.w < 6 || p.h < 2 {
 		return blank(p.w, p.h)
 	}
-	p.refresh()
 	bs := thinBorder
 	edge := v.th.line
 	if v.focused {

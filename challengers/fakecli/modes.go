@@ -134,14 +134,18 @@ const stampEvery = 10
 // answerAtRate streams the reply at p.rate tokens a second, in at most
 // 100 pieces a second, each sent when the clock says it is due (so a
 // slow write does not slow the rate down). With p.stamp every tenth piece
-// of the prose starts with the time it is written at; the reply the CLI
-// reports at the end is the text as streamed.
+// of the prose starts with the time it is written at, or the next piece
+// that does not follow a backslash (a stamp between "\" and what it
+// escapes would break a JSON string the prose holds, and the shape of the
+// reply with it); the reply the CLI reports at the end is the text as
+// streamed.
 func answerAtRate(e emitter, p plan) {
 	perSec := min(p.rate, 100)
 	size := max(bytesPerToken*p.rate/perSec, 1)
 	every := time.Second / time.Duration(perSec)
 	var sent strings.Builder
 	start := time.Now()
+	due := false // a stamp is due
 	for i, off := 0, 0; off < len(p.reply); i++ {
 		end := min(off+size, len(p.reply))
 		for end < len(p.reply) && !utf8.RuneStart(p.reply[end]) {
@@ -152,8 +156,10 @@ func answerAtRate(e emitter, p plan) {
 		}
 		time.Sleep(time.Until(start.Add(time.Duration(i) * every)))
 		part := p.reply[off:end]
-		if p.stamp && off < p.prose && i%stampEvery == 0 {
+		due = due || p.stamp && off < p.prose && i%stampEvery == 0
+		if due && (off == 0 || p.reply[off-1] != '\\') {
 			part = fmt.Sprintf("«%d»", time.Now().UnixNano()) + part
+			due = false
 		}
 		sent.WriteString(part)
 		e.chunk(part)

@@ -264,6 +264,23 @@ func TestRateMode(t *testing.T) {
 	}
 }
 
+// A stamp never goes between a backslash and what it escapes, where it
+// would break a JSON string the prose holds: it goes on the next piece.
+func TestRateModeStampsSplitNoEscape(t *testing.T) {
+	t.Parallel()
+	prose := strings.Repeat(strings.Repeat("w", 39)+`\`, 5) // every stamp falls right after a backslash
+	f := scripted(t, "gemini", clitest.AgentScript{TokensPerSec: 100, Stamp: true,
+		Steps: map[string][]clitest.Step{"opening": {{Prose: prose}}}})
+	r := execFake(t, f, runCfg{}, "gemini", headless("gemini", opening)...)
+	if r.code != 0 {
+		t.Fatalf("status %d: %s", r.code, r.stderr)
+	}
+	reply := replyOf(t, r.lines())
+	if n := strings.Count(reply, "«"); n != 5 || strings.Contains(reply, `\«`) {
+		t.Fatalf("%d stamps, or one after a backslash, in %q", n, reply)
+	}
+}
+
 // hold streams all but the last piece, then waits for the test to release
 // it: the run stays mid-stream for as long as the test looks at it.
 func TestHoldWaitsForRelease(t *testing.T) {

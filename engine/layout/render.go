@@ -57,9 +57,19 @@ func (s *Stream) Completed() []string {
 
 // Rest returns the rendering of what Completed has not returned yet (""
 // when nothing): what a line printer prints once the reply has ended.
+//
+// While a string field or prose is being written and nothing else
+// changes, the rest is kept and grown by what the field gained: it costs
+// what the new text does, not the length of the field (a reply that
+// writes one long paragraph would otherwise cost a copy of it a frame).
 func (s *Stream) Rest() string {
 	s.finalize()
-	return strings.Join(append(append([]string(nil), s.final[s.emitted:]...), s.tail()...), "\n\n")
+	if r, ok := s.grow.extend(s); ok {
+		return r
+	}
+	r := strings.Join(append(append([]string(nil), s.final[s.emitted:]...), s.tail()...), "\n\n")
+	s.grow.note(s, r)
+	return r
 }
 
 func (s *Stream) addFinal(block string) {

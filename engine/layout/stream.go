@@ -43,6 +43,7 @@ type Stream struct {
 	memberAt int
 
 	// Rendering.
+	grow      restGrowth // the rest, kept growing while only its end grows
 	dirty     bool
 	md        string
 	final     []string // rendered blocks that can no longer change
@@ -58,6 +59,7 @@ type segment struct {
 	prose  []byte
 	obj    *node // nil for prose
 	closed bool
+	cutAt  int // times prose lost its end (a fence that closed an object)
 }
 
 type kind uint8
@@ -237,6 +239,7 @@ func (s *Stream) fenceLine(b byte, seg *segment) {
 		switch {
 		case s.afterObj && s.objFenced && s.infoBlank && !s.codeOpen:
 			seg.prose = seg.prose[:s.lineOff] // the fence closing the object
+			seg.cutAt++
 			s.afterObj = false
 		case s.codeOpen:
 			s.codeOpen = false

@@ -43,6 +43,9 @@ func feedCuts(t testing.TB, l Layout, text string, cuts []byte) (*Stream, []stri
 		if k%2 == 0 {
 			done = append(done, s.Completed()...)
 		}
+		if got, want := s.Rest(), restAnew(s); got != want {
+			t.Fatalf("after %d bytes, Rest is\n%q\nwhere rendering it anew gives\n%q", i, got, want)
+		}
 		if prefix := strings.Join(done, "\n\n"); !strings.HasPrefix(md, prefix) {
 			t.Fatalf("after %d bytes, Markdown does not start with the completed blocks:\n%q\n--- completed:\n%q", i, md, prefix)
 		}
@@ -51,6 +54,11 @@ func feedCuts(t testing.TB, l Layout, text string, cuts []byte) (*Stream, []stri
 		}
 	}
 	return s, done
+}
+
+// restAnew is Rest rendered anew, not grown.
+func restAnew(s *Stream) string {
+	return strings.Join(append(append([]string(nil), s.final[s.emitted:]...), s.tail()...), "\n\n")
 }
 
 // openingFence matches what may stand before an object that is read as
@@ -218,5 +226,22 @@ func TestSawObject(t *testing.T) {
 	p.WriteString("just prose, {braces} and all\n")
 	if p.SawObject() {
 		t.Fatal("prose with braces read as an object")
+	}
+}
+
+// Rest grows with the text being written only where the rendering is
+// that text: not where the field is upper-cased, has values replaced or
+// is formatted, even when its first bytes read the same either way.
+func TestRestGrowsOnlyPlainText(t *testing.T) {
+	l := Layout{Fields: []Field{
+		{Key: "a", Style: Upper},
+		{Key: "b", Values: map[string]string{"12": "twelve"}},
+		{Key: "c", Format: "%s!"},
+		{Key: "d"},
+		{Key: "e", Style: Line},
+	}}
+	text := `{"a": "123 abc", "b": "12", "c": "9 lives", "d": "plain text, then", "e": "a line field"} after`
+	for _, cuts := range [][]byte{nil, {2}, {5, 1}} {
+		feedCuts(t, l, text, cuts)
 	}
 }

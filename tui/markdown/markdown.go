@@ -17,9 +17,11 @@ package markdown
 import (
 	"iter"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/glamour"
 	"github.com/charmbracelet/glamour/ansi"
 	"github.com/charmbracelet/glamour/styles"
@@ -353,7 +355,7 @@ func prepare(md string) string {
 		case Prose:
 			out = holdLineHyphens(ln)
 		case Opening:
-			out = dropLongLanguage(ln)
+			out = plainLanguage(ln)
 		}
 		if out != ln && !changed {
 			changed = true
@@ -379,22 +381,47 @@ func prepare(md string) string {
 // second). No language's name comes near 40 bytes.
 const maxLanguage = 40
 
-// dropLongLanguage is a fence's opening line without its info string when
-// the language (its first word) is longer than maxLanguage: the block is
-// then shown as plain code. The info string is never shown anyway.
-func dropLongLanguage(ln string) string {
+// plainLanguage is a fence's opening line naming "text" as its language
+// where it names none, one longer than maxLanguage, or one chroma does
+// not know: such a block is drawn as plain code. Chroma would otherwise
+// guess the language, running every lexer's analyser over the code (3 ms
+// a render, every frame while the block streams), and could guess anew
+// as each line arrives, so that the block changed colours as it grew.
+// The info string is never shown.
+func plainLanguage(ln string) string {
 	t := strings.TrimLeft(ln, " ")
 	f := FenceOf(t)
-	info := t[len(f):]
-	lang, _, _ := strings.Cut(strings.TrimSpace(info), " ")
-	if len(lang) <= maxLanguage {
+	lang, _, _ := strings.Cut(strings.TrimSpace(t[len(f):]), " ")
+	if lang != "" && len(lang) <= maxLanguage && knownLanguage(lang) {
 		return ln
 	}
 	end := ""
 	if strings.HasSuffix(ln, "\n") {
 		end = "\n"
 	}
-	return ln[:len(ln)-len(t)] + f + end
+	return ln[:len(ln)-len(t)] + f + "text" + end
+}
+
+// languages caches what chroma says of a language's name (looking an
+// unknown one up matches it against every lexer's file patterns).
+var languages = struct {
+	sync.Mutex
+	known map[string]bool
+}{known: map[string]bool{}}
+
+// knownLanguage says whether chroma has a lexer for lang.
+func knownLanguage(lang string) bool {
+	languages.Lock()
+	defer languages.Unlock()
+	known, ok := languages.known[lang]
+	if !ok {
+		if len(languages.known) >= 256 {
+			clear(languages.known)
+		}
+		known = lexers.Get(lang) != nil
+		languages.known[lang] = known
+	}
+	return known
 }
 
 // holdLineHyphens replaces the hyphens that follow a letter or a digit
@@ -509,9 +536,10 @@ func fit(runs []*run, width int) []string {
 			part := window(text, room)
 			if xansi.StringWidth(part) > room {
 				part = xansi.Truncate(part, room, "")
-				if part == "" && w == 0 { // a grapheme wider than the line
+				if part == "" && w == 0 { // a grapheme wider than a line
 					_, _, n, _ := xansi.DecodeSequence(text, 0, nil)
-					part = text[:n]
+					text = wideStandIn + text[n:]
+					continue
 				}
 			}
 			if part != "" {
@@ -529,6 +557,13 @@ func fit(runs []*run, width int) []string {
 	}
 	return append(lines, b.String())
 }
+
+// wideStandIn is what a grapheme wider than a whole line (a character two
+// cells wide, on a line of one) is drawn as: the replacement character,
+// one cell wide, which Clean also puts where the text was not UTF-8.
+// Drawn as it is, the line would push a pane's border out of line; cut
+// at the width, it would be lost without a trace.
+const wideStandIn = "\uFFFD"
 
 // window is as much of text as can fill room cells: a cell takes at most
 // four bytes of text but for marks that join a character, so the window

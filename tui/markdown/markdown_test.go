@@ -1,10 +1,12 @@
 package markdown
 
 import (
+	"flag"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	xansi "github.com/charmbracelet/x/ansi"
@@ -185,6 +187,26 @@ func TestCleanExpandsTabs(t *testing.T) {
 	}
 }
 
+// FuzzRenderMarkdown renders what the fuzzer makes up at widths 1 to 200:
+// every line fits, carries its own style and lets no escape sequence
+// through (checkLines), and no render is slow. A reply a model writes is
+// rendered on the screen's update loop's behalf every frame; an input
+// that takes a render seconds, a model can write too. The time is
+// checked only while fuzzing (-fuzz), where the bound is generous
+// (slowRender, a hundred times the slowest seed) and a find is kept in
+// testdata/fuzz with its fix: as a plain test, the corpus checks what
+// does not depend on the machine's speed.
+//
+// What made fuzzing crawl (issue 30: 20,000 executions in 213 to 290 s,
+// a minute at a time at 0 a second) was not a slow render: no render of
+// 360,000 made up inputs, 10 minutes of fuzzing, took half a second.
+// It was go's minimisation of each new input that widens coverage, up to
+// -fuzzminimizetime (60 s by default) each, of inputs grown from the
+// seeds, outcome documents of kilobytes whose renders take milliseconds
+// under coverage: with -fuzzminimizetime 20s the stalls took 20 s, with 0
+// the fuzzer ran 500 to 1,000 executions a second throughout.
+// scripts/fuzz minimises for FUZZMINIMIZETIME (2,000 executions by
+// default).
 func FuzzRenderMarkdown(f *testing.F) {
 	for _, md := range outcomeDocuments(f) {
 		f.Add(md, 80)
@@ -193,10 +215,37 @@ func FuzzRenderMarkdown(f *testing.F) {
 	f.Add("> > > > > > deep\n**a *b* c**", 20)
 	f.Add("```go\nfunc f() {\x1b[31m}\n```\n\x1b]8;;x\x07y", 30)
 	r := New(colour)
+	fuzzing := flag.Lookup("test.fuzz").Value.String() != ""
 	f.Fuzz(func(t *testing.T, md string, width int) {
 		width = 1 + abs(width)%200
-		checkLines(t, r.Render(md, width), width)
+		start := time.Now()
+		lines := r.Render(md, width)
+		if took := time.Since(start); fuzzing && took > slowRender {
+			t.Fatalf("%d bytes at width %d took %v to render", len(md), width, took)
+		}
+		checkLines(t, lines, width)
 	})
+}
+
+// slowRender is how long a render may take while fuzzing: the seeds take
+// at most 23 ms on a quiet machine, two orders of magnitude less.
+const slowRender = 2 * time.Second
+
+// A character two cells wide cannot be drawn on a line of one: it is
+// drawn as the replacement character, so that no line is wider than the
+// width (a pane's border would move), what checkLines holds every line
+// to. (The fuzzer's find: 錌 at width 1.)
+func TestTooWideIsReplaced(t *testing.T) {
+	for _, o := range []Options{plain, colour} {
+		lines := New(o).Render("錌 a 😀", 1)
+		checkLines(t, lines, 1)
+		if got := xansi.Strip(strings.Join(lines, "|")); got != "\ufffd|a|\ufffd" {
+			t.Errorf("%q", got)
+		}
+		if got := strings.ReplaceAll(xansi.Strip(strings.Join(New(o).Render("錌 a 😀", 2), "|")), " ", ""); got != "錌|a|😀" {
+			t.Errorf("at width 2: %q", got)
+		}
+	}
 }
 
 func abs(n int) int {
@@ -281,30 +330,34 @@ func TestLongWordsAreMeasured(t *testing.T) {
 
 // Chroma matches a language it does not know against every lexer's
 // file-name patterns, in a time that grows with the square of the name's
-// length (a 6,000-byte name took seconds a frame): prepare drops a name
-// longer than maxLanguage, so the block is drawn as plain code, as if it
-// had none, and keeps every other line as it was.
-func TestLongLanguageIsDropped(t *testing.T) {
+// length (a 6,000-byte name took seconds a frame), and guesses the
+// language of a block that names none or one it does not know by running
+// every lexer's analyser over the code (3 ms a render): prepare names
+// "text" instead, so the block is drawn as plain code, and keeps every
+// other line as it was.
+func TestUnknownLanguageIsPlainText(t *testing.T) {
 	long := strings.Repeat("\ufffd", 2000)
 	for md, want := range map[string]string{
-		"```" + long + "\ncode-x\n```":           "```\ncode-x\n```",
-		"  ~~~~ " + long + " more\ncode\n~~~~\n": "  ~~~~\ncode\n~~~~\n",
-		"a-b\n```" + long + "\na-b\n```\na-b":    "a" + nbHyphen + "b\n```\na-b\n```\na" + nbHyphen + "b",
+		"```" + long + "\ncode-x\n```":           "```text\ncode-x\n```",
+		"  ~~~~ " + long + " more\ncode\n~~~~\n": "  ~~~~text\ncode\n~~~~\n",
+		"a-b\n```" + long + "\na-b\n```\na-b":    "a" + nbHyphen + "b\n```text\na-b\n```\na" + nbHyphen + "b",
 		"```go\nx-y\n```":                        "```go\nx-y\n```",
-		"```" + strings.Repeat("a", maxLanguage): "```" + strings.Repeat("a", maxLanguage),
+		"```\nx\n```":                            "```text\nx\n```",
+		"```klingon\nx\n```":                     "```text\nx\n```",
+		"```" + strings.Repeat("a", maxLanguage): "```text",
 		"```" + long + "`x`\ncode":               "```" + long + "`x`\ncode", // opens no block
 		"    ```" + long + "\nindented code":     "    ```" + long + "\nindented code",
-		"```\n```" + long + "\n```":              "```\n```" + long + "\n```", // inside a block
+		"```go\n```" + long + "\n```":            "```go\n```" + long + "\n```", // inside a block
 	} {
 		if got := prepare(md); got != want {
 			t.Errorf("prepare(%.40q…) = %.60q…, want %.60q…", md, got, want)
 		}
 	}
 	r := New(colour)
-	for _, lang := range []string{long, strings.Repeat("x", 6000)} {
+	for _, lang := range []string{long, strings.Repeat("x", 6000), "", "klingon"} {
 		got := r.Render("```"+lang+"\nfunc f() {}\n```", 40)
-		if want := r.Render("```\nfunc f() {}\n```", 40); strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("a block whose language is %d bytes is drawn\n%q\nnot as one without\n%q", len(lang), got, want)
+		if want := r.Render("```text\nfunc f() {}\n```", 40); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("a block whose language is %q is drawn\n%q\nnot as plain text\n%q", lang[:min(len(lang), 9)], got, want)
 		}
 	}
 }

@@ -1,45 +1,62 @@
 package markdown
 
-import "strings"
+import (
+	"strings"
+
+	xansi "github.com/charmbracelet/x/ansi"
+)
 
 // Stream is a document that grows while it is shown: a reply streaming
 // into a pane. It is given finished blocks (Add: they never change) and
-// the unfinished rest (SetTail: it grows with every chunk), and renders
-// what changed only: each finished block once per width, and of the rest
-// each paragraph or list item once another follows it, and the one being
-// written on every frame. So what a frame costs follows the paragraph
-// being written, not the length of the reply.
+// the unfinished rest (SetTail: it grows with every chunk), and lays out
+// only what changed, so that what a frame costs does not grow with the
+// reply:
 //
-// The pieces are rendered apart and stacked, a blank line between
-// paragraphs and none between the items of a list: while a reply streams
-// it reads as it will, up to details (a loose list's spacing, a list's
-// numbering restarting) that the finished reply, rendered whole, puts
-// right.
+//   - each finished block is rendered once per width, whole, so that the
+//     finished reply looks exactly as glamour draws it;
+//   - the rest is cut into pieces where Markdown has a boundary (a blank
+//     line before a paragraph, a list's item, the end of a code block),
+//     each rendered once another follows it;
+//   - of the piece being written, what can no longer change is laid out
+//     once: a paragraph's wrapped lines before the one being written
+//     (wrapping is greedy, so appending text never changes an earlier
+//     line while no emphasis or code span is open across it), a code
+//     block's completed lines (while no comment or string is open across
+//     them). Each frame renders what follows them.
 //
-// A Stream is not safe for concurrent use.
+// What a frame shows stays as it is, but for the line being written: the
+// lines laid out for good are those the whole piece renders to; emphasis
+// and code spans open across a line break are opened again for the lines
+// after it; and the text being written is rendered with the emphasis and
+// code spans it opened closed, so it reads as it will once the model
+// closes them (the tests stream replies and compare every frame's lines
+// with the finished rendering). Where a piece cannot be laid out a line
+// at a time (a link, whose address renders as another word; a quote; an
+// item of a list) its rest is cut at a line's end or a space once it
+// grows past maxPiece: an early line break, until the block is finished
+// and rendered whole.
+//
+// Rendering is glamour's, which a model's text can make slow: a Stream
+// made by NewAsyncStream renders nothing itself. It shows plain text
+// where a rendering is missing, asks for it (Wants), and lays out again
+// when it is handed back (Rendered), so the caller can render off the
+// loop that draws the screen. A Stream is not safe for concurrent use.
 type Stream struct {
-	r     *Renderer
+	sync  *Renderer // renders at once; nil: asks (Wants)
 	width int
 
-	blocks []string   // finished blocks
-	done   []string   // the lines of blocks[:nDone] at width
-	nDone  int        // blocks rendered into done
-	prev   prevLayout // the finished blocks at the width before
+	blocks  []string   // finished blocks
+	done    []string   // the lines of blocks[:nDone], at width
+	nDone   int        // blocks rendered into done
+	standIn [][]string // what shows of blocks[nDone:] until rendered
+	pend    []string   // standIn stacked, a blank line before if done has lines
+	prev    prevLayout // the finished blocks at the width before
 
-	tail       string // the unfinished rest
-	frozenMD   string // the start of the rest that parts[:frozen] hold
-	frozenOpen string // the fence line of the code block frozenMD ends in
-	frozen     int    // parts that another piece followed
-	parts      []part // the rest in pieces; past frozen, the one being written
-	nextGap    bool   // the piece after the frozen ones follows a blank line
-	laidTail   bool   // parts are the rendering of tail at width
-}
+	tail string
+	t    tailState
+	laid bool // tail and blocks are laid out at width, with the renders there are
 
-// part is a piece of the rest.
-type part struct {
-	md    string
-	lines []string
-	gap   bool // a blank line before it
+	cache renderCache
 }
 
 type prevLayout struct {
@@ -47,100 +64,228 @@ type prevLayout struct {
 	lines    []string
 }
 
-// NewStream returns an empty Stream rendered by r.
-func NewStream(r *Renderer) *Stream { return &Stream{r: r, nextGap: true} }
+// NewStream returns an empty Stream rendered by r, at once.
+func NewStream(r *Renderer) *Stream { return &Stream{sync: r, t: newTail()} }
 
-// SetRenderer renders everything again with r (new styles).
+// NewAsyncStream returns an empty Stream that asks for its renders
+// (Wants) and is handed them back (Rendered).
+func NewAsyncStream() *Stream { return &Stream{t: newTail()} }
+
+// SetRenderer renders everything again with r (new styles); nil asks for
+// the renders again.
 func (s *Stream) SetRenderer(r *Renderer) {
-	s.r = r
-	s.done, s.nDone, s.prev = nil, 0, prevLayout{}
-	s.resetTail()
+	s.sync = r
+	s.resetBlocks()
+	s.prev = prevLayout{}
+	s.t, s.laid = newTail(), false
+	s.cache.reset(s.width)
 }
 
-func (s *Stream) resetTail() {
-	s.frozenMD, s.frozenOpen, s.frozen, s.parts, s.nextGap, s.laidTail = "", "", 0, nil, true, false
+func (s *Stream) resetBlocks() {
+	s.done, s.nDone = nil, 0
+	s.standIn = make([][]string, len(s.blocks))
 }
 
-// Add appends finished blocks.
+// Add appends finished blocks. A block that the rest was showing the
+// start of shows those lines until it is rendered whole.
 func (s *Stream) Add(blocks ...string) {
 	for _, b := range blocks {
 		if strings.TrimSpace(b) == "" {
 			continue
 		}
-		if s.nDone == len(s.blocks) && s.laidTail && s.width > 0 && len(s.parts) == 1 && s.parts[0].md == b {
-			// The paragraph that was streaming, now final: its lines
-			// are those shown already.
-			s.done = stack(s.done, s.parts[0].lines)
-			s.nDone++
+		var shown []string
+		if s.laid && s.width > 0 && s.tail != "" && strings.HasPrefix(b, s.tail) {
+			shown = s.t.lines()
 		}
 		s.blocks = append(s.blocks, b)
+		s.standIn = append(s.standIn, shown)
+		s.laid = false
 	}
 }
 
 // SetTail sets the unfinished rest ("" once there is none).
 func (s *Stream) SetTail(md string) {
 	if md != s.tail {
-		s.tail, s.laidTail = md, false
+		s.tail, s.laid = md, false
 	}
 }
 
-// Layout renders what is not rendered yet at width.
+// Markdown is the document so far: its blocks and its rest, a blank line
+// between.
+func (s *Stream) Markdown() string {
+	all := s.blocks
+	if strings.TrimSpace(s.tail) != "" {
+		all = append(all[:len(all):len(all)], s.tail)
+	}
+	return strings.Join(all, "\n\n")
+}
+
+// Layout lays out what is not laid out yet at width.
 func (s *Stream) Layout(width int) {
 	if width != s.width {
-		cur := prevLayout{width: s.width, n: s.nDone, lines: s.done}
-		if s.prev.width == width && s.prev.lines != nil {
-			// Back to the width before (a pane zoomed and back).
-			s.done, s.nDone = s.prev.lines, s.prev.n
-		} else {
-			s.done, s.nDone = nil, 0
+		s.newWidth(width)
+	}
+	if s.laid || width <= 0 {
+		return
+	}
+	s.laid = true
+	s.cache.begin()
+	s.layBlocks()
+	s.layTail()
+	s.cache.end()
+}
+
+// newWidth starts laying out at width: the finished blocks as they were
+// at it just before (a pane zoomed and back), or again.
+func (s *Stream) newWidth(width int) {
+	cur := prevLayout{width: s.width, n: s.nDone, lines: s.done}
+	s.resetBlocks()
+	if s.prev.width == width && s.prev.lines != nil {
+		s.done, s.nDone = s.prev.lines, s.prev.n
+		s.standIn = s.standIn[:len(s.blocks)-s.nDone]
+	}
+	s.prev, s.width = cur, width
+	s.t, s.laid = newTail(), false
+	s.cache.reset(width)
+}
+
+// layBlocks renders the finished blocks not rendered yet, in order.
+func (s *Stream) layBlocks() {
+	for i := s.nDone; i < len(s.blocks); i++ {
+		lines, ok := s.render(s.blocks[i])
+		if ok && i == s.nDone {
+			s.done = stack(s.done, lines)
+			s.nDone++
+			s.standIn = s.standIn[1:]
 		}
-		s.prev, s.width = cur, width
-		s.resetTail()
 	}
-	for ; s.nDone < len(s.blocks); s.nDone++ {
-		s.done = stack(s.done, s.r.Render(s.blocks[s.nDone], width))
-	}
-	if !s.laidTail {
-		s.laidTail = true
-		s.layTail()
+	s.pend = s.pend[:0]
+	for i, shown := range s.standIn {
+		if shown == nil {
+			shown = plainLines(s.blocks[s.nDone+i], s.width)
+			s.standIn[i] = shown
+		}
+		if len(s.done) > 0 || i > 0 {
+			s.pend = append(s.pend, "")
+		}
+		s.pend = append(s.pend, shown...)
 	}
 }
 
-// layTail renders the pieces of the rest completed since the last frame,
-// and the one being written.
+// layTail lays out the pieces of the rest completed since the last
+// frame, and the one being written.
 func (s *Stream) layTail() {
-	if !strings.HasPrefix(s.tail, s.frozenMD) {
-		// The rest changed before its end: another block's.
-		s.frozenMD, s.frozenOpen, s.frozen, s.parts, s.nextGap = "", "", 0, nil, true
+	t := &s.t
+	if !strings.HasPrefix(s.tail, t.laidMD) {
+		s.t = newTail() // the rest changed before its end: another block's
+		t = &s.t
 	}
-	s.parts = s.parts[:s.frozen]
-	base := len(s.frozenMD)
-	off, open := base, s.frozenOpen
-	for _, c := range cuts(s.tail[base:], open) {
-		if md := piece(open, s.tail[off:base+c.end], c.open); strings.TrimSpace(md) != "" {
-			s.parts = append(s.parts, part{md: md, lines: s.r.Render(md, s.width), gap: s.nextGap})
+	t.laidMD = s.tail
+	off := len(t.frozenMD)
+	for _, c := range t.cutter.scan(s.tail, t.cuts[:0]) {
+		if c.next <= off { // found already, while its line was being written
+			continue
 		}
-		s.nextGap, open = c.gap, c.open
-		off = base + c.next
+		s.complete(s.tail[off:c.end], off == len(t.frozenMD))
+		t.nextGap = c.gap
+		off = c.next
 	}
-	s.frozen, s.frozenMD, s.frozenOpen = len(s.parts), s.tail[:off], open
-	if md := piece(open, s.tail[off:], ""); strings.TrimSpace(s.tail[off:]) != "" {
-		s.parts = append(s.parts, part{md: md, lines: s.r.Render(md, s.width), gap: s.nextGap})
+	t.frozenMD = s.tail[:off]
+	s.write(s.tail[off:])
+	s.renderSegs()
+	t.fix()
+	t.build(s.width)
+}
+
+// complete takes a piece of the rest that another follows: the piece
+// being written, its rest now final, or one that arrived whole.
+func (s *Stream) complete(md string, current bool) {
+	t := &s.t
+	w := &t.w
+	if current && w.active {
+		rest := w.finalMD(md)
+		sg := seg{md: rest, gap: w.restGap()}
+		if rest == w.shownMD {
+			sg.lines, sg.ready = w.lines, w.rendered
+		}
+		t.add(sg)
+	} else if strings.TrimSpace(md) != "" {
+		t.add(seg{md: md, gap: t.nextGap})
+	}
+	*w = writing{}
+}
+
+// renderSegs renders the segments waiting for it.
+func (s *Stream) renderSegs() {
+	for i := range s.t.segs {
+		sg := &s.t.segs[i]
+		if sg.ready {
+			continue
+		}
+		if strings.TrimSpace(sg.md) == "" {
+			sg.ready = true
+			continue
+		}
+		sg.lines, sg.ready = s.render(sg.md)
+		sg.lines = blankLines(sg.lines, sg.blanks)
 	}
 }
 
-// piece is the Markdown of a piece of the rest: body, inside the fenced
-// code block that open opens when it is not "", and closing the one that
-// end opens when that is not "" (a long code block is rendered in parts,
-// each a code block of its own).
-func piece(open, body, end string) string {
-	if open != "" {
-		body = open + "\n" + body
+// render is the rendering of md at the width: at once, or delivered
+// (ok false until then: it is asked for).
+func (s *Stream) render(md string) ([]string, bool) {
+	if lines, ok := s.cache.get(md, s.sync == nil); ok || s.sync == nil {
+		return lines, ok
 	}
-	if end != "" {
-		body = strings.TrimSuffix(body, "\n") + "\n" + FenceOf(strings.TrimLeft(end, " "))
+	lines := s.sync.Render(md, s.width)
+	s.cache.prefill(md, lines) // kept while a layout uses it: the text being written may not change
+	return lines, true
+}
+
+// Wants returns the Markdown documents the Stream needs rendered at
+// Width() and has not asked for yet: render each (Renderer.Render) and
+// hand it back with Rendered.
+func (s *Stream) Wants() []string { return s.cache.take() }
+
+// Width is the width the Stream is laid out at.
+func (s *Stream) Width() int { return s.width }
+
+// Rendered hands back the rendering of md at width, as Wants asked.
+func (s *Stream) Rendered(md string, width int, lines []string) {
+	if s.cache.put(md, width, lines) {
+		s.laid = false
 	}
-	return body
+}
+
+// Len is the number of lines.
+func (s *Stream) Len() int {
+	n := len(s.done) + len(s.pend)
+	if tl := s.t.len(); tl > 0 {
+		if n > 0 && s.t.gap {
+			n++
+		}
+		n += tl
+	}
+	return n
+}
+
+// Line returns line i (0 ≤ i < Len()).
+func (s *Stream) Line(i int) string {
+	if i < len(s.done) {
+		return s.done[i]
+	}
+	i -= len(s.done)
+	if i < len(s.pend) {
+		return s.pend[i]
+	}
+	i -= len(s.pend)
+	if len(s.done)+len(s.pend) > 0 && s.t.gap {
+		if i == 0 {
+			return ""
+		}
+		i--
+	}
+	return s.t.line(i)
 }
 
 // stack appends lines under dst, a blank line between them.
@@ -154,155 +299,34 @@ func stack(dst, lines []string) []string {
 	return append(dst, lines...)
 }
 
-// Len is the number of lines.
-func (s *Stream) Len() int {
-	n := len(s.done)
-	for _, p := range s.parts {
-		if len(p.lines) == 0 {
-			continue
-		}
-		if n > 0 && p.gap {
-			n++
-		}
-		n += len(p.lines)
+// plainLines is md as plain text wrapped at width: what shows of it until
+// its rendering is ready.
+func plainLines(md string, width int) []string {
+	md = strings.TrimSpace(Clean(md))
+	if md == "" {
+		return nil
 	}
-	return n
-}
-
-// Line returns line i (0 ≤ i < Len()).
-func (s *Stream) Line(i int) string {
-	if i < len(s.done) {
-		return s.done[i]
-	}
-	before := len(s.done) > 0
-	i -= len(s.done)
-	for _, p := range s.parts {
-		if len(p.lines) == 0 {
-			continue
-		}
-		if before && p.gap {
-			if i == 0 {
-				return ""
-			}
-			i--
-		}
-		before = true
-		if i < len(p.lines) {
-			return p.lines[i]
-		}
-		i -= len(p.lines)
-	}
-	return ""
-}
-
-// cut is where a piece of the rest ends: its text is md[:end], the next
-// piece starts at next, after a blank line (gap) or not, and inside the
-// fenced code block opened by the line open ("" outside any).
-type cut struct {
-	end, next int
-	gap       bool
-	open      string
-}
-
-// maxPiece is how long a piece of the rest may grow before it is cut at
-// a line break even where Markdown has no boundary: inside a long
-// paragraph (where the cut shows as an early line break until the reply
-// is rendered whole) or a long code block. A piece being written is
-// rendered every frame; this bounds what that costs.
-const maxPiece = 512
-
-// cuts finds where md can be cut into pieces rendered apart: before a
-// paragraph that follows a blank line, before an item of a list, and
-// before a line of a piece grown past maxPiece. md starts inside the
-// fenced code block opened by the line open, or outside any when open is
-// "". The last piece, after the last cut, is the one still being written.
-func cuts(md, open string) []cut {
-	var out []cut
-	fence := ""
-	if open != "" {
-		fence = FenceOf(strings.TrimLeft(open, " "))
-	}
-	blankFrom := -1 // where the blank lines before this line start
-	start := 0      // where the piece being scanned starts
-	for off := 0; off < len(md); {
-		end := strings.IndexByte(md[off:], '\n')
-		next := len(md)
-		if end >= 0 {
-			next = off + end + 1
-		}
-		ln := strings.TrimSuffix(md[off:next], "\n")
-		t := strings.TrimLeft(ln, " ")
-		indent := len(ln) - len(t)
-		long := off-start > maxPiece
-		switch {
-		case fence != "":
-			if closesFence(ln, fence) {
-				fence, open = "", ""
-			} else if long {
-				out = append(out, cut{end: off, next: off, open: open})
-				start = off
-			}
-		case strings.TrimSpace(ln) == "":
-			if blankFrom < 0 {
-				blankFrom = off
-			}
-		default:
-			c := cut{end: off, next: off}
-			switch {
-			case off == 0:
-				c.next = -1
-			case blankFrom >= 0:
-				c.end, c.gap = blankFrom, true
-			case indent < 2 && isItem(t), long:
-			default:
-				c.next = -1
-			}
-			if c.next >= 0 {
-				out = append(out, c)
-				start = off
-			}
-			blankFrom = -1
-			if f := FenceOf(t); f != "" && indent < 4 {
-				fence, open = f, ln
-			}
-		}
-		off = next
+	var out []string
+	for ln := range strings.Lines(md) {
+		out = append(out, strings.Split(xansi.Wrap(strings.TrimRight(ln, "\n"), width, ""), "\n")...)
 	}
 	return out
 }
 
-// isItem says whether a line (its indent trimmed) opens a list item.
-func isItem(t string) bool {
-	if len(t) >= 2 && strings.ContainsRune("-*+", rune(t[0])) && t[1] == ' ' {
-		return true
+// AddShown appends a finished block that shows as shown, lines laid out
+// at Width(), until it is rendered.
+func (s *Stream) AddShown(block string, shown []string) {
+	s.Add(block)
+	if len(s.blocks) > 0 && s.blocks[len(s.blocks)-1] == block && shown != nil {
+		s.standIn[len(s.standIn)-1] = shown
 	}
-	i := 0
-	for i < len(t) && i < 9 && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' '
 }
 
-// closesFence says whether line ln closes the fenced code block that
-// fence opened: the same characters, at least as many, nothing after but
-// spaces, indented less than four columns.
-func closesFence(ln, fence string) bool {
-	t := strings.TrimLeft(ln, " ")
-	return len(ln)-len(t) < 4 && strings.HasPrefix(t, fence) && strings.Trim(strings.TrimSpace(t), fence[:1]) == ""
-}
-
-// FenceOf is the fence a line opens ("```", "~~~~"), or "". A line of
-// backticks whose info string holds another backtick opens none
-// (CommonMark: it is inline code), so what follows is measured as prose.
-func FenceOf(t string) string {
-	for _, c := range []byte{'`', '~'} {
-		n := 0
-		for n < len(t) && t[n] == c {
-			n++
-		}
-		if n >= 3 && (c == '~' || !strings.Contains(t[n:], "`")) {
-			return t[:n]
-		}
+// Lines is every line, as Line gives them.
+func (s *Stream) Lines() []string {
+	out := make([]string, s.Len())
+	for i := range out {
+		out[i] = s.Line(i)
 	}
-	return ""
+	return out
 }

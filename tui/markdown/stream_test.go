@@ -11,7 +11,7 @@ import (
 func pieces(md string) string {
 	var b strings.Builder
 	off := 0
-	for _, c := range cuts(md, "") {
+	for _, c := range cuts(md) {
 		b.WriteString(md[off:c.end])
 		if c.gap {
 			b.WriteString("|")
@@ -30,10 +30,15 @@ func TestCuts(t *testing.T) {
 		"first\n\nsecond":                "first\n|second",
 		"a\n\nb\n\n\nc\nd":               "a\n|b\n|c\nd",
 		"a\n\n```\ncode\n\nmore code":    "a\n|```\ncode\n\nmore code",
-		"a\n\n```\ncode\n\n```\n\nafter": "a\n|```\ncode\n\n```\n|after",
-		"~~~~\nx\n\n~~~\ny\n\n~~~~\n\nz": "~~~~\nx\n\n~~~\ny\n\n~~~~\n|z",
-		"\n\nleading":                    "|leading",
-		"**Points:**\n- one\n  more\n- two\n  - sub\n3. three": "**Points:**\n+- one\n  more\n+- two\n  - sub\n+3. three",
+		"a\n\n```\ncode\n\n```\n\nafter": "a\n|```\ncode\n\n```\n||after",
+		"~~~~\nx\n\n~~~\ny\n\n~~~~\n\nz": "~~~~\nx\n\n~~~\ny\n\n~~~~\n||z",
+		// A code block is a piece of its own, set apart by a blank line
+		// as glamour sets it apart.
+		"text\n```go\ncode\n```\nafter": "text\n|```go\ncode\n```\n|after",
+		"\n\nleading":                   "|leading",
+		// A list is set apart from the paragraph above it, as glamour
+		// sets it apart; its items are not.
+		"**Points:**\n- one\n  more\n- two\n  - sub\n3. three": "**Points:**\n|- one\n  more\n+- two\n  - sub\n+3. three",
 		"- 5 - 3 is 2\n-not an item":                           "- 5 - 3 is 2\n-not an item",
 	} {
 		if got := pieces(md); got != want {
@@ -186,5 +191,36 @@ func TestStreamFrameByFrameMatchesAtOnce(t *testing.T) {
 		if len(md) > 2*maxPiece {
 			t.Fatalf("a render of %d bytes of a piece being written", len(md))
 		}
+	}
+}
+
+// A Stream made to ask for its renders shows what it has no rendering of
+// as plain text, asks for each rendering once, draws it once handed back,
+// and drops what was rendered at a width it is no longer laid out at.
+func TestAsyncStreamShowsTextUntilRendered(t *testing.T) {
+	r := New(colour)
+	s := NewAsyncStream()
+	s.SetTail("the **bold** claim")
+	s.Layout(40)
+	if got := lines(s); got != "the **bold** claim" {
+		t.Fatalf("before its rendering: %q", got)
+	}
+	wants := s.Wants()
+	if len(wants) != 1 {
+		t.Fatalf("asked for %q", wants)
+	}
+	s.Layout(40)
+	if again := s.Wants(); len(again) != 0 {
+		t.Fatalf("asked again for %q", again)
+	}
+	s.Rendered(wants[0], 80, r.Render(wants[0], 80)) // a width it is not laid out at
+	s.Layout(40)
+	if got := lines(s); got != "the **bold** claim" {
+		t.Fatalf("drew a rendering of another width: %q", got)
+	}
+	s.Rendered(wants[0], 40, r.Render(wants[0], 40))
+	s.Layout(40)
+	if got, want := lines(s), strings.Join(r.Render("the **bold** claim", 40), "\n"); got != want {
+		t.Fatalf("once rendered: %q, want %q", got, want)
 	}
 }

@@ -21,7 +21,7 @@ type Sink interface {
 // its own, as the live screen's sink does). The bus calls it from Emit, in
 // order, instead of waking a goroutine of its own for every event: with
 // four agents streaming, a hand-off between goroutines per chunk per sink
-// was most of what arena cost a processor (README, BenchmarkFeel).
+// was most of what arena cost a processor (bench/README.md, BenchmarkFeel).
 type InlineSink interface {
 	Sink
 	// Inline marks the sink; it is never called.

@@ -9,7 +9,7 @@ import (
 )
 
 // Replies are drawn by glamour, whose time a model's text decides (a
-// reply that nests deep or writes a huge word took it seconds, README's
+// reply that nests deep or writes a huge word took it seconds, CONTRIBUTING.md's
 // Reliability), so no frame waits for it beyond a budget. Each pane lays
 // out what streamed on the update loop, showing as plain text what is
 // not rendered yet, and renders off the loop, in a goroutine with a

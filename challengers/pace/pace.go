@@ -10,7 +10,7 @@ import "time"
 
 // Tick is the clock's period. 15 a second: text waits at most a tick to
 // be read and is on screen a few milliseconds after it. BenchmarkFeel
-// (README): 95th percentile 61–81 ms from the agent to the screen; 20 a
+// (bench/README.md): 95th percentile 61–81 ms from the agent to the screen; 20 a
 // second drew it 10–20 ms sooner for a quarter more of the processor.
 const Tick = time.Second / 15
 

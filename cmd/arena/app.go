@@ -15,7 +15,7 @@ import (
 	"github.com/arenadebate/arena/settings"
 )
 
-// Exit codes, documented in the README and in each command's --help.
+// Exit codes, documented in docs/usage.md and in each command's --help.
 // Every command shares these; each protocol adds its own between 0 and 4.
 const (
 	exitOK      = 0

@@ -331,7 +331,7 @@ func TestClaudePluginCommandsAreAsTheDocsSay(t *testing.T) {
 	if json.Unmarshal([]byte(first), &init) != nil {
 		t.Fatalf("no init event (%v):\n%s", err, out)
 	}
-	readme, market := readFile(t, filepath.Join(repo, "README.md")), readFile(t, filepath.Join(repo, ".claude-plugin", "marketplace.json"))
+	readme, market := readFile(t, filepath.Join(repo, "docs", "integrations.md")), readFile(t, filepath.Join(repo, ".claude-plugin", "marketplace.json"))
 	n := 0
 	for _, c := range init.SlashCommands {
 		if !strings.HasPrefix(c, "arena:") {
@@ -339,7 +339,7 @@ func TestClaudePluginCommandsAreAsTheDocsSay(t *testing.T) {
 		}
 		n++
 		if !strings.Contains(readme, "`/"+c+"`") || !strings.Contains(market, "/"+c) {
-			t.Errorf("the README or the marketplace does not name the plugin's /%s", c)
+			t.Errorf("docs/integrations.md or the marketplace does not name the plugin's /%s", c)
 		}
 	}
 	if n != 5 {

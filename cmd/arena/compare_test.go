@@ -275,7 +275,7 @@ func TestLogsShowProtocolsAndTokens(t *testing.T) {
 		t.Fatalf("logs:\n%s", r.stdout)
 	}
 	tokens := regexp.MustCompile(`\d[\d.]*k? in · \d[\d.]*k? out`)
-	for i, want := range []string{"compare", "adversarial"} { // newest first
+	for i, want := range []string{"compare", "debate"} { // newest first, by the command that runs it
 		l := lines[i+1]
 		if !strings.Contains(l, want) || !tokens.MatchString(l) {
 			t.Errorf("row %d lacks %s or its tokens: %q", i+1, want, l)

@@ -16,6 +16,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui"
@@ -26,6 +27,11 @@ import (
 // outcome document beside it, signals, the front end, and the account
 // left in the scrollback. A command builds its protocol and hands it to
 // runProtocol.
+
+// server is this run's link to the arena mcp that started it (its events
+// pipe and its lifeline), nil when none did: taken out of the environment
+// as arena starts, before any agent could inherit it.
+var server = mcpserver.ChildFromEnv()
 
 // outputFlags choose the front end.
 type outputFlags struct {
@@ -242,7 +248,7 @@ func (a *app) protocolRun(p engine.Protocol, logw *runlog.Writer, f outputFlags)
 	ctx, cancel := context.WithCancel(sigCtx)
 	defer cancel()
 	defer challengers.WatchStdout(a.stdout, cancel)()
-	defer watchServer(cancel)()
+	defer server.Watch(cancel)()
 	notes := make(chan string, 16)
 	fu := a.screenFollowUps(ctx, logw)
 	fe := a.frontEnd(f, cancel, notes, fu.Ask)
@@ -348,12 +354,18 @@ func (a *app) waitFollowUps(fu *engine.ScreenFollowUps) {
 
 // subscribeOutputs subscribes to the bus, in this order, what a run's
 // events go out to: arena mcp's stream when it started this run
-// (mcp_events.go), the log and its outcome document when there is a log
+// (mcpserver.Child), the log and its outcome document when there is a log
 // (opts is told its path), the collector of saved files, and the front
 // end. It returns the collector.
 func (a *app) subscribeOutputs(bus *engine.Bus, logw *runlog.Writer, fe frontEnd, opts *engine.Options) *savedFiles {
 	saved := &savedFiles{}
-	streamEvents(bus, logw)
+	logPath := ""
+	if logw != nil {
+		logPath = logw.Path()
+	}
+	if w := server.Events(logPath); w != nil {
+		bus.Subscribe(plain.NewJSON(w))
+	}
 	if logw != nil {
 		bus.Subscribe(logw)
 		opts.LogPath = logw.Path()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/rank"
@@ -201,16 +199,7 @@ func readRankInput(f *rankFlags, args []string) (rankInput, error) {
 		Paths: args[1:], Labels: f.labels, Weights: f.weights, Branch: f.branch, Base: f.base,
 		Out: f.out, Expect: f.expect, Authors: f.authors, Orders: f.orders, TestTimeout: f.testTimeout,
 	})
-	return in, rankUsage(err)
-}
-
-// rankUsage makes a mistake in what the person asked to rank, or in its
-// seats, a usage error, in the words it has.
-func rankUsage(err error) error {
-	if errors.Is(err, rank.ErrInput) || errors.Is(err, seating.ErrSeat) {
-		return usageCause(err, "%s", err)
-	}
-	return err
+	return in, usageOf(err)
 }
 
 func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank.Config, error) {
@@ -227,7 +216,7 @@ func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank
 		}
 	}
 	if err := rank.Seat(&cfg, seatPicker(s, rank.Seating)); err != nil {
-		return cfg, rankUsage(err)
+		return cfg, usageOf(err)
 	}
 	// No warnShared here: eight or more seats over four agents must share,
 	// and a fact seat and a judge are different tasks. What must not

@@ -80,13 +80,13 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 		if err != nil {
 			return err
 		}
-		for _, d := range a.logDirs(s) {
+		for _, d := range s.LogDirs(a.env) {
 			if _, err := os.Stat(d); err == nil {
 				paths = append(paths, d)
 			}
 		}
 		if len(paths) == 0 {
-			fmt.Fprintf(trust.Writer{W: a.stdout}, "No saved runs in %s.\n", strings.Join(a.logDirs(s), " or "))
+			fmt.Fprintf(trust.Writer{W: a.stdout}, "No saved runs in %s.\n", strings.Join(s.LogDirs(a.env), " or "))
 			return nil
 		}
 	}

@@ -193,7 +193,7 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 // judgeWork runs the verdict of cfg, appending its records to the verdict
 // log, and exits with the code of its decision.
 func (a *app) judgeWork(s *settings.Settings, f *verdictFlags, cfg verdict.Config) error {
-	s.DebateLogPath = a.verdictLogDir(s) // out of the work tree (logdirs.go)
+	s.DebateLogPath = s.VerdictLogDir(a.env) // out of the work tree
 	vlog, err := verdict.LogPath(f.logPath, s.DebateLogPath, s.SaveDebateLogs)
 	if err != nil {
 		return usageCause(err, "cannot append to the verdict log %v (choose another with --log PATH)", err)

@@ -15,20 +15,7 @@ import (
 // what became of it said: where its events are now.
 func TestFinishSaysWhereTheEventsWent(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	events := sampleEvents()
-	dir := filepath.Join(t.TempDir(), "logs")
-	w, err := Create(dir, Name(time.Now(), "t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range events[:5] {
-		w.Handle(e)
-	}
-	os.RemoveAll(dir)
-	os.WriteFile(dir, []byte("not a directory"), 0o600)
-	for _, e := range events[5:] {
-		w.Handle(e)
-	}
+	w := strandedLog(t, sampleEvents())
 	got := w.Finish()
 	if len(got) != 2 || !strings.HasPrefix(got[0], "the debate log "+w.Path()+" could not be fully written: ") ||
 		!strings.HasPrefix(got[1], "the 11 events not written there were saved to ") {

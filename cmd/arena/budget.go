@@ -5,9 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/settings"
 )
 
 // A run's budget comes from the settings (max_cost, max_calls,
@@ -30,19 +28,6 @@ func (a *app) withBudget(opts *engine.Options) {
 	}
 	opts.Budget = engine.Budget{MaxCostUSD: s.MaxCostUSD, MaxCalls: s.MaxCalls, MaxTokens: s.MaxTokens}
 	opts.Agents = s.Agents
-}
-
-// doctorBilling is doctor's account of how each installed agent is
-// billed, and whether that is arena's guess from how its CLI is logged
-// in or the config's word: it decides what a budget counts of its calls.
-func doctorBilling(s *settings.Settings, checks []challengers.Check) map[string]string {
-	out := map[string]string{}
-	for _, c := range checks {
-		if a, ok := s.Agents[c.Agent]; ok && c.Found {
-			out[c.Agent] = string(a.Billing) + " (" + s.BillingSource(c.Agent) + ")"
-		}
-	}
-	return out
 }
 
 // budgetOverrides are the budget flags given to arena resume, for the

@@ -1,19 +1,12 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/challengers/seating"
-	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/compare"
 	"github.com/arenadebate/arena/engine/mcpserver"
-	"github.com/arenadebate/arena/engine/receipt"
 	"github.com/arenadebate/arena/engine/resume"
-	"github.com/arenadebate/arena/settings"
 )
 
 // The comparison's own exit code: the recommendation changed with the
@@ -53,18 +46,11 @@ var compareExits = runExits(
 
 type compareFlags struct {
 	outputFlags
+	compare.Request
 	topicFile    string
 	options      []string
-	criteria     string
 	context      []string
 	stakeholders string
-	quick        bool
-	single       bool
-	advocates    []string
-	judge        string
-	orders       int
-	authors      []string
-	author       string
 }
 
 func (a *app) compareCmd(cf *commonFlags) *cobra.Command {
@@ -100,22 +86,23 @@ no seat.`,
 	fl := cmd.Flags()
 	fl.StringVarP(&f.topicFile, "file", "f", "", "read the decision from FILE (\"-\" for stdin)")
 	fl.StringArrayVar(&f.options, "option", nil, "an option to compare (two to four, repeat the flag)")
-	fl.StringVar(&f.criteria, "criteria", "", `weighted criteria, e.g. "throughput:high,ops cost:medium" (default: the judge proposes them)`)
+	fl.StringVar(&f.Criteria, "criteria", "", `weighted criteria, e.g. "throughput:high,ops cost:medium" (default: the judge proposes them)`)
 	fl.StringArrayVar(&f.context, "context", nil, "attach a file of evidence every seat reads (repeatable)")
 	fl.StringVar(&f.stakeholders, "stakeholders", "", "a file describing the stakeholders and their preferences")
-	fl.BoolVar(&f.quick, "quick", false, "skip the rebuttals")
-	fl.BoolVar(&f.single, "single", false, "one agent scores the options alone, for a quick look")
-	fl.StringSliceVar(&f.advocates, "advocates", nil, "advocate agents, one per option in option order, comma-separated")
-	fl.StringVar(&f.judge, "judge", "", "the judge's agent")
-	fl.IntVar(&f.orders, "orders", 0, "how many counterbalanced orders of the options the judge is asked in (default 2; 1 with --single)")
-	fl.StringSliceVar(&f.authors, "authors", nil, "the agent that wrote each option, comma-separated in option order (\"\" for none): for arena stats")
-	fl.StringVar(&f.author, "author", "", "the agent that proposed the options: no seat the defaults fill goes to it (flags and the config still can)")
+	fl.BoolVar(&f.Quick, "quick", false, "skip the rebuttals")
+	fl.BoolVar(&f.Single, "single", false, "one agent scores the options alone, for a quick look")
+	fl.StringSliceVar(&f.Advocates, "advocates", nil, "advocate agents, one per option in option order, comma-separated")
+	fl.StringVar(&f.Judge, "judge", "", "the judge's agent")
+	fl.IntVar(&f.Orders, "orders", 0, "how many counterbalanced orders of the options the judge is asked in (default 2; 1 with --single)")
+	fl.StringSliceVar(&f.Authors, "authors", nil, "the agent that wrote each option, comma-separated in option order (\"\" for none): for arena stats")
+	fl.StringVar(&f.Author, "author", "", "the agent that proposed the options: no seat the defaults fill goes to it (flags and the config still can)")
 	f.outputFlags.register(cmd)
 	return cmd
 }
 
 func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, args []string) error {
-	in, err := a.readCompare(cmd, f, args)
+	f.CriteriaGiven, f.OrdersGiven = cmd.Flags().Changed("criteria"), cmd.Flags().Changed("orders")
+	in, err := a.readCompare(f, args)
 	if err != nil {
 		return err
 	}
@@ -123,23 +110,26 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	if err != nil {
 		return err
 	}
-	exclude, err := a.compareAuthors(s, f)
+	exclude, err := f.Exclude(s.Agents)
 	if err != nil {
-		return err
+		return usageOf(err)
+	}
+	if f.Author != "" && f.Judge == f.Author {
+		a.warn("%s proposed the options and judges them, because --judge names it", f.Author)
 	}
 	seats := seatPicker(s, compare.Seating, exclude...)
-	got, err := pickSeats(seats, compareWants(f, len(in.options))...)
+	got, err := pickSeats(seats, f.Wants(len(in.Options))...)
 	if err != nil {
 		return err
 	}
-	cfg := in.config(f, s, got)
+	cfg := f.Config(in, got, s.TimeoutPerCLI)
 	a.warnShared(seats)
 	cfg.StandIns = seats.StandIns()
 	p := compare.New(cfg)
 	if f.dryRun {
 		return a.showManifest(p, f.json)
 	}
-	logw, err := a.openLog(s, in.decision)
+	logw, err := a.openLog(s, in.Decision)
 	if err != nil {
 		return err
 	}
@@ -147,124 +137,23 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 	return exitCode(compareExits.code(out.Result))
 }
 
-// compareInput is what a comparison is of, read and checked.
-type compareInput struct {
-	decision, stakeholders string
-	options                []string
-	criteria               []compare.Criterion // nil: the judge proposes them
-	docs                   []engine.Doc
-}
-
 // readCompare reads and checks the decision, the options, the flags and
 // the files the comparison is given, before anything is loaded.
-func (a *app) readCompare(cmd *cobra.Command, f *compareFlags, args []string) (compareInput, error) {
-	var in compareInput
+func (a *app) readCompare(f *compareFlags, args []string) (compare.Input, error) {
+	var in compare.Input
 	var err error
-	if in.decision, err = a.readTopic(f.topicFile, args, f.includeSecrets); err != nil {
+	if in.Decision, err = a.readTopic(f.topicFile, args, f.includeSecrets); err != nil {
 		return in, err
 	}
-	if in.options, err = compareOptions(f.options); err != nil {
+	if in.Options, err = compare.CheckOptions(f.options); err != nil {
+		return in, usagef("%w", err)
+	}
+	if in.Criteria, err = f.Check(len(in.Options)); err != nil {
+		return in, usageOf(err)
+	}
+	if in.Context, err = readContext(f.context, f.includeSecrets); err != nil {
 		return in, err
 	}
-	if in.criteria, err = checkCompareFlags(cmd, f, len(in.options)); err != nil {
-		return in, err
-	}
-	if in.docs, err = readContext(f.context, f.includeSecrets); err != nil {
-		return in, err
-	}
-	in.stakeholders, err = readStakeholders(f.stakeholders, f.includeSecrets)
+	in.Stakeholders, err = readStakeholders(f.stakeholders, f.includeSecrets)
 	return in, err
-}
-
-// config is the comparison of in, with the seats got (the judge's, then
-// the advocates' unless --single).
-func (in compareInput) config(f *compareFlags, s *settings.Settings, got [][]challengers.Agent) compare.Config {
-	cfg := compare.Config{
-		ID: engine.Slug(in.decision, 40), Decision: in.decision, Options: in.options, Criteria: in.criteria,
-		Context: in.docs, Stakeholders: in.stakeholders, Judge: got[0][0],
-		Quick: f.quick, Single: f.single, Timeout: s.TimeoutPerCLI, Orders: f.orders, Authors: f.authors,
-	}
-	if !f.single {
-		cfg.Advocates = got[1]
-	}
-	if cfg.Authors == nil && f.author != "" {
-		// One proposer of every option: its judging them shows in
-		// arena stats as self-preference.
-		for range in.options {
-			cfg.Authors = append(cfg.Authors, f.author)
-		}
-	}
-	return cfg
-}
-
-// compareWants are the seats of a comparison of n options: the judge,
-// then, unless --single, an advocate per option.
-func compareWants(f *compareFlags, n int) []seating.Want {
-	judge := seating.Want{Key: "judge", N: 1}
-	if f.judge != "" {
-		judge.Named = []string{f.judge}
-	}
-	if f.single {
-		return []seating.Want{judge}
-	}
-	return []seating.Want{judge, {Key: "advocates", Named: f.advocates, N: n}}
-}
-
-// checkCompareFlags checks the flags that need nothing read or loaded
-// first, for a comparison of n options: --criteria parses, --orders is
-// one the options can be shown in, --authors names one agent per option,
-// and --quick is not given with --single. It returns the criteria, nil
-// when the judge is to propose them.
-func checkCompareFlags(cmd *cobra.Command, f *compareFlags, n int) ([]compare.Criterion, error) {
-	var criteria []compare.Criterion
-	if cmd.Flags().Changed("criteria") {
-		var err error
-		if criteria, err = compare.ParseCriteria(trust.Text(f.criteria)); err != nil {
-			return nil, usageCause(err, "--criteria: %v", err)
-		}
-	}
-	if cmd.Flags().Changed("orders") {
-		if most := receipt.MaxOrders(n); f.orders < 1 || f.orders > most {
-			return nil, usagef("--orders %d: %d options can be shown in 1 to %d counterbalanced orders", f.orders, n, most)
-		}
-	}
-	if f.authors != nil && len(f.authors) != n {
-		return nil, usagef("--authors names %s for %d options (one per option, in order; \"\" for one not written by an agent)", engine.Plural(len(f.authors), "agent"), n)
-	}
-	if f.quick && f.single {
-		return nil, usagef("--quick and --single do not go together: --single has no advocates to rebut")
-	}
-	return criteria, nil
-}
-
-// compareAuthors checks that --authors and --author name agents of the
-// settings, and returns the agents the seats must not go to. The author
-// of the options (arena mcp names the calling agent) is left out of the
-// pool, so the seats that defaults fill, the judge's first, are held by
-// other models (the self-preference guard).
-func (a *app) compareAuthors(s *settings.Settings, f *compareFlags) ([]string, error) {
-	for _, n := range f.authors {
-		if _, ok := s.Agents[n]; n != "" && !ok {
-			return nil, usagef("--authors: unknown agent %q", n)
-		}
-	}
-	if f.author == "" {
-		return nil, nil
-	}
-	if _, ok := s.Agents[f.author]; !ok {
-		return nil, usagef("--author: unknown agent %q (known: %s)", f.author, strings.Join(agentNames(s), ", "))
-	}
-	if f.judge == f.author {
-		a.warn("%s proposed the options and judges them, because --judge names it", f.author)
-	}
-	return []string{f.author}, nil
-}
-
-// compareOptions checks the options given: a mistake is a usage error.
-func compareOptions(options []string) ([]string, error) {
-	out, err := compare.CheckOptions(options)
-	if err != nil {
-		return nil, usagef("%w", err)
-	}
-	return out, nil
 }

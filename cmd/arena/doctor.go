@@ -64,23 +64,6 @@ type doctorFlags struct {
 	json                         bool
 }
 
-// doctorReport is doctor's verdict over all agents.
-type doctorReport struct {
-	Defender string   `json:"defender"`
-	Ready    bool     `json:"ready"`
-	Usable   []string `json:"usable_challengers"`
-	// Kept are challengers whose --version gave no answer this time but
-	// that answered on an earlier check: kept in the list, with why.
-	Kept       map[string]string     `json:"kept,omitempty"`
-	Saved      []settings.CacheEntry `json:"saved,omitempty"`
-	CachePath  string                `json:"cache_path,omitempty"`
-	CacheError string                `json:"cache_error,omitempty"`
-	Checks     []challengers.Check   `json:"checks"`
-	// Billing is how each installed agent is billed, and why (budget.go).
-	Billing map[string]string `json:"billing,omitempty"`
-	roles   map[string]string
-}
-
 func (a *app) doctor(ctx context.Context, s *settings.Settings, f doctorFlags) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -92,7 +75,7 @@ func (a *app) doctor(ctx context.Context, s *settings.Settings, f doctorFlags) e
 	checks := challengers.Diagnose(ctx, challengers.DoctorOrder(s.Defender, s.Challengers, s.Agents), challengers.DoctorOptions{
 		Probe: f.probe, ProbeTimeout: f.probeTimeout, VersionTimeout: f.versionTimeout, Env: a.agentEnv, Home: a.env.Home,
 	})
-	r := a.doctorVerdict(s, checks, before)
+	r := s.Doctor(a.env, checks, before)
 	if f.json {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
@@ -108,32 +91,10 @@ func (a *app) doctor(ctx context.Context, s *settings.Settings, f doctorFlags) e
 	return nil
 }
 
-// doctorVerdict is doctor's report on checks, with the list of usable
-// challengers saved (the list before keeps a challenger whose --version
-// only timed out).
-func (a *app) doctorVerdict(s *settings.Settings, checks []challengers.Check, before []settings.CacheEntry) doctorReport {
-	wasIn := map[string]bool{}
-	for _, e := range before {
-		wasIn[e.Name] = e.In
-	}
-	l := challengers.ListUsable(s.Defender, checks, wasIn)
-	r := doctorReport{Defender: s.Defender, Ready: l.Ready, Usable: l.Usable, Kept: l.Kept, Checks: checks,
-		Billing: doctorBilling(s, checks), roles: challengers.DoctorRoles(s.Defender, s.Challengers)}
-	for _, e := range l.Entries {
-		r.Saved = append(r.Saved, settings.CacheEntry(e))
-	}
-	if err := settings.SaveChallengerCache(a.env, r.Saved); err != nil {
-		r.CacheError = err.Error()
-	} else {
-		r.CachePath, _ = settings.ChallengerCachePath(a.env)
-	}
-	return r
-}
-
 // printDoctor prints the report as doctor's table; a failure to save the
 // usable challengers is a warning, on stderr, between the table and the
 // verdict.
-func (a *app) printDoctor(r doctorReport, probe bool) {
+func (a *app) printDoctor(r settings.DoctorReport, probe bool) {
 	d := doctorView(r, probe)
 	fmt.Fprint(a.stdout, plain.DoctorTable(d, a.stdout))
 	if r.CacheError != "" {
@@ -143,10 +104,10 @@ func (a *app) printDoctor(r doctorReport, probe bool) {
 }
 
 // doctorView is what the table shows of the report.
-func doctorView(r doctorReport, probe bool) plain.Doctor {
+func doctorView(r settings.DoctorReport, probe bool) plain.Doctor {
 	d := plain.Doctor{Defender: r.Defender, Ready: r.Ready, Usable: r.Usable, Probe: probe, CachePath: r.CachePath, CacheError: r.CacheError}
 	for _, c := range r.Checks {
-		ag := plain.DoctorAgent{Name: c.Agent, Role: r.roles[c.Agent], Version: c.Version, Found: c.Found, Usable: c.Usable,
+		ag := plain.DoctorAgent{Name: c.Agent, Role: r.Roles[c.Agent], Version: c.Version, Found: c.Found, Usable: c.Usable,
 			VersionTook: c.VersionTook, VersionTimeout: c.VersionTimeout, VersionSlow: c.VersionSlow, VersionTimedOut: c.VersionTimedOut,
 			Kept: r.Kept[c.Agent] != "", Problem: c.Problem, Alternative: c.Alternative, Install: c.Install, Billing: r.Billing[c.Agent],
 			Family: c.Family, Endpoint: c.Endpoint, Models: c.Models}

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/settings/hostconfig"
 )
 
@@ -109,8 +107,8 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 		verb = "would register"
 	}
 	fmt.Fprintf(a.stdout, "arena install %s %s arena mcp with %s:\n", name, verb, h.Title)
-	if err := a.installEntry(h, path, h.Entry(exe, pass), f.dryRun); err != nil {
-		if errors.Is(err, errRefused) {
+	if err := h.Register(a.stdout, path, home, h.Entry(exe, pass), f.dryRun); err != nil {
+		if errors.Is(err, hostconfig.ErrRefused) {
 			fmt.Fprintf(a.stdout, "\nNothing was written. To register arena yourself: %s\n", h.AddCommand(exe, pass))
 			return exitCode(exitRefused)
 		}
@@ -118,7 +116,8 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 	}
 	a.installNotes(h, pass)
 	if cdir := h.CommandsDir(f.scope, home, dir); cdir != "" {
-		if err := a.installCommands(cdir, f.dryRun); err != nil {
+		commands, _ := fs.Sub(claudeCommands, "claude-plugin/commands")
+		if err := hostconfig.InstallCommands(a.stdout, commands, cdir, home, f.dryRun); err != nil {
 			return err
 		}
 	}
@@ -131,8 +130,6 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 	return nil
 }
 
-var errRefused = errors.New("refused")
-
 // installNotes says what the entry passes through, and why, and what to
 // know about the CLI's trusted folders.
 func (a *app) installNotes(h hostconfig.Host, pass []string) {
@@ -142,107 +139,4 @@ func (a *app) installNotes(h hostconfig.Host, pass []string) {
 	if t := h.Trusted(); t != "" {
 		fmt.Fprintf(a.stdout, "  %s\n", t)
 	}
-}
-
-// installEntry registers the entry in the configuration at path.
-func (a *app) installEntry(h hostconfig.Host, path string, entry hostconfig.Entry, dry bool) error {
-	show := tildePath(path)
-	refuse := func(format string, args ...any) error {
-		fmt.Fprintf(a.stdout, "  %s: refused: %s\n", show, fmt.Sprintf(format, args...))
-		return errRefused
-	}
-	before, mode, err := hostconfig.Read(path)
-	switch {
-	case errors.Is(err, hostconfig.ErrUnsafe):
-		return refuse("%v", err)
-	case err != nil:
-		return err
-	}
-	after, state, err := h.Edit(before, entry)
-	switch {
-	case errors.Is(err, hostconfig.ErrNotOurs):
-		return refuse("it has an MCP server named arena that arena install did not write (%v); remove or rename it, then run arena install again", strings.TrimPrefix(err.Error(), hostconfig.ErrNotOurs.Error()+": "))
-	case err != nil:
-		return refuse("%v", err)
-	case state == hostconfig.Unchanged:
-		fmt.Fprintf(a.stdout, "  %s: arena is registered already, as it would be (unchanged)\n", show)
-		return nil
-	}
-	what, would := "registered the MCP server arena (arena mcp)", "would register the MCP server arena (arena mcp)"
-	if state == hostconfig.Updated {
-		what, would = "updated the entry arena wrote", "would update the entry arena wrote"
-	}
-	if dry {
-		fmt.Fprintf(a.stdout, "  %s: %s\n%s", show, would, indent(hostconfig.Diff(show, before, after), "    "))
-		return nil
-	}
-	if err := hostconfig.Replace(path, after, mode); err != nil {
-		return err
-	}
-	fmt.Fprintf(a.stdout, "  %s: %s\n", show, what)
-	return nil
-}
-
-// installCommands writes the slash commands into dir, leaving alone a file
-// of the same name that arena did not write.
-func (a *app) installCommands(dir string, dry bool) error {
-	entries, err := fs.ReadDir(claudeCommands, "claude-plugin/commands")
-	if err != nil {
-		return err
-	}
-	var d *trust.Dir // nil for a dry run
-	if !dry {
-		if d, err = trust.OpenDir(dir, true); err != nil {
-			return err
-		}
-		defer d.Close()
-	}
-	for _, e := range entries {
-		body, err := fs.ReadFile(claudeCommands, "claude-plugin/commands/"+e.Name())
-		if err != nil {
-			return err
-		}
-		c, err := hostconfig.PlanCommand(dir, e.Name(), body)
-		if err != nil {
-			return err
-		}
-		if err := a.installCommand(d, tildePath(filepath.Join(dir, e.Name())), c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// installCommand writes a command file into d as planned (nothing when d
-// is nil, a dry run), and says what it did to the file shown as show.
-func (a *app) installCommand(d *trust.Dir, show string, c hostconfig.Command) error {
-	switch {
-	case c.State == hostconfig.CommandKept:
-		fmt.Fprintf(a.stdout, "  %s: kept: %s (%s not installed)\n", show, c.Why, c.Slash)
-		return nil
-	case c.State == hostconfig.CommandUnchanged:
-		fmt.Fprintf(a.stdout, "  %s: %s is there already (unchanged)\n", show, c.Slash)
-		return nil
-	case d == nil:
-		fmt.Fprintf(a.stdout, "  %s: %s would be %s\n", show, c.Slash, c.State)
-		return nil
-	}
-	if err := hostconfig.WriteCommand(d, c); err != nil {
-		return err
-	}
-	fmt.Fprintf(a.stdout, "  %s: %s %s\n", show, c.Slash, c.State)
-	return nil
-}
-
-func tildePath(p string) string {
-	home, _ := os.UserHomeDir()
-	return hostconfig.Tilde(p, home)
-}
-
-func indent(s, pad string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = pad + l
-	}
-	return strings.Join(lines, "\n") + "\n"
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -64,10 +61,8 @@ var judgeExits = runExits(
 
 type judgeFlags struct {
 	outputFlags
-	task, criteria, preset, author, reportsDir string
-	judges                                     []string
-	minScore                                   float64
-	maxBytes                                   int
+	judge.Request
+	reportsDir string
 }
 
 func (a *app) judgeCmd(cf *commonFlags) *cobra.Command {
@@ -106,22 +101,23 @@ with a copy of the outcome document beside them.
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.task, "task", "", "what the solution was supposed to accomplish (required)")
-	fl.StringVar(&f.criteria, "criteria", "", `weighted criteria, e.g. "correctness:30,design:25,security:20"`)
-	fl.StringVar(&f.preset, "preset", "", "criteria preset: code (default), design or docs")
-	fl.StringSliceVar(&f.judges, "judges", nil, "judge agents, comma-separated (default: the usable challengers)")
-	fl.StringVar(&f.author, "author", "", "the agent that wrote the solution: it gets no judge seat by default")
+	fl.StringVar(&f.Task, "task", "", "what the solution was supposed to accomplish (required)")
+	fl.StringVar(&f.Criteria, "criteria", "", `weighted criteria, e.g. "correctness:30,design:25,security:20"`)
+	fl.StringVar(&f.Preset, "preset", "", "criteria preset: code (default), design or docs")
+	fl.StringSliceVar(&f.Judges, "judges", nil, "judge agents, comma-separated (default: the usable challengers)")
+	fl.StringVar(&f.Author, "author", "", "the agent that wrote the solution: it gets no judge seat by default")
 	fl.StringVar(&f.reportsDir, "reports-dir", "", "write each judge's report and a copy of the outcome here")
-	fl.Float64Var(&f.minScore, "min-score", 0, "exit 5 when the consensus overall score is below this (1-5)")
-	fl.IntVar(&f.maxBytes, "max-bytes", judge.DefaultBudget, "bytes of the solution per prompt; the rest is cut, and said so")
+	fl.Float64Var(&f.MinScore, "min-score", 0, "exit 5 when the consensus overall score is below this (1-5)")
+	fl.IntVar(&f.MaxBytes, "max-bytes", judge.DefaultBudget, "bytes of the solution per prompt; the rest is cut, and said so")
 	f.outputFlags.register(cmd)
 	return cmd
 }
 
 func (a *app) runJudge(cmd *cobra.Command, cf *commonFlags, f *judgeFlags, args []string) error {
-	cfg, err := judgeInput(cmd, f, args, a)
+	f.MinScoreGiven, f.IncludeSecrets = cmd.Flags().Changed("min-score"), f.includeSecrets
+	cfg, err := f.Config(args, a.stdin)
 	if err != nil {
-		return err
+		return usageOf(err)
 	}
 	if f.reportsDir != "" {
 		// Checked before anything else: a reports directory that cannot
@@ -163,87 +159,21 @@ func (a *app) runJudge(cmd *cobra.Command, cf *commonFlags, f *judgeFlags, args 
 	return exitCode(judgeExits.code(out.Result))
 }
 
-// judgeInput reads everything the user gave about the judging itself:
-// the solution, the task, the criteria.
-func judgeInput(cmd *cobra.Command, f *judgeFlags, args []string, a *app) (judge.Config, error) {
-	var cfg judge.Config
-	if strings.TrimSpace(f.task) == "" {
-		return cfg, usagef("--task is required: say what the solution was supposed to accomplish")
-	}
-	if f.criteria != "" && f.preset != "" {
-		return cfg, usagef("give either --criteria or --preset, not both")
-	}
-	switch {
-	case f.criteria != "":
-		cs, err := judge.ParseCriteria(trust.Text(f.criteria))
-		if err != nil {
-			return cfg, usagef("--criteria: %w", err)
-		}
-		cfg.Criteria = cs
-	default:
-		name := f.preset
-		if name == "" {
-			name = "code"
-		}
-		cs, ok := judge.Presets[name]
-		if !ok {
-			return cfg, usagef("--preset %q: not a preset (choose %s)", f.preset, strings.Join(judge.PresetNames(), ", "))
-		}
-		cfg.Criteria, cfg.Preset = cs, name
-	}
-	if cmd.Flags().Changed("min-score") && !(f.minScore >= 1 && f.minScore <= 5) { // NaN too
-		return cfg, usagef("--min-score must be from 1 to 5, got %s", strconv.FormatFloat(f.minScore, 'g', -1, 64))
-	}
-	if f.maxBytes < 1024 {
-		return cfg, usagef("--max-bytes must be at least 1024, got %d", f.maxBytes)
-	}
-	if len(args) == 0 {
-		return cfg, usagef("no solution given: name its files or directories, or - for stdin (see arena judge --help)")
-	}
-	if slices.Contains(args, "-") && len(args) > 1 {
-		return cfg, usagef("read the solution from stdin (-) or from paths, not both")
-	}
-	sol, err := judge.Load(args, a.stdin, judge.LoadOptions{Budget: f.maxBytes, IncludeSecrets: f.includeSecrets})
-	if err != nil {
-		return cfg, usageCause(err, "%s", strings.TrimPrefix(err.Error(), judge.ErrInput.Error()+": "))
-	}
-	// What was skipped is said once, by the run (a warning on its bus, and
-	// a line of the document), or by the dry run's account: a warning here
-	// too made three (issue 32, point 8).
-	cfg.ID = engine.Slug("judge "+sol.Name, 40)
-	cfg.Task, cfg.Solution, cfg.MinScore, cfg.Author = trust.Text(f.task), sol, f.minScore, f.author
-	return cfg, nil
-}
-
 // judgeSeats picks the judges: --judges, else the config's judge.judges,
 // else three of the usable agents, leaving out the author, and the
-// defender when the challengers alone fill the seats.
+// defender when the challengers alone fill the seats (judge.Request's
+// Exclude).
 func (a *app) judgeSeats(s *settings.Settings, f *judgeFlags) ([]challengers.Agent, error) {
-	if f.author != "" {
-		if _, ok := s.Agents[f.author]; !ok {
-			return nil, usagef("--author: unknown agent %q", f.author)
-		}
-	}
-	named := f.judges
+	named := f.Judges
 	if named == nil {
 		named, _ = s.Seats(judge.Name, "judges")
 	}
-	// The author is excluded even when the judges are named: the pool is
-	// then not used, but the picker still names a judge of its family.
-	exclude := []string{f.author}
-	if named == nil {
-		others := 0
-		for _, c := range s.Challengers {
-			if c != f.author {
-				others++
-			}
-		}
-		if seat, _ := judge.Seating.Seat("judges"); others >= seat.Default {
-			exclude = append(exclude, s.Defender)
-		}
+	exclude, err := f.Exclude(s.Agents, s.Defender, s.Challengers, named != nil)
+	if err != nil {
+		return nil, usageOf(err)
 	}
 	p := seatPicker(s, judge.Seating, exclude...)
-	got, err := pickSeats(p, seating.Want{Key: "judges", Named: f.judges, N: -1})
+	got, err := pickSeats(p, seating.Want{Key: "judges", Named: f.Judges, N: -1})
 	if err != nil {
 		return nil, err
 	}

@@ -24,9 +24,7 @@ var labelExits = exits{
 	{code: exitUsage, means: "usage error (no such log, a run without an outcome, a damaged log, a verdict\nthat does not read, a winner that is not one of the run's candidates)"},
 }
 
-type labelFlags struct {
-	winner, verdict, score, note string
-}
+type labelFlags struct{ stats.Labelling }
 
 func (a *app) labelCmd(_ *commonFlags) *cobra.Command {
 	var f labelFlags
@@ -50,24 +48,24 @@ Kafka", "verdict: reject", typed with m on the live screen or sent with
 		Args: argsOr(cobra.MinimumNArgs(1), "arena label takes a run's log and your verdict on it: "+
 			"arena label LOG winner NAME | accept | improve | reject | score N (arena logs lists the logs)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runLabel(&f, args[0], strings.Join(args[1:], " "))
+			f.Words = strings.Join(args[1:], " ")
+			return a.runLabel(&f, args[0])
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.winner, "winner", "", "the candidate you judge best")
-	fl.StringVar(&f.verdict, "verdict", "", "accept, improve or reject")
-	fl.StringVar(&f.score, "score", "", "your score, from 1 to 5")
-	fl.StringVar(&f.note, "note", "", "why, in a few words (kept with the label)")
+	fl.StringVar(&f.Winner, "winner", "", "the candidate you judge best")
+	fl.StringVar(&f.Verdict, "verdict", "", "accept, improve or reject")
+	fl.StringVar(&f.Score, "score", "", "your score, from 1 to 5")
+	fl.StringVar(&f.Note, "note", "", "why, in a few words (kept with the label)")
 	return cmd
 }
 
-func (a *app) runLabel(f *labelFlags, path, words string) error {
+func (a *app) runLabel(f *labelFlags, path string) error {
 	// One writer per log: the log is locked before it is read, so the
 	// label follows what was read.
-	var events []engine.Event // what a label needs of them: the outcome, the candidates, an earlier label
+	var events []engine.Event // what a label needs of them
 	logw, lc, err := lockLogScan(path, "label", func(e engine.Event, _ int64) {
-		switch e.Payload.(type) {
-		case engine.DebateStarted, engine.Outcome, engine.Resumed, engine.Placed, engine.Scored, engine.Label:
+		if stats.LabelNeeds(e) {
 			events = append(events, e)
 		}
 	})
@@ -75,82 +73,19 @@ func (a *app) runLabel(f *labelFlags, path, words string) error {
 		return err
 	}
 	lc.Events = events
-	closed := false
-	defer func() {
-		if !closed {
-			logw.Close()
-		}
-	}()
-	if lc.Problem != "" {
-		return usagef("label %s: the log is damaged (%s)", path, lc.Problem)
-	}
-	if o, ok := engine.LastOutcome(lc.Events); !ok || o.Result == engine.OutcomeInterrupted {
-		return usagef("label %s: the run has not finished; resume it first (arena resume %s)", path, path)
-	}
-	cands := stats.RunOf(path, lc).Candidates()
-	var parts []string
-	if w := strings.TrimSpace(words); w != "" {
-		parts = append(parts, w)
-	}
-	if f.winner != "" {
-		parts = append(parts, "winner "+f.winner)
-	}
-	if f.verdict != "" {
-		parts = append(parts, f.verdict)
-	}
-	if f.score != "" {
-		parts = append(parts, "score "+f.score)
-	}
-	l, err := stats.ParseLabel(trust.Text(strings.Join(parts, ", ")), cands)
+	l, err := f.Label(path, lc)
 	if err != nil {
-		return usagef("label: %w", err)
+		logw.Close()
+		return usageOf(err)
 	}
-	l.By, l.Note = "person", strings.TrimSpace(trust.Text(f.note))
-	now := time.Now()
-	// The label and its note are one write: both, or (a full disk)
-	// neither, the log as it was, byte for byte.
-	err = logw.Write(engine.Event{Seq: lc.LastSeq + 1, Time: now, Payload: l},
-		engine.Event{Seq: lc.LastSeq + 2, Time: now, Payload: engine.Note{Level: engine.NoteInfo, Message: "the person's own verdict (arena label): " + labelWords(l)}})
-	closed = true
-	err = errors.Join(err, logw.Close())
-	if err != nil {
+	if err := errors.Join(stats.Record(logw, lc.LastSeq, l, time.Now()), logw.Close()); err != nil {
 		return fmt.Errorf("label %s: %w; nothing was recorded, and the log is as it was", path, runlog.Trouble(err))
 	}
 	w := trust.Writer{W: a.stdout}
-	fmt.Fprintf(w, "Recorded your verdict on %s: %s.\n", path, labelWords(l))
-	if was, ok := lastLabel(lc.Events); ok && labelWords(was) != labelWords(l) {
+	fmt.Fprintf(w, "Recorded your verdict on %s: %s.\n", path, stats.LabelWords(l))
+	if was, ok := stats.LastLabel(lc.Events); ok && stats.LabelWords(was) != stats.LabelWords(l) {
 		// arena stats reads a run's latest label as the person's verdict.
-		fmt.Fprintf(w, "It replaces your earlier one (%s): arena stats reads the latest.\n", labelWords(was))
+		fmt.Fprintf(w, "It replaces your earlier one (%s): arena stats reads the latest.\n", stats.LabelWords(was))
 	}
 	return nil
-}
-
-// lastLabel is the latest label a person gave the run, if any.
-func lastLabel(events []engine.Event) (engine.Label, bool) {
-	for i := len(events) - 1; i >= 0; i-- {
-		if l, ok := events[i].Payload.(engine.Label); ok && l.By == "person" {
-			return l, true
-		}
-	}
-	return engine.Label{}, false
-}
-
-// labelWords is a label in words: "winner Kafka, score 4 (misses the
-// migration)".
-func labelWords(l engine.Label) string {
-	var parts []string
-	if l.Winner != "" {
-		parts = append(parts, "winner "+l.Winner)
-	}
-	if l.Verdict != "" {
-		parts = append(parts, l.Verdict)
-	}
-	if l.Score != nil {
-		parts = append(parts, fmt.Sprintf("score %g", *l.Score))
-	}
-	s := strings.Join(parts, ", ")
-	if l.Note != "" {
-		s += " (" + l.Note + ")"
-	}
-	return s
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/runlog"
+	"github.com/arenadebate/arena/settings"
 )
 
 // The key arena signs the invocations its logs record with (runlog.Key),
@@ -14,7 +15,7 @@ import (
 // logKeyPath is where the key is kept, in arena's state directory
 // ("" when no home is known).
 func (a *app) logKeyPath() string {
-	if dir := a.stateDir(); dir != "" {
+	if dir := settings.StateDir(a.env); dir != "" {
 		return filepath.Join(dir, runlog.KeyName)
 	}
 	return ""

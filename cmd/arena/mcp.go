@@ -150,7 +150,7 @@ func (a *app) mcpManager(cmd *cobra.Command, s *settings.Settings, maxRuns int) 
 		return nil, err
 	}
 	return mcpserver.NewManager(mcpserver.Config{
-		Arena: self, Args: passed, Dir: dir, Env: a.agentEnv, Credentials: challengers.CredentialVars(s.Agents), LogDir: s.DebateLogPath, OtherLogDirs: a.logDirs(s)[1:],
+		Arena: self, Args: passed, Dir: dir, Env: a.agentEnv, Credentials: challengers.CredentialVars(s.Agents), LogDir: s.DebateLogPath, OtherLogDirs: s.LogDirs(a.env)[1:],
 		Agents: slices.Sorted(maps.Keys(s.Agents)), Host: os.Getenv(envMCPHost),
 		Tools: tools, Version: buildVersion(), MaxRuns: maxRuns,
 		Budget: mcpserver.Budget{MaxCost: s.MaxCostUSD, MaxCalls: s.MaxCalls, MaxTokens: int(s.MaxTokens)},
@@ -187,7 +187,7 @@ func (a *app) serveMCPHTTP(ctx context.Context, ln net.Listener, m *mcpserver.Ma
 // mcpTokenPath is where arena mcp --http keeps its token by default, in
 // arena's state directory beside the log key ("" when no home is known).
 func (a *app) mcpTokenPath() string {
-	if dir := a.stateDir(); dir != "" {
+	if dir := settings.StateDir(a.env); dir != "" {
 		return filepath.Join(dir, "mcp-token")
 	}
 	return ""

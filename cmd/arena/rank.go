@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/rank"
@@ -62,12 +59,7 @@ func rankProtocol() protocol {
 
 type rankFlags struct {
 	outputFlags
-	labels, weights, branch, base, out, expect string
-	authors                                    []string
-	runTests                                   bool
-	testTimeout                                time.Duration
-	seed                                       uint64
-	orders                                     int
+	rank.Request
 }
 
 func (a *app) rankCmd(cf *commonFlags) *cobra.Command {
@@ -112,17 +104,17 @@ challengers in turn:
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.labels, "labels", "", "comma-separated labels, one per repository (default: directory names)")
-	fl.StringVar(&f.weights, "weights", "", `dimension weights, e.g. "functionality:40,security:30" (the rest keep 30/25/20/15/10)`)
-	fl.StringVar(&f.branch, "branch", "", "branch to judge in every repository (default: each one's current branch)")
-	fl.StringVar(&f.base, "base", "", "base to compare with (default: main, else master, else origin's default)")
-	fl.BoolVar(&f.runTests, "run-tests", false, "run each repository's own tests (this runs their code)")
-	fl.DurationVar(&f.testTimeout, "test-timeout", 10*time.Minute, "timeout for one repository's tests")
-	fl.StringVar(&f.out, "out", "", "write the JSON report here (default: beside the log; never overwrites a file)")
-	fl.StringVar(&f.expect, "expect-winner", "", "exit 3 unless the repository with this label ranks first alone")
-	fl.StringSliceVar(&f.authors, "authors", nil, "the agent that wrote each repository, comma-separated: no judge is held by an author's agent where another exists")
-	fl.Uint64Var(&f.seed, "seed", 0, "seed of the judges' shuffled orders (default: random, logged)")
-	fl.IntVar(&f.orders, "orders", rank.DefaultOrders, "how many counterbalanced orders each judge is asked in (the second the reverse of the first)")
+	fl.StringVar(&f.Labels, "labels", "", "comma-separated labels, one per repository (default: directory names)")
+	fl.StringVar(&f.Weights, "weights", "", `dimension weights, e.g. "functionality:40,security:30" (the rest keep 30/25/20/15/10)`)
+	fl.StringVar(&f.Branch, "branch", "", "branch to judge in every repository (default: each one's current branch)")
+	fl.StringVar(&f.Base, "base", "", "base to compare with (default: main, else master, else origin's default)")
+	fl.BoolVar(&f.RunTests, "run-tests", false, "run each repository's own tests (this runs their code)")
+	fl.DurationVar(&f.TestTimeout, "test-timeout", 10*time.Minute, "timeout for one repository's tests")
+	fl.StringVar(&f.Out, "out", "", "write the JSON report here (default: beside the log; never overwrites a file)")
+	fl.StringVar(&f.Expect, "expect-winner", "", "exit 3 unless the repository with this label ranks first alone")
+	fl.StringSliceVar(&f.Authors, "authors", nil, "the agent that wrote each repository, comma-separated: no judge is held by an author's agent where another exists")
+	fl.Uint64Var(&f.Seed, "seed", 0, "seed of the judges' shuffled orders (default: random, logged)")
+	fl.IntVar(&f.Orders, "orders", rank.DefaultOrders, "how many counterbalanced orders each judge is asked in (the second the reverse of the first)")
 	f.outputFlags.register(cmd)
 	return cmd
 }
@@ -157,7 +149,7 @@ func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []
 	if logw != nil {
 		logPath = logw.Path()
 	}
-	cfg.SaveReport = func(data []byte) (string, error) { return rank.WriteReport(data, f.out, logPath) }
+	cfg.SaveReport = func(data []byte) (string, error) { return rank.WriteReport(data, f.Out, logPath) }
 	p := rank.New(cfg)
 	out := a.runProtocol(p, logw, f.outputFlags)
 	if f.noTUI || f.json || !a.isTTY() {
@@ -166,7 +158,7 @@ func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []
 			fmt.Fprintf(a.stderr, "arena: JSON report: %s\n", rep.SavedTo)
 		}
 	}
-	return exitCode(rankExit(out.Result, p.Report(), f.expect))
+	return exitCode(rankExit(out.Result, p.Report(), f.Expect))
 }
 
 func rankExit(k engine.OutcomeKind, rep *rank.Report, expect string) int {
@@ -197,53 +189,22 @@ func readRankInput(f *rankFlags, args []string) (rankInput, error) {
 		return in, err
 	}
 	in.spec = spec
-	in.Input, err = rank.Read(rank.Request{
-		Paths: args[1:], Labels: f.labels, Weights: f.weights, Branch: f.branch, Base: f.base,
-		Out: f.out, Expect: f.expect, Authors: f.authors, Orders: f.orders, TestTimeout: f.testTimeout,
-	})
-	return in, rankUsage(err)
-}
-
-// rankUsage makes a mistake in what the person asked to rank, or in its
-// seats, a usage error, in the words it has.
-func rankUsage(err error) error {
-	if errors.Is(err, rank.ErrInput) || errors.Is(err, seating.ErrSeat) {
-		return usageCause(err, "%s", err)
-	}
-	return err
+	f.Paths = args[1:]
+	in.Input, err = rank.Read(f.Request)
+	return in, usageOf(err)
 }
 
 func (a *app) rankConfig(s *settings.Settings, f *rankFlags, in rankInput) (rank.Config, error) {
-	cfg := rank.Config{
-		ID: engine.Slug("rank "+strings.Join(in.Labels, " "), 40), Spec: in.spec, Repos: in.Repos,
-		Weights: in.Weights, Judges: map[rank.Dimension]challengers.Agent{}, Timeout: s.TimeoutPerCLI, Seed: f.seed, Orders: f.orders,
+	command, _ := s.ProtocolValue(rank.Name, "test_command")
+	cfg, err := f.Config(in.spec, in.Input, seatPicker(s, rank.Seating), s.Pool(), s.Agents, command)
+	if err != nil {
+		return cfg, usageOf(err)
 	}
-	if cfg.Seed == 0 {
-		cfg.Seed = uint64(time.Now().UnixNano())
-	}
-	for _, n := range f.authors {
-		if _, ok := s.Agents[n]; !ok {
-			return cfg, usagef("--authors: unknown agent %q", n)
-		}
-	}
-	if err := rank.Seat(&cfg, seatPicker(s, rank.Seating)); err != nil {
-		return cfg, rankUsage(err)
-	}
-	// No warnShared here: eight or more seats over four agents must share,
-	// and a fact seat and a judge are different tasks. What must not
-	// happen, a judge held by an author's agent, AvoidAuthors handles.
-	cfg.Notes, cfg.Authors = rank.AvoidAuthors(&cfg, s.Pool(), s.Agents, f.authors), f.authors
-	if f.runTests {
-		var command []string
-		if tc, _ := s.ProtocolValue(rank.Name, "test_command"); tc != "" {
-			command = []string{tc}
-		}
-		timeout := f.testTimeout
+	cfg.Timeout = s.TimeoutPerCLI
+	if run := cfg.RunTests; run != nil && injectTestsPanic != nil {
 		cfg.RunTests = func(ctx context.Context, r rank.Repo) facts.TestRun {
-			if injectTestsPanic != nil {
-				injectTestsPanic()
-			}
-			return facts.Run(ctx, r.Path, r.Git.Head, command, timeout)
+			injectTestsPanic()
+			return run(ctx, r)
 		}
 	}
 	return cfg, nil

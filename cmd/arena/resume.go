@@ -196,18 +196,12 @@ func (rr *resumeRun) release() {
 
 // resumable says why a log cannot be resumed, if it cannot.
 func resumable(path string, lc runlog.Contents, hist *resume.History) (*resumeRun, error) {
+	known := func(name string) bool { _, ok := protocolNamed(name); return ok }
+	if err := hist.Refusal(path, known); err != nil {
+		return nil, usagef("%w", err)
+	}
 	rr := &resumeRun{path: path, lc: lc, hist: hist, start: hist.Start()}
-	if o := hist.Outcome; o != nil && !o.Result.Resumable() {
-		return nil, usagef("cannot resume %s: the run is finished (%s): %s; watch it again with arena replay %s", path, o.Result, o.Summary, path)
-	}
-	p, ok := protocolNamed(rr.start.Protocol)
-	if !ok {
-		return nil, usagef("cannot resume %s: this arena cannot resume a %s run", path, rr.start.Protocol)
-	}
-	rr.protocol = p
-	if rr.start.Invocation == nil {
-		return nil, usagef("cannot resume %s: the log does not record how the run was started (it was written by an older arena); start it again", path)
-	}
+	rr.protocol, _ = protocolNamed(rr.start.Protocol)
 	return rr, nil
 }
 
@@ -255,14 +249,10 @@ func (rr *resumeRun) resumeLog() (*runlog.Writer, error) {
 // check compares the rebuilt protocol's start with the log's: a context
 // file that changed since, or is gone, stops the resume unless forced.
 func (rr *resumeRun) check(st engine.DebateStarted) error {
-	if st.Protocol != rr.start.Protocol {
-		return usagef("cannot resume %s: it is a %s run, and its command now starts a %s run", rr.path, rr.start.Protocol, st.Protocol)
+	if err := resume.CheckStart(rr.path, rr.start, st, rr.force); err != nil {
+		return usagef("%w", err)
 	}
-	changed := resume.Changed(rr.start, st)
-	if len(changed) == 0 || rr.force {
-		return nil
-	}
-	return usagef("cannot resume %s: %s; the replies in the log answered the earlier version (resume with --force to go on anyway)", rr.path, strings.Join(changed, "; "))
+	return nil
 }
 
 var resumeExits = exits{

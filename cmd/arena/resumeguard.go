@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine/resume"
 )
@@ -41,7 +38,7 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resume.Plan, error) {
 	if err := cmd.ParseFlags(rest); err != nil {
 		return nil, rr.refusal([]string{"its flags do not parse: " + trust.Text(err.Error())})
 	}
-	flags, values, why := loggedFlags(rule, cmd, st.Protocol)
+	flags, values, why := rule.Logged(cmd.Flags(), st.Protocol)
 	pos := cmd.Flags().Args()
 	why = append(why, rule.Check(st, values, pos)...)
 	inv := st.Invocation
@@ -56,31 +53,6 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resume.Plan, error) {
 	plan.Args = append(plan.Args, pos...)
 	plan.Touches(rule, inv.Dir, values, pos)
 	return plan, nil
-}
-
-// loggedFlags are the flags of a logged command line the rule lets
-// through, written again as --name=value, and their values by name; why
-// says what it refused.
-func loggedFlags(rule resume.Rule, cmd *cobra.Command, protocol string) (flags []string, values map[string][]string, why []string) {
-	values = map[string][]string{}
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		keep, refused := rule.Take(f.Name, protocol)
-		if refused != "" {
-			why = append(why, refused)
-		}
-		if !keep {
-			return
-		}
-		vs := []string{f.Value.String()}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			vs = sv.GetSlice()
-		}
-		values[f.Name] = vs
-		for _, v := range vs {
-			flags = append(flags, "--"+f.Name+"="+v)
-		}
-	})
-	return flags, values, why
 }
 
 // confirm decides whether the plan runs: with --yes, or when the log was

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui"
@@ -26,6 +25,11 @@ import (
 // outcome document beside it, signals, the front end, and the account
 // left in the scrollback. A command builds its protocol and hands it to
 // runProtocol.
+
+// server is this run's link to the arena mcp that started it (its events
+// pipe and its lifeline), nil when none did: taken out of the environment
+// as arena starts, before any agent could inherit it.
+var server = mcpserver.ChildFromEnv()
 
 // outputFlags choose the front end.
 type outputFlags struct {
@@ -85,24 +89,6 @@ func (a *app) runProtocol(p engine.Protocol, logw *runlog.Writer, f outputFlags)
 	return out
 }
 
-// invoked is a protocol whose start event records how arena was run, so
-// that arena resume can run it again.
-type invoked struct {
-	engine.Protocol
-	inv engine.Invocation
-	key []byte // the user's log key, to sign the invocation (logkey.go)
-}
-
-func (p invoked) Start() engine.DebateStarted {
-	st := p.Protocol.Start()
-	inv := p.inv
-	if p.key != nil {
-		inv.MAC = runlog.Sign(p.key, st.Protocol, inv)
-	}
-	st.Invocation = &inv
-	return st
-}
-
 // recorded records in p's start event the command line, the directory
 // and what was read from stdin, signed with the user's log key.
 func (a *app) recorded(p engine.Protocol) engine.Protocol {
@@ -115,7 +101,7 @@ func (a *app) recorded(p engine.Protocol) engine.Protocol {
 	if err != nil {
 		a.warn("the log will not be signed (%v): arena resume will ask before running it again", err)
 	}
-	return invoked{p, inv, key}
+	return runlog.Invoked(p, inv, key)
 }
 
 // startReaper starts, once, the watchdog that kills what arena started
@@ -175,56 +161,14 @@ func (a *app) openLog(s *settings.Settings, name string) (*runlog.Writer, error)
 	return w, nil
 }
 
-// closeLog closes the log; if writing failed along the way, the events
-// that could not be written are saved elsewhere so the run is not lost. A
-// log deleted during the run was written again: it says where.
+// closeLog closes the log, and says what became of it: where it was
+// written again, or where the events it could not hold were saved.
 func (a *app) closeLog(w *runlog.Writer) {
 	if w == nil {
 		return
 	}
-	err := w.Close()
-	for _, p := range w.Rewritten() {
-		a.warn("the debate log was deleted during the run; arena wrote it again, with every event, at %s (arena replay %s)", p, p)
-	}
-	if err == nil {
-		return
-	}
-	a.warn("the debate log %s could not be fully written: %v", w.Path(), runlog.Trouble(err))
-	path, n, err := w.Rescue()
-	switch {
-	case n == 0:
-	case err == nil:
-		a.warn("the %d events not written there were saved to %s (arena replay %s)", n, path, path)
-	default:
-		a.warn("they could not be saved elsewhere either (%v); the outcome above is all that remains", err)
-	}
-}
-
-// frontEnd shows a run as it happens: *tui.Live, or *plain.Headless.
-type frontEnd interface {
-	Sink() engine.Sink
-	// EngineDone is called once the engine has returned and every event
-	// has been handed over.
-	EngineDone(err error)
-	// Run blocks until the front end is finished with the run; the run
-	// stops when ctx ends.
-	Run(ctx context.Context) error
-}
-
-// savedFiles collects the Saved events, for the account after the screen.
-type savedFiles struct {
-	mu    sync.Mutex
-	files []engine.Saved
-}
-
-// Inline: Handle only appends under the mutex (engine.InlineSink).
-func (s *savedFiles) Inline() {}
-
-func (s *savedFiles) Handle(e engine.Event) {
-	if v, ok := e.Payload.(engine.Saved); ok {
-		s.mu.Lock()
-		s.files = append(s.files, v)
-		s.mu.Unlock()
+	for _, msg := range w.Finish() {
+		a.warn("%s", msg)
 	}
 }
 
@@ -242,7 +186,7 @@ func (a *app) protocolRun(p engine.Protocol, logw *runlog.Writer, f outputFlags)
 	ctx, cancel := context.WithCancel(sigCtx)
 	defer cancel()
 	defer challengers.WatchStdout(a.stdout, cancel)()
-	defer watchServer(cancel)()
+	defer server.Watch(cancel)()
 	notes := make(chan string, 16)
 	fu := a.screenFollowUps(ctx, logw)
 	fe := a.frontEnd(f, cancel, notes, fu.Ask)
@@ -255,61 +199,17 @@ func (a *app) protocolRun(p engine.Protocol, logw *runlog.Writer, f outputFlags)
 		p = injectPanic(p, bus, &opts)
 	}
 	saved := a.subscribeOutputs(bus, logw, fe, &opts)
-	out := a.drive(sigCtx, ctx, cancel, engineRun{p, bus, opts}, fe)
-	return out, saved.files
-}
-
-// engineRun is a protocol to run on its bus.
-type engineRun struct {
-	p    engine.Protocol
-	bus  *engine.Bus
-	opts engine.Options
-}
-
-// drive runs the engine (until ctx ends) beside the front end, and
-// returns the outcome once both are done. The screen watches sigCtx, not
-// ctx: after the person asks to quit it must live on to see the
-// interrupted outcome. It stops by itself after an internal error, so the
-// terminal is back at once.
-func (a *app) drive(sigCtx, ctx context.Context, cancel func(), r engineRun, fe frontEnd) engine.Outcome {
-	done := make(chan engine.Outcome, 1)
-	showCtx, stopShow := context.WithCancel(sigCtx)
-	defer stopShow()
-	go func() {
-		out := r.run(ctx)
-		fe.EngineDone(nil)
-		if out.InternalError != "" {
-			stopShow()
-		}
-		done <- out
-	}()
-	if err := fe.Run(showCtx); err != nil && showCtx.Err() == nil {
-		// The screen failed (it crashed, or could not start): the run
-		// ends with an outcome saying so, not as if interrupted.
-		r.bus.Fail(&challengers.Panic{Value: err, Where: "the live screen"})
+	out, err := engine.Session{Protocol: p, Bus: bus, Opts: opts, Front: fe}.Drive(sigCtx, ctx, cancel)
+	if err != nil {
 		a.warn("%v", err)
 	}
-	cancel()
-	return <-done
-}
-
-// run runs the engine, and closes the bus once every consumer has handled
-// every event. engine.Run turns a panic into an outcome; one here (in a
-// consumer's Close) must still not take the terminal down raw.
-func (r engineRun) run(ctx context.Context) (out engine.Outcome) {
-	if pn := challengers.Catch(func() {
-		out = engine.Run(ctx, r.p, r.bus, r.opts)
-		r.bus.Close()
-	}); pn != nil {
-		out = engine.InternalError(pn)
-	}
-	return out
+	return out, saved.Files()
 }
 
 // runOptions are a run's options: the agents' environment, the
 // moderator's notes (the screen's, and those written to --moderate's
 // file until ctx ends), the budget, and a resumed run's earlier part.
-func (a *app) runOptions(ctx context.Context, f outputFlags, notes chan string, bus *engine.Bus, fe frontEnd) engine.Options {
+func (a *app) runOptions(ctx context.Context, f outputFlags, notes chan string, bus *engine.Bus, fe engine.FrontEnd) engine.Options {
 	opts := engine.Options{Env: a.agentEnv, Moderator: notes, SeatNotes: a.seatNotes}
 	a.withBudget(&opts)
 	if f.moderate != "" {
@@ -348,21 +248,24 @@ func (a *app) waitFollowUps(fu *engine.ScreenFollowUps) {
 
 // subscribeOutputs subscribes to the bus, in this order, what a run's
 // events go out to: arena mcp's stream when it started this run
-// (mcp_events.go), the log and its outcome document when there is a log
+// (mcpserver.Child), the log and its outcome document when there is a log
 // (opts is told its path), the collector of saved files, and the front
 // end. It returns the collector.
-func (a *app) subscribeOutputs(bus *engine.Bus, logw *runlog.Writer, fe frontEnd, opts *engine.Options) *savedFiles {
-	saved := &savedFiles{}
-	streamEvents(bus, logw)
+func (a *app) subscribeOutputs(bus *engine.Bus, logw *runlog.Writer, fe engine.FrontEnd, opts *engine.Options) *engine.SavedFiles {
 	if logw != nil {
-		bus.Subscribe(logw)
 		opts.LogPath = logw.Path()
-		doc := &engine.DocumentWriter{Path: strings.TrimSuffix(logw.Path(), ".jsonl") + ".md", Bus: bus}
-		if rr := a.resume; rr != nil {
-			doc.Earlier = rr.hist.Document // the document is the run's final one
-		}
-		bus.Subscribe(doc)
 	}
+	if w := server.Events(opts.LogPath); w != nil {
+		bus.Subscribe(plain.NewJSON(w))
+	}
+	if logw != nil {
+		var earlier []engine.Event
+		if rr := a.resume; rr != nil {
+			earlier = rr.hist.Document // the document is the run's final one
+		}
+		logw.Attach(bus, earlier)
+	}
+	saved := &engine.SavedFiles{}
 	bus.Subscribe(saved)
 	bus.Subscribe(fe.Sink())
 	return saved
@@ -375,7 +278,7 @@ var injectPanic func(p engine.Protocol, bus *engine.Bus, opts *engine.Options) e
 
 // replayBefore shows a resumed run's earlier part before it goes on: the
 // live screen plays it at once; the printer shows the run's banner again.
-func (a *app) replayBefore(fe frontEnd, f outputFlags, rr *resumeRun) {
+func (a *app) replayBefore(fe engine.FrontEnd, f outputFlags, rr *resumeRun) {
 	switch {
 	case f.json:
 	case isLive(fe):
@@ -390,12 +293,12 @@ func (a *app) replayBefore(fe frontEnd, f outputFlags, rr *resumeRun) {
 	}
 }
 
-func isLive(fe frontEnd) bool {
+func isLive(fe engine.FrontEnd) bool {
 	_, ok := fe.(*tui.Live)
 	return ok
 }
 
-func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, followUp func(string) bool) frontEnd {
+func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, followUp func(string) bool) engine.FrontEnd {
 	switch {
 	case f.json:
 		return plain.NewHeadless(plain.NewJSON(a.stdout))

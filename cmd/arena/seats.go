@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/arenadebate/arena/challengers"
@@ -27,10 +26,7 @@ func seatPicker(s *settings.Settings, plan seating.Plan, exclude ...string) *sea
 // person's to fix: a usage error, in the picker's words.
 func pickSeats(p *seating.Picker, wants ...seating.Want) ([][]challengers.Agent, error) {
 	got, err := p.Pick(wants...)
-	if errors.Is(err, seating.ErrSeat) {
-		return nil, usageCause(err, "%s", err)
-	}
-	return got, err
+	return got, usageOf(err)
 }
 
 // warnShared warns of each agent, and each vendor family, holding

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -71,20 +70,9 @@ to a pipe it prints tables; --json for scripts.`,
 }
 
 func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args []string) error {
-	var filter stats.Filter
-	if f.since != "" {
-		t, err := parseSince(f.since, time.Now())
-		if err != nil {
-			return err
-		}
-		filter.Since = t
-	}
-	for _, name := range f.protocols {
-		p, ok := protocolNamed(strings.TrimSpace(name))
-		if !ok {
-			return usagef("--protocol %q: the protocols are %s", trust.Text(name), strings.Join(protocolCommands(), ", "))
-		}
-		filter.Protocols = append(filter.Protocols, p.name)
+	filter, err := f.filter()
+	if err != nil {
+		return err
 	}
 	paths := args
 	if len(paths) == 0 {
@@ -92,13 +80,13 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 		if err != nil {
 			return err
 		}
-		for _, d := range a.logDirs(s) {
+		for _, d := range s.LogDirs(a.env) {
 			if _, err := os.Stat(d); err == nil {
 				paths = append(paths, d)
 			}
 		}
 		if len(paths) == 0 {
-			fmt.Fprintf(trust.Writer{W: a.stdout}, "No saved runs in %s.\n", strings.Join(a.logDirs(s), " or "))
+			fmt.Fprintf(trust.Writer{W: a.stdout}, "No saved runs in %s.\n", strings.Join(s.LogDirs(a.env), " or "))
 			return nil
 		}
 	}
@@ -113,8 +101,34 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 	}
 	rep := stats.Compute(runs)
 	rep.Logs, rep.Skipped = logs, skipped
+	return a.printStats(rep, f.json)
+}
+
+// filter is what --since and --protocol keep of the runs.
+func (f *statsFlags) filter() (stats.Filter, error) {
+	var filter stats.Filter
+	if f.since != "" {
+		t, err := stats.ParseSince(f.since, time.Now())
+		if err != nil {
+			return filter, usageOf(err)
+		}
+		filter.Since = t
+	}
+	for _, name := range f.protocols {
+		p, ok := protocolNamed(strings.TrimSpace(name))
+		if !ok {
+			return filter, usagef("--protocol %q: the protocols are %s", trust.Text(name), strings.Join(protocolCommands(), ", "))
+		}
+		filter.Protocols = append(filter.Protocols, p.name)
+	}
+	return filter, nil
+}
+
+// printStats prints the report: as JSON, as charts on a terminal, else as
+// tables.
+func (a *app) printStats(rep stats.Report, asJSON bool) error {
 	switch {
-	case f.json:
+	case asJSON:
 		b, err := trust.JSON(rep)
 		if err != nil {
 			return err
@@ -129,27 +143,6 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 		_, err = io.WriteString(a.stdout, plain.StatsChart(rep, a.stdout, w))
 		return err
 	}
-	_, err = io.WriteString(trust.Writer{W: a.stdout}, plain.StatsText(rep, a.stdout))
+	_, err := io.WriteString(trust.Writer{W: a.stdout}, plain.StatsText(rep, a.stdout))
 	return err
-}
-
-// parseSince reads --since: a date, an RFC 3339 time, or an age in days
-// or any Go duration ("7d", "36h").
-func parseSince(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := time.ParseInLocation(time.DateOnly, s, time.Local); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if d, ok := strings.CutSuffix(s, "d"); ok {
-		if n, err := strconv.Atoi(d); err == nil && n >= 0 {
-			return now.AddDate(0, 0, -n), nil
-		}
-	}
-	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return now.Add(-d), nil
-	}
-	return time.Time{}, usagef("--since %q: give a date (2026-01-31), a time (2026-01-31T15:00:00Z) or an age (7d, 36h)", trust.Text(s))
 }

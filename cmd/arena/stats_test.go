@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
@@ -307,26 +306,5 @@ func TestLabelRecordsAPersonsVerdict(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(log); string(after) != string(before) {
 		t.Fatal("the log was written through a link")
-	}
-}
-
-func TestParseSince(t *testing.T) {
-	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
-	for in, want := range map[string]time.Time{
-		"7d":                   now.AddDate(0, 0, -7),
-		"36h":                  now.Add(-36 * time.Hour),
-		"2026-03-01T00:00:00Z": time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
-	} {
-		if got, err := parseSince(in, now); err != nil || !got.Equal(want) {
-			t.Errorf("%s: %v %v", in, got, err)
-		}
-	}
-	if got, err := parseSince("2026-03-01", now); err != nil || got.Format(time.DateOnly) != "2026-03-01" {
-		t.Errorf("a date: %v %v", got, err)
-	}
-	for _, bad := range []string{"yesterday", "-3d", "", "7x"} {
-		if _, err := parseSince(bad, now); err == nil {
-			t.Errorf("%q was accepted", bad)
-		}
 	}
 }

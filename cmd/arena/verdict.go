@@ -2,17 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/mcpserver"
@@ -199,7 +193,7 @@ func (a *app) runVerdict(cmd *cobra.Command, cf *commonFlags, f *verdictFlags, a
 // judgeWork runs the verdict of cfg, appending its records to the verdict
 // log, and exits with the code of its decision.
 func (a *app) judgeWork(s *settings.Settings, f *verdictFlags, cfg verdict.Config) error {
-	s.DebateLogPath = a.verdictLogDir(s) // out of the work tree (logdirs.go)
+	s.DebateLogPath = s.VerdictLogDir(a.env) // out of the work tree
 	vlog, err := verdict.LogPath(f.logPath, s.DebateLogPath, s.SaveDebateLogs)
 	if err != nil {
 		return usageCause(err, "cannot append to the verdict log %v (choose another with --log PATH)", err)
@@ -246,99 +240,28 @@ func (f *verdictFlags) checkModes(cmd *cobra.Command, args []string) error {
 			modes = append(modes, "--"+n)
 		}
 	}
-	if len(modes) > 1 {
-		return usagef("%s cannot be used together", strings.Join(modes, " and "))
-	}
-	if len(modes) == 1 {
-		if len(args) > 0 {
-			return usagef("%s takes no files (got %s)", modes[0], strings.Join(args, " "))
-		}
-		if f.force && !f.installHook {
-			return usagef("--force goes with --install-hook only")
-		}
-		return nil
-	}
-	if f.force {
-		return usagef("--force goes with --install-hook only")
-	}
-	if strings.TrimSpace(f.taskID) == "" {
-		return usagef("--task-id is required: name what the work is for (an issue, a branch), e.g. --task-id issue-18")
-	}
-	return nil
+	return usageOf(verdict.CheckModes(modes, args, f.force, f.installHook, f.taskID))
 }
 
 // verdictConfig seats the judges, keeping the author out.
 func (a *app) verdictConfig(cmd *cobra.Command, s *settings.Settings, f *verdictFlags, work []engine.Doc) (verdict.Config, error) {
-	cfg := verdict.Config{
-		TaskID: strings.TrimSpace(f.taskID), Task: strings.TrimSpace(f.task), Work: work,
-		Judges: map[verdict.Mode]challengers.Agent{}, Thorough: f.thorough, Sensitive: f.sensitive,
+	req := verdict.Request{TaskID: f.taskID, Task: f.task, Work: work, Thorough: f.thorough, Sensitive: f.sensitive,
+		Author: f.author, Named: map[verdict.Mode]string{}, Timeouts: map[verdict.Mode]string{}, TiebreakerGiven: cmd.Flags().Changed("tiebreaker")}
+	for m := range f.judges {
+		req.Named[m], req.Timeouts[m] = *f.judges[m], *f.timeouts[m]
 	}
-	author := strings.TrimSpace(f.author)
-	if author != "" {
-		if _, ok := s.Agents[author]; !ok {
-			return cfg, usagef("--author: unknown agent %q (known: %s)", author, strings.Join(agentNames(s), ", "))
-		}
-	}
-	modes := []verdict.Mode{verdict.Quick, verdict.Deep}
-	if f.thorough {
-		modes = append(modes, verdict.Tiebreaker)
-	} else if cmd.Flags().Changed("tiebreaker") {
-		a.warn("--tiebreaker is used with --thorough only; without it no tiebreaker is asked")
-	}
-	judges, err := a.seatJudges(s, f, modes, author)
-	if err != nil {
-		return cfg, err
-	}
-	for i, m := range modes {
-		ag := judges[i]
-		ag.Timeout = verdict.Timeouts[m]
-		if v := *f.timeouts[m]; v != "" {
-			if ag.Timeout, err = verdict.ParseSeatTimeout(v); err != nil {
-				return cfg, usagef("--%s-timeout: %w", m, err)
-			}
-		}
-		cfg.Judges[m] = ag
-	}
-	if msg := verdict.TiebreakerNote(cfg.Judges); msg != "" {
-		a.warn("%s", msg)
-		cfg.Notes = append(cfg.Notes, msg)
-	}
-	return cfg, nil
-}
-
-// seatJudges picks the modes' agents (verdict.Seat), and says what the
-// person should know of them.
-func (a *app) seatJudges(s *settings.Settings, f *verdictFlags, modes []verdict.Mode, author string) ([]challengers.Agent, error) {
-	named := map[verdict.Mode]string{}
-	for _, m := range modes {
-		named[m] = *f.judges[m]
-	}
-	judges, notes, err := verdict.Seat(roster(s), verdict.Seats{Modes: modes, Named: named, Author: author})
-	if errors.Is(err, seating.ErrSeat) {
-		return nil, usageCause(err, "%s", err)
-	}
+	cfg, notes, err := verdict.Configure(roster(s), req, func(msg string) { a.warn("%s", msg) })
 	a.noteSeats(notes...)
-	return judges, err
-}
-
-func agentNames(s *settings.Settings) []string {
-	var out []string
-	for n := range s.Agents {
-		out = append(out, n)
+	for _, n := range cfg.Notes {
+		a.warn("%s", n)
 	}
-	slices.Sort(out)
-	return out
+	return cfg, usageOf(err)
 }
 
 func (a *app) verdictStats(f *verdictFlags) error {
-	fh, err := os.Open(f.stats)
+	st, err := verdict.StatsOf(f.stats)
 	if err != nil {
-		return usagef("--stats: %w", err)
-	}
-	defer fh.Close()
-	st, err := verdict.ReadStats(fh)
-	if err != nil {
-		return usagef("--stats %s: %w", f.stats, err)
+		return usageOf(err)
 	}
 	if f.json {
 		b, _ := json.Marshal(st)

@@ -95,7 +95,9 @@ func TestUsageErrorsWrapTheirCause(t *testing.T) {
 			return true
 		})
 	}
-	if calls < 50 {
+	// A floor that a finder that found nothing would fail: the protocols'
+	// own mistakes in what they are asked are inputs.Errorf, below.
+	if calls < 30 {
 		t.Fatalf("only %d calls of usagef found", calls)
 	}
 }

@@ -20,7 +20,7 @@ import (
 
 // EnvEventsFD names the file descriptor on which a run started by the
 // server writes its events: a Header line, then the events as JSON Lines
-// (cmd/arena/mcp_events.go is the writing side).
+// (child.go is the writing side).
 const EnvEventsFD = "ARENA_EVENTS_FD"
 
 // EnvLifelineFD names the file descriptor of a pipe whose other end only

@@ -43,6 +43,10 @@ type Request struct {
 	Authors         []string
 	Orders          int
 	TestTimeout     time.Duration
+	// RunTests runs each repository's own tests; Seed draws the judges'
+	// orders (0: a seed drawn from the clock).
+	RunTests bool
+	Seed     uint64
 }
 
 // Input is a Request checked and measured: every mistake is found before

@@ -1,12 +1,16 @@
 package rank
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/seating"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/rank/facts"
 )
 
 // Seat gives the ranking's seats their agents from p: a fact seat per
@@ -121,4 +125,43 @@ func AvoidAuthors(cfg *Config, pool []string, agents map[string]challengers.Agen
 	}
 	cfg.Verdict = swap("verdict writer", cfg.Verdict)
 	return notes
+}
+
+// Config is the ranking of in, the spec's implementations, as req asked:
+// its seats picked by p (Seat), none held by an author's agent where an
+// agent of pool can hold it (AvoidAuthors), and with req.RunTests, each
+// repository's own tests run (with testCommand, the config's, else the
+// one detected). A mistake in req, or a seat that cannot be filled,
+// matches inputs.ErrInput or seating.ErrSeat.
+func (req Request) Config(spec engine.Doc, in Input, p *seating.Picker, pool []string, agents map[string]challengers.Agent, testCommand string) (Config, error) {
+	cfg := Config{
+		ID: engine.Slug("rank "+strings.Join(in.Labels, " "), 40), Spec: spec, Repos: in.Repos,
+		Weights: in.Weights, Judges: map[Dimension]challengers.Agent{}, Seed: req.Seed, Orders: req.Orders,
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = uint64(time.Now().UnixNano())
+	}
+	for _, n := range req.Authors {
+		if _, ok := agents[n]; !ok {
+			return cfg, inputf("--authors: unknown agent %q", n)
+		}
+	}
+	if err := Seat(&cfg, p); err != nil {
+		return cfg, err
+	}
+	// Eight or more seats over four agents must share, and a fact seat
+	// and a judge are different tasks: that is not warned of. What must
+	// not happen, a judge held by an author's agent, AvoidAuthors handles.
+	cfg.Notes, cfg.Authors = AvoidAuthors(&cfg, pool, agents, req.Authors), req.Authors
+	if req.RunTests {
+		var command []string
+		if testCommand != "" {
+			command = []string{testCommand}
+		}
+		timeout := req.TestTimeout
+		cfg.RunTests = func(ctx context.Context, r Repo) facts.TestRun {
+			return facts.Run(ctx, r.Path, r.Git.Head, command, timeout)
+		}
+	}
+	return cfg, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/seating"
+	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/enginetest"
 )
 
@@ -167,5 +168,36 @@ func TestAvoidAuthorsKeepsTheAuthorsFamilyOut(t *testing.T) {
 	if !slices.Contains(notes, "the verdict writer went to sonnet instead of claude, which wrote one of the repositories") ||
 		!slices.Contains(notes, "the security judge is held by sonnet, of the family of claude (anthropic), which wrote one of the repositories: no agent of another family is free") {
 		t.Fatalf("notes %q", notes)
+	}
+}
+
+// Config seats the ranking, keeps the authors' agents off the judges'
+// seats where another can hold them, draws a seed when none was given,
+// and runs the tests only when asked.
+func TestRequestConfig(t *testing.T) {
+	in := Input{Repos: config("a", "b").Repos, Labels: []string{"a", "b"}, Weights: DefaultWeights()}
+	p := picker(nil)
+	pool := []string{"claude", "gemini", "codex", "qwen"}
+	agents := map[string]challengers.Agent{}
+	for _, n := range pool {
+		agents[n] = enginetest.Agent(n)
+	}
+	req := Request{Authors: []string{"claude", "gemini"}, Orders: 2, RunTests: true}
+	cfg, err := req.Config(engine.Doc{Name: "spec.md"}, in, p, pool, agents, "make test")
+	if err != nil || cfg.ID != "rank-a-b" || cfg.Seed == 0 || cfg.RunTests == nil || !slices.Equal(cfg.Authors, req.Authors) {
+		t.Fatalf("%+v %v", cfg, err)
+	}
+	for d, j := range cfg.Judges {
+		if j.Name == "claude" || j.Name == "gemini" {
+			t.Errorf("the %s judge is %s, an author", d, j.Name)
+		}
+	}
+	req = Request{Seed: 7, Orders: 2}
+	if cfg, err := req.Config(engine.Doc{}, in, picker(nil), pool, agents, ""); err != nil || cfg.Seed != 7 || cfg.RunTests != nil {
+		t.Fatalf("%+v %v", cfg, err)
+	}
+	req.Authors = []string{"grok", "claude"}
+	if _, err := req.Config(engine.Doc{}, in, picker(nil), pool, agents, ""); !errors.Is(err, ErrInput) || err.Error() != `--authors: unknown agent "grok"` {
+		t.Fatal(err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/runlog"
@@ -229,5 +231,79 @@ func TestHistoryHoldsWhereTheRepliesAre(t *testing.T) {
 	got, err := h.loader(int64(bytes.Index(b, []byte(`{"seq":3`))))()
 	if err != nil || got.Text != long {
 		t.Fatalf("read back %d bytes, %v", len(got.Text), err)
+	}
+}
+
+// A finished run, one of a protocol this arena does not know, and one
+// whose log does not say how it was started cannot be resumed.
+func TestRefusalSaysWhyALogCannotBeResumed(t *testing.T) {
+	t.Parallel()
+	history := func(outcome engine.OutcomeKind, st engine.DebateStarted) *History {
+		h := NewHistory("/nowhere")
+		h.Add(engine.Event{Seq: 1, Payload: st}, 0)
+		if outcome != "" {
+			h.Add(engine.Event{Seq: 2, Payload: engine.Outcome{Result: outcome, Summary: "Ranked."}}, 0)
+		}
+		return h
+	}
+	knows := func(p string) bool { return p == "rank" }
+	if err := history(engine.OutcomeInterrupted, started("/w")).Refusal("r.jsonl", knows); err != nil {
+		t.Fatal(err)
+	}
+	unrecorded := started("/w")
+	unrecorded.Invocation = nil
+	for want, h := range map[string]*History{
+		"cannot resume r.jsonl: the run is finished (ranked): Ranked.; watch it again with arena replay r.jsonl":                    history("ranked", started("/w")),
+		"cannot resume r.jsonl: this arena cannot resume a chess run":                                                               history("", engine.DebateStarted{Protocol: "chess"}),
+		"cannot resume r.jsonl: the log does not record how the run was started (it was written by an older arena); start it again": history("", unrecorded),
+	} {
+		if err := h.Refusal("r.jsonl", knows); err == nil || err.Error() != want {
+			t.Errorf("got %v, want %s", err, want)
+		}
+	}
+}
+
+func TestCheckStartStopsARunThatIsNoLongerTheSame(t *testing.T) {
+	t.Parallel()
+	was, now := started("/w"), started("/w")
+	if err := CheckStart("r.jsonl", was, now, false); err != nil {
+		t.Fatal(err)
+	}
+	now.Context = now.Context[:1]
+	want := "cannot resume r.jsonl: notes.md is no longer attached; the replies in the log answered the earlier version (resume with --force to go on anyway)"
+	if err := CheckStart("r.jsonl", was, now, false); err == nil || err.Error() != want {
+		t.Fatalf("got %v", err)
+	}
+	if err := CheckStart("r.jsonl", was, now, true); err != nil {
+		t.Fatalf("forced: %v", err)
+	}
+	now.Protocol = "compare"
+	if err := CheckStart("r.jsonl", was, now, true); err == nil || err.Error() != "cannot resume r.jsonl: it is a rank run, and its command now starts a compare run" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// Only the flags a run records come back, each as --name=value, lists
+// one value a flag; the rest are refused, or the resume's own say.
+func TestLoggedRebuildsTheFlagsARunRecords(t *testing.T) {
+	t.Parallel()
+	fs := pflag.NewFlagSet("rank", pflag.ContinueOnError)
+	fs.String("labels", "", "")
+	fs.StringSlice("challengers", nil, "")
+	fs.Bool("no-tui", false, "")
+	fs.Bool("install-hook", false, "")
+	fs.String("out", "", "")
+	if err := fs.Parse([]string{"--labels=A,B", "--challengers", "gemini,codex", "--no-tui", "--install-hook"}); err != nil {
+		t.Fatal(err)
+	}
+	flags, values, why := rankRule.Logged(fs, "rank")
+	if !slices.Equal(flags, []string{"--challengers=gemini", "--challengers=codex", "--labels=A,B"}) {
+		t.Fatalf("flags %q", flags)
+	}
+	if !slices.Equal(values["challengers"], []string{"gemini", "codex"}) || len(values) != 2 {
+		t.Fatalf("values %q", values)
+	}
+	if !slices.Equal(why, []string{"--install-hook: not a flag a rank run records (a resume never installs a hook)"}) {
+		t.Fatalf("refused %q", why)
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/spf13/pflag"
+
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 )
@@ -130,4 +132,30 @@ func WithFlags(args []string, flags ...string) []string {
 		return append(slices.Clone(args), flags...)
 	}
 	return slices.Concat(args[:i], flags, args[i:])
+}
+
+// Logged are the flags of a logged command line, parsed into fs by its
+// protocol's own command, that the rule lets through (Take), written
+// again as --name=value, and their values by name; why says what it
+// refused.
+func (r Rule) Logged(fs *pflag.FlagSet, protocol string) (flags []string, values map[string][]string, why []string) {
+	values = map[string][]string{}
+	fs.Visit(func(f *pflag.Flag) {
+		keep, refused := r.Take(f.Name, protocol)
+		if refused != "" {
+			why = append(why, refused)
+		}
+		if !keep {
+			return
+		}
+		vs := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			vs = sv.GetSlice()
+		}
+		values[f.Name] = vs
+		for _, v := range vs {
+			flags = append(flags, "--"+f.Name+"="+v)
+		}
+	})
+	return flags, values, why
 }

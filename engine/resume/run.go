@@ -77,3 +77,33 @@ func Changed(was, now engine.DebateStarted) []string {
 	}
 	return changed
 }
+
+// Refusal says why the run of the log at path cannot be resumed, if it
+// cannot: it is finished, this arena does not know its protocol (known
+// says which it does), or its log does not record how it was started.
+func (h *History) Refusal(path string, known func(protocol string) bool) error {
+	start := h.Start()
+	switch o := h.Outcome; {
+	case o != nil && !o.Result.Resumable():
+		return fmt.Errorf("cannot resume %s: the run is finished (%s): %s; watch it again with arena replay %s", path, o.Result, o.Summary, path)
+	case !known(start.Protocol):
+		return fmt.Errorf("cannot resume %s: this arena cannot resume a %s run", path, start.Protocol)
+	case start.Invocation == nil:
+		return fmt.Errorf("cannot resume %s: the log does not record how the run was started (it was written by an older arena); start it again", path)
+	}
+	return nil
+}
+
+// CheckStart compares the rebuilt protocol's start (now) with the log's
+// (was): another protocol stops the resume, and so does a context file
+// that changed since, or is gone (Changed), unless forced.
+func CheckStart(path string, was, now engine.DebateStarted, force bool) error {
+	if now.Protocol != was.Protocol {
+		return fmt.Errorf("cannot resume %s: it is a %s run, and its command now starts a %s run", path, was.Protocol, now.Protocol)
+	}
+	changed := Changed(was, now)
+	if len(changed) == 0 || force {
+		return nil
+	}
+	return fmt.Errorf("cannot resume %s: %s; the replies in the log answered the earlier version (resume with --force to go on anyway)", path, strings.Join(changed, "; "))
+}

@@ -121,3 +121,26 @@ func Signed(key []byte, protocol string, inv engine.Invocation) bool {
 	want := Sign(key, protocol, engine.Invocation{Args: inv.Args, Dir: inv.Dir, Stdin: inv.Stdin})
 	return hmac.Equal([]byte(want), []byte(inv.MAC))
 }
+
+// Invoked is p with its start event recording how arena was run, signed
+// with the user's key (unsigned when key is nil), so that arena resume
+// can run it again.
+func Invoked(p engine.Protocol, inv engine.Invocation, key []byte) engine.Protocol {
+	return invoked{p, inv, key}
+}
+
+type invoked struct {
+	engine.Protocol
+	inv engine.Invocation
+	key []byte
+}
+
+func (p invoked) Start() engine.DebateStarted {
+	st := p.Protocol.Start()
+	inv := p.inv
+	if p.key != nil {
+		inv.MAC = Sign(p.key, st.Protocol, inv)
+	}
+	st.Invocation = &inv
+	return st
+}

@@ -3,6 +3,7 @@ package runlog
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -85,4 +86,28 @@ func writeRescue(head io.Reader, events []engine.Event) (string, error) {
 		err = enc.Encode(e)
 	}
 	return f.Name(), errors.Join(err, f.Close())
+}
+
+// Finish closes the log and says, for the person, what became of it: a
+// log deleted during the run was written again (where), and when writing
+// failed, where the events it could not hold were saved, so the run is
+// not lost.
+func (l *Writer) Finish() (warnings []string) {
+	err := l.Close()
+	for _, p := range l.Rewritten() {
+		warnings = append(warnings, fmt.Sprintf("the debate log was deleted during the run; arena wrote it again, with every event, at %s (arena replay %s)", p, p))
+	}
+	if err == nil {
+		return warnings
+	}
+	warnings = append(warnings, fmt.Sprintf("the debate log %s could not be fully written: %v", l.Path(), Trouble(err)))
+	path, n, err := l.Rescue()
+	switch {
+	case n == 0:
+	case err == nil:
+		warnings = append(warnings, fmt.Sprintf("the %d events not written there were saved to %s (arena replay %s)", n, path, path))
+	default:
+		warnings = append(warnings, fmt.Sprintf("they could not be saved elsewhere either (%v); the outcome above is all that remains", err))
+	}
+	return warnings
 }

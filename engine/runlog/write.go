@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -269,3 +270,12 @@ type trouble struct {
 
 func (t *trouble) Error() string { return t.words + " (" + t.err.Error() + ")" }
 func (t *trouble) Unwrap() error { return t.err }
+
+// Attach subscribes the log to bus, and after it the writer of the
+// outcome document beside it (the log's name, .md); earlier are a resumed
+// run's events before the resume (nil for a new run), whose document the
+// run's final one replaces.
+func (l *Writer) Attach(bus *engine.Bus, earlier []engine.Event) {
+	bus.Subscribe(l)
+	bus.Subscribe(&engine.DocumentWriter{Path: strings.TrimSuffix(l.Path(), ".jsonl") + ".md", Bus: bus, Earlier: earlier})
+}

@@ -86,6 +86,23 @@ func TestWriterWritesAVanishedLogAgain(t *testing.T) {
 func TestWriterRescuesAVanishedLogItCannotWriteAgain(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	events := sampleEvents()
+	w := strandedLog(t, events)
+	err := w.Close()
+	if err == nil || !strings.Contains(err.Error(), "was deleted during the run and could not be written again") {
+		t.Fatalf("Close: %v", err)
+	}
+	path, n, err := w.Rescue()
+	if err != nil || n != len(events) {
+		t.Fatalf("Rescue: %s, %d events, %v", path, n, err)
+	}
+	wantSeqs(t, seqs(t, path), len(events))
+}
+
+// strandedLog is a log of events whose directory was removed, and a file
+// put in its place, after the first five: it cannot be written again
+// there.
+func strandedLog(t *testing.T, events []engine.Event) *Writer {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "logs")
 	w, err := Create(dir, Name(time.Now(), "t"))
 	if err != nil {
@@ -99,15 +116,7 @@ func TestWriterRescuesAVanishedLogItCannotWriteAgain(t *testing.T) {
 	for _, e := range events[5:] {
 		w.Handle(e)
 	}
-	err = w.Close()
-	if err == nil || !strings.Contains(err.Error(), "was deleted during the run and could not be written again") {
-		t.Fatalf("Close: %v", err)
-	}
-	path, n, err := w.Rescue()
-	if err != nil || n != len(events) {
-		t.Fatalf("Rescue: %s, %d events, %v", path, n, err)
-	}
-	wantSeqs(t, seqs(t, path), len(events))
+	return w
 }
 
 // smallDisk mounts a tmpfs of size on a new directory for the test, or

@@ -22,11 +22,14 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/inputs"
 	"github.com/arenadebate/arena/engine/runlog"
 )
 
@@ -224,4 +227,26 @@ func (r Run) Candidates() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ParseSince reads --since: a date, an RFC 3339 time, or an age in days
+// or any Go duration ("7d", "36h") before now. One that does not read is
+// the person's mistake, matching inputs.ErrInput.
+func ParseSince(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.ParseInLocation(time.DateOnly, s, time.Local); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.Atoi(d); err == nil && n >= 0 {
+			return now.AddDate(0, 0, -n), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, inputs.Errorf("--since %q: give a date (2026-01-31), a time (2026-01-31T15:00:00Z) or an age (7d, 36h)", trust.Text(s))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/inputs"
 	"github.com/arenadebate/arena/engine/runlog"
 )
 
@@ -150,5 +151,26 @@ func TestReadRefusesANamedFileThatIsNotALog(t *testing.T) {
 	_, logs, skipped, err := Read([]string{dir}, Filter{})
 	if err != nil || logs != 0 || len(skipped) != 2 {
 		t.Fatalf("Read(dir): %d logs, skipped %v, %v", logs, skipped, err)
+	}
+}
+
+func TestParseSince(t *testing.T) {
+	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"7d":                   now.AddDate(0, 0, -7),
+		"36h":                  now.Add(-36 * time.Hour),
+		"2026-03-01T00:00:00Z": time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		if got, err := ParseSince(in, now); err != nil || !got.Equal(want) {
+			t.Errorf("%s: %v %v", in, got, err)
+		}
+	}
+	if got, err := ParseSince("2026-03-01", now); err != nil || got.Format(time.DateOnly) != "2026-03-01" {
+		t.Errorf("a date: %v %v", got, err)
+	}
+	for _, bad := range []string{"yesterday", "-3d", "", "7x"} {
+		if _, err := ParseSince(bad, now); !errors.Is(err, inputs.ErrInput) {
+			t.Errorf("%q was accepted", bad)
+		}
 	}
 }

@@ -26,7 +26,7 @@ import (
 var claudeCommands embed.FS
 
 var installExits = exits{
-	{code: exitOK, means: "registered (or already registered as it would be)"},
+	{code: exitOK, means: "registered (or already registered as it would be); with --uninstall, removed (or nothing to remove)"},
 	{code: exitError, means: "internal error"},
 	{code: exitUsage, means: "usage error (no such CLI, a scope the CLI does not have)"},
 	{code: exitRefused, means: "refused, nothing written for the CLI: an entry named arena that arena did not write,\na configuration arena cannot edit safely (comments, a symbolic link, not JSON or TOML)"},
@@ -35,14 +35,14 @@ var installExits = exits{
 const exitRefused = 3
 
 type installFlags struct {
-	dryRun bool
-	scope  string
+	dryRun, uninstall bool
+	scope             string
 }
 
 func (a *app) installCmd(cf *commonFlags) *cobra.Command {
 	var f installFlags
 	cmd := &cobra.Command{
-		Use:   "install claude|codex|gemini [--dry-run] [--scope user|project]",
+		Use:   "install claude|codex|gemini [--dry-run] [--scope user|project] [--uninstall]",
 		Short: "Register arena's MCP server (and Claude Code's slash commands) with an agent CLI",
 		Long: `install registers arena mcp with an agent CLI, as its own mcp add command would:
   claude   ~/.claude.json (or ./.mcp.json with --scope project), and the slash
@@ -62,17 +62,24 @@ arena cannot read back whole (JSON with comments, say) or a symbolic link
 where it would write is refused, with the CLI's own command to run instead.
 --dry-run shows the change and writes nothing.
 
+--uninstall removes what install wrote, and only that: the entry named arena
+when it carries arena's marker (a configuration left holding nothing else
+is removed), and the slash command files that still carry arena's marker
+line. An entry or a file arena did not write stays, and is named.
+
 The same commands and server ship as a Claude Code plugin in this
 repository (cmd/arena/claude-plugin, listed by .claude-plugin/marketplace.json).`,
 		Example: `  arena install claude --dry-run
   arena install claude
   arena install codex
-  arena install gemini --scope project`,
+  arena install gemini --scope project
+  arena install claude --uninstall`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runInstall(cmd, cf, args[0], f) },
 	}
 	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "show what would change, write nothing")
 	cmd.Flags().StringVar(&f.scope, "scope", "user", "user (your home) or project (this directory)")
+	cmd.Flags().BoolVar(&f.uninstall, "uninstall", false, "remove what arena install wrote (the entry, the slash commands), nothing else")
 	return cmd
 }
 
@@ -93,6 +100,9 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 	if err != nil {
 		return usagef("%w", err)
 	}
+	if f.uninstall {
+		return a.runUninstall(h, f, path, home, dir)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("cannot find arena's own binary to register: %w", err)
@@ -102,11 +112,7 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 		return err
 	}
 	pass := challengers.CredentialVars(s.Agents)
-	verb := "registers"
-	if f.dryRun {
-		verb = "would register"
-	}
-	fmt.Fprintf(a.stdout, "arena install %s %s arena mcp with %s:\n", name, verb, h.Title)
+	fmt.Fprintf(a.stdout, "arena install %s %s arena mcp with %s:\n", name, pick(f.dryRun, "would register", "registers"), h.Title)
 	if err := h.Register(a.stdout, path, home, h.Entry(exe, pass), f.dryRun); err != nil {
 		if errors.Is(err, hostconfig.ErrRefused) {
 			fmt.Fprintf(a.stdout, "\nNothing was written. To register arena yourself: %s\n", h.AddCommand(exe, pass))
@@ -116,8 +122,7 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 	}
 	a.installNotes(h, pass)
 	if cdir := h.CommandsDir(f.scope, home, dir); cdir != "" {
-		commands, _ := fs.Sub(claudeCommands, "claude-plugin/commands")
-		if err := hostconfig.InstallCommands(a.stdout, commands, cdir, home, f.dryRun); err != nil {
+		if err := hostconfig.InstallCommands(a.stdout, slashCommands(), cdir, home, f.dryRun); err != nil {
 			return err
 		}
 	}
@@ -128,6 +133,49 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 		fmt.Fprintf(a.stdout, "\nRestart %s to load it. Its tools: debate, compare, judge, verdict, rank, run_status, cancel_run, list_runs, read_outcome.\n", h.Title)
 	}
 	return nil
+}
+
+// runUninstall removes what arena install wrote for the CLI h: its entry
+// in the configuration at path, then the slash commands.
+func (a *app) runUninstall(h hostconfig.Host, f installFlags, path, home, dir string) error {
+	root := home // install made the directories under it that are left empty
+	if f.scope == "project" {
+		root = dir
+	}
+	fmt.Fprintf(a.stdout, "arena install %s --uninstall %s what arena install wrote for %s:\n", h.Name, pick(f.dryRun, "would remove", "removes"), h.Title)
+	if err := h.Unregister(a.stdout, path, home, root, f.dryRun); err != nil {
+		if errors.Is(err, hostconfig.ErrRefused) {
+			fmt.Fprintf(a.stdout, "\nNothing was removed. If it is to go, the CLI removes it: %s\n", h.RemoveCommand(f.scope))
+			return exitCode(exitRefused)
+		}
+		return err
+	}
+	if cdir := h.CommandsDir(f.scope, home, dir); cdir != "" {
+		if err := hostconfig.UninstallCommands(a.stdout, slashCommands(), cdir, home, root, f.dryRun); err != nil {
+			return err
+		}
+	}
+	switch {
+	case f.dryRun:
+		fmt.Fprintln(a.stdout, "\n(dry run: nothing was removed)")
+	default:
+		fmt.Fprintf(a.stdout, "\nRestart %s: it no longer starts arena mcp.\n", h.Title)
+	}
+	return nil
+}
+
+// slashCommands are the command files arena install writes for Claude Code.
+func slashCommands() fs.FS {
+	commands, _ := fs.Sub(claudeCommands, "claude-plugin/commands")
+	return commands
+}
+
+// pick is yes when cond holds, else no.
+func pick(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
 }
 
 // installNotes says what the entry passes through, and why, and what to

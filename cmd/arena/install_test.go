@@ -298,5 +298,67 @@ func TestInstallReadByTheRealCLIs(t *testing.T) {
 		if !strings.Contains(string(out), c.want) {
 			t.Errorf("%s %v (%v):\n%s", c.cli, c.args, err, out)
 		}
+		// Uninstalled, the CLI no longer lists arena.
+		if r := s.run("install", c.cli, "--uninstall"); r.code != 0 {
+			t.Fatalf("install %s --uninstall: %d %s", c.cli, r.code, r.stdout)
+		}
+		list := exec.Command(filepath.Join(bin, c.cli), "mcp", "list")
+		list.Dir, list.Env = s.dir, cmd.Env
+		if out, err := list.CombinedOutput(); err != nil || strings.Contains(string(out), "arena") {
+			t.Errorf("%s mcp list after --uninstall (%v):\n%s", c.cli, err, out)
+		}
+	}
+}
+
+// arena install --uninstall gives back the configuration as it was
+// before install, byte for byte, removes the slash commands it wrote and
+// keeps the person's own; a second time finds nothing to remove; an entry
+// named arena that another hand wrote is refused, with the CLI's own
+// command.
+func TestUninstallRemovesOnlyWhatInstallWrote(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t)
+	cfg := s.writeHome(".claude.json", claudeConfig)
+	mine := s.writeHome(".claude/commands/debate.md", "my own /debate\n")
+	if r := s.run("install", "claude"); r.code != 0 {
+		t.Fatalf("install: %d %s", r.code, r.stdout)
+	}
+	r := s.run("install", "claude", "--uninstall", "--dry-run")
+	if r.code != 0 || !strings.Contains(r.stdout, "would remove the MCP server arena") || !strings.Contains(r.stdout, "/verdict would be removed") || readFile(t, cfg) == claudeConfig {
+		t.Fatalf("dry run: %d\n%s", r.code, r.stdout)
+	}
+	r = s.run("install", "claude", "--uninstall")
+	if r.code != 0 || readFile(t, cfg) != claudeConfig || readFile(t, mine) != "my own /debate\n" {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, readFile(t, cfg))
+	}
+	for _, want := range []string{"~/.claude.json: removed the MCP server arena\n", "/verdict removed", "debate.md: kept: arena did not write it", "Restart Claude Code"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("no %q:\n%s", want, r.stdout)
+		}
+	}
+	left, _ := os.ReadDir(filepath.Join(s.home, ".claude", "commands"))
+	if len(left) != 1 {
+		t.Fatalf("left %v", left)
+	}
+	if r = s.run("install", "claude", "--uninstall"); r.code != 0 || !strings.Contains(r.stdout, "nothing to remove") {
+		t.Fatalf("again: %d\n%s", r.code, r.stdout)
+	}
+	// A project's .mcp.json that install made goes whole.
+	if r = s.run("install", "claude", "--scope", "project"); r.code != 0 {
+		t.Fatal(r.stdout)
+	}
+	if r = s.run("install", "claude", "--scope", "project", "--uninstall"); r.code != 0 || !strings.Contains(r.stdout, "and the file, which held nothing else") {
+		t.Fatalf("project: %d\n%s", r.code, r.stdout)
+	}
+	for _, made := range []string{".mcp.json", ".claude"} { // nothing left in the work tree
+		if _, err := os.Stat(filepath.Join(s.dir, made)); !os.IsNotExist(err) {
+			t.Fatalf("%s is left: %v", made, err)
+		}
+	}
+	theirs := "[mcp_servers.arena]\ncommand = \"/opt/fork\"\n"
+	cfg = s.writeHome(".codex/config.toml", theirs)
+	r = s.run("install", "codex", "--uninstall")
+	if r.code != exitRefused || readFile(t, cfg) != theirs || !strings.Contains(r.stdout, "was not written by arena install") || !strings.Contains(r.stdout, "codex mcp remove arena") {
+		t.Fatalf("someone else's entry: %d\n%s", r.code, r.stdout)
 	}
 }

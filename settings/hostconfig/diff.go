@@ -19,7 +19,7 @@ func Diff(path string, before, after []byte) string {
 		s++
 	}
 	var out strings.Builder
-	fmt.Fprintf(&out, "--- %s\n+++ %s (after arena install)\n", path, path)
+	fmt.Fprintf(&out, "--- %s\n+++ %s (as arena would leave it)\n", path, path)
 	from := max(p-2, 0)
 	fmt.Fprintf(&out, "@@ -%d +%d @@\n", from+1, from+1)
 	for _, l := range a[from:p] {

@@ -30,6 +30,9 @@ type Host struct {
 	// addHTTP is its mcp add command for arena mcp --http: the URL, then
 	// the token file (a shell reads it when the command runs).
 	addHTTP string
+	// remove is its mcp remove command, for the scope (%[1]s) where the
+	// CLI has scopes.
+	remove  string
 	trusted string // what to know about folders the CLI trusts, if anything
 	strips  string // what the CLI keeps from a server's environment
 }
@@ -60,7 +63,8 @@ var hosts = map[string]Host{
 		// -e takes every word up to the next option (commander's variadic
 		// <env...>): the server's name must come before it.
 		add:     "claude mcp add --scope user arena -e %[1]s=%[2]s%[3]s -- %[4]s mcp",
-		addHTTP: `claude mcp add --scope user --transport http arena %[1]s --header "Authorization: Bearer $(cat %[2]s)"`},
+		addHTTP: `claude mcp add --scope user --transport http arena %[1]s --header "Authorization: Bearer $(cat %[2]s)"`,
+		remove:  "claude mcp remove --scope %[1]s arena"},
 	"codex": {Name: "codex", Title: "Codex", toml: true, pass: passNames,
 		strips: "Codex gives the servers it starts only HOME, PATH, USER and a few more of its variables",
 		user:   filepath.Join(".codex", "config.toml"), userVar: "CODEX_HOME",
@@ -68,12 +72,14 @@ var hosts = map[string]Host{
 		// a codex seat's login is under CODEX_HOME.
 		keep:    []string{"CODEX_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"},
 		add:     "codex mcp add --env %[1]s=%[2]s%[3]s arena -- %[4]s mcp",
-		addHTTP: "codex mcp add arena --url %[1]s --bearer-token-env-var ARENA_MCP_TOKEN"},
+		addHTTP: "codex mcp add arena --url %[1]s --bearer-token-env-var ARENA_MCP_TOKEN",
+		remove:  "codex mcp remove arena"},
 	"gemini": {Name: "gemini", Title: "Gemini CLI", pass: passExpanded,
 		strips: "Gemini CLI keeps every variable named like a key, token, secret or credential from the servers it starts",
 		user:   filepath.Join(".gemini", "settings.json"), project: filepath.Join(".gemini", "settings.json"),
 		add:     "gemini mcp add --scope user -e %[1]s=%[2]s%[3]s arena %[4]s mcp",
 		addHTTP: `gemini mcp add --scope user --transport http arena %[1]s -H "Authorization: Bearer $(cat %[2]s)"`,
+		remove:  "gemini mcp remove --scope %[1]s arena",
 		trusted: "Gemini CLI starts MCP servers only in folders it trusts: elsewhere gemini mcp list shows arena as Disabled. Trust a folder when Gemini CLI asks (or with /permissions), or start it with --skip-trust."},
 }
 
@@ -188,6 +194,16 @@ func (h Host) AddCommand(exe string, pass []string) string {
 // Codex reads the token from ARENA_MCP_TOKEN when it starts.
 func (h Host) AddHTTPCommand(url, tokenFile string) string {
 	return fmt.Sprintf(h.addHTTP, url, shellWord(tokenFile))
+}
+
+// RemoveCommand is the CLI's own command removing the server named arena
+// from the configuration of scope (user or project): what to run for an
+// entry arena did not write.
+func (h Host) RemoveCommand(scope string) string {
+	if !strings.Contains(h.remove, "%") {
+		return h.remove // Codex: the user's configuration only
+	}
+	return fmt.Sprintf(h.remove, scope)
 }
 
 // shellWord quotes a word for a shell when it needs it.

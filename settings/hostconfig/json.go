@@ -112,27 +112,52 @@ func jsonObjectSpan(doc []byte) (int, int, error) {
 	return end - len(raw), end, nil
 }
 
-// jsonMember finds the value of key in the object doc[start:end].
+// jsonMember finds the value of key in the object doc[start:end] (the
+// last, as a decoder takes it, were it there twice).
 func jsonMember(doc []byte, start, end int, key string) (vs, ve int, found bool, err error) {
+	members, err := jsonMembers(doc, start, end)
+	for _, m := range members {
+		if m.key == key {
+			found, vs, ve = true, m.valStart, m.valEnd
+		}
+	}
+	return vs, ve, found, err
+}
+
+// jsonSpan is where a member of an object is in the document: its key
+// starts at keyStart, its value is doc[valStart:valEnd].
+type jsonSpan struct {
+	key                        string
+	keyStart, valStart, valEnd int
+}
+
+// jsonMembers are the members of the object doc[start:end], in order.
+func jsonMembers(doc []byte, start, end int) ([]jsonSpan, error) {
 	dec := json.NewDecoder(bytes.NewReader(doc[start:end]))
 	if _, err := dec.Token(); err != nil { // {
-		return 0, 0, false, err
+		return nil, err
 	}
+	var members []jsonSpan
+	prev := start + int(dec.InputOffset())
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return 0, 0, false, err
+			return nil, err
 		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return 0, 0, false, err
+			return nil, err
 		}
-		if k, _ := t.(string); k == key {
-			e := start + int(dec.InputOffset())
-			found, vs, ve = true, e-len(raw), e // the last one counts, as in a decoder
+		e := start + int(dec.InputOffset())
+		ks := prev
+		for ks < e && (isSpace(doc[ks]) || doc[ks] == ',') {
+			ks++
 		}
+		k, _ := t.(string)
+		members = append(members, jsonSpan{key: k, keyStart: ks, valStart: e - len(raw), valEnd: e})
+		prev = e
 	}
-	return vs, ve, found, nil
+	return members, nil
 }
 
 // jsonInsert adds member (text) at the end of the object doc[start:end],

@@ -66,7 +66,18 @@ func EditTOML(doc []byte, e Entry) ([]byte, State, error) {
 // and its sub-tables.
 func replaceTOML(doc string, e Entry) (string, error) {
 	lines := strings.SplitAfter(doc, "\n")
-	start := -1
+	start, end, err := tomlArenaSpan(lines)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(lines[:start], "") + tomlBlock(e) + strings.Join(lines[end:], ""), nil
+}
+
+// tomlArenaSpan is where the [mcp_servers.arena] table and its sub-tables
+// are: lines[start:end], without the blank lines and comments before the
+// next table, which are about it.
+func tomlArenaSpan(lines []string) (start, end int, err error) {
+	start = -1
 	for i, l := range lines {
 		if tomlArenaHeader.MatchString(l) {
 			start = i
@@ -74,21 +85,19 @@ func replaceTOML(doc string, e Entry) (string, error) {
 		}
 	}
 	if start < 0 {
-		return "", errors.New("arena's entry is not written as a [mcp_servers.arena] table; edit it by hand")
+		return 0, 0, errors.New("arena's entry is not written as a [mcp_servers.arena] table; edit it by hand")
 	}
-	end := start + 1
+	end = start + 1
 	for end < len(lines) && (!tomlHeader.MatchString(lines[end]) || tomlArenaSub.MatchString(lines[end])) {
 		end++
 	}
-	// Keep the blank lines and comments before the next table: they
-	// are about it.
 	for end-1 > start {
 		if l := strings.TrimSpace(lines[end-1]); l != "" && !strings.HasPrefix(l, "#") {
 			break
 		}
 		end--
 	}
-	return strings.Join(lines[:start], "") + tomlBlock(e) + strings.Join(lines[end:], ""), nil
+	return start, end, nil
 }
 
 // strictTOML is a second reading, by a parser that holds to what TOML

@@ -22,15 +22,9 @@ var ErrRefused = errors.New("refused")
 // it would change, and writes nothing).
 func (h Host) Register(w io.Writer, path, home string, entry Entry, dry bool) error {
 	show := Tilde(path, home)
-	refuse := func(format string, args ...any) error {
-		fmt.Fprintf(w, "  %s: refused: %s\n", show, fmt.Sprintf(format, args...))
-		return ErrRefused
-	}
-	before, mode, err := Read(path)
-	switch {
-	case errors.Is(err, ErrUnsafe):
-		return refuse("%v", err)
-	case err != nil:
+	refuse := func(format string, args ...any) error { return refused(w, show, format, args...) }
+	before, mode, err := readConfig(w, path, show)
+	if err != nil {
 		return err
 	}
 	after, state, err := h.Edit(before, entry)
@@ -56,6 +50,23 @@ func (h Host) Register(w io.Writer, path, home string, entry Entry, dry bool) er
 	}
 	fmt.Fprintf(w, "  %s: %s\n", show, what)
 	return nil
+}
+
+// refused says on w that the configuration shown as show is left alone,
+// and why.
+func refused(w io.Writer, show, format string, args ...any) error {
+	fmt.Fprintf(w, "  %s: refused: %s\n", show, fmt.Sprintf(format, args...))
+	return ErrRefused
+}
+
+// readConfig reads the configuration at path for an edit, refusing (and
+// saying so on w) one arena does not edit.
+func readConfig(w io.Writer, path, show string) ([]byte, fs.FileMode, error) {
+	before, mode, err := Read(path)
+	if errors.Is(err, ErrUnsafe) {
+		return nil, 0, refused(w, show, "%v", err)
+	}
+	return before, mode, err
 }
 
 func indent(s, pad string) string {

@@ -32,15 +32,9 @@ import (
 // or project directory) that it leaves empty.
 func (h Host) Unregister(w io.Writer, path, home, root string, dry bool) error {
 	show := Tilde(path, home)
-	refuse := func(format string, args ...any) error {
-		fmt.Fprintf(w, "  %s: refused: %s\n", show, fmt.Sprintf(format, args...))
-		return ErrRefused
-	}
-	before, mode, err := Read(path)
-	switch {
-	case errors.Is(err, ErrUnsafe):
-		return refuse("%v", err)
-	case err != nil:
+	refuse := func(format string, args ...any) error { return refused(w, show, format, args...) }
+	before, mode, err := readConfig(w, path, show)
+	if err != nil {
 		return err
 	}
 	after, removed, err := h.Unedit(before)

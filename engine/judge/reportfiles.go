@@ -76,12 +76,17 @@ func createSet(d *trust.Dir, stem string, n int) ([]string, error) {
 	return made, nil
 }
 
+// openDir opens the reports' directory, once they are reserved.
+func (r *ReportFiles) openDir() (*trust.Dir, error) {
+	if err := r.reserve(); err != nil {
+		return nil, err
+	}
+	return trust.OpenDir(r.dir, false)
+}
+
 // Append adds text to judge n's report (n from 1) and returns its path.
 func (r *ReportFiles) Append(n int, text string) (string, error) {
-	if err := r.reserve(); err != nil {
-		return "", err
-	}
-	d, err := trust.OpenDir(r.dir, false)
+	d, err := r.openDir()
 	if err != nil {
 		return "", err
 	}
@@ -96,10 +101,7 @@ func (r *ReportFiles) Append(n int, text string) (string, error) {
 
 // Outcome saves the outcome document as {stem}.md beside the reports.
 func (r *ReportFiles) Outcome(md string) (string, error) {
-	if err := r.reserve(); err != nil {
-		return "", err
-	}
-	d, err := trust.OpenDir(r.dir, false)
+	d, err := r.openDir()
 	if err != nil {
 		return "", err
 	}

@@ -156,10 +156,14 @@ func (t *docTable) width() int {
 
 // keyed is the table fitted to w by its heads, and the legend under it:
 // the heads wider than their column's cells give way to letters, the
-// most too wide first, as few as make the table fit; all of them where
-// that is half of them or more, or where even all do not make it fit (then
-// glamour narrows the columns with long cells, and their cells wrap). It
-// is t itself, without a legend, when no head is wider than its cells.
+// most too wide first, as few as make the table fit, and with them every
+// head too wide by at least half as much as the most (its siblings: as
+// few as made it fit left, at 160 columns, compare's scores headed
+// "Kafka (average) │ A │ Postgres LISTEN/NOTIFY (reversed)", and
+// verdict's "semantic │ A │ syntactic" at 80); all of them where that is
+// half of them or more, or where even all do not make it fit (then
+// glamour narrows the columns with long cells, and their cells wrap). It is t itself, without a legend, when no head
+// is wider than its cells.
 func (t *docTable) keyed(w int) (*docTable, string) {
 	heads, cells := t.widths()
 	var wide []int // the columns whose head is wider than their cells
@@ -168,7 +172,8 @@ func (t *docTable) keyed(w int) (*docTable, string) {
 			wide = append(wide, i)
 		}
 	}
-	slices.SortStableFunc(wide, func(a, b int) int { return (heads[b] - cells[b]) - (heads[a] - cells[a]) })
+	over := func(i int) int { return heads[i] - max(cells[i], 1) }
+	slices.SortStableFunc(wide, func(a, b int) int { return over(b) - over(a) })
 	wide = wide[:min(len(wide), 26)]
 	k := *t
 	k.head = append([]string(nil), t.head...)
@@ -181,6 +186,9 @@ func (t *docTable) keyed(w int) (*docTable, string) {
 	}
 	if 2*n >= len(wide) || k.width() > w {
 		n = len(wide)
+	}
+	for n < len(wide) && 2*over(wide[n]) >= over(wide[0]) {
+		n++
 	}
 	keyed := map[int]bool{}
 	for _, i := range wide[:n] {

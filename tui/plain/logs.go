@@ -145,11 +145,16 @@ func logDate(l runlog.Summary, layout string) string {
 }
 
 // logResult is a saved run's outcome, or that it is being written, or
-// that it cannot be read.
+// that it cannot be read. A run whose outcome is in while its arena still
+// holds the log (the live screen left open on the outcome, where f can
+// still ask a follow-up) is finished: it was listed "running", and a
+// newcomer took a comparison done minutes before for one still going.
 func logResult(l runlog.Summary) string {
 	switch {
 	case l.Problem != "" && l.Started.IsZero():
 		return "unreadable"
+	case l.Writing && l.Result != "":
+		return ResultWords(l) + " (still open in " + strings.TrimPrefix(writer(l.WriterPID), "(")
 	case l.Writing:
 		return "running " + writer(l.WriterPID)
 	}
@@ -233,7 +238,7 @@ type LogJSON struct {
 	Started   time.Time `json:"started,omitzero"`
 	Protocol  string    `json:"protocol,omitempty"`
 	Topic     string    `json:"topic,omitempty"`
-	Result    string    `json:"result"` // the outcome, "unfinished", "running" or "unreadable"
+	Result    string    `json:"result"` // the outcome (writer_pid set: its arena still has it open), "unfinished", "running" or "unreadable"
 	Rounds    int       `json:"rounds"`
 	TookMS    int64     `json:"took_ms"`
 	TokensIn  int64     `json:"tokens_in"`
@@ -250,6 +255,9 @@ func LogsJSON(logs []runlog.Summary) ([]byte, error) {
 		result := logResult(l)
 		if l.Writing {
 			result = "running"
+			if l.Result != "" {
+				result = ResultWords(l) // finished; writer_pid says it is still open
+			}
 		}
 		line, err := trust.JSON(LogJSON{
 			Path: l.Path, Started: l.Started, Protocol: l.Protocol, Topic: l.Topic, Result: result,

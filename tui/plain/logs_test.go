@@ -179,3 +179,26 @@ func TestLogsPaged(t *testing.T) {
 		t.Errorf("at 80 columns, %d lines", strings.Count(out.String(), "\n"))
 	}
 }
+
+// A run whose outcome is in while its arena still holds the log (the live
+// screen left open on the outcome) is listed by its outcome, not as
+// running: a comparison finished minutes before read "running (process
+// 19585)" to a newcomer. Its JSON gives the outcome, writer_pid that it
+// is open.
+func TestLogsFinishedButOpen(t *testing.T) {
+	colourless(t)
+	logs := sampleLogs()[1:2]
+	logs[0].Result = "recommendation"
+	got := LogsAt("logs", logs, io.Discard, 80)
+	if want := "2026-03-01 10:30  rank · recommendation (still open in process 4242) · Rank two\n"; !strings.HasPrefix(got, want) {
+		t.Errorf("got\n%s\nwant it to begin\n%s", got, want)
+	}
+	b, err := LogsJSON(logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l LogJSON
+	if err := json.Unmarshal(b, &l); err != nil || l.Result != "recommendation" || l.WriterPID != 4242 {
+		t.Errorf("%+v (%v) from %s", l, err, b)
+	}
+}

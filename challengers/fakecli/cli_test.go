@@ -231,7 +231,8 @@ func TestInstallCommand(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "bin")
 	cmd := exec.Command(clitest.Binary(t), "install", dir, "claude", "agy")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "fakecli: claude, agy in "+dir+" now run the fakes") {
 		t.Fatalf("install: %v\n%s", err, out)
 	}
 	for _, n := range []string{"claude", "agy"} {

@@ -61,40 +61,42 @@ func manage(args []string) int {
 		fmt.Fprint(os.Stderr, usage)
 		return 2
 	}
-	if err := install(args[1], args[2:]); err != nil {
+	names, err := install(args[1], args[2:])
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "fakecli: %v\n", err)
 		return 1
 	}
+	fmt.Printf("fakecli: %s in %s now run the fakes; put that directory first on PATH to use them, and keep it off PATH otherwise\n", strings.Join(names, ", "), args[1])
 	return 0
 }
 
 // install links dir/name to this executable for each name, replacing
-// whatever is there.
-func install(dir string, names []string) error {
+// whatever is there, and returns the names.
+func install(dir string, names []string) ([]string, error) {
 	if len(names) == 0 {
 		names = defaultInstall
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if self, err = filepath.EvalSymlinks(self); err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	for _, n := range names {
 		if _, ok := clis[n]; !ok {
-			return fmt.Errorf("unknown CLI %q (known: %s)", n, strings.Join(slices.Sorted(maps.Keys(clis)), ", "))
+			return nil, fmt.Errorf("unknown CLI %q (known: %s)", n, strings.Join(slices.Sorted(maps.Keys(clis)), ", "))
 		}
 		link := filepath.Join(dir, n)
 		if err := os.Remove(link); err != nil && !os.IsNotExist(err) {
-			return err
+			return nil, err
 		}
 		if err := os.Symlink(self, link); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return names, nil
 }

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/arenadebate/arena/challengers"
@@ -167,6 +169,23 @@ func isCobraUsage(err error) bool {
 }
 
 type flagError struct{ error }
+
+// nearFlag is a flag of cmd that an unknown flag's name is part of, or
+// that is part of it (--rounds for --max-rounds, --judge for --judges),
+// or "".
+func nearFlag(cmd *cobra.Command, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok || len(name) < 3 {
+		return ""
+	}
+	near := ""
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if near == "" && !f.Hidden && (strings.Contains(f.Name, name) || strings.Contains(name, f.Name) && len(f.Name) >= 4) {
+			near = f.Name
+		}
+	})
+	return near
+}
 
 func (a *app) warn(format string, args ...any) {
 	fmt.Fprintf(a.stderr, "arena: warning: "+format+"\n", args...)

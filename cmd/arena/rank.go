@@ -152,8 +152,9 @@ func (a *app) runRank(cmd *cobra.Command, cf *commonFlags, f *rankFlags, args []
 	cfg.SaveReport = func(data []byte) (string, error) { return rank.WriteReport(data, f.Out, logPath) }
 	p := rank.New(cfg)
 	out := a.runProtocol(p, logw, f.outputFlags)
-	if f.noTUI || f.json || !a.isTTY() {
-		// The live screen's account lists it already.
+	if f.json {
+		// The live screen's account and the headless printer's list it
+		// already; JSON Lines on stdout do not.
 		if rep := p.Report(); rep != nil && rep.SavedTo != "" {
 			fmt.Fprintf(a.stderr, "arena: JSON report: %s\n", rep.SavedTo)
 		}

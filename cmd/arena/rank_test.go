@@ -167,7 +167,8 @@ func TestRankTwoRepositoriesEndToEnd(t *testing.T) {
 		t.Fatalf("ranking %q with totals %v", rep.Ranking, tot)
 	}
 	checkSeatsSawNoRepository(t, s.fakes.Calls(), repos, "alpha", "beta")
-	if !strings.Contains(r.stdout, "## Ranking") || !strings.Contains(r.stderr, "JSON report: ") {
+	// Where the report went is said once, in the run's account.
+	if !strings.Contains(r.stdout, "## Ranking") || strings.Count(r.stdout, "JSON report: ") != 1 || strings.Contains(r.stderr, "JSON report") {
 		t.Fatalf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
 	}
 	// Replay shows the same run.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"github.com/spf13/cobra"
 )
 
@@ -31,7 +32,12 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 		},
 	}
 	root.SuggestionsMinimumDistance = 2 // for mistypedCommand
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError{err} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		if near := nearFlag(cmd, err); near != "" {
+			err = fmt.Errorf("%w (did you mean --%s?)", err, near)
+		}
+		return flagError{err}
+	})
 	cf.register(root)
 	f.register(root)
 	// The root's usage ends with the debate's exit codes, every other

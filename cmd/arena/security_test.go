@@ -627,7 +627,7 @@ func TestDryRunShowsWhatEachSeatWouldReceive(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"--context", "context.md", "should we?"}, []string{"context.md (12 bytes)", "claude", "gemini"}},
+		{[]string{"--context", "context.md", "should we?"}, []string{"Dry run of a debate run:", "context.md (12 bytes)", "claude", "gemini"}},
 		{[]string{"compare", "which?", "--option", "A", "--option", "B", "--context", "context.md"}, []string{"for A", "context.md (12 bytes)"}},
 		{[]string{"judge", filepath.Dir(solution), "--task", "create users"}, []string{"Judge 1", "users.go (175 bytes)", "Not sent:", ".env (looks like a secret"}},
 		{[]string{"verdict", "context.md", "--task-id", "t"}, []string{"quick", "context.md (12 bytes)"}},

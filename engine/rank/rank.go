@@ -309,7 +309,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		{Name: "run tests", Value: fmt.Sprint(cfg.RunTests != nil)},
 	}
 	for _, r := range cfg.Repos {
-		settings = append(settings, engine.Setting{Name: r.Label, Value: fmt.Sprintf("%s (%s vs %s, %.12s)", r.Path, r.Git.Branch, r.Git.Base, r.Git.Head)})
+		settings = append(settings, engine.Setting{Name: "repository " + r.Label, Value: fmt.Sprintf("%s (%s vs %s, %.12s)", r.Path, r.Git.Branch, r.Git.Base, r.Git.Head)})
 	}
 	if slices.ContainsFunc(cfg.Authors, func(a string) bool { return a != "" }) {
 		var parts []string

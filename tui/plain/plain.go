@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/arenadebate/arena/challengers/trust"
@@ -181,7 +182,7 @@ func (p *Printer) banner(v engine.DebateStarted) {
 	p.printf("  Protocol: %s\n", engine.OrDash(v.Title))
 	p.printf("%s", wrapList("  Seats: ", seats, 80))
 	for _, st := range v.Settings {
-		p.printf("  %s: %s\n", capitalize(st.Name), st.Value)
+		p.printf("  %s: %s\n", capitalize(st.Name), yesNo(st.Value))
 	}
 	if v.MaxRounds > 0 {
 		p.printf("  Max rounds: %d\n", v.MaxRounds)
@@ -405,9 +406,14 @@ func (p *Printer) table(v engine.Table) {
 		}
 		p.printf("   %s\n", strings.TrimRight(b.String(), " "))
 	}
-	headers := make([]string, len(v.Columns))
-	for i, c := range v.Columns {
-		headers[i] = capitalize(c)
+	headers := slices.Clone(v.Columns)
+	// A protocol that capitalises its own heads (rank's) names the rest
+	// as they are to be shown: a repository's label, say, is typed as it
+	// is. Otherwise the heads are words, shown capitalised.
+	if !slices.ContainsFunc(headers, startsUpper) {
+		for i, c := range headers {
+			headers[i] = capitalize(c)
+		}
 	}
 	row(headers, false)
 	for _, r := range v.Rows {
@@ -445,6 +451,23 @@ func noteMark(level string) string {
 		return "✗ error:"
 	}
 	return "· note:"
+}
+
+// startsUpper says whether s begins with a capital letter.
+func startsUpper(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+// yesNo is a setting's value for a person: yes or no for a switch.
+func yesNo(v string) string {
+	switch v {
+	case "true":
+		return "yes"
+	case "false":
+		return "no"
+	}
+	return v
 }
 
 func capitalize(s string) string {

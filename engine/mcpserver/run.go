@@ -314,11 +314,14 @@ func (r *run) seat(name string) *seatState {
 
 // stop asks the run to stop as Ctrl+C would: the agents are killed, the
 // protocol reaches its interrupted outcome and the log is closed whole,
-// so arena resume can carry the run on.
+// so arena resume can carry the run on. It asks once: a second SIGINT is
+// a person's second Ctrl+C, which quits at once, outcome unwritten, and a
+// session that ends as the server does was stopped twice (sessionEnds and
+// StopAll), its log left without an outcome.
 func (r *run) stop() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.exited {
+	if r.exited || r.stopped {
 		return
 	}
 	r.stopped = true

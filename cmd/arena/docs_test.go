@@ -139,6 +139,7 @@ func hasAnchor(t *testing.T, path, anchor string) bool {
 // (scripts/screenshot); the capture must still run and show the screen it
 // is meant to: the phases, the panes and the verdicts.
 func TestTheScreenshotsCaptureStillRuns(t *testing.T) {
+	t.Parallel()
 	clitest.SkipShort(t)
 	needTmux(t)
 	root := moduleRoot(t)

@@ -60,13 +60,17 @@ func readmeBlocks(t *testing.T, heading string) [][]string {
 // whole debate. Only `go install …@latest`, which fetches the published
 // module, is replaced by building the same package from this checkout.
 func TestREADMETryItWithoutAModelCLI(t *testing.T) {
+	t.Parallel()
 	blocks := readmeBlocks(t, "### Try it without a model CLI")
 	const install = "go install github.com/arenadebate/arena/challengers/fakecli@latest"
 	if len(blocks) != 2 || len(blocks[1]) != 3 || blocks[1][0] != install || !strings.HasPrefix(blocks[1][1], "fakecli install ") || !strings.HasPrefix(blocks[1][2], "PATH=") {
 		t.Fatalf("the README's commands changed; update this test:\n%q", blocks)
 	}
 	for i, lines := range blocks {
-		t.Run([]string{"from a clone", "installed"}[i], func(t *testing.T) { tryFakes(t, lines) })
+		t.Run([]string{"from a clone", "installed"}[i], func(t *testing.T) {
+			t.Parallel()
+			tryFakes(t, lines)
+		})
 	}
 }
 
@@ -111,7 +115,9 @@ func tryFakes(t *testing.T, lines []string) {
 	script := "set -e\n" + strings.Join(lines, "\n") + "\n"
 	cmd := exec.CommandContext(ctx, "bash", "-c", script)
 	cmd.Dir = work
-	cmd.Env = []string{"HOME=" + home, "PATH=" + bin + ":/usr/local/bin:/usr/bin:/bin", "NO_COLOR=1"}
+	// GORACE: the race detector's arena (and each call's reaper) would
+	// otherwise sleep a second as it exits (faults_test.go's init).
+	cmd.Env = []string{"HOME=" + home, "PATH=" + bin + ":/usr/local/bin:/usr/bin:/bin", "NO_COLOR=1", "GORACE=" + os.Getenv("GORACE")}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {

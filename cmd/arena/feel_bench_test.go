@@ -215,20 +215,25 @@ func feelMeasure(b *testing.B, scr *benchkit.Screen, pid int, arena string, fake
 	return w, 100 * float64(agents1-agents0) / float64(wall)
 }
 
-// feelCPU is the processor time of arena (pid and its children running
-// arena's binary) and of the fake CLIs among its children: those listed
-// in fakes, or, when fakes is nil, those running now (returned, so the
-// window ends with the processes it started with).
+// feelCPU is the processor time of arena (pid and the processes under it
+// running arena's binary: its reaper, and each call's reaper, under which
+// the agents run) and of the fake CLIs under them: those listed in fakes,
+// or, when fakes is nil, those running now (returned, so the window ends
+// with the processes it started with).
 func feelCPU(pid int, arena string, fakes []int) (own, agents time.Duration, running []int) {
-	own = benchkit.ProcCPU(pid)
 	arenaExe := benchkit.Exe(pid)
-	for _, c := range benchkit.Children(pid) {
-		if benchkit.Exe(c) == arenaExe {
-			own += benchkit.ProcCPU(c)
-		} else if fakes == nil {
-			running = append(running, c)
+	var walk func(p int)
+	walk = func(p int) {
+		own += benchkit.ProcCPU(p)
+		for _, c := range benchkit.Children(p) {
+			if benchkit.Exe(c) == arenaExe {
+				walk(c)
+			} else if fakes == nil {
+				running = append(running, c)
+			}
 		}
 	}
+	walk(pid)
 	if fakes == nil {
 		fakes = running
 	}

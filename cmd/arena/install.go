@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/settings/hostconfig"
 )
 
@@ -100,8 +102,11 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 	if err != nil {
 		return usagef("%w", err)
 	}
+	// What install says quotes paths (the working directory's) and the
+	// configuration's own lines: they reach the terminal cleaned.
+	out := trust.Writer{W: a.stdout}
 	if f.uninstall {
-		return a.runUninstall(h, f, path, home, dir)
+		return a.runUninstall(out, h, f, path, home, dir)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -112,54 +117,54 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 		return err
 	}
 	pass := challengers.CredentialVars(s.Agents)
-	fmt.Fprintf(a.stdout, "arena install %s %s arena mcp with %s:\n", name, pick(f.dryRun, "would register", "registers"), h.Title)
-	if err := h.Register(a.stdout, path, home, h.Entry(exe, pass), f.dryRun); err != nil {
+	fmt.Fprintf(out, "arena install %s %s arena mcp with %s:\n", name, pick(f.dryRun, "would register", "registers"), h.Title)
+	if err := h.Register(out, path, home, h.Entry(exe, pass), f.dryRun); err != nil {
 		if errors.Is(err, hostconfig.ErrRefused) {
-			fmt.Fprintf(a.stdout, "\nNothing was written. To register arena yourself: %s\n", h.AddCommand(exe, pass))
+			fmt.Fprintf(out, "\nNothing was written. To register arena yourself: %s\n", h.AddCommand(exe, pass))
 			return exitCode(exitRefused)
 		}
 		return err
 	}
-	a.installNotes(h, pass)
+	installNotes(out, h, pass)
 	if cdir := h.CommandsDir(f.scope, home, dir); cdir != "" {
-		if err := hostconfig.InstallCommands(a.stdout, slashCommands(), cdir, home, f.dryRun); err != nil {
+		if err := hostconfig.InstallCommands(out, slashCommands(), cdir, home, f.dryRun); err != nil {
 			return err
 		}
 	}
 	switch {
 	case f.dryRun:
-		fmt.Fprintln(a.stdout, "\n(dry run: nothing was written)")
+		fmt.Fprintln(out, "\n(dry run: nothing was written)")
 	default:
-		fmt.Fprintf(a.stdout, "\nRestart %s to load it. Its tools: debate, compare, judge, verdict, rank, run_status, cancel_run, list_runs, read_outcome.\n", h.Title)
+		fmt.Fprintf(out, "\nRestart %s to load it. Its tools: debate, compare, judge, verdict, rank, run_status, cancel_run, list_runs, read_outcome.\n", h.Title)
 	}
 	return nil
 }
 
 // runUninstall removes what arena install wrote for the CLI h: its entry
 // in the configuration at path, then the slash commands.
-func (a *app) runUninstall(h hostconfig.Host, f installFlags, path, home, dir string) error {
+func (a *app) runUninstall(out io.Writer, h hostconfig.Host, f installFlags, path, home, dir string) error {
 	root := home // install made the directories under it that are left empty
 	if f.scope == "project" {
 		root = dir
 	}
-	fmt.Fprintf(a.stdout, "arena install %s --uninstall %s what arena install wrote for %s:\n", h.Name, pick(f.dryRun, "would remove", "removes"), h.Title)
-	if err := h.Unregister(a.stdout, path, home, root, f.dryRun); err != nil {
+	fmt.Fprintf(out, "arena install %s --uninstall %s what arena install wrote for %s:\n", h.Name, pick(f.dryRun, "would remove", "removes"), h.Title)
+	if err := h.Unregister(out, path, home, root, f.dryRun); err != nil {
 		if errors.Is(err, hostconfig.ErrRefused) {
-			fmt.Fprintf(a.stdout, "\nNothing was removed. If it is to go, the CLI removes it: %s\n", h.RemoveCommand(f.scope))
+			fmt.Fprintf(out, "\nNothing was removed. If it is to go, the CLI removes it: %s\n", h.RemoveCommand(f.scope))
 			return exitCode(exitRefused)
 		}
 		return err
 	}
 	if cdir := h.CommandsDir(f.scope, home, dir); cdir != "" {
-		if err := hostconfig.UninstallCommands(a.stdout, slashCommands(), cdir, home, root, f.dryRun); err != nil {
+		if err := hostconfig.UninstallCommands(out, slashCommands(), cdir, home, root, f.dryRun); err != nil {
 			return err
 		}
 	}
 	switch {
 	case f.dryRun:
-		fmt.Fprintln(a.stdout, "\n(dry run: nothing was removed)")
+		fmt.Fprintln(out, "\n(dry run: nothing was removed)")
 	default:
-		fmt.Fprintf(a.stdout, "\nRestart %s: it no longer starts arena mcp.\n", h.Title)
+		fmt.Fprintf(out, "\nRestart %s: it no longer starts arena mcp.\n", h.Title)
 	}
 	return nil
 }
@@ -180,11 +185,11 @@ func pick(cond bool, yes, no string) string {
 
 // installNotes says what the entry passes through, and why, and what to
 // know about the CLI's trusted folders.
-func (a *app) installNotes(h hostconfig.Host, pass []string) {
+func installNotes(out io.Writer, h hostconfig.Host, pass []string) {
 	if names := h.Passed(pass); len(names) > 0 {
-		fmt.Fprintf(a.stdout, "  %s: the entry passes %s to arena by name (the values stay in your environment), for the seats that log in with them\n", h.Strips(), strings.Join(names, ", "))
+		fmt.Fprintf(out, "  %s: the entry passes %s to arena by name (the values stay in your environment), for the seats that log in with them\n", h.Strips(), strings.Join(names, ", "))
 	}
 	if t := h.Trusted(); t != "" {
-		fmt.Fprintf(a.stdout, "  %s\n", t)
+		fmt.Fprintf(out, "  %s\n", t)
 	}
 }

@@ -362,3 +362,25 @@ func TestUninstallRemovesOnlyWhatInstallWrote(t *testing.T) {
 		t.Fatalf("someone else's entry: %d\n%s", r.code, r.stdout)
 	}
 }
+
+// What install and --uninstall show of a configuration (its lines, in a
+// dry run's diff) reaches the terminal cleaned: a right-to-left override
+// someone put in a value is not written raw.
+func TestInstallShowsTheConfigurationCleaned(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t)
+	s.writeHome(".claude.json", "{\"theme\": \"dark\u202eevil\"}\n")
+	for _, step := range []string{"install", "uninstall"} {
+		args := []string{"install", "claude", "--dry-run"}
+		if step == "uninstall" {
+			if r := s.run("install", "claude"); r.code != 0 {
+				t.Fatalf("install: %d %s", r.code, r.stdout)
+			}
+			args = append(args, "--uninstall")
+		}
+		r := s.run(args...)
+		if r.code != 0 || !strings.Contains(r.stdout, `"theme": "dark`) || strings.ContainsRune(r.stdout, '\u202e') {
+			t.Fatalf("%v: exit %d\n%q", args, r.code, r.stdout)
+		}
+	}
+}

@@ -23,12 +23,9 @@ func EditJSON(doc []byte, key, name string, e Entry) ([]byte, State, error) {
 	if len(bytes.TrimSpace(doc)) == 0 {
 		doc = []byte("{}\n")
 	}
-	var before map[string]any
-	if err := json.Unmarshal(doc, &before); err != nil {
-		return nil, 0, fmt.Errorf("it is not plain JSON (%w); arena edits only files it can read back whole", err)
-	}
-	if k, twice := duplicateKey(doc); twice {
-		return nil, 0, fmt.Errorf("it has the key %q twice in one object, and programs differ on which one counts; remove one, then try again", k)
+	before, err := parseJSON(doc)
+	if err != nil {
+		return nil, 0, err
 	}
 	out, state, err := spliceJSON(doc, key, name, e)
 	if err != nil || state == Unchanged {
@@ -38,6 +35,19 @@ func EditJSON(doc []byte, key, name string, e Entry) ([]byte, State, error) {
 		return nil, 0, err
 	}
 	return out, state, nil
+}
+
+// parseJSON reads a configuration to edit: JSON that arena can read back
+// whole, with each key once an object.
+func parseJSON(doc []byte) (map[string]any, error) {
+	var m map[string]any
+	if err := json.Unmarshal(doc, &m); err != nil {
+		return nil, fmt.Errorf("it is not plain JSON (%w); arena edits only files it can read back whole", err)
+	}
+	if k, twice := duplicateKey(doc); twice {
+		return nil, fmt.Errorf("it has the key %q twice in one object, and programs differ on which one counts; remove one, then try again", k)
+	}
+	return m, nil
 }
 
 // spliceJSON writes the entry into the document's text.

@@ -27,21 +27,14 @@ var (
 // EditTOML registers e as mcp_servers.arena in a TOML document (nil: a
 // new one), as EditJSON does in JSON.
 func EditTOML(doc []byte, e Entry) ([]byte, State, error) {
-	var before map[string]any
-	if _, err := toml.Decode(string(doc), &before); err != nil {
-		return nil, 0, fmt.Errorf("it is not valid TOML (%w)", err)
-	}
-	if err := strictTOML(string(doc)); err != nil {
-		return nil, 0, fmt.Errorf("it is not valid TOML (%w)", err)
+	before, cur, exists, err := parseTOML(doc)
+	if err != nil {
+		return nil, 0, err
 	}
 	servers, _ := before["mcp_servers"].(map[string]any)
-	cur, exists := servers["arena"]
 	var out string
 	state := Added
 	switch {
-	case exists && !ours(normal(cur)):
-		b, _ := json.Marshal(cur)
-		return nil, 0, fmt.Errorf("%w: %s", ErrNotOurs, oneLine(string(b), 160))
 	case exists && sameEntry(cur, e):
 		return doc, Unchanged, nil
 	case exists:
@@ -60,6 +53,24 @@ func EditTOML(doc []byte, e Entry) ([]byte, State, error) {
 		return nil, 0, err
 	}
 	return []byte(out), state, nil
+}
+
+// parseTOML reads a configuration to edit, as TOML 1.0 allows it, and
+// finds arena's entry in it (exists is false when there is none); an
+// entry named arena that arena did not write is ErrNotOurs.
+func parseTOML(doc []byte) (before map[string]any, cur any, exists bool, err error) {
+	if _, err := toml.Decode(string(doc), &before); err != nil {
+		return nil, nil, false, fmt.Errorf("it is not valid TOML (%w)", err)
+	}
+	if err := strictTOML(string(doc)); err != nil {
+		return nil, nil, false, fmt.Errorf("it is not valid TOML (%w)", err)
+	}
+	servers, _ := before["mcp_servers"].(map[string]any)
+	if cur, exists = servers["arena"]; exists && !ours(normal(cur)) {
+		b, _ := json.Marshal(cur)
+		return nil, nil, false, fmt.Errorf("%w: %s", ErrNotOurs, oneLine(string(b), 160))
+	}
+	return before, cur, exists, nil
 }
 
 // replaceTOML puts the entry in place of the [mcp_servers.arena] table

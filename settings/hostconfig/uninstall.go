@@ -128,12 +128,9 @@ func RemoveJSON(doc []byte, key, name string) ([]byte, bool, error) {
 	if len(bytes.TrimSpace(doc)) == 0 {
 		return doc, false, nil
 	}
-	var before map[string]any
-	if err := json.Unmarshal(doc, &before); err != nil {
-		return nil, false, fmt.Errorf("it is not plain JSON (%w); arena edits only files it can read back whole", err)
-	}
-	if k, twice := duplicateKey(doc); twice {
-		return nil, false, fmt.Errorf("it has the key %q twice in one object, and programs differ on which one counts; remove one, then try again", k)
+	before, err := parseJSON(doc)
+	if err != nil {
+		return nil, false, err
 	}
 	oStart, oEnd, err := jsonObjectSpan(doc)
 	if err != nil {
@@ -207,21 +204,9 @@ func spliceOut(doc []byte, members []jsonSpan, i int) []byte {
 // RemoveTOML removes the [mcp_servers.arena] table and its sub-tables
 // from a TOML document, with the blank line install put before it.
 func RemoveTOML(doc []byte) ([]byte, bool, error) {
-	var before map[string]any
-	if _, err := toml.Decode(string(doc), &before); err != nil {
-		return nil, false, fmt.Errorf("it is not valid TOML (%w)", err)
-	}
-	if err := strictTOML(string(doc)); err != nil {
-		return nil, false, fmt.Errorf("it is not valid TOML (%w)", err)
-	}
-	servers, _ := before["mcp_servers"].(map[string]any)
-	cur, exists := servers["arena"]
-	switch {
-	case !exists:
-		return doc, false, nil
-	case !ours(normal(cur)):
-		b, _ := json.Marshal(cur)
-		return nil, false, fmt.Errorf("%w: %s", ErrNotOurs, oneLine(string(b), 160))
+	before, _, exists, err := parseTOML(doc)
+	if err != nil || !exists {
+		return doc, false, err
 	}
 	lines := strings.SplitAfter(string(doc), "\n")
 	start, end, err := tomlArenaSpan(lines)

@@ -72,7 +72,7 @@ args = ["codex.dotted.server"]
 `, api.URL, server, server))
 	market := filepath.Join(t.TempDir(), "market")
 	for name, content := range map[string]string{
-		".agents/plugins/marketplace.json":            `{"name": "users-market", "plugins": [{"name": "users-plugin", "source": {"source": "local", "path": "./plugins/users-plugin"}}]}`,
+		".agents/plugins/marketplace.json":               `{"name": "users-market", "plugins": [{"name": "users-plugin", "source": {"source": "local", "path": "./plugins/users-plugin"}}]}`,
 		"plugins/users-plugin/.codex-plugin/plugin.json": `{"name": "users-plugin", "version": "1.0.0"}`,
 		"plugins/users-plugin/.mcp.json":                 fmt.Sprintf(`{"mcpServers": %s}`, mcp("codex-plugin-server")),
 	} {

@@ -141,3 +141,35 @@ func TestSeatsRunAsTheirUsersConfiguredThem(t *testing.T) {
 		}
 	}
 }
+
+// With the fakes, from the built binary: a codex seat names every server
+// of the user's config.toml to turn it off, and a config.toml it cannot
+// read stops that seat with the file named, before codex starts; the
+// debate goes on with the others.
+func TestCodexSeatTurnsOffTheServersOfItsUsersConfig(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t)
+	s.writeHome(".codex/config.toml", "model = \"users-codex-model\"\n[mcp_servers.theirs]\ncommand = \"/bin/false\"\n")
+	if r := s.run("--no-tui", "--max-rounds", "1", "should we move sessions from Redis to Postgres?"); r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	calls := s.fakes.CallsTo("codex")
+	if len(calls) == 0 {
+		t.Fatal("no codex call")
+	}
+	for _, c := range calls {
+		if !slices.Contains(c.Argv, `mcp_servers={"theirs"={enabled=false}}`) || slices.Contains(c.Argv, "--ignore-user-config") {
+			t.Fatalf("codex was called with %q", c.Argv)
+		}
+	}
+
+	s = newSandbox(t)
+	config := s.writeHome(".codex/config.toml", "[mcp_servers.theirs]\ncommand = \n")
+	r := s.run("--no-tui", "--max-rounds", "1", "should we move sessions from Redis to Postgres?")
+	if n := len(s.fakes.CallsTo("codex")); n != 0 || len(s.fakes.CallsTo("gemini")) == 0 {
+		t.Fatalf("%d calls to codex, %d to gemini\n%s", n, len(s.fakes.CallsTo("gemini")), r.stdout)
+	}
+	if !strings.Contains(r.stdout, config) || !strings.Contains(r.stdout, "MCP servers") {
+		t.Fatalf("the codex seat's failure does not name %s:\n%s", config, r.stdout)
+	}
+}

@@ -321,8 +321,9 @@ var builtins = map[string]Agent{
 		// prompt on stdin is read when -p is absent and stdin is not a tty.
 		// --allowed-mcp-server-names: a server not in the list is blocked
 		// (isBlockedBySettings in gemini-cli 0.61.0's bundle; an empty list
-		// would allow all), an extension's too, and no server has this name. It is an array,
-		// so a flag must follow it, and args may name more servers.
+		// would allow all), an extension's too, and no server has this
+		// name. It is an array, so a flag must follow it, and args may name
+		// more servers.
 		Command:      []string{"gemini", "-p", PromptPlaceholder, "--allowed-mcp-server-names", NoMCPServers, "-o", "stream-json"},
 		StdinCommand: []string{"gemini", "--allowed-mcp-server-names", NoMCPServers, "-o", "stream-json"},
 		Prompt:       PromptArgv,

@@ -38,7 +38,8 @@ import (
 // ($CODEX_HOME/config.toml, ~/.codex by default) and the profile that
 // -p NAME layers on it ($CODEX_HOME/NAME.config.toml). A project's
 // .codex/config.toml loads only in a project codex trusts, which a seat's
-// fresh scratch directory never is; managed configuration is an
+// fresh scratch directory never is (an agent's dir: may be: its servers
+// are the user's to name in args); managed configuration is an
 // administrator's, and above what a -c can change.
 
 // codexSystemConfig is codex's system-wide configuration (a variable for

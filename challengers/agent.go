@@ -99,6 +99,9 @@ type Agent struct {
 	// Family is the vendor whose model it is, when the config says so
 	// ("": read from the CLI or the model id; family.go).
 	Family string `json:"family,omitempty"`
+	// ServersOff is how the user's own MCP servers are kept from a call
+	// where no flag in the command can do it ("": the command's flags do).
+	ServersOff ServersOff `json:"servers_off,omitempty"`
 
 	// Detection, for doctor.
 	VersionArgs     []string `json:"version_args,omitempty"`
@@ -260,6 +263,14 @@ func CredentialVars(agents map[string]Agent) []string {
 	return slices.Compact(names)
 }
 
+// ServersOff names a way of turning the user's MCP servers off for one
+// call that takes more than fixed flags.
+type ServersOff string
+
+// ServersOffCodex reads the configuration files codex will read and
+// turns off, by name, each MCP server they define (codexconfig.go).
+const ServersOffCodex ServersOff = "codex-config"
+
 // NoMCPServers is the MCP server name gemini and qwen seats are allowed,
 // which no server has: they load none.
 const NoMCPServers = "arena-seat-loads-no-mcp-server"
@@ -269,7 +280,7 @@ const NoMCPServers = "arena-seat-loads-no-mcp-server"
 var DefaultChallengerOrder = []string{"gemini", "codex", "qwen"}
 
 // builtins holds the headless invocations of the real CLIs as observed on
-// 2026-11-21 (claude 2.1.330, gemini 0.61.0, codex 0.169.0, qwen 0.24.4).
+// 2026-11-29 (claude 2.1.332, gemini 0.61.0, codex 0.171.0, qwen 0.24.4).
 //
 // Least privilege: none of these passes an auto-approve, "yolo" or
 // sandbox-bypass flag. A debate needs text in and text out; a user who wants
@@ -279,15 +290,17 @@ var DefaultChallengerOrder = []string{"gemini", "codex", "qwen"}
 // way to load none but what the agent's `args` name. After arena install,
 // every seat would otherwise start its own arena mcp and offer arena's
 // tools to its model (a debate inside a debate, spending money), with every
-// file writer or shell the user configured.
+// file writer or shell the user configured. Everything else the user set
+// up stays: each CLI reads its own settings, so a seat asks the endpoint
+// and the model its user chose, logged in as they log in.
 var builtins = map[string]Agent{
 	"claude": {
 		Name: "claude",
 		// -p is claude's boolean --print; the prompt is positional.
 		// stream-json requires --verbose; partial messages add token deltas.
 		// --strict-mcp-config: "Only use MCP servers from --mcp-config,
-		// ignoring all other MCP configurations" (claude --help, 2.1.197),
-		// and none is given unless args give one.
+		// ignoring all other MCP configurations" (claude --help, 2.1.332),
+		// plugins' servers too, and none is given unless args give one.
 		Command:      []string{"claude", "-p", PromptPlaceholder, "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--strict-mcp-config"},
 		StdinCommand: []string{"claude", "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--strict-mcp-config"},
 		Prompt:       PromptArgv,
@@ -308,8 +321,9 @@ var builtins = map[string]Agent{
 		// prompt on stdin is read when -p is absent and stdin is not a tty.
 		// --allowed-mcp-server-names: a server not in the list is blocked
 		// (isBlockedBySettings in gemini-cli 0.61.0's bundle; an empty list
-		// would allow all), and no server has this name. It is an array,
-		// so a flag must follow it, and args may name more servers.
+		// would allow all), an extension's too, and no server has this
+		// name. It is an array, so a flag must follow it, and args may name
+		// more servers.
 		Command:      []string{"gemini", "-p", PromptPlaceholder, "--allowed-mcp-server-names", NoMCPServers, "-o", "stream-json"},
 		StdinCommand: []string{"gemini", "--allowed-mcp-server-names", NoMCPServers, "-o", "stream-json"},
 		Prompt:       PromptArgv,
@@ -339,15 +353,15 @@ var builtins = map[string]Agent{
 		// codex reads more input from stdin unless it is closed (the
 		// runner always closes it) and retries forever without network
 		// (the runner's timeout ends it). --full-auto no longer exists.
-		// --ignore-user-config: "Do not load $CODEX_HOME/config.toml; auth
-		// still uses CODEX_HOME" (codex exec --help, 0.169.0). It is codex's
-		// only way to load none of the user's MCP servers: -c mcp_servers={}
-		// is merged into that file's table, not put in its place. The
-		// file's model and provider go too; args set them (-c model=...).
-		Command:       []string{"codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "--ignore-user-config", PromptPlaceholder},
-		StdinCommand:  []string{"codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "--ignore-user-config", "-"},
+		// It reads the user's config.toml, so its provider, model and
+		// profile hold; no flag of codex loads none of its MCP servers
+		// (--ignore-user-config leaves out the provider and model with
+		// them), so ServersOff turns each off by name.
+		Command:       []string{"codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", PromptPlaceholder},
+		StdinCommand:  []string{"codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "-"},
 		Prompt:        PromptArgv,
 		Format:        FormatCodexJSON,
+		ServersOff:    ServersOffCodex,
 		PTY:           true,
 		VersionArgs:   []string{"--version"},
 		CredentialEnv: []string{"OPENAI_API_KEY", "CODEX_API_KEY"},

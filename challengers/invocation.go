@@ -32,11 +32,15 @@ func prepare(a Agent, prompt string, env []string) (*invocation, error) {
 	if err := a.Validate(); err != nil {
 		return nil, err
 	}
+	off, err := serversOff(a, env)
+	if err != nil {
+		return nil, err
+	}
+	a.Args = slices.Concat(off, a.Args)
 	inv := &invocation{}
 	if err := inv.setDir(a); err != nil {
 		return nil, err
 	}
-	var err error
 	switch a.Prompt {
 	case PromptStdin:
 		inv.argv = withArgs(a.stdinArgv(), a.Args)
@@ -52,6 +56,18 @@ func prepare(a Agent, prompt string, env []string) (*invocation, error) {
 	}
 	inv.shown = elide(inv.argv, prompt)
 	return inv, nil
+}
+
+// serversOff are the flags that turn the user's MCP servers off for a
+// call, where the agent's command cannot alone (agent.go's ServersOff).
+// They go before the agent's args, which may turn a server back on.
+func serversOff(a Agent, env []string) ([]string, error) {
+	switch a.ServersOff {
+	case ServersOffCodex:
+		return codexServersOff(withArgs(a.Command, a.Args), mergeEnv(env, a.Env))
+	default:
+		return nil, nil
+	}
 }
 
 // setDir picks the working directory: the configured one, or a private

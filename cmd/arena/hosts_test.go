@@ -55,7 +55,7 @@ func TestSeatsLoadNoMCPServerOfTheUsers(t *testing.T) {
   codex:
     args: [-c, model=gpt-standin, -c, model_provider=standin, -c, 'model_providers.standin={name="standin", base_url="%s/v1", env_key="ARENA_STANDIN_KEY", wire_api="responses"}']
 `, api.URL))
-	r := s.runWithEnv([]string{s.pathWith(claude, gemini, codex), "ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin",
+	r := s.runWithEnv([]string{s.pathWith(claude, gemini, codex), "ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin", claudeOffersEveryTool,
 		"GOOGLE_GEMINI_BASE_URL=" + api.URL, "GEMINI_API_KEY=standin", "ARENA_STANDIN_KEY=standin"},
 		"--no-tui", "--challengers", "gemini,codex", "--max-rounds", "1", "should we move sessions from Redis to Postgres?")
 	dialects := api.Dialects()
@@ -69,6 +69,11 @@ func TestSeatsLoadNoMCPServerOfTheUsers(t *testing.T) {
 	}
 }
 
+// claudeOffersEveryTool makes Claude Code offer its model each MCP tool
+// by name: from 2.1.332 on it offers a ToolSearch tool in their place, and
+// a request would name none of them.
+const claudeOffersEveryTool = "ENABLE_TOOL_SEARCH=false"
+
 // hostRun is a host CLI set up to run arena mcp as arena install
 // registered it, its model the stand-in API: the command that puts prompt
 // to it.
@@ -79,7 +84,7 @@ func (s *sandbox) hostRun(host string, api *standIn, prompt string, extraEnv ...
 	switch host {
 	case "claude":
 		args = []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", api.tool}
-		env = []string{"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin"}
+		env = []string{"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin", claudeOffersEveryTool}
 	case "codex":
 		s.writeHome(".codex/config.toml", fmt.Sprintf("model = \"gpt-standin\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"standin\"\nbase_url = \"%s/v1\"\nenv_key = \"ARENA_STANDIN_KEY\"\nwire_api = \"responses\"\n", api.URL))
 		args = []string{"exec", "--skip-git-repo-check", "-c", `mcp_servers.arena.default_tools_approval_mode="approve"`}

@@ -15,11 +15,12 @@ import (
 )
 
 // The real agent CLIs from npm (scripts/agent-clis), pointed at a stand-in
-// model API on loopback, never at a model. The stand-in speaks the three
+// model API on loopback, never at a model. The stand-in speaks the four
 // APIs the CLIs call (Anthropic's Messages for claude, OpenAI's Responses
-// for codex, Gemini's generateContent for gemini), asks the host's model
-// to call one tool once, then says "done"; it records the tools each
-// request offered and every tool result the CLI handed back, which is
+// for codex, Gemini's generateContent for gemini, OpenAI's Chat
+// Completions for qwen), asks the host's model to call one tool once,
+// then says "done"; it records the model each request asked for, the
+// tools it offered and every tool result the CLI handed back, which is
 // what the host's model would have seen.
 
 // realCLI is the path of a real agent CLI scripts/agent-clis installed;
@@ -44,7 +45,8 @@ type standIn struct {
 	args map[string]any // its arguments
 
 	mu       sync.Mutex
-	dialects []string   // the API of each request: anthropic, openai or gemini
+	dialects []string   // the API of each request: anthropic, openai, gemini or chat
+	models   []string   // the model each request asked for
 	offered  [][]string // the tools each request offered, as claude names them
 	results  []string   // the tool results handed back, as sent
 }
@@ -68,17 +70,20 @@ func (s *standIn) serve(w http.ResponseWriter, r *http.Request) {
 		s.openAI(w, body)
 	case strings.Contains(r.URL.Path, ":streamGenerateContent"), strings.Contains(r.URL.Path, ":generateContent"):
 		s.gemini(w, r, body)
+	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		s.chat(w, body)
 	default:
 		http.NotFound(w, r)
 	}
 }
 
-// seen records a request's tools and tool results, and says whether to
-// call the tool: it is offered and no result of it came yet.
-func (s *standIn) seen(dialect string, tools, results []string) bool {
+// seen records a request's model, tools and tool results, and says
+// whether to call the tool: it is offered and no result of it came yet.
+func (s *standIn) seen(dialect, model string, tools, results []string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.dialects = append(s.dialects, dialect)
+	s.models = append(s.models, model)
 	s.offered = append(s.offered, tools)
 	s.results = append(s.results, results...)
 	return s.tool != "" && slices.Contains(tools, s.tool) && len(results) == 0
@@ -96,6 +101,17 @@ func (s *standIn) Dialects() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.dialects)
+}
+
+// Models are the models the requests asked for, by their API.
+func (s *standIn) Models() map[string][]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string][]string{}
+	for i, d := range s.dialects {
+		out[d] = append(out[d], s.models[i])
+	}
+	return out
 }
 
 // Results are the tool results handed back.
@@ -148,7 +164,7 @@ func (s *standIn) anthropic(w http.ResponseWriter, body []byte) {
 	}
 	block, stop := obj{"type": "text", "text": ""}, "end_turn"
 	delta := obj{"type": "text_delta", "text": "done"}
-	if s.seen("anthropic", tools, results) {
+	if s.seen("anthropic", req.Model, tools, results) {
 		args, _ := json.Marshal(s.args)
 		block, stop = obj{"type": "tool_use", "id": "toolu_standin", "name": s.tool, "input": obj{}}, "tool_use"
 		delta = obj{"type": "input_json_delta", "partial_json": string(args)}
@@ -173,6 +189,7 @@ func (s *standIn) openAI(w http.ResponseWriter, body []byte) {
 		Tools      []struct{ Name string }
 	}
 	var req struct {
+		Model string
 		Tools []tool
 		Input []struct {
 			Type   string
@@ -193,7 +210,7 @@ func (s *standIn) openAI(w http.ResponseWriter, body []byte) {
 		}
 	}
 	item := obj{"type": "message", "id": "msg_standin", "role": "assistant", "content": []any{obj{"type": "output_text", "text": "done"}}}
-	if s.seen("openai", tools, results) {
+	if s.seen("openai", req.Model, tools, results) {
 		args, _ := json.Marshal(s.args)
 		ns, name := s.tool[:strings.LastIndex(s.tool, "__")], s.tool[strings.LastIndex(s.tool, "__")+2:]
 		item = obj{"type": "function_call", "id": "fc_standin", "call_id": "call_standin", "namespace": ns, "name": name, "arguments": string(args)}
@@ -233,7 +250,8 @@ func (s *standIn) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 		}
 	}
 	parts := []any{obj{"text": "done"}}
-	if s.seen("gemini", tools, results) {
+	model, _, _ := strings.Cut(r.URL.Path[strings.LastIndex(r.URL.Path, "/models/")+len("/models/"):], ":")
+	if s.seen("gemini", model, tools, results) {
 		parts = []any{obj{"functionCall": obj{"name": claudeToGemini(s.tool), "args": s.args}}}
 	}
 	resp := obj{
@@ -246,6 +264,39 @@ func (s *standIn) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// chat answers a Chat Completions request, streamed or whole; it offers
+// no tool call (qwen is no host of arena's).
+func (s *standIn) chat(w http.ResponseWriter, body []byte) {
+	var req struct {
+		Model  string
+		Stream bool
+		Tools  []struct {
+			Function struct{ Name string }
+		}
+	}
+	_ = json.Unmarshal(body, &req)
+	var tools []string
+	for _, t := range req.Tools {
+		tools = append(tools, t.Function.Name)
+	}
+	s.seen("chat", req.Model, tools, nil)
+	usage := obj{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+	if !req.Stream {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(obj{"id": "chatcmpl-standin", "object": "chat.completion", "model": req.Model,
+			"choices": []any{obj{"index": 0, "message": obj{"role": "assistant", "content": "done"}, "finish_reason": "stop"}}, "usage": usage})
+		return
+	}
+	chunk := func(delta obj, finish any) obj {
+		return obj{"id": "chatcmpl-standin", "object": "chat.completion.chunk", "model": req.Model,
+			"choices": []any{obj{"index": 0, "delta": delta, "finish_reason": finish}}}
+	}
+	last := chunk(obj{}, "stop")
+	last["usage"] = usage
+	sse(w, chunk(obj{"role": "assistant", "content": "done"}, nil), last)
+	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 
 // geminiToClaude and claudeToGemini turn an MCP tool's name as Gemini CLI

@@ -39,7 +39,8 @@ func TestUsageErrorsAreClearAndExit2(t *testing.T) {
 		{[]string{"list"}, "did you mean arena logs?"},
 		{[]string{"history"}, "did you mean arena logs?"},
 		{[]string{"show"}, "did you mean arena replay?"},
-		{[]string{"update"}, "did you mean go install github.com/arenadebate/arena/cmd/arena@latest?"},
+		{[]string{"update"}, `arena has no "update" command: to upgrade arena, run git pull && go install ./cmd/arena in your clone of arena`},
+		{[]string{"init"}, "did you mean arena config init?"},
 		{[]string{"--dry-run", "banana"}, `"banana" is not a command, and one word is too little to debate: ask it as a question (arena "banana?")`},
 	}
 	for _, tc := range cases {

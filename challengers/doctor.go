@@ -143,6 +143,10 @@ func Diagnose(ctx context.Context, agents []Agent, opts DoctorOptions) []Check {
 	return checks
 }
 
+// NotOnPath is why doctor leaves out an agent whose program is not on
+// PATH: the settings take it in again once it is.
+const NotOnPath = "not found on PATH"
+
 func diagnoseOne(ctx context.Context, a Agent, opts DoctorOptions) Check {
 	if a.IsAPI() {
 		return diagnoseAPI(ctx, a, opts)
@@ -152,7 +156,7 @@ func diagnoseOne(ctx context.Context, a Agent, opts DoctorOptions) Check {
 	run, note, found := Resolve(a, opts.Env)
 	c.Found, c.Alternative = found, note
 	if !found {
-		c.Problem = "not found on PATH"
+		c.Problem = NotOnPath
 		return c
 	}
 	c.Executable = run.Executable()

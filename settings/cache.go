@@ -129,7 +129,11 @@ func (l *loader) discoverChallengers() ([]string, []origin) {
 }
 
 // cachedChallengers reads doctor's cache. An unreadable cache is not fatal:
-// PATH is a fine second guess.
+// PATH is a fine second guess. Nor may the cache make arena blind to what
+// was installed since doctor ran (issue 40, point 1): an agent it left
+// out only because its program was not on PATH is in again once it is,
+// and one it kept in whose program is gone is left out; each is said, with
+// how to refresh the list.
 func (l *loader) cachedChallengers() ([]string, []origin, bool) {
 	path, err := ChallengerCachePath(l.env)
 	if err != nil {
@@ -144,15 +148,57 @@ func (l *loader) cachedChallengers() ([]string, []origin, bool) {
 		return nil, nil, false
 	}
 	l.s.src[keyChallengers] = origin{label: "doctor cache " + path}
-	var names []string
+	var names, gone, since []string
 	var srcs []origin
+	seen := map[string]bool{}
 	for i, line := range strings.Split(string(data), "\n") {
-		if e, ok := parseCacheLine(line); ok && e.In {
+		e, ok := parseCacheLine(line)
+		if !ok {
+			continue
+		}
+		a, known := l.s.Agents[e.Name]
+		seen[e.Name] = true
+		switch {
+		case e.In && known && e.Name != l.s.Defender && !l.installed(a):
+			gone = append(gone, e.Name)
+		case e.In:
 			names = append(names, e.Name)
 			srcs = append(srcs, origin{file: path, line: i + 1})
+		case e.Why == challengers.NotOnPath && known && l.installed(a):
+			since = append(since, e.Name)
+			names = append(names, e.Name)
+			srcs = append(srcs, origin{label: "found on PATH since arena doctor ran"})
 		}
 	}
+	if len(names) == 0 {
+		// A list with no challenger in it is checked against PATH for
+		// agents it does not name at all (a hand-emptied list, an agent
+		// added to the config since).
+		for _, name := range challengers.DefaultChallengerOrder {
+			if a, ok := l.s.Agents[name]; ok && !seen[name] && name != l.s.Defender && l.installed(a) {
+				since = append(since, name)
+				names = append(names, name)
+				srcs = append(srcs, origin{label: "found on PATH since arena doctor ran"})
+			}
+		}
+	}
+	if len(since) > 0 {
+		l.s.Warnings = append(l.s.Warnings, fmt.Sprintf("%s: installed since arena doctor last ran, so taken as %s; run `arena doctor` to check %s",
+			strings.Join(since, ", "), plural(len(since), "a challenger", "challengers"), plural(len(since), "it", "them")))
+	}
+	if len(gone) > 0 {
+		l.s.Warnings = append(l.s.Warnings, fmt.Sprintf("%s: in arena doctor's list but no longer on PATH, so left out; run `arena doctor` to refresh the list",
+			strings.Join(gone, ", ")))
+	}
 	return names, srcs, true
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // installed reports whether an agent's program, or one of its alternatives

@@ -319,14 +319,17 @@ func TestChallengers(t *testing.T) {
 			want:   []string{"codex"}, wantSource: "found on PATH"},
 		{name: "defender not taken from PATH", onPath: []string{"gemini", "codex"},
 			flags: Flags{Defender: ptr("gemini")}, want: []string{"codex"}, wantSource: "found on PATH"},
-		{name: "doctor cache beats PATH", onPath: []string{"gemini"},
+		{name: "doctor cache beats PATH", onPath: []string{"gemini", "qwen", "codex"},
 			cache: ptr("# doctor\nqwen\n\ncodex\n"), want: []string{"qwen", "codex"}, wantSource: "doctor cache <cache>"},
-		{name: "stale name in cache", cache: ptr("gone\ncodex\n"),
+		{name: "stale name in cache", onPath: []string{"codex"}, cache: ptr("gone\ncodex\n"),
 			want: []string{"codex"}, wantSource: "doctor cache <cache>",
 			warning: "<cache>:1: challengers: unknown agent \"gone\", skipped (run arena doctor to refresh)"},
-		{name: "empty cache", onPath: []string{"gemini"}, cache: ptr(""),
+		{name: "empty cache", cache: ptr(""),
 			want: []string{}, wantSource: "doctor cache <cache>", warning: "none usable (doctor cache <cache>)"},
-		{name: "defender in cache dropped silently", cache: ptr("gemini\nclaude\n"),
+		{name: "empty cache, a CLI installed since", onPath: []string{"gemini"}, cache: ptr(""),
+			want: []string{"gemini"}, wantSource: "doctor cache <cache>",
+			warning: "gemini: installed since arena doctor last ran, so taken as a challenger; run `arena doctor` to check it"},
+		{name: "defender in cache dropped silently", onPath: []string{"gemini"}, cache: ptr("gemini\nclaude\n"),
 			want: []string{"gemini"}, wantSource: "doctor cache <cache>"},
 		{name: "explicit, defender dropped", onPath: []string{"gemini"},
 			config: "challengers:\n  - codex\n  - claude\n  - codex\n",
@@ -417,7 +420,7 @@ func TestLogDirWithLogsOff(t *testing.T) {
 }
 
 func TestSaveChallengerCache(t *testing.T) {
-	e := newTestEnv(t)
+	e := newTestEnv(t, "qwen", "gemini")
 	if err := SaveChallengerCache(e.Env, []CacheEntry{{Name: "qwen", In: true, Why: "answered"}, {Name: "codex", Why: "not found on PATH"}, {Name: "gemini", In: true, Why: "kept: answered before;\nslow"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -435,6 +438,34 @@ func TestSaveChallengerCache(t *testing.T) {
 	}
 	if _, err := ChallengerCachePath(Env{}); err == nil {
 		t.Error("ChallengerCachePath without a cache dir succeeded")
+	}
+}
+
+// A doctor cache saved before any CLI was installed must not hide the
+// ones installed since (issue 40, point 1): those it left out only for not
+// being on PATH are in once they are, and said so; one it left out for
+// another reason stays out; one it kept in that is gone is left out.
+func TestDoctorCacheSeesWhatWasInstalledSince(t *testing.T) {
+	e := newTestEnv(t, "claude", "gemini", "codex")
+	if err := SaveChallengerCache(e.Env, []CacheEntry{
+		{Name: "gemini", Why: challengers.NotOnPath},
+		{Name: "codex", Why: "version check failed: exit status 1"},
+		{Name: "qwen", In: true, Why: "answered --version in 0.2s"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s := e.load(Flags{})
+	if !slices.Equal(s.Challengers, []string{"gemini"}) {
+		t.Errorf("challengers = %q, want gemini alone (installed since; codex broken; qwen gone)", s.Challengers)
+	}
+	if !hasWarning(s, "gemini: installed since arena doctor last ran, so taken as a challenger; run `arena doctor` to check it") {
+		t.Errorf("warnings %q", s.Warnings)
+	}
+	if !hasWarning(s, "qwen: in arena doctor's list but no longer on PATH, so left out; run `arena doctor` to refresh the list") {
+		t.Errorf("warnings %q", s.Warnings)
+	}
+	if got := s.Source("challengers"); !strings.Contains(got, "doctor cache") {
+		t.Errorf("challengers from %q", got)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine/runlog"
 )
 
@@ -38,7 +39,8 @@ func TestUsageErrorsAreClearAndExit2(t *testing.T) {
 		{[]string{"list"}, "did you mean arena logs?"},
 		{[]string{"history"}, "did you mean arena logs?"},
 		{[]string{"show"}, "did you mean arena replay?"},
-		{[]string{"update"}, "did you mean go install github.com/arenadebate/arena/cmd/arena@latest?"},
+		{[]string{"update"}, `arena has no "update" command: to upgrade arena, run git pull && go install ./cmd/arena in your clone of arena`},
+		{[]string{"init"}, "did you mean arena config init?"},
 		{[]string{"--dry-run", "banana"}, `"banana" is not a command, and one word is too little to debate: ask it as a question (arena "banana?")`},
 	}
 	for _, tc := range cases {
@@ -141,6 +143,30 @@ func TestDoctor(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || !rep.Ready || len(rep.Usable) != 1 || len(rep.Checks) != 4 {
 		t.Fatalf("doctor --json: %v %+v\n%s", err, rep, r.stdout)
+	}
+}
+
+// A doctor run before any challenger was installed must not make arena
+// blind to those installed since (issue 40, point 1): the debate finds
+// them, says so and how to refresh the list, and does not exit 4 with
+// advice in the wrong order.
+func TestDoctorCacheFromBeforeAnInstall(t *testing.T) {
+	s := newSandbox(t, "claude")
+	if r := s.run("doctor"); r.code == 0 {
+		t.Fatalf("doctor with no challenger installed exited 0:\n%s", r.stdout)
+	}
+	if err := os.Symlink(clitest.Binary(t), s.fakes.Path("gemini")); err != nil {
+		t.Fatal(err)
+	}
+	r := s.run("--no-tui", "--max-rounds", "1", "should we cache?")
+	if r.code != 0 {
+		t.Fatalf("exit %d after gemini was installed\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "gemini: installed since arena doctor last ran, so taken as a challenger; run `arena doctor` to check it") {
+		t.Errorf("the run does not say where gemini came from:\n%s", r.stderr)
+	}
+	if len(s.fakes.CallsTo("gemini")) == 0 {
+		t.Error("gemini was never asked")
 	}
 }
 

@@ -137,6 +137,9 @@ func mistypedCommand(cmd *cobra.Command, args []string) error {
 	if s := cmd.SuggestionsFor(args[0]); instead == "" && len(s) > 0 {
 		instead = "arena " + s[0]
 	}
+	if strings.HasPrefix(instead, "git ") {
+		return usagef("arena has no %q command: to upgrade arena, run %s", word, instead)
+	}
 	if instead != "" {
 		return usagef("%q is not a command: did you mean %s? (to debate a single word, ask it as a question: arena \"%s?\")", word, instead, word)
 	}
@@ -147,14 +150,14 @@ func mistypedCommand(cmd *cobra.Command, args []string) error {
 // have, and the command that does what they meant.
 var commonVerbs = map[string]string{
 	"version": "arena --version",
-	"init":    "arena config",
+	"init":    "arena config init",
 	"list":    "arena logs",
 	"ls":      "arena logs",
 	"history": "arena logs",
 	"show":    "arena replay",
 	"setup":   "arena doctor",
-	"update":  "go install github.com/arenadebate/arena/cmd/arena@latest",
-	"upgrade": "go install github.com/arenadebate/arena/cmd/arena@latest",
+	"update":  "git pull && go install ./cmd/arena in your clone of arena",
+	"upgrade": "git pull && go install ./cmd/arena in your clone of arena",
 }
 
 func (a *app) adversarialConfig(s *settings.Settings, topic string, docs []engine.Doc) (adversarial.Config, error) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func readmeBlocks(t *testing.T, heading string) [][]string {
 func TestREADMETryItWithoutAModelCLI(t *testing.T) {
 	t.Parallel()
 	blocks := readmeBlocks(t, "### Try it without a model CLI")
-	const install = "go install github.com/arenadebate/arena/challengers/fakecli@latest"
+	const install = "go install ./challengers/fakecli"
 	if len(blocks) != 2 || len(blocks[1]) != 3 || blocks[1][0] != install || !strings.HasPrefix(blocks[1][1], "fakecli install ") || !strings.HasPrefix(blocks[1][2], "PATH=") {
 		t.Fatalf("the README's commands changed; update this test:\n%q", blocks)
 	}
@@ -135,21 +136,48 @@ func tryFakes(t *testing.T, lines []string) {
 	}
 }
 
-// The README's go install commands name this module's packages.
-func TestREADMEInstallNamesThisModule(t *testing.T) {
+// The README's install lines work on a fresh home from a clone (issue 40,
+// point 2): `go install ./cmd/arena` puts arena in GOBIN, and the copy
+// into ~/.local/bin makes the directory it needs. The module is not
+// published, so nothing may say `go install …@latest`.
+func TestREADMEInstallWorksOnAFreshHome(t *testing.T) {
+	clitest.SkipShort(t)
+	t.Parallel()
 	root, err := clitest.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	module, _, _ := strings.Cut(strings.TrimPrefix(string(gomod), "module "), "\n")
-	if got, want := readmeBlock(t, "## Install"), "go install "+module+"/cmd/arena@latest"; len(got) != 1 || got[0] != want {
-		t.Errorf("the README installs with %q, want %q", got, want)
+	if strings.Contains(string(readme), "@latest") {
+		t.Error("the README installs with go install …@latest: the module is not published")
 	}
-	if got := readmeBlocks(t, "### Try it without a model CLI")[1][0]; !strings.HasPrefix(got, "go install "+module+"/challengers/fakecli@") {
-		t.Errorf("the README installs the fakes with %q", got)
+	block := readmeBlock(t, "## Install")
+	if len(block) != 1 || block[0] != "go install ./cmd/arena" {
+		t.Fatalf("the README's install block changed; update this test:\n%q", block)
+	}
+	copyLine := regexp.MustCompile("`(mkdir -p ~/.local/bin && install -m 755 arena ~/.local/bin/)`").FindStringSubmatch(string(readme))
+	if copyLine == nil {
+		t.Fatal("the README no longer says how to copy arena into ~/.local/bin; update this test")
+	}
+	home, gobin, work := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := os.Symlink(clitest.Build(t, "./cmd/arena"), filepath.Join(work, "arena")); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "HOME="+home, "GOBIN="+gobin)
+	for _, c := range []struct{ dir, line string }{{root, block[0]}, {work, copyLine[1]}} {
+		cmd := exec.Command("bash", "-c", "set -e\n"+c.line)
+		cmd.Dir, cmd.Env = c.dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", c.line, err, out)
+		}
+	}
+	for _, bin := range []string{filepath.Join(gobin, "arena"), filepath.Join(home, ".local", "bin", "arena")} {
+		out, err := exec.Command(bin, "--version").CombinedOutput()
+		if err != nil || !strings.HasPrefix(string(out), "arena ") {
+			t.Errorf("%s --version: %v %q", bin, err, out)
+		}
 	}
 }

@@ -274,7 +274,7 @@ func (d *debate) resolved(note string) {
 }
 
 const noChallengers = "no external challengers available: Claude debating itself provides no genuine diversity. " +
-	"Run `arena doctor`, then install at least one external CLI."
+	"Install at least one external CLI (gemini, codex or qwen), then run `arena doctor` to check it."
 
 func (d *debate) failSeat(st *seat, why string) {
 	st.status = seatFailed

@@ -1,19 +1,17 @@
 package mcpserver
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/user"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/engine/runlog"
 )
 
 // The token of arena mcp --http is kept in a file: one arena makes (64
@@ -33,17 +31,18 @@ const MinToken = 32
 const maxTokenFile = 4 << 10
 
 // Token is the token in the file at path, made (64 random hex digits,
-// 0600, its directory made 0700) when there is none and create is set.
+// 0600, its directory made 0700: runlog.NewSecret) when there is none and
+// create is set.
 func Token(path string, create bool) (string, error) {
 	tok, err := readToken(path)
 	if !errors.Is(err, fs.ErrNotExist) || !create {
 		return tok, err
 	}
-	if err := newToken(path); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := runlog.NewSecret(path); err != nil && !errors.Is(err, fs.ErrExist) {
 		return "", fmt.Errorf("%s: cannot make a token there: %w", path, err)
 	}
-	// Made whole under another name and linked into place: this reads a
-	// whole token, this arena's or that of another one making it at once.
+	// Made whole and linked into place: this reads a whole token, this
+	// arena's or that of another one making it at once.
 	return readToken(path)
 }
 
@@ -113,32 +112,4 @@ func owner(uid uint32) string {
 		return u.Username + " (uid " + id + ")"
 	}
 	return "uid " + id
-}
-
-// newToken makes a token file at path: written whole under a temporary
-// name, then linked to its own, so that a reader sees no token or a whole
-// one, and of two arenas making it at once one token wins.
-func newToken(path string) error {
-	d, err := trust.OpenDir(filepath.Dir(path), true)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	key := make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		return err
-	}
-	tmp := "." + filepath.Base(path) + "-" + hex.EncodeToString(key[:6])
-	f, err := d.Create(tmp, 0o600)
-	if err != nil {
-		return err
-	}
-	_, werr := f.WriteString(hex.EncodeToString(key) + "\n")
-	if err := errors.Join(werr, f.Close()); err != nil {
-		_ = d.Remove(tmp)
-		return err
-	}
-	err = os.Link(filepath.Join(d.Path(), tmp), path)
-	_ = d.Remove(tmp)
-	return err
 }

@@ -68,7 +68,7 @@ func TestTokenFiles(t *testing.T) {
 	}
 }
 
-// A missing token file is made (64 hex digits and a newline, 0600, in a
+// A missing token file is made (64 hex digits, 0600, in a
 // 0700 directory), and read back as itself; a FIFO is refused without
 // waiting for a writer.
 func TestTokenFileMadeAndRefused(t *testing.T) {

@@ -1,10 +1,6 @@
 package engine
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -20,8 +16,10 @@ const WhatOutcomeDocument = "outcome document"
 // Outcome event, and this consumer puts it on disk, as the log writer
 // does the events.
 type DocumentWriter struct {
-	Path string // where to save it; a taken name gets -2, -3, ... before the extension
-	Bus  *Bus   // where to say so
+	// Path is where to save it ("": DocumentPath of the log the Outcome
+	// names); a taken name gets -2, -3, ... before the extension.
+	Path string
+	Bus  *Bus // where to say so
 	// Earlier are a resumed run's events before the resume (nil: not a
 	// resumed run). The document arena saved for them, at Path, is
 	// replaced by the run's final one, which keeps it at its end as
@@ -36,67 +34,55 @@ func (d *DocumentWriter) Handle(e Event) {
 	o, ok := e.Payload.(Outcome)
 	// No log, no document beside it: a run that asked no model keeps
 	// neither (Options.LogPath).
-	if !ok || d.Path == "" || o.Markdown == "" || o.LogPath == "" {
+	if !ok || o.Markdown == "" || o.LogPath == "" {
 		return
+	}
+	at := d.Path
+	if at == "" {
+		at = DocumentPath(o.LogPath) // beside the log, where it is now
 	}
 	// A document is read in terminals and editors: whatever a model, a
 	// file or an argument put in it is cleaned of escape sequences.
-	path, err := d.replaceEarlier(trust.Text(o.Markdown))
+	md := trust.Text(o.Markdown)
+	path, data, err := d.replaceEarlier(o.LogPath, md)
 	if path == "" && err == nil {
-		path, err = trust.WriteNew(d.Path, []byte(trust.Text(o.Markdown)))
+		data = md
+		path, err = trust.WriteNew(at, []byte(md))
 	}
 	if err != nil {
 		d.Err = err
 		d.Bus.Emit(Note{Level: NoteError, Message: "could not save the outcome document: " + err.Error()})
 		return
 	}
-	d.Bus.Emit(Saved{What: WhatOutcomeDocument, Path: path})
+	// The hash of what was written: a follow-up or a resume writes to the
+	// document only while it holds just that (docbeside.go).
+	d.Bus.Emit(Saved{What: WhatOutcomeDocument, Path: path, SHA256: Hash(data)})
 }
 
 // replaceEarlier replaces the document saved before a resume with md,
-// the earlier text kept below it, and returns its path ("" when there is
-// none to replace). After a resume the document named after the log said
-// "interrupted", and the real outcome sat unannounced in a -2.md beside it
-// (issue 32, point 4).
-func (d *DocumentWriter) replaceEarlier(md string) (string, error) {
+// the earlier text kept below it, and returns its path and what it holds
+// now ("" when there is none to replace). After a resume the document
+// named after the log said "interrupted", and the real outcome sat
+// unannounced in a -2.md beside it (issue 32, point 4).
+func (d *DocumentWriter) replaceEarlier(logPath, md string) (string, string, error) {
 	if len(d.Earlier) == 0 {
-		return "", nil
+		return "", "", nil
 	}
-	doc := DocumentBeside(d.Path, d.Earlier)
+	doc := DocumentBeside(logPath, d.Earlier)
 	if doc == "" {
-		return "", nil
+		return "", "", nil
 	}
 	old, err := earlierDocument(doc, d.Earlier)
 	if err != nil {
-		return "", nil // not arena's for this run: a new file beside it
+		return "", "", nil // not arena's for this run: a new file beside it
 	}
 	dir, err := trust.OpenDir(filepath.Dir(doc), false)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer dir.Close()
-	return doc, dir.Replace(filepath.Base(doc), []byte(withHistory(md, old)), 0o600)
-}
-
-// earlierDocument reads the document at doc, once it has shown itself to
-// be the one arena saved for the run of events: a regular file beginning
-// with the outcome they record.
-func earlierDocument(doc string, events []Event) (string, error) {
-	var outcome string
-	for _, e := range events {
-		if o, ok := e.Payload.(Outcome); ok {
-			outcome = o.Markdown
-		}
-	}
-	st, err := os.Lstat(doc)
-	if err != nil || !st.Mode().IsRegular() || outcome == "" {
-		return "", fmt.Errorf("%s is not the outcome document of this run", doc)
-	}
-	b, err := trust.ReadFile(doc, 64<<20)
-	if err != nil || !bytes.HasPrefix(b, []byte(trust.Text(outcome))) {
-		return "", fmt.Errorf("%s is not the outcome document of this run", doc)
-	}
-	return string(b), nil
+	data := withHistory(md, old)
+	return doc, data, dir.Replace(filepath.Base(doc), []byte(data), 0o600)
 }
 
 // historyHeading heads what a document said before its run was resumed.
@@ -133,66 +119,4 @@ func atxLevel(ln string) int {
 		return 0
 	}
 	return n
-}
-
-// DocumentBeside is the outcome document saved beside the log at logPath
-// ("" when none was): the latest one the run's events name, in the log's
-// directory.
-func DocumentBeside(logPath string, events []Event) string {
-	var doc string
-	for _, e := range events {
-		if s, ok := e.Payload.(Saved); ok && s.What == WhatOutcomeDocument {
-			doc = filepath.Join(filepath.Dir(logPath), filepath.Base(s.Path))
-		}
-	}
-	return doc
-}
-
-// AppendToDocument appends text (a follow-up) to the outcome document at
-// doc, cleaned of escape sequences as the document was, once the file has
-// shown itself to be the one arena wrote for the run of events.
-func AppendToDocument(doc string, events []Event, text string) error {
-	f, err := openDocument(doc, events)
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteString(trust.Text(text))
-	return errors.Join(err, f.Close())
-}
-
-// openDocument opens the outcome document at doc for appending, once it
-// has shown itself to be the one arena wrote for this run: a regular file
-// of this user's (no link: its name comes from a log, which anyone can
-// hand arena), beginning with the outcome the log records.
-func openDocument(doc string, events []Event) (*os.File, error) {
-	var outcome string
-	for _, e := range events {
-		if o, ok := e.Payload.(Outcome); ok {
-			outcome = o.Markdown
-		}
-	}
-	if outcome == "" {
-		return nil, errors.New("the log holds no outcome document")
-	}
-	f, err := trust.OpenAppend(doc, false)
-	if err != nil {
-		return nil, err
-	}
-	content, err := trust.ReadFile(doc, 64<<20)
-	same := err == nil && isFileAt(f, doc)
-	if !same || !bytes.HasPrefix(content, []byte(trust.Text(outcome))) {
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%s is not the outcome document arena saved for this run (it does not begin with the run's outcome); it is left as it is", doc)
-	}
-	return f, nil
-}
-
-// isFileAt reports whether f is the file now at path.
-func isFileAt(f *os.File, path string) bool {
-	a, err1 := f.Stat()
-	b, err2 := os.Lstat(path)
-	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }

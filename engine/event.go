@@ -529,6 +529,7 @@ func DecodePayload(w WireEvent) (Payload, error) {
 	// ("\u001b") can carry terminal escape sequences that the runner's
 	// cleaning never saw. Clean every string the way agent output is.
 	ScrubStrings(reflect.ValueOf(p))
+	lineNames(p) // a name is one line (names.go)
 	return deref(p), nil
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,10 +89,12 @@ func TestAResumedRunsDocumentIsTheFinalOne(t *testing.T) {
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "run.md")
 	earlierMD := "# Debate outcome: interrupted\n\n## How far it got\n\n```\n# not a heading\n```\n"
+	followedUp := earlierMD + "\n## Follow-up to claude\n\nIt depends.\n"
 	earlier := []Event{
 		{Seq: 1, Payload: DebateStarted{Protocol: "test"}},
 		{Seq: 2, Payload: Outcome{Result: OutcomeInterrupted, Markdown: earlierMD}},
-		{Seq: 3, Payload: Saved{What: WhatOutcomeDocument, Path: doc}},
+		{Seq: 3, Payload: Saved{What: WhatOutcomeDocument, Path: doc, SHA256: Hash(earlierMD)}},
+		{Seq: 4, Payload: Saved{What: WhatFollowUpAppended, Path: doc, SHA256: Hash(followedUp)}},
 	}
 	save := func() (string, []Event) {
 		bus, got := NewBus(), &collect{}
@@ -106,10 +109,13 @@ func TestAResumedRunsDocumentIsTheFinalOne(t *testing.T) {
 		return DocumentBeside(filepath.Join(dir, "run.jsonl"), got.events), got.events
 	}
 
-	os.WriteFile(doc, []byte(earlierMD+"\n## Follow-up to claude\n\nIt depends.\n"), 0o600)
-	path, _ := save()
+	os.WriteFile(doc, []byte(followedUp), 0o600)
+	path, events := save()
 	b, _ := os.ReadFile(doc)
 	got := string(b)
+	if s, _ := recordedDocument(events); s.SHA256 != Hash(got) {
+		t.Errorf("the log records the hash %s of the document, not that of what was written", s.SHA256)
+	}
 	if path != doc || !strings.HasPrefix(got, "# Debate outcome: consensus\n") || !strings.Contains(got, "\n## Before the resume\n") ||
 		!strings.Contains(got, "\n### Debate outcome: interrupted\n") || !strings.Contains(got, "\n#### How far it got\n") ||
 		!strings.Contains(got, "\n# not a heading\n") || !strings.Contains(got, "\n#### Follow-up to claude\n") {
@@ -119,9 +125,11 @@ func TestAResumedRunsDocumentIsTheFinalOne(t *testing.T) {
 		t.Fatal("a -2.md was written beside it")
 	}
 
-	os.WriteFile(doc, []byte("my notes\n"), 0o600)
-	path, _ = save()
-	if b, _ := os.ReadFile(doc); string(b) != "my notes\n" || path != filepath.Join(dir, "run-2.md") {
-		t.Fatalf("a file arena did not write: now %q, the document at %s", b, path)
+	for i, other := range []string{"my notes\n", followedUp + "a line of mine\n"} {
+		os.WriteFile(doc, []byte(other), 0o600)
+		path, _ = save()
+		if b, _ := os.ReadFile(doc); string(b) != other || path != filepath.Join(dir, fmt.Sprintf("run-%d.md", i+2)) {
+			t.Fatalf("a file arena did not write, or changed since: now %q, the document at %s", b, path)
+		}
 	}
 }

@@ -202,16 +202,14 @@ func AskFollowUp(ctx context.Context, bus *Bus, opts Options, events []Event, se
 }
 
 // AnswerFollowUp asks the follow-up as AskFollowUp does, and appends the
-// question and the answer to the run's outcome document doc ("" for
-// none): arena wrote it, so adding to it is arena's to do. A document
-// that cannot take it is said on bus.
-func AnswerFollowUp(ctx context.Context, bus *Bus, opts Options, events []Event, seat Seat, agent challengers.Agent, question, doc string) Answer {
+// question and the answer to the run's outcome document beside its log
+// at logPath ("" for none): arena wrote it, so adding to it is arena's to
+// do. Where that document is not the one arena saved for the run, they go
+// to a new one beside the log, and a note says so (saveFollowUp).
+func AnswerFollowUp(ctx context.Context, bus *Bus, opts Options, events []Event, seat Seat, agent challengers.Agent, question, logPath string) Answer {
 	ans := AskFollowUp(ctx, bus, opts, events, seat, agent, question)
-	if doc == "" {
-		return ans
-	}
-	if err := AppendToDocument(doc, events, FollowUpMarkdown(seat, agent.Name, question, ans)); err != nil {
-		bus.Emit(Note{Level: NoteWarn, Message: "could not add the follow-up to the outcome document: " + err.Error()})
+	if logPath != "" {
+		saveFollowUp(bus, logPath, events, FollowUpMarkdown(seat, agent.Name, question, ans))
 	}
 	return ans
 }

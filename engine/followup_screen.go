@@ -65,13 +65,16 @@ func (fu *ScreenFollowUps) Ask(question string) bool {
 func (fu *ScreenFollowUps) answer(events []Event, last int64, seat Seat, agent challengers.Agent, question string) {
 	defer fu.wg.Done()
 	bus := NewBus(fu.Screen, &fu.run)
-	var doc string
+	var logPath string
 	if fu.Log != nil {
 		bus.Subscribe(fu.Log)
-		doc = DocumentBeside(fu.LogPath, events)
+		logPath = fu.LogPath
+		if o, _ := LastOutcome(events); o.LogPath != "" {
+			logPath = o.LogPath // where the log is now, if it had to move (runlog's place.go)
+		}
 	}
 	bus.ContinueAfter(last)
-	if pn := challengers.Catch(func() { AnswerFollowUp(fu.Ctx, bus, fu.Opts, events, seat, agent, question, doc) }); pn != nil {
+	if pn := challengers.Catch(func() { AnswerFollowUp(fu.Ctx, bus, fu.Opts, events, seat, agent, question, logPath) }); pn != nil {
 		// After the outcome: the follow-up's failure is said where the
 		// follow-up was, and arena exits 1.
 		bus.Emit(Note{Level: NoteWarn, Message: "the follow-up stopped on an internal error: " + pn.Error()})

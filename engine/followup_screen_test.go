@@ -44,7 +44,7 @@ func finishedRun(t *testing.T, dir string) ([]engine.Event, string) {
 			Seats: []engine.Seat{{Name: "advocate", Agent: "b", Role: "advocate"}, {Name: "judge", Agent: "a", Role: "judge"}}},
 		engine.AgentFinished{CallInfo: engine.CallInfo{Seat: "advocate", Role: "advocate", Phase: "argue"}, Display: "Kafka scales."},
 		engine.Outcome{Result: "done", Markdown: "# The outcome\n"},
-		engine.Saved{What: engine.WhatOutcomeDocument, Path: "/elsewhere/run.md"},
+		engine.Saved{What: engine.WhatOutcomeDocument, Path: "/elsewhere/run.md", SHA256: engine.Hash("# The outcome\n")},
 	}
 	var out []engine.Event
 	for i, p := range ps {
@@ -102,6 +102,10 @@ func TestScreenFollowUpAfterTheOutcome(t *testing.T) {
 	}
 	if all := log.all(); all[len(got)].Seq != got[len(got)-1].Seq+1 {
 		t.Fatalf("the second follow-up is numbered %d after %d", all[len(got)].Seq, got[len(got)-1].Seq)
+	}
+	// Appended to the same document: the first recorded its hash after.
+	if b, _ := os.ReadFile(doc); !strings.Contains(string(b), "## Follow-up: and then?") {
+		t.Fatalf("the second follow-up is not in the outcome document:\n%s", b)
 	}
 }
 

@@ -2,9 +2,6 @@ package engine
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/arenadebate/arena/challengers"
@@ -63,45 +60,5 @@ func TestLastOutcomeIsTheLatestRuns(t *testing.T) {
 	}
 	if o, ok := LastOutcome(append(events, ev(Resumed{}), ev(Outcome{Result: "done"}), ev(FollowUp{}))); !ok || o.Result != "done" {
 		t.Errorf("after a follow-up: %+v %v", o, ok)
-	}
-}
-
-// A follow-up is appended to the document arena saved for the run, and
-// to nothing else of the same name: another file, a link to one.
-func TestAppendToDocumentOnlyToTheRunsDocument(t *testing.T) {
-	dir := t.TempDir()
-	events := []Event{{Payload: Outcome{Markdown: "# Outcome\x1b[2J\n"}}, {Payload: Saved{What: WhatOutcomeDocument, Path: "/far/away/run.md"}}}
-	doc := DocumentBeside(filepath.Join(dir, "run.jsonl"), events)
-	if doc != filepath.Join(dir, "run.md") {
-		t.Fatalf("the document beside the log: %s", doc)
-	}
-	if err := os.WriteFile(doc, []byte("# Outcome\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := AppendToDocument(doc, events, "\n## Follow-up\x1b[31m\n"); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(doc); string(b) != "# Outcome\n\n## Follow-up\n" {
-		t.Fatalf("%q", b)
-	}
-	other := filepath.Join(dir, "other.md")
-	if err := os.WriteFile(other, []byte("my notes\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := AppendToDocument(other, events, "x"); err == nil || !strings.Contains(err.Error(), "is not the outcome document arena saved for this run") {
-		t.Fatalf("another file: %v", err)
-	}
-	link := filepath.Join(dir, "link.md")
-	if err := os.Symlink(doc, link); err != nil {
-		t.Fatal(err)
-	}
-	if err := AppendToDocument(link, events, "x"); err == nil {
-		t.Fatal("appended through a link")
-	}
-	if err := AppendToDocument(doc, events[1:], "x"); err == nil {
-		t.Fatal("appended for a log without an outcome")
-	}
-	if DocumentBeside("run.jsonl", events[:1]) != "" {
-		t.Fatal("a document beside a log that saved none")
 	}
 }

@@ -51,6 +51,11 @@ type Options struct {
 	// not saved). A run that asks no model names none in its outcome: the
 	// caller then discards the log (runlog.Writer.Discard).
 	LogPath string
+	// LogAt, when set, says where the log is once every event emitted so
+	// far is in it: a log deleted during the run is written again, beside
+	// its name when another file took it meanwhile (runlog's place.go),
+	// and the outcome names the file arena wrote, not the other one.
+	LogAt func() string
 	// Resume, when set, resumes an earlier run whose log the caller
 	// appends to: the Resumed event is emitted instead of the start, and
 	// the earlier run's replies are reused (resume.go).
@@ -135,6 +140,10 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	logPath := opts.LogPath
 	if opts.Resume == nil && !rt.asked.Load() {
 		logPath = ""
+	}
+	if logPath != "" && opts.LogAt != nil {
+		bus.Flush()
+		logPath = opts.LogAt()
 	}
 	out = rt.budgetOutcome(out, logPath)
 	out = resumeHint(out, logPath)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os/signal"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
@@ -79,10 +77,9 @@ func (a *app) runAsk(cmd *cobra.Command, cf *commonFlags, f *askFlags, path, que
 		logw.Close()
 		return err
 	}
+	// The answer streams once, as the seat writes it, and the printer
+	// says where it was saved (issue 40, item 11: it was printed again).
 	ans := a.askSeat(logw, lc, f.json, seat, agent, question)
-	if !f.json && ans.OK() {
-		fmt.Fprintf(trust.Writer{W: a.stdout}, "\n%s\n", strings.TrimSpace(ans.Text))
-	}
 	switch {
 	case ans.Cancelled:
 		return exitCode(exitInterrupted)
@@ -120,8 +117,7 @@ func (a *app) askSeat(logw *runlog.Writer, lc runlog.Contents, json bool, seat e
 	}
 	bus := engine.NewBus(logw, printer)
 	bus.ContinueAfter(lc.LastSeq)
-	doc := engine.DocumentBeside(logw.Path(), lc.Events)
-	ans := engine.AnswerFollowUp(ctx, bus, engine.Options{Env: a.agentEnv}, lc.Events, seat, agent, question, doc)
+	ans := engine.AnswerFollowUp(ctx, bus, engine.Options{Env: a.agentEnv}, lc.Events, seat, agent, question, logw.Path())
 	bus.Close()
 	a.closeLog(logw)
 	return ans

@@ -65,6 +65,12 @@ func TestAskAFollowUpQuestion(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "Follow-up to claude") || !strings.Contains(r.stdout, `Claude answers the follow-up "`+followUpQuestion) {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+	// The answer once, as it streamed, and where it was saved (issue 40,
+	// item 11: it was printed again, and the document went unsaid).
+	doc := strings.TrimSuffix(log, ".jsonl") + ".md"
+	if n := strings.Count(r.stdout, "the outcome stands"); n != 1 || !strings.Contains(r.stdout, "Follow-up appended to the outcome document: "+doc) {
+		t.Errorf("the answer printed %d times, or the document it was appended to not named:\n%s", n, r.stdout)
+	}
 	checkFollowUp(t, s, "claude", "claude")
 	// The log with its follow-up replays and lists as one run.
 	if rr := s.run("replay", "--no-tui", log); rr.code != 0 || !strings.Contains(rr.stdout, "Follow-up to claude") {

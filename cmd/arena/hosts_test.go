@@ -282,38 +282,86 @@ func TestInstallSaysWhereGeminiStartsArena(t *testing.T) {
 
 // arena mcp --http prints how to register it with each CLI: run as
 // printed, by a shell, each command is accepted, and Claude Code and
-// Gemini CLI connect with the token it reads from the file.
+// Gemini CLI connect with the token they read from ARENA_MCP_TOKEN,
+// started as the last line says. No command holds the token, nor reads it
+// onto a command line ($(cat FILE) did: issue 36, item 9), and the
+// configuration each CLI writes names the variable, never the token.
 func TestHTTPRegistrationCommandsWorkInTheRealCLIs(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ host, check, want string }{
-		{"claude", "claude mcp get arena", "Connected"},
-		{"gemini", "gemini mcp list", "(http) - Connected"},
-		{"codex", "codex mcp get arena", "ARENA_MCP_TOKEN"},
+	for _, c := range []struct{ host, config, check, want string }{
+		{"claude", ".claude.json", "claude mcp get arena", "Connected"},
+		{"gemini", ".gemini/settings.json", "gemini mcp list", "(http) - Connected"},
+		{"codex", ".codex/config.toml", "codex mcp get arena", "bearer_token_env_var: ARENA_MCP_TOKEN"},
 	} {
 		t.Run(c.host, func(t *testing.T) {
 			t.Parallel()
 			cli := realCLI(t, c.host)
 			s := newSandbox(t)
 			h := s.httpMCP()
-			var command string
+			var command, start string
 			for _, line := range h.banner {
 				if l := strings.TrimSpace(line); strings.HasPrefix(l, c.host+" mcp add") {
 					command = l
 				}
+				start, _, _ = strings.Cut(strings.TrimPrefix(line, mcpStartLine), " claude (")
 			}
-			if command == "" || !strings.Contains(command, h.url) {
-				t.Fatalf("no %s command:\n%s", c.host, strings.Join(h.banner, "\n"))
+			if command == "" || !strings.Contains(command, h.url) || !strings.HasPrefix(start, "ARENA_MCP_TOKEN=") {
+				t.Fatalf("no %s command, or no line saying how to start it:\n%s", c.host, strings.Join(h.banner, "\n"))
+			}
+			if strings.Contains(command, h.token()) || strings.Contains(command, "$(") || strings.Contains(command, `"`) {
+				t.Fatalf("the command puts the token on a command line: %s", command)
 			}
 			env := s.env(s.pathWith(cli), "GEMINI_CLI_TRUST_WORKSPACE=true")
-			for _, line := range []string{command, c.check} {
+			sh := func(line string) (string, error) {
 				cmd := exec.Command("sh", "-c", line)
 				cmd.Dir, cmd.Env = s.dir, env
 				out, err := cmd.CombinedOutput()
-				if err != nil || (line == c.check && !strings.Contains(string(out), c.want)) {
-					t.Fatalf("%s: %v\n%s", line, err, out)
-				}
+				return string(out), err
+			}
+			if out, err := sh(command); err != nil {
+				t.Fatalf("%s: %v\n%s", command, err, out)
+			}
+			if config := readFile(t, filepath.Join(s.home, c.config)); strings.Contains(config, h.token()) || !strings.Contains(config, "ARENA_MCP_TOKEN") {
+				t.Fatalf("%s holds the token, or does not name ARENA_MCP_TOKEN:\n%s", c.config, config)
+			}
+			out, err := sh(start + " " + c.check)
+			if err != nil || !strings.Contains(out, c.want) || strings.Contains(out, h.token()) {
+				t.Fatalf("%s %s: %v\n%s", start, c.check, err, out)
+			}
+			if c.host == "codex" {
+				codexSeesArenaOverHTTP(t, s, start, sh)
+				return
+			}
+			if out, _ := sh(c.check); strings.Contains(out, c.want) {
+				t.Fatalf("%s connects without the token in its environment:\n%s", c.host, out)
 			}
 		})
+	}
+}
+
+// codexSeesArenaOverHTTP: Codex connects to a server only when a session
+// starts. Started as the banner says (start), a session's model is
+// offered arena's tools; without the token, none.
+func codexSeesArenaOverHTTP(t *testing.T, s *sandbox, start string, sh func(string) (string, error)) {
+	t.Helper()
+	api := newStandIn(t, "", nil)
+	config := readFile(t, filepath.Join(s.home, ".codex", "config.toml"))
+	s.writeHome(".codex/config.toml", fmt.Sprintf("model = \"gpt-standin\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"standin\"\nbase_url = \"%s/v1\"\nenv_key = \"ARENA_STANDIN_KEY\"\nwire_api = \"responses\"\n\n%s", api.URL, config))
+	offered := func(prefix string) bool {
+		n := len(api.Offered())
+		out, err := sh(prefix + "ARENA_STANDIN_KEY=standin codex exec --skip-git-repo-check hello")
+		if len(api.Offered()) == n {
+			t.Fatalf("codex asked no model (%v):\n%s", err, out)
+		}
+		return slices.ContainsFunc(api.Offered()[n:], func(tools []string) bool {
+			return slices.ContainsFunc(tools, func(tool string) bool { return strings.Contains(tool, "list_runs") })
+		})
+	}
+	if !offered(start + " ") {
+		t.Fatal("codex, started with the token, offers its model none of arena's tools")
+	}
+	if offered("") {
+		t.Fatal("codex, started without the token, offers its model arena's tools")
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -19,8 +18,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/mcpserver"
-	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/settings/hostconfig"
 )
@@ -68,9 +67,12 @@ cancels the call stops the run (its log stays resumable), as does a session
 that ends (stdin closed, an HTTP session closed or idle for --session-idle).
 
 Over HTTP every request must carry a secret, Authorization: Bearer TOKEN: any
-user of the machine can reach a loopback port. The token is kept 0600 in
---token-file (made if missing; default ~/.local/state/arena/mcp-token), and
-arena mcp --http prints how to register the server with each CLI.
+user of the machine can reach a loopback port. The token is in --token-file
+(default ~/.local/state/arena/mcp-token, made 0600 if missing): any printable
+secret of 32 bytes or more (openssl rand -hex 32 > FILE makes one), in a file
+of yours that no other user may read or write. arena mcp --http prints how to
+register the server with each CLI, which reads the token from ARENA_MCP_TOKEN
+as it starts: no configuration file or command line holds it.
 
 When the calling agent is one of arena's agents (Claude Code is claude, Codex
 is codex, Gemini CLI is gemini: told by the client's name, or by
@@ -86,7 +88,7 @@ Register it with arena install claude|codex|gemini.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.http, "http", "", "serve Streamable HTTP on this loopback address (host:port; port 0 picks one) instead of stdio")
-	fl.StringVar(&f.tokenFile, "token-file", "", "with --http: the file holding the Bearer token every request must carry (made 0600 if missing; default: mcp-token in arena's state directory)")
+	fl.StringVar(&f.tokenFile, "token-file", "", "with --http: the file holding the Bearer token every request must carry, 32 printable bytes or more, yours and private (made 0600 if missing; default: mcp-token in arena's state directory)")
 	fl.IntVar(&f.maxRuns, "max-runs", 4, "runs going on at once, at most")
 	fl.IntVar(&f.maxSessions, "max-sessions", 32, "with --http: sessions open at once, at most")
 	fl.DurationVar(&f.sessionIdle, "session-idle", 30*time.Minute, "with --http: close a session no request came for in this long, and stop its runs")
@@ -167,22 +169,27 @@ func (a *app) serveMCPHTTP(ctx context.Context, ln net.Listener, m *mcpserver.Ma
 	if path == "" {
 		return errors.New("no home directory is known to keep the token in: give --token-file")
 	}
-	key, err := runlog.Key(path, true)
+	token, err := mcpserver.Token(path, true)
 	if err != nil {
-		return fmt.Errorf("the token: %w", err)
+		return usageCause(err, "%v", err)
 	}
 	url := mcpserver.URL(ln)
 	fmt.Fprintf(a.stderr, "arena mcp: serving on %s\n", url)
-	fmt.Fprintf(a.stderr, "arena mcp: every request must carry Authorization: Bearer with the token in %s. Register it:\n", path)
+	fmt.Fprintf(a.stderr, "arena mcp: every request must carry Authorization: Bearer with the token in %s\n", path)
+	fmt.Fprintf(a.stderr, "arena mcp: register it (each CLI reads the token from %s as it starts: no configuration file or command line holds it):\n", hostconfig.TokenEnv)
 	for _, name := range []string{"claude", "gemini", "codex"} {
 		h, _ := hostconfig.Lookup(name)
-		fmt.Fprintf(a.stderr, "  %s\n", h.AddHTTPCommand(url, path))
+		fmt.Fprintf(a.stderr, "  %s\n", h.AddHTTPCommand(url))
 	}
-	fmt.Fprintf(a.stderr, "  (codex reads the token from ARENA_MCP_TOKEN: start it with ARENA_MCP_TOKEN=\"$(cat %s)\" codex)\n", path)
+	fmt.Fprintf(a.stderr, "%s%s=\"$(cat %s)\" claude (or gemini, codex; without it they get 401 and show no arena tools)\n", mcpStartLine, hostconfig.TokenEnv, engine.ShellWord(path))
 	return mcpserver.ServeHTTP(ctx, ln, m, mcpserver.HTTPOptions{
-		Token: hex.EncodeToString(key), MaxSessions: f.maxSessions, SessionIdle: f.sessionIdle, BodyTimeout: f.bodyTimeout,
+		Token: token, MaxSessions: f.maxSessions, SessionIdle: f.sessionIdle, BodyTimeout: f.bodyTimeout,
 	})
 }
+
+// mcpStartLine begins the last line arena mcp --http writes before it
+// serves: how to start a CLI with the token.
+const mcpStartLine = "arena mcp: then start each with the token in its environment: "
 
 // mcpTokenPath is where arena mcp --http keeps its token by default, in
 // arena's state directory beside the log key ("" when no home is known).

@@ -52,7 +52,7 @@ func (s *sandbox) httpMCP(flags ...string) *httpMCP {
 		if u, ok := strings.CutPrefix(sc.Text(), "arena mcp: serving on "); ok {
 			h.url = u
 		}
-		if strings.Contains(sc.Text(), "ARENA_MCP_TOKEN") {
+		if strings.HasPrefix(sc.Text(), mcpStartLine) {
 			break // the last line before it serves
 		}
 	}

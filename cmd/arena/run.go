@@ -253,7 +253,7 @@ func (a *app) waitFollowUps(fu *engine.ScreenFollowUps) {
 // end. It returns the collector.
 func (a *app) subscribeOutputs(bus *engine.Bus, logw *runlog.Writer, fe engine.FrontEnd, opts *engine.Options) *engine.SavedFiles {
 	if logw != nil {
-		opts.LogPath = logw.Path()
+		opts.LogPath, opts.LogAt = logw.Path(), logw.Settle
 	}
 	if w := server.Events(opts.LogPath); w != nil {
 		bus.Subscribe(plain.NewJSON(w))

@@ -386,6 +386,14 @@ func followUpsWriteOnlyTheirDocument(t *testing.T, s *sandbox, victim string, un
 		t.Errorf("ask through a link: exit %d, no warning\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	unchanged("the outcome document")
+	// The follow-up went to a new document beside the log, which the log
+	// now records; another file put in its place is left alone too.
+	if doc = latestDocument(s.onlyLog()); !filepath.IsAbs(doc) {
+		doc = filepath.Join(s.dir, doc)
+	}
+	if b, _ := os.ReadFile(doc); !strings.HasSuffix(doc, "-2.md") || !strings.Contains(string(b), "## Follow-up: what would change your mind?") {
+		t.Fatalf("the follow-up is not in a new document beside the log, %s:\n%s", doc, b)
+	}
 	os.Remove(doc)
 	if err := os.WriteFile(doc, []byte("someone else's notes\n"), 0o600); err != nil {
 		t.Fatal(err)

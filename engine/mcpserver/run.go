@@ -174,10 +174,7 @@ func (r *run) read(pipe io.Reader, announced func(), dir string) {
 				r.mu.Lock()
 				if h.LogPath != "" {
 					r.hasLog = true
-					r.logPath = h.LogPath
-					if !filepath.IsAbs(r.logPath) && dir != "" {
-						r.logPath = filepath.Join(dir, r.logPath)
-					}
+					r.logPath = inDir(dir, h.LogPath)
 				}
 				r.mu.Unlock()
 				announced()
@@ -188,8 +185,25 @@ func (r *run) read(pipe io.Reader, announced func(), dir string) {
 		if err := json.Unmarshal(raw, &e); err != nil {
 			continue // an event of a kind this arena does not know
 		}
+		if o, ok := e.Payload.(engine.Outcome); ok && o.LogPath != "" {
+			// The log the run wrote: another, if its own was deleted and
+			// its name taken meanwhile (runlog's place.go).
+			r.mu.Lock()
+			if r.hasLog {
+				r.logPath = inDir(dir, o.LogPath)
+			}
+			r.mu.Unlock()
+		}
 		r.handle(e)
 	}
+}
+
+// inDir is path, relative to dir when it is relative (and dir is known).
+func inDir(dir, path string) string {
+	if filepath.IsAbs(path) || dir == "" {
+		return path
+	}
+	return filepath.Join(dir, path)
 }
 
 // handle keeps what a caller wants to know of one event.

@@ -38,7 +38,7 @@ func Key(path string, create bool) ([]byte, error) {
 		if err == nil || !errors.Is(err, fs.ErrNotExist) || !create {
 			return key, err
 		}
-		if err := newKey(path); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := NewSecret(path); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, err
 		}
 		if try > 0 {
@@ -71,7 +71,12 @@ func readKey(path string) ([]byte, error) {
 	return key, nil
 }
 
-func newKey(path string) error {
+// NewSecret makes a file at path holding a new random secret of 32 bytes,
+// as 64 hex digits (the log key, arena mcp's token): 0600, its directory
+// made 0700. It is written whole under a temporary name, then linked to
+// its own: a reader sees no secret or a whole one, and of two arenas
+// making it at once one wins (the other gets fs.ErrExist).
+func NewSecret(path string) error {
 	d, err := trust.OpenDir(filepath.Dir(path), true)
 	if err != nil {
 		return err
@@ -81,10 +86,7 @@ func newKey(path string) error {
 	if _, err := rand.Read(key); err != nil {
 		return err
 	}
-	// Created under a temporary name, then linked to its own: a reader
-	// sees no key or a whole one, and of two arenas making it at once,
-	// one key wins.
-	tmp := "." + KeyName + "-" + hex.EncodeToString(key[:6])
+	tmp := "." + filepath.Base(path) + "-" + hex.EncodeToString(key[:6])
 	f, err := d.Create(tmp, 0o600)
 	if err != nil {
 		return err

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -98,6 +97,18 @@ func newWriter(f *os.File, path string, newline bool) *Writer {
 func (l *Writer) Path() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.path
+}
+
+// Settle writes what is buffered, and returns where the log is now: at
+// its path, or where it was written again once it vanished from there
+// (place.go). What the outcome names as the run's log.
+func (l *Writer) Settle() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		l.flush()
+	}
 	return l.path
 }
 
@@ -272,10 +283,11 @@ func (t *trouble) Error() string { return t.words + " (" + t.err.Error() + ")" }
 func (t *trouble) Unwrap() error { return t.err }
 
 // Attach subscribes the log to bus, and after it the writer of the
-// outcome document beside it (the log's name, .md); earlier are a resumed
-// run's events before the resume (nil for a new run), whose document the
-// run's final one replaces.
+// outcome document beside it (the log's name, .md, as the outcome names
+// the log: where it is at the end); earlier are a resumed run's events
+// before the resume (nil for a new run), whose document the run's final
+// one replaces.
 func (l *Writer) Attach(bus *engine.Bus, earlier []engine.Event) {
 	bus.Subscribe(l)
-	bus.Subscribe(&engine.DocumentWriter{Path: strings.TrimSuffix(l.Path(), ".jsonl") + ".md", Bus: bus, Earlier: earlier})
+	bus.Subscribe(&engine.DocumentWriter{Bus: bus, Earlier: earlier})
 }

@@ -27,8 +27,13 @@ type Host struct {
 	// add is its mcp add command: the server's name, HostEnv, the flags
 	// passing variables through (%[3]s), then arena's path (%[4]s).
 	add string
-	// addHTTP is its mcp add command for arena mcp --http: the URL, then
-	// the token file (a shell reads it when the command runs).
+	// addHTTP is its mcp add command for arena mcp --http at the URL,
+	// which has the CLI read the token from TokenEnv when it starts: the
+	// configuration it writes holds the variable's name, and the command
+	// line no token (every local user can read a process's arguments).
+	// Each was checked with the real CLI: Claude Code 2.1 and Gemini CLI
+	// 0.61 expand ${VAR} in a header when they connect, Codex 0.171 reads
+	// bearer_token_env_var.
 	addHTTP string
 	// remove is its mcp remove command, for the scope (%[1]s) where the
 	// CLI has scopes.
@@ -63,7 +68,7 @@ var hosts = map[string]Host{
 		// -e takes every word up to the next option (commander's variadic
 		// <env...>): the server's name must come before it.
 		add:     "claude mcp add --scope user arena -e %[1]s=%[2]s%[3]s -- %[4]s mcp",
-		addHTTP: `claude mcp add --scope user --transport http arena %[1]s --header "Authorization: Bearer $(cat %[2]s)"`,
+		addHTTP: `claude mcp add --scope user --transport http arena %[1]s --header 'Authorization: Bearer ${%[2]s}'`,
 		remove:  "claude mcp remove --scope %[1]s arena"},
 	"codex": {Name: "codex", Title: "Codex", toml: true, pass: passNames,
 		strips: "Codex gives the servers it starts only HOME, PATH, USER and a few more of its variables",
@@ -72,13 +77,13 @@ var hosts = map[string]Host{
 		// a codex seat's login is under CODEX_HOME.
 		keep:    []string{"CODEX_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"},
 		add:     "codex mcp add --env %[1]s=%[2]s%[3]s arena -- %[4]s mcp",
-		addHTTP: "codex mcp add arena --url %[1]s --bearer-token-env-var ARENA_MCP_TOKEN",
+		addHTTP: "codex mcp add arena --url %[1]s --bearer-token-env-var %[2]s",
 		remove:  "codex mcp remove arena"},
 	"gemini": {Name: "gemini", Title: "Gemini CLI", pass: passExpanded,
 		strips: "Gemini CLI keeps every variable named like a key, token, secret or credential from the servers it starts",
 		user:   filepath.Join(".gemini", "settings.json"), project: filepath.Join(".gemini", "settings.json"),
 		add:     "gemini mcp add --scope user -e %[1]s=%[2]s%[3]s arena %[4]s mcp",
-		addHTTP: `gemini mcp add --scope user --transport http arena %[1]s -H "Authorization: Bearer $(cat %[2]s)"`,
+		addHTTP: `gemini mcp add --scope user --transport http arena %[1]s -H 'Authorization: Bearer ${%[2]s}'`,
 		remove:  "gemini mcp remove --scope %[1]s arena",
 		trusted: "Gemini CLI starts MCP servers only in folders it trusts: elsewhere gemini mcp list shows arena as Disabled. Trust a folder when Gemini CLI asks (or with /permissions), or start it with --skip-trust."},
 }
@@ -189,11 +194,14 @@ func (h Host) AddCommand(exe string, pass []string) string {
 	return cmd
 }
 
+// TokenEnv is the variable a CLI registered with AddHTTPCommand reads
+// arena mcp --http's Bearer token from when it starts.
+const TokenEnv = "ARENA_MCP_TOKEN"
+
 // AddHTTPCommand is the CLI's own command registering arena mcp --http at
-// url, its Bearer token read from tokenFile by the shell that runs it.
-// Codex reads the token from ARENA_MCP_TOKEN when it starts.
-func (h Host) AddHTTPCommand(url, tokenFile string) string {
-	return fmt.Sprintf(h.addHTTP, url, shellWord(tokenFile))
+// url, its Bearer token read from TokenEnv when the CLI starts.
+func (h Host) AddHTTPCommand(url string) string {
+	return fmt.Sprintf(h.addHTTP, shellWord(url), TokenEnv)
 }
 
 // RemoveCommand is the CLI's own command removing the server named arena

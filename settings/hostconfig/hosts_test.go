@@ -129,16 +129,17 @@ func TestAddCommand(t *testing.T) {
 	}
 }
 
-// The commands for arena mcp --http read the token from its file when the
-// shell runs them (Codex from a variable when it starts), the path quoted.
+// The commands for arena mcp --http have each CLI read the token from
+// ARENA_MCP_TOKEN when it starts: none holds a token, reads a file into
+// its own arguments ($(cat …)), or lets the shell expand the variable.
 func TestAddHTTPCommand(t *testing.T) {
 	for host, want := range map[string]string{
-		"claude": `claude mcp add --scope user --transport http arena http://127.0.0.1:8765/mcp --header "Authorization: Bearer $(cat '/home/o b/token')"`,
-		"gemini": `gemini mcp add --scope user --transport http arena http://127.0.0.1:8765/mcp -H "Authorization: Bearer $(cat '/home/o b/token')"`,
+		"claude": `claude mcp add --scope user --transport http arena http://127.0.0.1:8765/mcp --header 'Authorization: Bearer ${ARENA_MCP_TOKEN}'`,
+		"gemini": `gemini mcp add --scope user --transport http arena http://127.0.0.1:8765/mcp -H 'Authorization: Bearer ${ARENA_MCP_TOKEN}'`,
 		"codex":  `codex mcp add arena --url http://127.0.0.1:8765/mcp --bearer-token-env-var ARENA_MCP_TOKEN`,
 	} {
 		h, _ := Lookup(host)
-		if got := h.AddHTTPCommand("http://127.0.0.1:8765/mcp", "/home/o b/token"); got != want {
+		if got := h.AddHTTPCommand("http://127.0.0.1:8765/mcp"); got != want {
 			t.Errorf("got  %s\nwant %s", got, want)
 		}
 	}

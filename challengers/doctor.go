@@ -2,6 +2,7 @@ package challengers
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,7 +23,7 @@ type Credential struct {
 // Probe is the result of a real one-line prompt.
 type Probe struct {
 	OK      bool          `json:"ok"`
-	Latency time.Duration `json:"latency"`
+	Latency time.Duration `json:"-"` // latency_seconds in JSON
 	Reply   string        `json:"reply,omitempty"`
 	Failure string        `json:"failure,omitempty"`
 }
@@ -36,7 +37,7 @@ type Check struct {
 	Alternative string        `json:"alternative,omitempty"` // e.g. "Antigravity CLI (agy) stands in for gemini"
 	Version     string        `json:"version,omitempty"`
 	VersionErr  string        `json:"version_error,omitempty"`
-	VersionTook time.Duration `json:"version_took"`
+	VersionTook time.Duration `json:"-"` // version_took_seconds in JSON
 	// VersionSlow: --version answered, but took SlowVersion or more (a
 	// loaded machine, a CLI that starts slowly): usable all the same.
 	VersionSlow bool `json:"version_slow,omitempty"`
@@ -44,7 +45,7 @@ type Check struct {
 	// is all that is known: not broken.
 	VersionTimedOut bool `json:"version_timed_out,omitempty"`
 	// VersionTimeout is how long --version was given.
-	VersionTimeout time.Duration `json:"version_timeout"`
+	VersionTimeout time.Duration `json:"-"` // version_timeout_seconds in JSON
 	Credentials    []Credential  `json:"credentials"`
 	Probe          *Probe        `json:"probe,omitempty"`
 	Usable         bool          `json:"usable"`
@@ -56,6 +57,28 @@ type Check struct {
 	Family   string `json:"family"`
 	Endpoint string `json:"endpoint,omitempty"`
 	Models   string `json:"models,omitempty"`
+}
+
+// MarshalJSON writes a check with its durations in seconds
+// (version_took_seconds, version_timeout_seconds): a duration's JSON is
+// nanoseconds, which a script reading doctor --json took for seconds
+// (issue 40, point 13).
+func (c Check) MarshalJSON() ([]byte, error) {
+	type fields Check
+	return json.Marshal(struct {
+		fields
+		VersionTook    float64 `json:"version_took_seconds"`
+		VersionTimeout float64 `json:"version_timeout_seconds"`
+	}{fields(c), c.VersionTook.Seconds(), c.VersionTimeout.Seconds()})
+}
+
+// MarshalJSON writes a probe with its latency in seconds.
+func (p Probe) MarshalJSON() ([]byte, error) {
+	type fields Probe
+	return json.Marshal(struct {
+		fields
+		Latency float64 `json:"latency_seconds"`
+	}{fields(p), p.Latency.Seconds()})
 }
 
 // CredentialsConfigured reports whether any credential source exists.

@@ -97,6 +97,9 @@ func ListUsable(defender string, checks []Check, wasIn map[string]bool) Listing 
 // a few words.
 func listedWhy(c Check) string {
 	took := c.VersionTook.Round(100 * time.Millisecond)
+	if c.VersionTook < time.Second {
+		took = c.VersionTook.Round(10 * time.Millisecond) // not "0s"
+	}
 	switch {
 	case c.Usable && c.Endpoint != "" && c.Probe != nil:
 		return fmt.Sprintf("its endpoint %s and answered the probe in %s", c.Models, c.Probe.Latency.Round(100*time.Millisecond))

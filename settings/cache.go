@@ -23,9 +23,9 @@ func ChallengerCachePath(env Env) (string, error) {
 // (arena uses it as a challenger by default) and why, in doctor's words
 // ("answered --version in 8.1s (slow)", "not found on PATH").
 type CacheEntry struct {
-	Name string
-	In   bool
-	Why  string
+	Name string `json:"agent"`
+	In   bool   `json:"in"`
+	Why  string `json:"why"`
 }
 
 // SaveChallengerCache records doctor's verdict for later runs: the

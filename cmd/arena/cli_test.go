@@ -144,6 +144,18 @@ func TestDoctor(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || !rep.Ready || len(rep.Usable) != 1 || len(rep.Checks) != 4 {
 		t.Fatalf("doctor --json: %v %+v\n%s", err, rep, r.stdout)
 	}
+	// Its keys are snake_case and its durations seconds (issue 40, point
+	// 13: "Name", "In", "Why", and version_took in nanoseconds).
+	for _, want := range []string{`"agent": "gemini"`, `"in": true`, `"why": "answered --version in `, `"version_took_seconds": `, `"version_timeout_seconds": 30`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("doctor --json lacks %s:\n%s", want, r.stdout)
+		}
+	}
+	for _, unwanted := range []string{`"Name"`, `"In"`, `"Why"`, `"version_took"`} {
+		if strings.Contains(r.stdout, unwanted) {
+			t.Errorf("doctor --json has %s:\n%s", unwanted, r.stdout)
+		}
+	}
 }
 
 // A doctor run before any challenger was installed must not make arena

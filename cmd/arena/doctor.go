@@ -109,7 +109,7 @@ func doctorView(r settings.DoctorReport, probe bool) plain.Doctor {
 	for _, c := range r.Checks {
 		ag := plain.DoctorAgent{Name: c.Agent, Role: r.Roles[c.Agent], Version: c.Version, Found: c.Found, Usable: c.Usable,
 			VersionTook: c.VersionTook, VersionTimeout: c.VersionTimeout, VersionSlow: c.VersionSlow, VersionTimedOut: c.VersionTimedOut,
-			Kept: r.Kept[c.Agent] != "", Problem: c.Problem, Alternative: c.Alternative, Install: c.Install, Billing: r.Billing[c.Agent],
+			Kept: r.Kept[c.Agent] != "", Problem: c.Problem, Alternative: c.Alternative, Install: c.Install, Billing: r.Billing[c.Agent], Path: c.Path,
 			Family: c.Family, Endpoint: c.Endpoint, Models: c.Models}
 		for _, cr := range c.Credentials {
 			ag.Credentials = append(ag.Credentials, plain.DoctorCredential{Name: cr.Name, Present: cr.Present})

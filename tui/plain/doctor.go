@@ -45,6 +45,10 @@ type DoctorAgent struct {
 	Problem     string       // why it is not usable
 	Alternative string       // another CLI standing in for it
 	Install     string       // the command that installs its CLI
+	// Path is the program found on PATH ("" when none was, or for an
+	// endpoint): a version string alone does not tell the real CLI from
+	// another program of its name.
+	Path string
 	// Billing is how it is billed and why, "metered (config)"; "" when
 	// that is not known (its CLI is not installed).
 	Billing string
@@ -112,7 +116,31 @@ func DoctorTable(d Doctor, out io.Writer) string {
 			b.WriteString("      kept in the saved list: it answered on an earlier check\n")
 		}
 	}
+	b.WriteString(programs(d))
 	b.WriteString(billing(d, st))
+	return b.String()
+}
+
+// programs says where each agent's program was found: a version alone
+// does not tell the real CLI from another program of its name (a fake's
+// "2.1.330 (Claude Code)" looks real).
+func programs(d Doctor) string {
+	width := 0
+	for _, ag := range d.Agents {
+		if ag.Path != "" {
+			width = max(width, len(ag.Name))
+		}
+	}
+	if width == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nPrograms (where each was found on PATH)\n")
+	for _, ag := range d.Agents {
+		if ag.Path != "" {
+			fmt.Fprintf(&b, "  %-*s  %s\n", width, ag.Name, trust.Text(ag.Path))
+		}
+	}
 	return b.String()
 }
 
@@ -158,8 +186,11 @@ func creds(ag DoctorAgent, st doctorStyles) string {
 		}
 	}
 	if len(found) == 0 {
-		if len(ag.Credentials) == 0 {
+		switch {
+		case len(ag.Credentials) == 0:
 			return st.dim.Render("—")
+		case ag.probed():
+			return st.dim.Render("its own login")
 		}
 		return st.warn.Render("none found")
 	}
@@ -189,7 +220,7 @@ func problem(ag DoctorAgent, st doctorStyles) string {
 			fmt.Fprintf(&b, "      it %s\n", trust.Text(ag.Models))
 		}
 	}
-	if ag.Usable && (ag.credentialFound() || len(ag.Credentials) == 0) {
+	if ag.Usable && (ag.credentialFound() || len(ag.Credentials) == 0 || ag.probed()) {
 		return b.String()
 	}
 	if ag.Usable {
@@ -207,6 +238,10 @@ func problem(ag DoctorAgent, st doctorStyles) string {
 	}
 	return b.String()
 }
+
+// probed says that the agent answered a real prompt: however it is logged
+// in, it is.
+func (ag DoctorAgent) probed() bool { return ag.Probe != nil && ag.Probe.OK }
 
 // credentialFound says whether any of the agent's credential sources exists.
 func (ag DoctorAgent) credentialFound() bool {

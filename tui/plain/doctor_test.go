@@ -15,7 +15,7 @@ func sampleDoctor() Doctor {
 		Agents: []DoctorAgent{
 			{Name: "claude", Role: "defender", Family: "anthropic", Version: "2.1.0", Found: true, Usable: true, VersionTook: 420 * time.Millisecond,
 				Credentials: []DoctorCredential{{Name: "ANTHROPIC_API_KEY", Present: true}, {Name: "~/.claude.json"}},
-				Probe:       &DoctorProbe{OK: true, Latency: 1234 * time.Millisecond}, Billing: "subscription (guessed from its login)"},
+				Probe:       &DoctorProbe{OK: true, Latency: 1234 * time.Millisecond}, Billing: "subscription (guessed from its login)", Path: "/usr/local/bin/claude"},
 			{Name: "gemini", Role: "challenger", Family: "google", Version: "0.9", Found: true, Usable: true, VersionSlow: true, VersionTook: 12340 * time.Millisecond,
 				Credentials: []DoctorCredential{{Name: "GEMINI_API_KEY"}}, Alternative: "agy stands in for gemini",
 				Probe: &DoctorProbe{}, Billing: "metered (config)"},
@@ -24,6 +24,8 @@ func sampleDoctor() Doctor {
 			{Name: "sonnet", Role: "challenger", Family: "anthropic", Version: "api openai", Found: true, Usable: true,
 				Credentials: []DoctorCredential{{Name: "OPENROUTER_API_KEY", Present: true}}, Probe: &DoctorProbe{OK: true, Latency: 2 * time.Second},
 				Endpoint: "https://openrouter.ai/api/v1 (anthropic/claude-sonnet-4.5)", Models: "lists anthropic/claude-sonnet-4.5 (of 312 models)", Billing: "metered (guessed: an API endpoint)"},
+			{Name: "kimi", Family: "moonshot", Version: "0.24.4", Found: true, Usable: true, Path: "/home/me/.npm/bin/kimi",
+				Credentials: []DoctorCredential{{Name: "DASHSCOPE_API_KEY"}}, Probe: &DoctorProbe{OK: true, Latency: 900 * time.Millisecond}},
 			{Name: "llama", Family: "meta", Version: "api openai", Found: true, Credentials: []DoctorCredential{{Name: "LLAMA_KEY"}},
 				Endpoint: "http://127.0.0.1:8080/v1 (llama3.2)", Problem: "LLAMA_KEY is not set: it should hold the key for http://127.0.0.1:8080/v1"},
 		}}
@@ -41,6 +43,7 @@ func TestDoctorTable(t *testing.T) {
 		"codex   available   openai     ✗ not installed                  —           none found          —         \n",
 		"qwen    available   alibaba    ? slow (no answer in 30s; kept)  —           —                   —         \n",
 		"sonnet  challenger  anthropic  ✓ ready                          api openai  OPENROUTER_API_KEY  ✓ 2s      \n",
+		"kimi    available   moonshot   ✓ ready                          0.24.4      its own login       ✓ 900ms   \n",
 		"llama   available   meta       ✗ not ready                      api openai  none found          —         \n",
 		"  · gemini: agy stands in for gemini\n",
 		"  ! gemini: no credentials found (GEMINI_API_KEY); fine if it is logged in another way, --probe checks for real\n",
@@ -52,6 +55,10 @@ func TestDoctorTable(t *testing.T) {
 		"      it lists anthropic/claude-sonnet-4.5 (of 312 models)\n",
 		"  · llama: endpoint http://127.0.0.1:8080/v1 (llama3.2)\n",
 		"  ✗ llama: LLAMA_KEY is not set: it should hold the key for http://127.0.0.1:8080/v1\n",
+		"\n",
+		"Programs (where each was found on PATH)\n",
+		"  claude  /usr/local/bin/claude\n",
+		"  kimi    /home/me/.npm/bin/kimi\n",
 		"\n",
 		"Billing (what a budget counts: a subscription seat's calls; a metered one's tokens and dollars too)\n",
 		"  claude   subscription  guessed from its login\n",
@@ -67,7 +74,9 @@ func TestDoctorTable(t *testing.T) {
 	d.Probe, d.Agents = false, d.Agents[:1]
 	d.Agents[0].Billing = ""
 	want = "AGENT   ROLE      FAMILY     STATUS   VERSION  CREDENTIALS        \n" +
-		"claude  defender  anthropic  ✓ ready  2.1.0    ANTHROPIC_API_KEY  \n"
+		"claude  defender  anthropic  ✓ ready  2.1.0    ANTHROPIC_API_KEY  \n" +
+		"\nPrograms (where each was found on PATH)\n" +
+		"  claude  /usr/local/bin/claude\n"
 	if got := DoctorTable(d, io.Discard); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

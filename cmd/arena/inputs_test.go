@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/arenadebate/arena/challengers/trust/trusttest"
 )
@@ -117,5 +120,126 @@ func TestInstallWritesNothingThroughALinkedDirectory(t *testing.T) {
 				t.Fatalf("uninstall through the link: exit %d, %v\n%s%s", r.code, err, r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+// shownInvisibles is fakecli.Invisible as every output shows it: each
+// character a person cannot see, written as <U+…>.
+const shownInvisibles = "<U+202E><U+200B><U+2066><U+2069><U+00AD><U+2028><U+034F><U+180E><U+115F><U+3164><U+2029><U+E0041><U+E0042><U+E0043>"
+
+// Every character a person cannot see that a model writes (issue 36, item
+// 10) is shown as <U+…> on stdout, in --json, the log, the document,
+// replay, resume's plan and MCP's results, and reaches none of them as
+// itself. (TestNoEscapeFromAModelReachesAnyOutput runs the same
+// characters through every protocol.)
+func TestEveryInvisibleCharacterIsShownInEveryOutput(t *testing.T) {
+	s, log := interruptedDebate(t)
+	everyAgentWritesEscapes(s)
+	shows := func(what, out string) {
+		t.Helper()
+		if !strings.Contains(out, shownInvisibles) {
+			t.Errorf("%s does not show the invisible characters as %s:\n%s", what, shownInvisibles, engineTruncate(out))
+		}
+	}
+	// An emoji written with the same characters stays whole (issue 40,
+	// item 16): a family, a skin tone, a flag of Scotland.
+	const emoji = "👨\u200D👩\u200D👧 👩🏽\u200D💻 🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"
+	r := s.run("--no-tui", "should we move sessions to Postgres "+emoji+"?")
+	checkClean(t, "stdout", r)
+	shows("stdout", r.stdout)
+	if !strings.Contains(r.stdout, emoji) {
+		t.Errorf("stdout does not show the emoji whole:\n%s", engineTruncate(r.stdout))
+	}
+	r = s.run("--json", "should we move sessions to Postgres?")
+	checkJSONClean(t, "--json", r)
+	shows("--json", jsonStrings(t, r.stdout))
+	var finished string
+	for _, l := range s.logs() {
+		if l != log && finished == "" {
+			finished = l
+		}
+	}
+	shows("the log", jsonStrings(t, readFile(t, finished)))
+	shows("the document", readFile(t, strings.TrimSuffix(finished, ".jsonl")+".md"))
+	r = s.run("replay", "--no-tui", "--instant", finished)
+	checkClean(t, "replay", r)
+	shows("replay", r.stdout)
+	checkJSONClean(t, "replay --json", s.run("replay", "--json", finished))
+	if n := checkFilesClean(t, s.dir); n < 4 {
+		t.Fatalf("only %d files saved", n)
+	}
+
+	// Resume's plan quotes the log's topic and seats: a log edited by hand
+	// (unsigned, so the plan is shown and nothing runs).
+	// The plan cuts the topic at 70 columns: four characters a time.
+	rs, shown := []rune(invisibles), strings.SplitAfter(shownInvisibles, ">")
+	for i := 0; i < len(rs); i += 4 {
+		some := string(rs[i:min(i+4, len(rs))])
+		rewriteStart(t, log, func(d map[string]any) {
+			delete(d["invocation"].(map[string]any), "mac")
+			d["topic"] = "move " + some + " sessions?"
+		})
+		r = s.run("resume", "--no-tui", log)
+		if r.code != exitUsage {
+			t.Fatalf("resume of an unsigned log: exit %d\n%s", r.code, r.stderr)
+		}
+		checkClean(t, "resume's plan", r)
+		if want := "move " + strings.Join(shown[i:min(i+4, len(rs))], ""); !strings.Contains(r.stderr, want) {
+			t.Errorf("resume's plan does not show %q:\n%s", want, r.stderr)
+		}
+	}
+
+	// MCP: the outcome of the finished run, and the list of runs.
+	ms := s.mcp("arena-test")
+	res, _ := ms.call(bg(t), "read_outcome", map[string]any{"log": finished})
+	if res.IsError {
+		t.Fatalf("read_outcome: %s", textOf(res))
+	}
+	shows("read_outcome", textOf(res))
+	for _, tool := range []string{"read_outcome", "list_runs"} {
+		args := map[string]any{}
+		if tool == "read_outcome" {
+			args["log"] = finished
+		}
+		res, err := ms.CallTool(bg(t), &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		b, _ := json.Marshal(res)
+		var v any
+		json.Unmarshal(b, &v)
+		if x := escapedString(v); x != "" {
+			t.Errorf("%s holds a string with an invisible character: %q", tool, engineTruncate(x))
+		}
+	}
+}
+
+// jsonStrings is every string of the JSON values in out (one a line),
+// decoded, a line each.
+func jsonStrings(t *testing.T, out string) string {
+	t.Helper()
+	var b strings.Builder
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			b.WriteString(x + "\n")
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	for {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return b.String()
+		}
+		walk(v)
 	}
 }

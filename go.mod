@@ -3,7 +3,6 @@ module github.com/arenadebate/arena
 go 1.26.8
 
 require (
-	github.com/BurntSushi/toml v1.6.0
 	github.com/NimbleMarkets/ntcharts v0.4.0
 	github.com/alecthomas/chroma/v2 v2.20.0
 	github.com/charmbracelet/bubbles v1.0.0

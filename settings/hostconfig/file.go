@@ -143,8 +143,8 @@ func CheckReplace(d *trust.Dir, name string) error {
 }
 
 // validate reads data as a strict parser of the file's format does:
-// TOML 1.0 for .toml (Codex's reader refuses what BurntSushi/toml lets
-// through), JSON with each key once an object for .json.
+// TOML 1.0 for .toml, as Codex's reader does (decodeTOML), JSON with each
+// key once an object for .json.
 func validate(path string, data []byte) error {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".toml":

@@ -12,7 +12,6 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/BurntSushi/toml"
 	"golang.org/x/sys/unix"
 
 	"github.com/arenadebate/arena/challengers/trust"
@@ -234,12 +233,9 @@ func RemoveTOML(doc []byte) ([]byte, bool, error) {
 		end++
 	}
 	out := strings.Join(lines[:start], "") + strings.Join(lines[end:], "")
-	if err := strictTOML(out); err != nil {
+	after, err := decodeTOML(out)
+	if err != nil {
 		return nil, false, fmt.Errorf("removing arena's [mcp_servers.arena] table would make it invalid TOML (%w)", err)
-	}
-	var after map[string]any
-	if _, err := toml.Decode(out, &after); err != nil {
-		return nil, false, fmt.Errorf("internal error: the edit is not TOML (%w); nothing written", err)
 	}
 	if err := checkRemoved(before, after, "mcp_servers"); err != nil {
 		return nil, false, err

@@ -10,11 +10,12 @@ import (
 	"testing"
 )
 
-// Beneath a root, no component of a path is followed if it is a link,
-// and no path climbs out; each refusal names what it refused.
-func TestReadBeneathARootFollowsNoLinkAndNeverLeavesIt(t *testing.T) {
-	parent := t.TempDir()
-	root := filepath.Join(parent, "root")
+// linkedTree makes root, holding files of its own, links out of it (and
+// one that stays inside it) and a FIFO, beside a directory of secrets.
+func linkedTree(t *testing.T) (parent, root string) {
+	t.Helper()
+	parent = t.TempDir()
+	root = filepath.Join(parent, "root")
 	secrets := filepath.Join(parent, "secrets")
 	for path, content := range map[string]string{
 		filepath.Join(root, "a.txt"):          "mine\n",
@@ -44,6 +45,13 @@ func TestReadBeneathARootFollowsNoLinkAndNeverLeavesIt(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return parent, root
+}
+
+// Beneath a root, no component of a path is followed if it is a link,
+// and no path climbs out; each refusal names what it refused.
+func TestReadBeneathARootFollowsNoLinkAndNeverLeavesIt(t *testing.T) {
+	parent, root := linkedTree(t)
 	d, err := OpenRoot(root)
 	if err != nil {
 		t.Fatal(err)

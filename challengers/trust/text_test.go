@@ -125,12 +125,7 @@ func FuzzCleaner(f *testing.F) {
 		out := Text(s)
 		// A byte at a time, the cleaner rarely takes its path for clean
 		// text: the two must agree.
-		var c Cleaner
-		var slow []byte
-		for i := range len(s) {
-			slow = append(slow, c.Write([]byte{s[i]})...)
-		}
-		if slow = append(slow, c.Flush()...); string(slow) != out {
+		if slow := byteAtATime(s); slow != out {
 			t.Fatalf("Text(%q) = %q, a byte at a time %q", s, out, slow)
 		}
 		if !utf8.ValidString(out) {
@@ -157,6 +152,16 @@ func FuzzCleaner(f *testing.F) {
 			}
 		}
 	})
+}
+
+// byteAtATime is what a cleaner makes of s written to it a byte at a time.
+func byteAtATime(s string) string {
+	var c Cleaner
+	var out []byte
+	for i := range len(s) {
+		out = append(out, c.Write([]byte{s[i]})...)
+	}
+	return string(append(out, c.Flush()...))
 }
 
 // isInvisibleRef is what a person cannot see, by Unicode's properties as
@@ -374,12 +379,7 @@ func TestCleanerKeepsEmojiWholeWhereverTheTextIsCut(t *testing.T) {
 		}
 		s := b.String()
 		out := Text(s)
-		var c Cleaner
-		var slow []byte
-		for i := range len(s) {
-			slow = append(slow, c.Write([]byte{s[i]})...)
-		}
-		if slow = append(slow, c.Flush()...); string(slow) != out {
+		if slow := byteAtATime(s); slow != out {
 			t.Fatalf("Text(%q) = %q, a byte at a time %q", s, out, slow)
 		}
 		if plainInput(s) {

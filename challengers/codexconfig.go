@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/arenadebate/arena/challengers/trust"
 )
@@ -136,9 +136,9 @@ func codexServerNames(path string, names map[string]bool) error {
 		return err
 	}
 	var doc struct {
-		MCPServers map[string]toml.Primitive `toml:"mcp_servers"`
+		MCPServers map[string]any `toml:"mcp_servers"`
 	}
-	if _, err := toml.Decode(string(data), &doc); err != nil {
+	if err := toml.Unmarshal(data, &doc); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	for name := range doc.MCPServers {

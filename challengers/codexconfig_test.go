@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 )
 
 // codexFiles points codex's system configuration at a file of the test's
@@ -51,7 +51,7 @@ func offNames(t *testing.T, flags []string) []string {
 		var doc struct {
 			MCPServers map[string]map[string]any `toml:"mcp_servers"`
 		}
-		if _, err := toml.Decode(flags[i+1], &doc); err != nil {
+		if err := toml.Unmarshal([]byte(flags[i+1]), &doc); err != nil {
 			t.Fatalf("%q is not TOML: %v", flags[i+1], err)
 		}
 		for name, entry := range doc.MCPServers {
@@ -66,7 +66,8 @@ func offNames(t *testing.T, flags []string) []string {
 }
 
 // Every server the files codex reads define is turned off by name, however
-// the TOML spells it and whatever its name holds; the system's file and
+// the TOML spells it (TOML 1.1's inline table over several lines, which
+// codex 0.171 reads, too) and whatever its name holds; the system's file and
 // the selected profile count, another profile does not.
 func TestCodexServersOffNamesEveryServerOfItsFiles(t *testing.T) {
 	env := codexFiles(t, "[mcp_servers.admins]\ncommand = \"a\"\n", map[string]string{
@@ -76,6 +77,10 @@ mcp_servers."dot.ted" = { command = "x" }
 mcp_servers."q\"uo\\te" = { url = "http://127.0.0.1:1/mcp" }
 mcp_servers."new\nline\u007f" = { command = "n" }
 mcp_servers."ünï =code" = { command = "u" }
+mcp_servers.multi = {
+  command = "m",
+  env = { K = "v" },
+}
 
 [mcp_servers.plain]
 command = "p"
@@ -89,7 +94,7 @@ K = "v"
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"admins", "dot.ted", "dotted-key", "new\nline\u007f", "plain", "profiled", "q\"uo\\te", "ünï =code"}
+	want := []string{"admins", "dot.ted", "dotted-key", "multi", "new\nline\u007f", "plain", "profiled", "q\"uo\\te", "ünï =code"}
 	if got := offNames(t, flags); !slices.Equal(got, want) {
 		t.Fatalf("turned off %q, want %q (flags %q)", got, want, flags)
 	}

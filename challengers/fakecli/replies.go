@@ -254,8 +254,13 @@ func withEscapes(reply string) string {
 
 // Invisible is what withInvisible writes: a right-to-left override and
 // a zero-width space as JSON escapes, a left-to-right isolate and its end
-// as they are. (Trojan Source hides code in a review this way.)
-const Invisible = `\u202e\u200b` + "\u2066\u2069"
+// as they are (Trojan Source hides code in a review this way), then the
+// characters of issue 36 (item 10) a person cannot see either: a soft
+// hyphen and a line separator escaped, U+034F, U+180E, the Hangul fillers
+// and a paragraph separator as they are, and Unicode tag characters (text
+// a model reads and a person does not), the first escaped as JSON writes
+// it (a surrogate pair).
+const Invisible = `\u202e\u200b` + "\u2066\u2069" + `\u00ad\u2028` + "\u034f\u180e\u115f\u3164\u2029" + `\udb40\udc41` + "\U000E0042\U000E0043"
 
 // withInvisible puts Invisible after the first word of body when it is a
 // sentence (four words or more): not in a name, a verdict or a number,

@@ -10,6 +10,10 @@
 //     <U+202E> (text.go);
 //   - Open, ReadText, ReadHead, ReadAll: the one bounded reader: regular
 //     files only, never more than a limit whatever Stat says (read.go);
+//     OpenRoot and Dir.Open, Dir.ReadText...: the same reader beneath a
+//     directory, for every file set read from one (a directory to judge, a
+//     tree to test): no link followed on the way, no path out of it
+//     (root.go);
 //   - Git, GitCommand: the one git runner, under which a repository's
 //     configuration runs nothing (git.go); ExportTree, a commit's tree for
 //     a model CLI to work in, without the CLIs' configuration (export.go);
@@ -17,7 +21,9 @@
 //   - LooksSecret: what must not leave the machine unasked (secrets.go);
 //   - Fence: material under evaluation, fenced in a prompt (fence.go);
 //   - Dir, CreateNew, WriteNew, OpenAppend: writes that refuse symbolic
-//     links and foreign files, 0600 in 0700 (write.go).
+//     links and foreign files, 0600 in 0700 (write.go); OpenDirBeneath:
+//     writes beneath a person's directory (arena install's home or
+//     project) through no link below it (root.go).
 //
 // It depends on nothing else of arena's, so every package can use it.
 package trust

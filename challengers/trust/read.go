@@ -57,19 +57,25 @@ func Open(path string) (*os.File, error) {
 		}
 		return nil, &InputError{Name: path, Problem: problemOf(err), Err: &fs.PathError{Op: "open", Path: path, Err: err}}
 	}
-	f := os.NewFile(uintptr(fd), path)
+	return regularFile(fd, path)
+}
+
+// regularFile is the open file fd, named name, if it is a regular file,
+// made blocking again; anything else is closed and refused by name.
+func regularFile(fd int, name string) (*os.File, error) {
+	f := os.NewFile(uintptr(fd), name)
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, &InputError{Name: path, Problem: problemOf(err), Err: err}
+		return nil, &InputError{Name: name, Problem: problemOf(err), Err: err}
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, &InputError{Name: path, Problem: "is " + kindOf(st.Mode()) + ", not a regular file", Err: ErrNotRegular}
+		return nil, &InputError{Name: name, Problem: "is " + kindOf(st.Mode()) + ", not a regular file", Err: ErrNotRegular}
 	}
 	if err := syscall.SetNonblock(fd, false); err != nil {
 		f.Close()
-		return nil, &InputError{Name: path, Problem: problemOf(err), Err: err}
+		return nil, &InputError{Name: name, Problem: problemOf(err), Err: err}
 	}
 	return f, nil
 }
@@ -94,7 +100,12 @@ func ReadHead(path string, limit int64) (File, error) {
 		return File{Name: path}, err
 	}
 	defer f.Close()
-	out, err := readHead(f, path, limit)
+	return readOpenHead(f, path, limit)
+}
+
+// readOpenHead is ReadHead of a file opened for it.
+func readOpenHead(f *os.File, name string, limit int64) (File, error) {
+	out, err := readHead(f, name, limit)
 	if err != nil {
 		return out, err
 	}

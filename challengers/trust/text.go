@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"io"
 	"math/bits"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/clipperhouse/uax29/v2/graphemes"
 )
 
 // Cleaner turns the raw bytes a CLI writes to a terminal into plain text:
@@ -23,10 +27,14 @@ import (
 // must not be able to drive the user's terminal, so the decoded text of
 // every format goes through a cleaner too.
 type Cleaner struct {
-	state   escState
-	strLen  int  // bytes inside the current OSC/DCS string
-	pendCR  bool // a CR was seen; LF or not decides what it becomes
-	begun   bool // a character has come out (or was dropped): a BOM now is no longer leading
+	state  escState
+	strLen int  // bytes inside the current OSC/DCS string
+	pendCR bool // a CR was seen; LF or not decides what it becomes
+	begun  bool // a character has come out (or was dropped): a BOM now is no longer leading
+	// base is the last character that came out, emoji modifiers and the
+	// joiners, selectors and tags kept with an emoji aside: what decides
+	// whether an invisible character that follows belongs to an emoji.
+	base    rune
 	carry   []byte
 	scratch []byte
 }
@@ -56,7 +64,7 @@ func (c *Cleaner) Write(p []byte) []byte {
 		// nothing to remove, so nothing to copy. (Copying every read
 		// into the scratch buffer, twice per byte for the JSON formats,
 		// is what this saves.)
-		c.begun = c.begun || len(p) > 0
+		c.passed(p)
 		return p
 	}
 	out := c.scratch[:0]
@@ -187,14 +195,16 @@ func (c *Cleaner) inString(out []byte, b byte) []byte {
 }
 
 // utf8 validates out (prefixed by bytes carried from the last call),
-// holding back an incomplete trailing sequence unless final is set.
+// holding back an incomplete trailing sequence unless final is set, and
+// what an invisible character's fate waits on (the character after a
+// zero-width joiner).
 func (c *Cleaner) utf8(out []byte, final bool) []byte {
 	if len(c.carry) > 0 {
 		out = append(c.carry, out...)
 		c.carry = nil
 	}
 	if isCleanASCII(out) || (utf8.Valid(out) && !hasSpecial(out)) {
-		c.begun = c.begun || len(out) > 0
+		c.passed(out)
 		return out
 	}
 	res := make([]byte, 0, len(out))
@@ -206,7 +216,7 @@ func (c *Cleaner) utf8(out []byte, final bool) []byte {
 				break
 			}
 			res = append(res, "\uFFFD"...)
-			c.begun = true
+			c.begun, c.base = true, utf8.RuneError
 			i++
 			continue
 		}
@@ -215,9 +225,23 @@ func (c *Cleaner) utf8(out []byte, final bool) []byte {
 			// C1 controls (8-bit CSI and friends)
 		case r == bom && !c.begun:
 		case Invisible(r):
+			n, wait := c.inEmoji(r, out[i:], final)
+			if wait {
+				c.carry = append([]byte(nil), out[i:]...)
+				return res
+			}
+			if n > 0 {
+				res = append(res, out[i:i+n]...)
+				size = n
+				break
+			}
 			res = appendEscape(res, r)
+			c.base = '>'
 		default:
 			res = append(res, out[i:i+size]...)
+			if !skinTone(r) {
+				c.base = r
+			}
 		}
 		c.begun = true
 		i += size
@@ -225,31 +249,156 @@ func (c *Cleaner) utf8(out []byte, final bool) []byte {
 	return res
 }
 
+// passed notes text that came out as it was: its last character (emoji
+// modifiers aside, as in utf8) is the base an invisible character in the
+// next piece may belong to.
+func (c *Cleaner) passed(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	c.begun = true
+	if b := p[len(p)-1]; b < utf8.RuneSelf {
+		c.base = rune(b)
+		return
+	}
+	for len(p) > 0 {
+		r, n := utf8.DecodeLastRune(p)
+		if !skinTone(r) {
+			c.base = r
+			return
+		}
+		p = p[:len(p)-n]
+	}
+}
+
 // bom is the byte-order mark, which is also the zero-width no-break space.
 const bom = 0xFEFF
 
-// Invisible reports whether r is one of the characters that change how
-// the text around them is shown, or hide a difference, while showing
-// nothing themselves: the bidirectional controls (U+202A-U+202E, U+2066-
-// U+2069, U+200E, U+200F, U+061C), which can make a line read in another
-// order than the one it is written in ("Trojan Source", CVE-2021-42574),
-// the zero-width characters (U+200B-U+200D, U+FEFF) and the rest of the
-// U+2060 block (the word joiner, invisible operators, deprecated format
-// controls). The cleaner shows each as <U+XXXX>. (The zero-width joiner
-// also joins emoji into one, a family of three for instance: those show
-// as their parts with <U+200D> between them.)
+// Invisible reports whether r is a character a person cannot see that
+// can change how the text around it reads, or hide a difference, or
+// carry words a model reads and a person does not (ASCII smuggled in
+// Unicode tag characters): every format character (Unicode's Cf: the
+// bidirectional controls of "Trojan Source", CVE-2021-42574, the
+// zero-width characters, the soft hyphen, the tags U+E0000–U+E007F), every
+// default-ignorable code point (the Hangul fillers, U+034F, the variation
+// selectors, the unassigned ones reserved as such), and the line and
+// paragraph separators U+2028 and U+2029, all from the unicode package's
+// tables. The prepended concatenation marks, which Cf counts but which
+// show (the Arabic number sign), are not. The cleaner shows each as
+// <U+XXXX>, except where it is part of an emoji (Cleaner.inEmoji).
 func Invisible(r rune) bool {
-	switch {
-	case r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E, r >= 0x2060 && r <= 0x206F:
-		return true
+	if r < 0xAD {
+		return false
 	}
-	return r == 0x061C || r == bom
+	return unicode.In(r, invisibleTables...) && !unicode.Is(unicode.Prepended_Concatenation_Mark, r)
 }
 
-// appendEscape appends r as <U+XXXX>.
+// invisibleTables are the properties of Invisible.
+var invisibleTables = []*unicode.RangeTable{
+	unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector, unicode.Zl, unicode.Zp,
+}
+
+// Emoji are written with invisible characters: a zero-width joiner makes
+// one of two (a family of three is three emoji and two joiners), U+FE0F
+// asks for an emoji's colourful form (and U+FE0E for its plain one), and
+// the flags of England, Scotland and Wales are a black flag and tags.
+// There the characters show as what they make, so the cleaner keeps them.
+const (
+	zwj      = 0x200D
+	textVS   = 0xFE0E
+	emojiVS  = 0xFE0F
+	blackFlg = 0x1F3F4
+	keycap   = 0x20E3
+)
+
+// flagTags are the tag sequences that follow a black flag in the only
+// flags written with tags (Unicode's recommended emoji): gbeng, gbsct,
+// gbwls, each ended by the cancel tag.
+var flagTags = [][]byte{tagSequence("gbeng"), tagSequence("gbsct"), tagSequence("gbwls")}
+
+func tagSequence(s string) []byte {
+	var b []byte
+	for _, r := range s {
+		b = utf8.AppendRune(b, 0xE0000+r)
+	}
+	return utf8.AppendRune(b, 0xE007F)
+}
+
+// inEmoji says how many bytes of p, which starts with the invisible
+// character r, are part of an emoji and pass as they are (0: r is shown
+// as an escape), or that what follows r is needed to tell (wait; never
+// when final): a zero-width joiner between two emoji, a variation
+// selector after an emoji (or U+FE0F in a keycap, 1️⃣), the tags of a
+// flag after a black flag.
+func (c *Cleaner) inEmoji(r rune, p []byte, final bool) (n int, wait bool) {
+	size := utf8.RuneLen(r)
+	next := func() (rune, bool) {
+		rest := p[size:]
+		if !utf8.FullRune(rest) {
+			return 0, !final
+		}
+		nr, _ := utf8.DecodeRune(rest)
+		return nr, false
+	}
+	switch {
+	case r == zwj && emoji(c.base):
+		nr, wait := next()
+		if wait || !emoji(nr) {
+			return 0, wait
+		}
+		return size, false
+	case (r == emojiVS || r == textVS) && emoji(c.base):
+		return size, false
+	case r == emojiVS && (c.base >= '0' && c.base <= '9' || c.base == '#' || c.base == '*'):
+		nr, wait := next()
+		if wait || nr != keycap {
+			return 0, wait
+		}
+		return size, false
+	case r >= 0xE0020 && r <= 0xE007E && c.base == blackFlg:
+		for _, seq := range flagTags {
+			switch {
+			case bytes.HasPrefix(p, seq):
+				return len(seq), false
+			case !final && len(p) < len(seq) && bytes.HasPrefix(seq, p):
+				return 0, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// emoji reports whether r is an emoji as Unicode's grapheme cluster rules
+// see one (Extended_Pictographic): one a zero-width joiner joins to the
+// emoji after it into one character (UAX #29, rule GB11).
+func emoji(r rune) bool {
+	if r < 0xA9 {
+		return false
+	}
+	var b [utf8.UTFMax + 7]byte
+	n := utf8.EncodeRune(b[:], r)
+	n += copy(b[n:], "\u200d\U0001F600")
+	g := graphemes.FromBytes(b[:n])
+	return g.Next() && len(g.Value()) == n
+}
+
+// skinTone is an emoji modifier (U+1F3FB–U+1F3FF): it colours the emoji
+// before it, which stays the base.
+func skinTone(r rune) bool { return r >= 0x1F3FB && r <= 0x1F3FF }
+
+// appendEscape appends r as <U+XXXX> (five or six hex digits beyond the
+// first plane: <U+E0041>).
 func appendEscape(b []byte, r rune) []byte {
 	const hex = "0123456789ABCDEF"
-	return append(b, '<', 'U', '+', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15], '>')
+	b = append(b, '<', 'U', '+')
+	digits := 4
+	for r>>(4*digits) != 0 {
+		digits++
+	}
+	for i := digits - 1; i >= 0; i-- {
+		b = append(b, hex[r>>(4*i)&15])
+	}
+	return append(b, '>')
 }
 
 // isClean reports whether the cleaner would pass p through unchanged
@@ -350,35 +499,77 @@ func hasC1[T string | []byte](p T) bool {
 	return false
 }
 
-// hasSpecial reports whether p holds a C1 control or an Invisible
-// character, by their UTF-8 encodings: C2 80-9F; D8 9C (U+061C); E2 80
-// 8B-8F, E2 80 AA-AE, E2 81 A0-AF; EF BB BF (U+FEFF).
+// hasSpecial reports whether p may hold a C1 control or an Invisible
+// character, by their UTF-8 encodings: a two-byte character's two bytes,
+// a three-byte character's three, a four-byte character's first three
+// are looked up in specials (so a character beside an invisible one in
+// its block may be taken for one: the cleaner then looks closer).
 func hasSpecial[T string | []byte](p T) bool {
 	for i := 0; i+1 < len(p); i++ {
-		if p[i] < 0xC2 {
+		b := p[i]
+		if b < 0xC2 {
 			continue // ASCII, or inside a character: no lead byte of one
 		}
-		switch b := p[i+1]; p[i] {
-		case 0xC2:
-			if b >= 0x80 && b <= 0x9F {
+		b1 := p[i+1] & 0x3F
+		switch {
+		case b < 0xE0:
+			if specials.two[b-0xC0]>>b1&1 != 0 {
 				return true
 			}
-		case 0xD8:
-			if b == 0x9C {
+		case i+2 >= len(p):
+		case b < 0xF0:
+			if specials.three[int(b&0x0F)<<6|int(b1)]>>(p[i+2]&0x3F)&1 != 0 {
 				return true
 			}
-		case 0xE2:
-			if i+2 < len(p) && (b == 0x80 && (p[i+2] >= 0x8B && p[i+2] <= 0x8F || p[i+2] >= 0xAA && p[i+2] <= 0xAE) || b == 0x81 && p[i+2] >= 0xA0 && p[i+2] <= 0xAF) {
-				return true
-			}
-		case 0xEF:
-			if i+2 < len(p) && b == 0xBB && p[i+2] == 0xBF {
+		default:
+			if specials.four[int(b&0x07)<<6|int(b1)]>>(p[i+2]&0x3F)&1 != 0 {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// specials holds, for the lead bytes of each length of UTF-8 character,
+// which continuation bytes begin an Invisible character or a C1 control:
+// made once from Invisible's tables.
+var specials = func() (t struct {
+	two   [32]uint64      // by the lead byte (0xC0-0xDF), a bit per second byte
+	three [16 * 64]uint64 // by the lead's low bits and the second byte, a bit per third byte
+	four  [8 * 64]uint64  // as three, for the first three bytes of four
+}) {
+	mark := func(r rune) {
+		var b [utf8.UTFMax]byte
+		switch n := utf8.EncodeRune(b[:], r); n {
+		case 2:
+			t.two[b[0]-0xC0] |= 1 << (b[1] & 0x3F)
+		case 3:
+			t.three[int(b[0]&0x0F)<<6|int(b[1]&0x3F)] |= 1 << (b[2] & 0x3F)
+		case 4:
+			t.four[int(b[0]&0x07)<<6|int(b[1]&0x3F)] |= 1 << (b[2] & 0x3F)
+		}
+	}
+	for r := rune(0x80); r <= 0x9F; r++ {
+		mark(r)
+	}
+	for _, tab := range invisibleTables {
+		for _, rg := range tab.R16 {
+			for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+				if Invisible(r) {
+					mark(r)
+				}
+			}
+		}
+		for _, rg := range tab.R32 {
+			for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+				if Invisible(r) {
+					mark(r)
+				}
+			}
+		}
+	}
+	return t
+}()
 
 func isCleanASCII(p []byte) bool {
 	for _, b := range p {
@@ -529,7 +720,14 @@ func jsonNeedsCleaning(b []byte) bool {
 		case c < 0x20 && c != '\n' && c != '\t' && c != '\r', c == 0x7f:
 			return true
 		case c == '\\' && i+5 < len(b) && b[i+1] == 'u':
-			if r, ok := hex4(b[i+2 : i+6]); ok && unsafeRune(r) {
+			r, ok := hex4(b[i+2 : i+6])
+			if ok && utf16.IsSurrogate(r) && i+11 < len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
+				// A character beyond the first plane, as JSON escapes
+				// it: a tag character is \udb40\udc41.
+				lo, _ := hex4(b[i+8 : i+12])
+				r = utf16.DecodeRune(r, lo)
+			}
+			if ok && unsafeRune(r) {
 				return true
 			}
 			i++ // past the escaped backslash's partner, whatever it is

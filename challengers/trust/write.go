@@ -344,6 +344,15 @@ func (d *Dir) Remove(name string) error {
 	return unix.Unlinkat(d.fd, name, 0)
 }
 
+// RemoveDir removes the empty directory name from d (a link, a file or a
+// directory holding anything stays).
+func (d *Dir) RemoveDir(name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	return unix.Unlinkat(d.fd, name, unix.AT_REMOVEDIR)
+}
+
 // Stat describes the file name in d without following a symbolic link.
 func (d *Dir) Stat(name string) (unix.Stat_t, error) {
 	var st unix.Stat_t

@@ -105,8 +105,14 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 	// What install says quotes paths (the working directory's) and the
 	// configuration's own lines: they reach the terminal cleaned.
 	out := trust.Writer{W: a.stdout}
+	// Everything install writes or removes lies beneath root, and no
+	// directory below root is followed if it is a symbolic link.
+	root := home
+	if f.scope == "project" {
+		root = dir
+	}
 	if f.uninstall {
-		return a.runUninstall(out, h, f, path, home, dir)
+		return a.runUninstall(out, h, f, path, home, dir, root)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -118,7 +124,15 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 	}
 	pass := challengers.CredentialVars(s.Agents)
 	fmt.Fprintf(out, "arena install %s %s arena mcp with %s:\n", name, pick(f.dryRun, "would register", "registers"), h.Title)
-	if err := h.Register(out, path, home, h.Entry(exe, pass), f.dryRun); err != nil {
+	cdir := h.CommandsDir(f.scope, home, dir)
+	err = nil
+	if cdir != "" {
+		err = hostconfig.CheckCommandsDir(out, root, cdir, home)
+	}
+	if err == nil {
+		err = h.Register(out, path, home, root, h.Entry(exe, pass), f.dryRun)
+	}
+	if err != nil {
 		if errors.Is(err, hostconfig.ErrRefused) {
 			fmt.Fprintf(out, "\nNothing was written. To register arena yourself: %s\n", h.AddCommand(exe, pass))
 			return exitCode(exitRefused)
@@ -126,8 +140,8 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 		return err
 	}
 	installNotes(out, h, pass)
-	if cdir := h.CommandsDir(f.scope, home, dir); cdir != "" {
-		if err := hostconfig.InstallCommands(out, slashCommands(), cdir, home, f.dryRun); err != nil {
+	if cdir != "" {
+		if err := hostconfig.InstallCommands(out, slashCommands(), cdir, home, root, f.dryRun); err != nil {
 			return err
 		}
 	}
@@ -142,11 +156,7 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 
 // runUninstall removes what arena install wrote for the CLI h: its entry
 // in the configuration at path, then the slash commands.
-func (a *app) runUninstall(out io.Writer, h hostconfig.Host, f installFlags, path, home, dir string) error {
-	root := home // install made the directories under it that are left empty
-	if f.scope == "project" {
-		root = dir
-	}
+func (a *app) runUninstall(out io.Writer, h hostconfig.Host, f installFlags, path, home, dir, root string) error {
 	fmt.Fprintf(out, "arena install %s --uninstall %s what arena install wrote for %s:\n", h.Name, pick(f.dryRun, "would remove", "removes"), h.Title)
 	if err := h.Unregister(out, path, home, root, f.dryRun); err != nil {
 		if errors.Is(err, hostconfig.ErrRefused) {

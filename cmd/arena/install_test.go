@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/settings/hostconfig"
@@ -237,7 +237,7 @@ func TestInstallCodexTOML(t *testing.T) {
 	var doc struct {
 		MCPServers map[string]hostconfig.Entry `toml:"mcp_servers"`
 	}
-	if _, err := toml.Decode(after, &doc); err != nil || doc.MCPServers["docs"].Command != "docs-mcp" {
+	if err := toml.Unmarshal([]byte(after), &doc); err != nil || doc.MCPServers["docs"].Command != "docs-mcp" {
 		t.Fatalf("%v %+v", err, doc)
 	}
 	// A fresh home: the file and its directory are made.

@@ -33,9 +33,11 @@ func everyAgentWritesEscapes(s *sandbox) {
 }
 
 // invisibles are the characters fakecli.Invisible writes (a right-to-left
-// override, a zero-width space, a left-to-right isolate and its end):
+// override, a zero-width space, a left-to-right isolate and its end, and
+// those of issue 36, item 10: a soft hyphen, a line separator, U+034F,
+// U+180E, the Hangul fillers, a paragraph separator, tag characters):
 // none may reach an output as itself, only as an escape (<U+202E>).
-const invisibles = "\u202e\u200b\u2066\u2069"
+const invisibles = "\u202e\u200b\u2066\u2069\u00ad\u2028\u034f\u180e\u115f\u3164\u2029\U000E0041\U000E0042\U000E0043"
 
 // escapeIn says what, if anything, an output holds that could drive a
 // terminal or hide what text says: an ESC or CSI byte, a C1 control, the
@@ -172,7 +174,7 @@ func checkJSONStrings(t *testing.T, path string, b []byte) {
 	}
 }
 
-var escapeish = regexp.MustCompile("\x1b|PWNED|\u009b|[\u202e\u200b\u2066\u2069]")
+var escapeish = regexp.MustCompile("\x1b|PWNED|\u009b|[" + invisibles + "]")
 
 func excerptAround(s string) string {
 	loc := escapeish.FindStringIndex(s)

@@ -137,22 +137,38 @@ type file struct {
 	size int64
 }
 
-// readFile reads a file of the solution, up to the budget. A file that is
-// not to be sent comes back with why, and a file that cannot be sent at
-// all (a FIFO, a device) as an error.
+// readFile reads a file of the solution the person named, up to the
+// budget. A file that is not to be sent comes back with why, and a file
+// that cannot be sent at all (a FIFO, a device) as an error.
 func readFile(p string, o LoadOptions) (file, string, error) {
 	f, err := trust.ReadHead(p, int64(o.Budget))
 	if err != nil {
 		return file{}, "", err
 	}
-	name := trust.Text(filepath.Clean(p))
+	return solutionFile(filepath.Clean(p), f, o)
+}
+
+// readFileIn reads the file rel of a directory of the solution, beneath
+// it, as readFile does.
+func readFileIn(dir *trust.Dir, rel string, o LoadOptions) (file, string, error) {
+	f, err := dir.ReadHead(rel, int64(o.Budget))
+	if err != nil {
+		return file{}, "", err
+	}
+	return solutionFile(filepath.Join(dir.Path(), filepath.FromSlash(rel)), f, o)
+}
+
+// solutionFile is what was read of the file at p as the judges see it,
+// or why it is not sent.
+func solutionFile(p string, f trust.File, o LoadOptions) (file, string, error) {
+	name := trust.Text(p)
 	if err := trust.CheckText(name, trimPartialRune(f.Data, f.Cut)); err != nil {
-		return file{}, "binary", nil
+		return file{Doc: engine.Doc{Name: name}}, "binary", nil
 	}
 	text := string(trimPartialRune(f.Data, f.Cut))
 	if !o.IncludeSecrets {
 		if why := trust.LooksSecret(p, f.Data); why != "" {
-			return file{}, "looks like a secret: " + why + "; --include-secrets sends it", nil
+			return file{Doc: engine.Doc{Name: name}}, "looks like a secret: " + why + "; --include-secrets sends it", nil
 		}
 	}
 	return file{Doc: engine.Doc{Name: name, Content: text}, size: f.Size}, "", nil
@@ -240,31 +256,35 @@ func walk(root string, o LoadOptions) (files []file, skipped []string, err error
 	if err != nil {
 		return nil, nil, err
 	}
+	// Every file is opened beneath root: git's index may name a path that
+	// climbs out (../victim/notes.txt), and a tracked directory may have
+	// become a link (src -> ~/.ssh). Neither is followed.
+	dir, err := trust.OpenRoot(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer dir.Close()
 	for _, rel := range names {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		shown := trust.Text(p)
-		st, err := os.Lstat(p)
+		f, why, err := readFileIn(dir, rel, o)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue // tracked, deleted from the work tree
 		case err != nil:
-			skipped = append(skipped, shown+" ("+problem(err)+")")
-			continue
-		case st.Mode()&fs.ModeSymlink != 0:
-			// A link may point anywhere (~/.aws/credentials): what is
-			// sent is what the directory holds itself.
-			skipped = append(skipped, shown+" (a symbolic link, not followed)")
-			continue
-		}
-		f, why, err := readFile(p, o)
-		switch {
-		case err != nil:
-			skipped = append(skipped, shown+" ("+problem(err)+")")
+			skipped = append(skipped, trust.Text(inputName(err, rel))+" ("+problem(err)+")")
 		case why != "":
-			skipped = append(skipped, shown+" ("+why+")")
+			skipped = append(skipped, f.Name+" ("+why+")")
 		default:
 			files = append(files, f)
 		}
 	}
 	return files, skipped, nil
+}
+
+// inputName is the name an input error gives the file, or rel.
+func inputName(err error, rel string) string {
+	var ie *trust.InputError
+	if errors.As(err, &ie) {
+		return ie.Name
+	}
+	return rel
 }

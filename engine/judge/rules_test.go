@@ -257,7 +257,7 @@ func TestLoadSendsOnlyWhatThePersonMeant(t *testing.T) {
 	for _, want := range []string{
 		".env (looks like a secret: an environment file (.env*), where keys live; --include-secrets sends it)",
 		"config.go (looks like a secret: it holds what looks like an AWS access key (line 3); --include-secrets sends it)",
-		"link.go (a symbolic link, not followed)",
+		"link.go (is a symbolic link, not followed)",
 	} {
 		if !strings.Contains(skipped, want) {
 			t.Errorf("skipped:\n%s\nwant %q among them", skipped, want)

@@ -10,7 +10,7 @@
 //
 // Logs are hostile data: they are read only through the engine's log
 // reader (runlog.ScanFile, as a stream), which cleans every string of
-// them. Every figure carries the count it rests on, and none is shown from
+// them; a directory's logs are opened beneath it (trust.OpenRoot). Every figure carries the count it rests on, and none is shown from
 // fewer than MinCases cases.
 package stats
 
@@ -85,7 +85,7 @@ var ErrNoSuchPath = errors.New("no such file or directory")
 // arena log, or cannot be read, is skipped and named; a run the filter
 // leaves out is not returned. Runs come in the order they started.
 func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, err error) {
-	var files []string
+	var files []logFile
 	named := map[string]bool{} // logs named on their own, not found in a directory
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -96,22 +96,30 @@ func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, er
 			return nil, 0, nil, err
 		}
 		if !st.IsDir() {
-			files, named[p] = append(files, p), true
+			files, named[p] = append(files, logFile{path: p}), true
 			continue
 		}
+		// A directory's logs are read beneath it: a link among them (to
+		// a file elsewhere) is named, not followed.
+		root, err := trust.OpenRoot(p)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		defer root.Close()
 		entries, err := os.ReadDir(p)
 		if err != nil {
 			return nil, 0, nil, err
 		}
 		for _, e := range entries {
 			if !e.IsDir() && strings.HasSuffix(e.Name(), ".jsonl") {
-				files = append(files, filepath.Join(p, e.Name()))
+				files = append(files, logFile{path: filepath.Join(p, e.Name()), root: root, name: e.Name()})
 			}
 		}
 	}
-	for _, path := range files {
+	for _, lf := range files {
+		path := lf.path
 		c := newCollector(path)
-		lc, err := runlog.ScanFile(path, c.add) // as a stream: a log's size costs no memory
+		lc, err := lf.scan(c.add) // as a stream: a log's size costs no memory
 		if err != nil && named[path] {
 			// A log named on its own must be one; only what a directory
 			// holds besides logs is skipped.
@@ -136,6 +144,27 @@ func Read(paths []string, f Filter) (runs []Run, logs int, skipped []Skipped, er
 	}
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Started.Before(runs[j].Started) })
 	return runs, logs, skipped, nil
+}
+
+// logFile is a log to read: one a person named (path), or one of a
+// directory's (name, beneath root).
+type logFile struct {
+	path string
+	root *trust.Dir
+	name string
+}
+
+// scan reads the log as a stream, each event handed to fn.
+func (lf logFile) scan(fn func(engine.Event)) (runlog.Contents, error) {
+	if lf.root == nil {
+		return runlog.ScanFile(lf.path, fn)
+	}
+	f, err := lf.root.Open(lf.name)
+	if err != nil {
+		return runlog.Contents{}, err
+	}
+	defer f.Close()
+	return runlog.Scan(f, fn)
 }
 
 // RunOf collects what stats needs of a log's events.

@@ -174,3 +174,29 @@ func TestParseSince(t *testing.T) {
 		}
 	}
 }
+
+// A directory's logs are read beneath it (issue 36, item 3): a link among
+// them, to a log elsewhere, is named and not read; a log named on its own
+// is the person's, link or not.
+func TestReadFollowsNoLinkInADirectoryOfLogs(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	day := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	writeLog(t, dir, "own.jsonl", day, started("compare"), engine.Outcome{Result: "recommendation"})
+	outside := writeLog(t, elsewhere, "outside.jsonl", day, started("rank"), engine.Outcome{Result: "ranked"})
+	if err := os.Symlink(outside, filepath.Join(dir, "linked.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	runs, logs, skipped, err := Read([]string{dir}, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if logs != 1 || len(runs) != 1 || runs[0].Protocol != "compare" {
+		t.Fatalf("logs %d runs %+v", logs, runs)
+	}
+	if len(skipped) != 1 || !strings.HasSuffix(skipped[0].Path, "linked.jsonl") || !strings.Contains(skipped[0].Why, "is a symbolic link, not followed") {
+		t.Fatalf("skipped %+v", skipped)
+	}
+	if runs, _, _, err := Read([]string{filepath.Join(dir, "linked.jsonl")}, Filter{}); err != nil || len(runs) != 1 || runs[0].Protocol != "rank" {
+		t.Fatalf("a log named through a link: %+v %v", runs, err)
+	}
+}

@@ -3,10 +3,13 @@ package hostconfig
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/arenadebate/arena/challengers/trust"
 )
@@ -35,23 +38,26 @@ type Command struct {
 }
 
 // PlanCommand says what installing the slash command whose text is body,
-// as the file name in dir, does. A file arena did not write (its marker
-// is gone), a file that cannot be read and anything but a regular file
-// (a symbolic link too) are kept as they are.
-func PlanCommand(dir, name string, body []byte) (Command, error) {
+// as the file name in d (nil: a directory not made yet), does. A file
+// arena did not write (its marker is gone), a file that cannot be read and
+// anything but a regular file (a symbolic link too) are kept as they are.
+func PlanCommand(d *trust.Dir, name string, body []byte) (Command, error) {
 	c := Command{Name: name, Slash: "/" + strings.TrimSuffix(name, ".md"), Data: CommandFile(body), State: CommandAdded}
-	path := filepath.Join(dir, name)
-	st, err := os.Lstat(path)
+	if d == nil {
+		return c, nil
+	}
+	path := filepath.Join(d.Path(), name)
+	st, err := d.Stat(name)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, unix.ENOENT):
 		return c, nil
 	case err != nil:
-		return c, err
-	case st.Mode()&fs.ModeSymlink != 0 || !st.Mode().IsRegular():
+		return c, fmt.Errorf("%s: %w", path, err)
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
 		c.State, c.Why = CommandKept, "it is not a regular file"
 		return c, nil
 	}
-	cur, err := trust.ReadFile(path, 1<<20)
+	cur, err := d.ReadFile(name, 1<<20)
 	switch {
 	case err != nil:
 		c.State, c.Why = CommandKept, err.Error()
@@ -61,11 +67,28 @@ func PlanCommand(dir, name string, body []byte) (Command, error) {
 		c.State, c.Why = CommandKept, "arena did not write it"
 	default:
 		c.State = CommandUpdated
-		if err := statReplaceable(path, st); err != nil {
+		if err := replaceable(path, fs.FileMode(st.Mode).Perm(), uint64(st.Nlink), st.Uid); err != nil {
 			c.State, c.Why = CommandKept, err.Error()
 		}
 	}
 	return c, nil
+}
+
+// CheckCommandsDir refuses, saying so on w as Register does, a slash
+// commands directory that install could reach beneath root only through
+// a symbolic link (a repository's .claude/commands linked elsewhere); one
+// not made yet is fine. The command line asks before it writes anything.
+func CheckCommandsDir(w io.Writer, root, dir, home string) error {
+	d, err := openBeneath(root, dir, false)
+	switch {
+	case err == nil:
+		return d.Close()
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case errors.Is(err, ErrUnsafe):
+		return refused(w, Tilde(dir, home), "%v", err)
+	}
+	return err
 }
 
 // WriteCommand writes a command file added or updated into d, the

@@ -11,7 +11,12 @@ import (
 
 func plan(t *testing.T, dir string) Command {
 	t.Helper()
-	c, err := PlanCommand(dir, "debate.md", []byte("Run arena on $ARGUMENTS.\n"))
+	d, err := trust.OpenDir(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c, err := PlanCommand(d, "debate.md", []byte("Run arena on $ARGUMENTS.\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -472,12 +472,12 @@ arena = { command = "/old/arena", args = ["mcp"], env = { ARENA_MCP_HOST = "code
 `,
 		"arena's entry is not written as a [mcp_servers.arena] table; edit it by hand"},
 	// An inline table is complete in itself (TOML 1.0 and 1.1): a
-	// table header cannot add to it, though BurntSushi/toml reads one
-	// that does.
+	// table header cannot add to it, though a lenient reader
+	// (BurntSushi/toml v1.6.0) reads one that does.
 	{"servers inline", "mcp_servers = { other = { command = \"x\" } }\n",
-		"adding arena's [mcp_servers.arena] table would make it invalid TOML (toml: key mcp_servers already exists as a value)"},
+		"adding arena's [mcp_servers.arena] table would make it invalid TOML (toml: line 3, column 2: key mcp_servers already exists as a value)"},
 	{"no servers, inline", "mcp_servers = {}\n",
-		"adding arena's [mcp_servers.arena] table would make it invalid TOML (toml: key mcp_servers already exists as a value)"},
+		"adding arena's [mcp_servers.arena] table would make it invalid TOML (toml: line 3, column 2: key mcp_servers already exists as a value)"},
 	{"servers inline, and arena's table after them", `mcp_servers = { other = { command = "x" } }
 
 [mcp_servers.arena]
@@ -485,9 +485,9 @@ command = "/old/arena"
 args = ["mcp"]
 env = { ARENA_MCP_HOST = "codex" }
 `,
-		"it is not valid TOML (toml: key mcp_servers already exists as a value)"},
+		"it is not valid TOML (toml: line 3, column 2: key mcp_servers already exists as a value)"},
 	{"not TOML", "[mcp_servers.x\ncommand = \n",
-		"it is not valid TOML (toml: line 2: expected '.' or ']' to end table name, but got '\\n' instead)"},
+		"it is not valid TOML (toml: line 1, column 15: expected ']' to close table name)"},
 }
 
 func TestEditTOMLRefuses(t *testing.T) {

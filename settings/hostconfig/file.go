@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 
@@ -31,27 +30,57 @@ func (e *unsafeError) Is(target error) bool { return target == ErrUnsafe }
 func (e *unsafeError) Unwrap() error        { return e.cause }
 
 // Read is the configuration at path, nil if there is none, and the mode
-// to write it back with.
-func Read(path string) ([]byte, fs.FileMode, error) {
-	st, err := os.Lstat(path)
+// to write it back with. root is the home or project directory it lies
+// in: no directory between root and the file is followed if it is a
+// symbolic link (openBeneath), nor is the file itself.
+func Read(root, path string) ([]byte, fs.FileMode, error) {
+	d, err := openBeneath(root, filepath.Dir(path), false)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, 0o600, nil
 	case err != nil:
-		return nil, 0, fmt.Errorf("%s: %w", path, err)
-	case st.Mode()&fs.ModeSymlink != 0:
-		return nil, 0, &unsafeError{reason: "it is a symbolic link, and arena writes a file by replacing it, which would replace the link"}
-	case !st.Mode().IsRegular():
-		return nil, 0, &unsafeError{reason: "it is not a regular file"}
-	}
-	if err := statReplaceable(path, st); err != nil {
 		return nil, 0, err
 	}
-	doc, err := trust.ReadFile(path, 64<<20)
+	defer d.Close()
+	name := filepath.Base(path)
+	st, err := d.Stat(name)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return nil, 0o600, nil
+	case err != nil:
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
+	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
+		return nil, 0, &unsafeError{reason: "it is a symbolic link, and arena writes a file by replacing it, which would replace the link"}
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return nil, 0, &unsafeError{reason: "it is not a regular file"}
+	}
+	perm := fs.FileMode(st.Mode).Perm()
+	if err := replaceable(path, perm, uint64(st.Nlink), st.Uid); err != nil {
+		return nil, 0, err
+	}
+	doc, err := d.ReadFile(name, 64<<20)
 	if err != nil {
 		return nil, 0, &unsafeError{reason: err.Error(), cause: err}
 	}
-	return doc, st.Mode().Perm(), nil
+	return doc, perm, nil
+}
+
+// openBeneath opens the directory dir beneath root (trust.OpenDirBeneath:
+// root as the person has it, every directory below it without following a
+// symbolic link), creating what is missing when create is set. A
+// directory that is not beneath root is one the person named themselves
+// (CODEX_HOME), and is opened as they named it. A link on the way is
+// refused, by name: arena install writes nothing through a link.
+func openBeneath(root, dir string, create bool) (*trust.Dir, error) {
+	if rel, err := filepath.Rel(root, dir); root == "" || err != nil || !filepath.IsLocal(rel) && rel != "." {
+		root = dir
+	}
+	d, err := trust.OpenDirBeneath(root, dir, create)
+	var we *trust.WriteError
+	if errors.Is(err, trust.ErrSymlink) && errors.As(err, &we) {
+		return nil, &unsafeError{reason: we.Path + " is a symbolic link, and arena install writes nothing through a link: make it a directory of its own, or register arena by hand", cause: err}
+	}
+	return d, err
 }
 
 // replaceable refuses a file that arena, which writes by replacing, must
@@ -72,25 +101,17 @@ func replaceable(path string, perm fs.FileMode, links uint64, uid uint32) error 
 	return nil
 }
 
-// statReplaceable is replaceable for what Lstat said of a regular file.
-func statReplaceable(path string, st fs.FileInfo) error {
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	if !ok {
-		return nil
-	}
-	return replaceable(path, st.Mode().Perm(), uint64(sys.Nlink), sys.Uid)
-}
-
-// Replace writes data to path through trust's replacing write, with the
-// mode given (not what the umask leaves of it), once a strict parser of
-// its format reads it (validate). It refuses what Read refuses, should
-// the file have changed since Read looked: a symbolic link, a file made
-// read-only or given a second name, another user's.
-func Replace(path string, data []byte, mode fs.FileMode) error {
+// Replace writes data to path, beneath root as Read reads it, through
+// trust's replacing write, with the mode given (not what the umask leaves
+// of it), once a strict parser of its format reads it (validate). It
+// refuses what Read refuses, should the file have changed since Read
+// looked: a symbolic link, a file made read-only or given a second name,
+// another user's.
+func Replace(root, path string, data []byte, mode fs.FileMode) error {
 	if err := validate(path, data); err != nil {
 		return fmt.Errorf("%s: %w; nothing written", path, err)
 	}
-	d, err := trust.OpenDir(filepath.Dir(path), true)
+	d, err := openBeneath(root, filepath.Dir(path), true)
 	if err != nil {
 		return err
 	}
@@ -122,8 +143,8 @@ func CheckReplace(d *trust.Dir, name string) error {
 }
 
 // validate reads data as a strict parser of the file's format does:
-// TOML 1.0 for .toml (Codex's reader refuses what BurntSushi/toml lets
-// through), JSON with each key once an object for .json.
+// TOML 1.0 for .toml, as Codex's reader does (decodeTOML), JSON with each
+// key once an object for .json.
 func validate(path string, data []byte) error {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".toml":

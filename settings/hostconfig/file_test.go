@@ -14,7 +14,7 @@ import (
 func TestRead(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.json")
-	if doc, mode, err := Read(missing); doc != nil || mode != 0o600 || err != nil {
+	if doc, mode, err := Read(dir, missing); doc != nil || mode != 0o600 || err != nil {
 		t.Errorf("missing: %q %v %v", doc, mode, err)
 	}
 	cfg := filepath.Join(dir, "settings.json")
@@ -24,7 +24,7 @@ func TestRead(t *testing.T) {
 	if err := os.Chmod(cfg, 0o640); err != nil { // past the umask
 		t.Fatal(err)
 	}
-	if doc, mode, err := Read(cfg); string(doc) != "{}\n" || mode != 0o640 || err != nil {
+	if doc, mode, err := Read(dir, cfg); string(doc) != "{}\n" || mode != 0o640 || err != nil {
 		t.Errorf("regular: %q %v %v", doc, mode, err)
 	}
 	link := filepath.Join(dir, "link.json")
@@ -35,11 +35,11 @@ func TestRead(t *testing.T) {
 		link: "it is a symbolic link, and arena writes a file by replacing it, which would replace the link",
 		dir:  "it is not a regular file",
 	} {
-		if doc, _, err := Read(path); doc != nil || !errors.Is(err, ErrUnsafe) || err.Error() != want {
+		if doc, _, err := Read(dir, path); doc != nil || !errors.Is(err, ErrUnsafe) || err.Error() != want {
 			t.Errorf("%s: %q %v", path, doc, err)
 		}
 	}
-	if _, _, err := Read(filepath.Join(cfg, "below")); err == nil || errors.Is(err, ErrUnsafe) {
+	if _, _, err := Read(dir, filepath.Join(cfg, "below")); err == nil || errors.Is(err, ErrUnsafe) {
 		t.Errorf("below a file: %v, want an error that is not a refusal", err)
 	}
 }
@@ -49,7 +49,7 @@ func TestRead(t *testing.T) {
 func TestReplace(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "new", "config.toml")
-	if err := Replace(cfg, []byte("a = 1\n"), 0o640); err != nil {
+	if err := Replace(dir, cfg, []byte("a = 1\n"), 0o640); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(cfg); string(b) != "a = 1\n" {
@@ -66,7 +66,7 @@ func TestReplace(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if err := Replace(link, []byte("a = 1\n"), 0o600); err == nil {
+	if err := Replace(dir, link, []byte("a = 1\n"), 0o600); err == nil {
 		t.Error("replaced a symbolic link")
 	}
 	if b, _ := os.ReadFile(target); string(b) != "theirs\n" {
@@ -139,7 +139,7 @@ func TestReadRefusesWhatItMustNotReplace(t *testing.T) {
 		readOnly: {"it is read-only (mode 0444)", "chmod u+w " + readOnly},
 		linked:   {"it has 2 hard links", "its other names would keep the old text", "cp " + linked + " " + linked + ".copy && mv " + linked + ".copy " + linked},
 	} {
-		doc, _, err := Read(path)
+		doc, _, err := Read(dir, path)
 		if doc != nil || !errors.Is(err, ErrUnsafe) {
 			t.Fatalf("%s: %q %v", path, doc, err)
 		}
@@ -160,14 +160,14 @@ func TestReplaceRefusesWhatChangedSinceRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(cfg, 0o400)
-	if err := Replace(cfg, []byte("a = 2\n"), 0o600); !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "read-only") {
+	if err := Replace(dir, cfg, []byte("a = 2\n"), 0o600); !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "read-only") {
 		t.Errorf("read-only: %v", err)
 	}
 	os.Chmod(cfg, 0o600)
 	if err := os.Link(cfg, filepath.Join(dir, "twin.toml")); err != nil {
 		t.Fatal(err)
 	}
-	if err := Replace(cfg, []byte("a = 2\n"), 0o600); !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "hard links") {
+	if err := Replace(dir, cfg, []byte("a = 2\n"), 0o600); !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "hard links") {
 		t.Errorf("linked: %v", err)
 	}
 	if b, _ := os.ReadFile(cfg); string(b) != "a = 1\n" {
@@ -186,7 +186,7 @@ func TestReplaceWritesOnlyWhatAStrictParserReads(t *testing.T) {
 		"broken.json":   `{"mcpServers": }`,
 	} {
 		path := filepath.Join(dir, name)
-		if err := Replace(path, []byte(data), 0o600); err == nil || !strings.Contains(err.Error(), "nothing written") {
+		if err := Replace(dir, path, []byte(data), 0o600); err == nil || !strings.Contains(err.Error(), "nothing written") {
 			t.Errorf("%s: %v", name, err)
 		}
 		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
@@ -203,16 +203,17 @@ func TestReplaceWritesOnlyWhatAStrictParserReads(t *testing.T) {
 func TestReplaceKeepsTheModePastTheUmask(t *testing.T) {
 	old := syscall.Umask(0o077)
 	defer syscall.Umask(old)
-	cfg := filepath.Join(t.TempDir(), "settings.json")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "settings.json")
 	if err := os.WriteFile(cfg, []byte("{}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	os.Chmod(cfg, 0o644)
-	_, mode, err := Read(cfg)
+	_, mode, err := Read(dir, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Replace(cfg, []byte(`{"a": 1}`), mode); err != nil {
+	if err := Replace(dir, cfg, []byte(`{"a": 1}`), mode); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := os.Stat(cfg); st.Mode().Perm() != 0o644 {

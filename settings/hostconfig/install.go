@@ -18,12 +18,13 @@ import (
 // nothing was written for the CLI.
 var ErrRefused = errors.New("refused")
 
-// Register registers entry in the configuration at path (dry: says what
-// it would change, and writes nothing).
-func (h Host) Register(w io.Writer, path, home string, entry Entry, dry bool) error {
+// Register registers entry in the configuration at path, beneath root
+// (the home or project directory; see Read), and says so on w (dry: says
+// what it would change, and writes nothing).
+func (h Host) Register(w io.Writer, path, home, root string, entry Entry, dry bool) error {
 	show := Tilde(path, home)
 	refuse := func(format string, args ...any) error { return refused(w, show, format, args...) }
-	before, mode, err := readConfig(w, path, show)
+	before, mode, err := readConfig(w, root, path, show)
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func (h Host) Register(w io.Writer, path, home string, entry Entry, dry bool) er
 		fmt.Fprintf(w, "  %s: %s\n%s", show, would, indent(Diff(show, before, after), "    "))
 		return nil
 	}
-	if err := Replace(path, after, mode); err != nil {
+	if err := Replace(root, path, after, mode); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "  %s: %s\n", show, what)
@@ -61,8 +62,8 @@ func refused(w io.Writer, show, format string, args ...any) error {
 
 // readConfig reads the configuration at path for an edit, refusing (and
 // saying so on w) one arena does not edit.
-func readConfig(w io.Writer, path, show string) ([]byte, fs.FileMode, error) {
-	before, mode, err := Read(path)
+func readConfig(w io.Writer, root, path, show string) ([]byte, fs.FileMode, error) {
+	before, mode, err := Read(root, path)
 	if errors.Is(err, ErrUnsafe) {
 		return nil, 0, refused(w, show, "%v", err)
 	}
@@ -78,18 +79,23 @@ func indent(s, pad string) string {
 }
 
 // InstallCommands writes the slash commands, the files of commands, into
-// dir, leaving alone a file of the same name that arena did not write
+// dir beneath root (no directory from root down is followed if it is a
+// link), leaving alone a file of the same name that arena did not write
 // (PlanCommand); dry writes nothing.
-func InstallCommands(w io.Writer, commands fs.FS, dir, home string, dry bool) error {
+func InstallCommands(w io.Writer, commands fs.FS, dir, home, root string, dry bool) error {
 	entries, err := fs.ReadDir(commands, ".")
 	if err != nil {
 		return err
 	}
-	var d *trust.Dir // nil for a dry run
-	if !dry {
-		if d, err = trust.OpenDir(dir, true); err != nil {
-			return err
-		}
+	d, err := openBeneath(root, dir, !dry)
+	switch {
+	case dry && errors.Is(err, fs.ErrNotExist):
+		d = nil // nothing there yet: every command would be added
+	case errors.Is(err, ErrUnsafe):
+		return refused(w, Tilde(dir, home), "%v", err)
+	case err != nil:
+		return err
+	default:
 		defer d.Close()
 	}
 	for _, e := range entries {
@@ -97,20 +103,20 @@ func InstallCommands(w io.Writer, commands fs.FS, dir, home string, dry bool) er
 		if err != nil {
 			return err
 		}
-		c, err := PlanCommand(dir, e.Name(), body)
+		c, err := PlanCommand(d, e.Name(), body)
 		if err != nil {
 			return err
 		}
-		if err := installCommand(w, d, Tilde(filepath.Join(dir, e.Name()), home), c); err != nil {
+		if err := installCommand(w, d, Tilde(filepath.Join(dir, e.Name()), home), c, dry); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// installCommand writes a command file into d as planned (nothing when d
-// is nil, a dry run), and says what it did to the file shown as show.
-func installCommand(w io.Writer, d *trust.Dir, show string, c Command) error {
+// installCommand writes a command file into d as planned (nothing for a
+// dry run), and says what it did to the file shown as show.
+func installCommand(w io.Writer, d *trust.Dir, show string, c Command, dry bool) error {
 	switch {
 	case c.State == CommandKept:
 		fmt.Fprintf(w, "  %s: kept: %s (%s not installed)\n", show, c.Why, c.Slash)
@@ -118,7 +124,7 @@ func installCommand(w io.Writer, d *trust.Dir, show string, c Command) error {
 	case c.State == CommandUnchanged:
 		fmt.Fprintf(w, "  %s: %s is there already (unchanged)\n", show, c.Slash)
 		return nil
-	case d == nil:
+	case dry:
 		fmt.Fprintf(w, "  %s: %s would be %s\n", show, c.Slash, c.State)
 		return nil
 	}

@@ -10,8 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-	gotoml "github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2"
 )
 
 // The TOML of Codex's config.toml: [mcp_servers.arena] and what follows
@@ -59,10 +58,7 @@ func EditTOML(doc []byte, e Entry) ([]byte, State, error) {
 // finds arena's entry in it (exists is false when there is none); an
 // entry named arena that arena did not write is ErrNotOurs.
 func parseTOML(doc []byte) (before map[string]any, cur any, exists bool, err error) {
-	if _, err := toml.Decode(string(doc), &before); err != nil {
-		return nil, nil, false, fmt.Errorf("it is not valid TOML (%w)", err)
-	}
-	if err := strictTOML(string(doc)); err != nil {
+	if before, err = decodeTOML(string(doc)); err != nil {
 		return nil, nil, false, fmt.Errorf("it is not valid TOML (%w)", err)
 	}
 	servers, _ := before["mcp_servers"].(map[string]any)
@@ -111,16 +107,36 @@ func tomlArenaSpan(lines []string) (start, end int, err error) {
 	return start, end, nil
 }
 
-// strictTOML is a second reading, by a parser that holds to what TOML
-// forbids where BurntSushi/toml v1.6.0 does not: that one reads a
-// [mcp_servers.arena] header after mcp_servers = { … } as adding to the
-// inline table, which TOML (1.0 and 1.1) forbids, an inline table being
-// complete in itself. Codex's reader holds to it: codex 0.118.0 refused
-// to start, "duplicate key", on env = { … } followed by a table
-// [mcp_servers.fs.env] (multica-ai/multica pull request 1288).
-func strictTOML(doc string) error {
+// decodeTOML reads a TOML document as TOML 1.0 has it, which is how
+// Codex's reader has it: go-toml v2 holds to what the format forbids,
+// where another reader (BurntSushi/toml v1.6.0, which arena read with
+// once) does not: that one reads a [mcp_servers.arena] header after
+// mcp_servers = { … } as adding to the inline table, which TOML (1.0 and
+// 1.1) forbids, an inline table being complete in itself. Codex refused to
+// start on such a file (0.118.0: "duplicate key", on env = { … } followed
+// by a table [mcp_servers.fs.env]; multica-ai/multica pull request 1288).
+// One reader, the strict one, is the one arena links.
+func decodeTOML(doc string) (map[string]any, error) {
 	var v map[string]any
-	return gotoml.Unmarshal([]byte(doc), &v)
+	if err := toml.Unmarshal([]byte(doc), &v); err != nil {
+		// Where: go-toml says it apart from its message.
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			return nil, fmt.Errorf("toml: line %d, column %d: %s", row, col, strings.TrimPrefix(de.Error(), "toml: "))
+		}
+		return nil, err
+	}
+	if v == nil {
+		v = map[string]any{}
+	}
+	return v, nil
+}
+
+// strictTOML says whether doc is TOML as decodeTOML reads it.
+func strictTOML(doc string) error {
+	_, err := decodeTOML(doc)
+	return err
 }
 
 // appendTOML adds the entry's table at the end, after a blank line.
@@ -137,8 +153,8 @@ func appendTOML(doc string, e Entry) string {
 // checkTOML is the check of an edit, as checkJSON's; servers is the
 // mcp_servers table before it.
 func checkTOML(before, servers map[string]any, out string, e Entry) error {
-	var after map[string]any
-	if _, err := toml.Decode(out, &after); err != nil {
+	after, err := decodeTOML(out)
+	if err != nil {
 		return fmt.Errorf("internal error: the edit is not TOML (%w); nothing written", err)
 	}
 	as, _ := after["mcp_servers"].(map[string]any)

@@ -12,7 +12,6 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/BurntSushi/toml"
 	"golang.org/x/sys/unix"
 
 	"github.com/arenadebate/arena/challengers/trust"
@@ -33,7 +32,7 @@ import (
 func (h Host) Unregister(w io.Writer, path, home, root string, dry bool) error {
 	show := Tilde(path, home)
 	refuse := func(format string, args ...any) error { return refused(w, show, format, args...) }
-	before, mode, err := readConfig(w, path, show)
+	before, mode, err := readConfig(w, root, path, show)
 	if err != nil {
 		return err
 	}
@@ -57,11 +56,11 @@ func (h Host) Unregister(w io.Writer, path, home, root string, dry bool) error {
 		return nil
 	}
 	if empty {
-		if err = removeFile(path); err == nil {
+		if err = removeFile(root, path); err == nil {
 			RemoveEmptyDirs(filepath.Dir(path), root)
 		}
 	} else {
-		err = Replace(path, after, mode)
+		err = Replace(root, path, after, mode)
 	}
 	if err != nil {
 		return err
@@ -70,9 +69,10 @@ func (h Host) Unregister(w io.Writer, path, home, root string, dry bool) error {
 	return nil
 }
 
-// removeFile removes the regular file at path, never a link's target.
-func removeFile(path string) error {
-	d, err := trust.OpenDir(filepath.Dir(path), false)
+// removeFile removes the regular file at path beneath root, never a
+// link's target, nor a file reached through a link.
+func removeFile(root, path string) error {
+	d, err := openBeneath(root, filepath.Dir(path), false)
 	if err != nil {
 		return err
 	}
@@ -84,12 +84,24 @@ func removeFile(path string) error {
 }
 
 // RemoveEmptyDirs removes dir and the directories above it, up to root
-// and not root itself, while each is empty: those install made. (rmdir
-// removes neither a link nor a directory holding anything.)
+// and not root itself, while each is empty: those install made. Each is
+// removed from its parent, opened beneath root as install opened it: no
+// link on the way is followed, and a link itself is no directory to
+// remove.
 func RemoveEmptyDirs(dir, root string) {
-	root = filepath.Clean(root)
-	for d := filepath.Clean(dir); strings.HasPrefix(d, root+string(filepath.Separator)); d = filepath.Dir(d) {
-		if unix.Rmdir(d) != nil {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || !filepath.IsLocal(rel) {
+		return
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	for i := len(parts); i > 0; i-- {
+		parent, err := trust.OpenDirBeneath(root, filepath.Join(append([]string{root}, parts[:i-1]...)...), false)
+		if err != nil {
+			return
+		}
+		err = parent.RemoveDir(parts[i-1])
+		parent.Close()
+		if err != nil {
 			return
 		}
 	}
@@ -221,12 +233,9 @@ func RemoveTOML(doc []byte) ([]byte, bool, error) {
 		end++
 	}
 	out := strings.Join(lines[:start], "") + strings.Join(lines[end:], "")
-	if err := strictTOML(out); err != nil {
+	after, err := decodeTOML(out)
+	if err != nil {
 		return nil, false, fmt.Errorf("removing arena's [mcp_servers.arena] table would make it invalid TOML (%w)", err)
-	}
-	var after map[string]any
-	if _, err := toml.Decode(out, &after); err != nil {
-		return nil, false, fmt.Errorf("internal error: the edit is not TOML (%w); nothing written", err)
 	}
 	if err := checkRemoved(before, after, "mcp_servers"); err != nil {
 		return nil, false, err
@@ -265,11 +274,13 @@ func UninstallCommands(w io.Writer, commands fs.FS, dir, home, root string, dry 
 	if err != nil {
 		return err
 	}
-	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+	d, err := openBeneath(root, dir, false)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil
-	}
-	d, err := trust.OpenDir(dir, false)
-	if err != nil {
+	case errors.Is(err, ErrUnsafe):
+		return refused(w, Tilde(dir, home), "%v", err)
+	case err != nil:
 		return err
 	}
 	defer d.Close()
@@ -315,7 +326,7 @@ func commandRemovable(d *trust.Dir, name string) (string, error) {
 	case st.Mode&unix.S_IFMT != unix.S_IFREG:
 		return "it is not a regular file", nil
 	}
-	body, err := trust.ReadFile(filepath.Join(d.Path(), name), 1<<20)
+	body, err := d.ReadFile(name, 1<<20)
 	switch {
 	case err != nil:
 		return err.Error(), nil

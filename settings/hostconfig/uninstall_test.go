@@ -90,7 +90,7 @@ func TestUnregister(t *testing.T) {
 	claude, _ := Lookup("claude")
 	path := filepath.Join(home, ".mcp.json")
 	var out strings.Builder
-	if err := claude.Register(&out, path, home, claude.Entry("/bin/arena", nil), false); err != nil {
+	if err := claude.Register(&out, path, home, home, claude.Entry("/bin/arena", nil), false); err != nil {
 		t.Fatal(err)
 	}
 	out.Reset()
@@ -111,7 +111,7 @@ func TestUnregister(t *testing.T) {
 	}
 	// With something else in it, the file stays, without arena.
 	os.WriteFile(path, []byte(`{"theme": "dark"}`), 0o600)
-	claude.Register(&out, path, home, claude.Entry("/bin/arena", nil), false)
+	claude.Register(&out, path, home, home, claude.Entry("/bin/arena", nil), false)
 	out.Reset()
 	if err := claude.Unregister(&out, path, home, home, false); err != nil || out.String() != "  ~/.mcp.json: removed the MCP server arena\n" {
 		t.Fatalf("%q %v", out.String(), err)
@@ -137,7 +137,7 @@ func TestUninstallCommands(t *testing.T) {
 	if err := UninstallCommands(&out, commands, dir, home, home, false); err != nil || out.String() != "" {
 		t.Fatalf("no directory: %q %v", out.String(), err)
 	}
-	if err := InstallCommands(&out, commands, dir, home, false); err != nil {
+	if err := InstallCommands(&out, commands, dir, home, home, false); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "judge.md"), []byte("mine\n"), 0o644)

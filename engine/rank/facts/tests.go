@@ -42,9 +42,15 @@ func (t TestRun) Total() int { return t.Passed + t.Failed + t.Skipped }
 
 // Detect names the test command of a checked-out tree, from the files at
 // its root: go.mod, package.json with a test script, Cargo.toml, a Python
-// project. nil when none is recognised.
+// project. nil when none is recognised. The tree is read beneath itself
+// (trust.OpenRoot), as every file set from a directory is.
 func Detect(dir string) []string {
-	has := func(name string) bool { _, err := os.Stat(filepath.Join(dir, name)); return err == nil }
+	root, err := trust.OpenRoot(dir)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
+	has := func(name string) bool { _, err := root.Stat(name); return err == nil }
 	switch {
 	case has("go.mod"):
 		// -json lets arena count every test, subtests included, without
@@ -53,7 +59,7 @@ func Detect(dir string) []string {
 		return []string{"go", "test", "-count=1", "-json", "./..."}
 	case has("Cargo.toml"):
 		return []string{"cargo", "test"}
-	case has("package.json") && npmHasTest(filepath.Join(dir, "package.json")):
+	case has("package.json") && npmHasTest(root):
 		return []string{"npm", "test"}
 	case has("pytest.ini") || has("pyproject.toml") || has("setup.py") || has("setup.cfg") || has("tox.ini") || has("tests") && hasPy(dir):
 		return []string{"pytest"}
@@ -61,8 +67,10 @@ func Detect(dir string) []string {
 	return nil
 }
 
-func npmHasTest(path string) bool {
-	b, err := os.ReadFile(path)
+// npmHasTest says whether the tree's package.json (at most 1 MiB) names a
+// test script.
+func npmHasTest(root *trust.Dir) bool {
+	b, err := root.ReadFile("package.json", 1<<20)
 	if err != nil {
 		return false
 	}

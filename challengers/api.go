@@ -311,7 +311,10 @@ func (c *apiCall) once(ctx context.Context) (Result, *httpStatus) {
 	c.mu.Unlock()
 	res := r.result(err)
 	res.Bytes = read
+	var redirect *redirectError
 	switch {
+	case errors.As(err, &redirect):
+		res.Final = true // it would redirect the same way again
 	case capHit:
 		res.Reason, res.Detail = ReasonOutputLimit, fmt.Sprintf("stopped after %s (output_cap)", formatBytes(c.limit))
 	case st != nil:

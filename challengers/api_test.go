@@ -366,7 +366,7 @@ func TestAPIRefusesRedirects(t *testing.T) {
 		a, env := keyed(url, "m")
 		res, _ := runAPI(t, a, env)
 		d := res.Describe()
-		if res.OK() || !strings.Contains(d, "the endpoint redirected the request to http://127.0.0.1:") || !strings.Contains(d, "arena follows no redirect") ||
+		if res.OK() || !res.Final || !strings.Contains(d, "the endpoint redirected the request to http://127.0.0.1:") || !strings.Contains(d, "arena follows no redirect") ||
 			strings.Contains(d, strings.TrimSuffix(url, "/v1")+"/") {
 			t.Errorf("%d: result %s %q", status, res.Reason, d)
 		}

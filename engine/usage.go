@@ -46,8 +46,7 @@ func usageNote(seat, agent string, u *challengers.Usage) (Note, bool) {
 	if agent != seat {
 		who += " (" + agent + ")"
 	}
-	return Note{Level: NoteWarn, Message: who + " reported usage no call can have: " + u.Clamped +
-		"; the budget and the costs count what is in brackets"}, true
+	return Note{Level: NoteWarn, Message: who + " reported usage no call can have: " + u.Clamped}, true
 }
 
 // Tokens says the tokens in and out: "12.3k in · 4.1k out", "not

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -57,10 +58,10 @@ func (a Agent) IsAPI() bool { return a.API != "" }
 
 // Endpoint is where an API agent's requests go, as a person reads it:
 // "https://openrouter.ai/api/v1 (anthropic/claude-sonnet-4.5)". It holds
-// no key (a key goes in a header, never in base_url: validateAPI refuses
-// a URL with a password in it).
+// no key: a key goes in a header, and base_url is shown redacted
+// (RedactURL), in case it holds one in its query string.
 func (a Agent) Endpoint() string {
-	return a.BaseURL + " (" + a.Model + ")"
+	return RedactURL(a.BaseURL) + " (" + a.Model + ")"
 }
 
 // validateAPI checks an API agent's endpoint, model and key variable.
@@ -75,7 +76,7 @@ func (a Agent) validateAPI() error {
 	case strings.TrimSpace(a.BaseURL) == "":
 		return bad("base_url", "is empty (e.g. http://127.0.0.1:11434/v1 for Ollama)")
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		return bad("base_url", "%q is not an http:// or https:// URL", redactURL(a.BaseURL))
+		return bad("base_url", "%q is not an http:// or https:// URL", RedactURL(a.BaseURL))
 	case u.User != nil:
 		return bad("base_url", "must not hold a user or a password: put the key in a variable and name it in key_env")
 	case strings.TrimSpace(a.Model) == "":
@@ -84,15 +85,6 @@ func (a Agent) validateAPI() error {
 		return bad("key_env", "%q is not a variable name: key_env names the variable that holds the key, not the key", a.KeyEnv)
 	}
 	return nil
-}
-
-// redactURL shows a URL that did not parse without whatever may follow
-// an "@" in it.
-func redactURL(s string) string {
-	if i := strings.LastIndexByte(s, '@'); i >= 0 {
-		return "…" + s[i:]
-	}
-	return s
 }
 
 // apiKey reads the key from the variable the agent names, at call time:
@@ -111,20 +103,20 @@ func apiKey(a Agent, env []string) (string, error) {
 	if v := envValue(env, a.KeyEnv); v != "" {
 		return v, nil
 	}
-	return "", fmt.Errorf("%s is not set: it should hold the key for %s", a.KeyEnv, a.BaseURL)
+	return "", fmt.Errorf("%s is not set: it should hold the key for %s", a.KeyEnv, RedactURL(a.BaseURL))
 }
 
 // runAPI is Run for an API agent.
 func runAPI(ctx context.Context, req Request) Result {
 	a := req.Agent
-	shown := []string{"POST", strings.TrimRight(a.BaseURL, "/") + "/chat/completions", "model=" + a.Model}
+	shown := []string{"POST", strings.TrimRight(RedactURL(a.BaseURL), "/") + "/chat/completions", "model=" + a.Model}
 	key, err := apiKey(a, req.Env)
 	if err != nil {
 		return Result{Reason: ReasonStartFailed, ExitCode: -1, Detail: err.Error(), Command: shown, Final: true}
 	}
 	callCtx, cancel := withTimeout(ctx, a.Timeout)
 	defer cancel()
-	c := &apiCall{req: req, key: key, limit: a.OutputCap}
+	c := &apiCall{req: req, key: key, limit: a.OutputCap, secrets: newScrubber(a, key)}
 	if c.limit <= 0 {
 		c.limit = DefaultOutputCap
 	}
@@ -139,16 +131,17 @@ func runAPI(ctx context.Context, req Request) Result {
 	case callCtx.Err() != nil && res.Reason != ReasonOutputLimit:
 		res.Reason, res.Detail = ReasonTimeout, ""
 	}
-	res.Detail, res.Text = c.scrub(res.Detail), c.scrub(res.Text)
+	res.Detail = c.secrets.scrub(res.Detail)
 	return res
 }
 
 // apiCall is one call of an API agent: its requests (the first, and the
 // retries a busy server asks for) and what came back.
 type apiCall struct {
-	req   Request
-	key   string
-	limit int64
+	req     Request
+	key     string
+	limit   int64
+	secrets *scrubber // what no text from the endpoint may show
 
 	mu     sync.Mutex
 	status *httpStatus // the last error status the server answered with
@@ -185,7 +178,7 @@ func (c *apiCall) run(ctx context.Context) Result {
 			res.Detail += fmt.Sprintf("; it asked for a retry in %s, after the call's timeout of %s", wait, c.req.Agent.Timeout)
 			return res
 		}
-		if c.req.Retry != nil && !c.req.Retry(c.scrub(res.Detail), wait) {
+		if c.req.Retry != nil && !c.req.Retry(c.secrets.scrub(res.Detail), wait) {
 			return res
 		}
 		if !sleepCtx(ctx, wait) {
@@ -212,10 +205,11 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 // OPENAI_BASE_URL from the environment: a local server must never be
 // sent the person's OpenAI key, nor an agent's requests go anywhere but
 // its base_url. The SDK's own retries are off: arena's count as calls.
+// No redirect is followed (refuseRedirect).
 func (c *apiCall) options() []option.RequestOption {
 	opts := []option.RequestOption{
 		option.WithBaseURL(strings.TrimRight(c.req.Agent.BaseURL, "/") + "/"),
-		option.WithHTTPClient(&http.Client{}),
+		option.WithHTTPClient(&http.Client{CheckRedirect: refuseRedirect}),
 		option.WithMaxRetries(0),
 		option.WithMiddleware(c.watch),
 	}
@@ -223,6 +217,32 @@ func (c *apiCall) options() []option.RequestOption {
 		opts = append(opts, option.WithAPIKey(c.key))
 	}
 	return opts
+}
+
+// refuseRedirect is the HTTP client's answer to a redirect: no. A
+// redirect is another endpoint than the one configured, and following it
+// would send the prompt there (and Go's client sends the Authorization
+// header along to any port of the same host). Following one only within
+// the same origin, without the key, would still send the prompt to a
+// path nobody configured; refusing says where the endpoint wants to be,
+// and the person can make that the base_url.
+func refuseRedirect(next *http.Request, _ []*http.Request) error {
+	status := "a redirect"
+	if r := next.Response; r != nil {
+		status = r.Status
+	}
+	return &redirectError{status: trust.Text(status), to: RedactURL(next.URL.String())}
+}
+
+// redirectError is a redirect refused: the status that asked for it and
+// where it pointed (redacted).
+type redirectError struct {
+	status, to string
+}
+
+func (e *redirectError) Error() string {
+	return "the endpoint redirected the request to " + e.to + " (" + e.status + "), and arena follows no redirect: " +
+		"the key and the prompt go to base_url only (if that is where the endpoint now is, make it the agent's base_url)"
 }
 
 // watch sees every response before the SDK does: an error answer's
@@ -239,7 +259,7 @@ func (c *apiCall) watch(r *http.Request, next option.MiddlewareNext) (*http.Resp
 		res.Body = io.NopCloser(bytes.NewReader(body))
 		wait, ok := retryAfter(res.Header)
 		c.mu.Lock()
-		c.status = &httpStatus{code: res.StatusCode, retryAfter: wait, hasRetry: ok, message: bodyMessage(body)}
+		c.status = &httpStatus{code: res.StatusCode, retryAfter: wait, hasRetry: ok, message: bodyMessage(body, c.secrets)}
 		c.mu.Unlock()
 		return res, nil
 	}
@@ -280,7 +300,7 @@ func (c *apiCall) once(ctx context.Context) (Result, *httpStatus) {
 		Messages:      []openai.ChatCompletionMessageParamUnion{openai.UserMessage(c.req.Prompt)},
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	})
-	r := &apiReply{emit: c.emit}
+	r := &apiReply{emit: c.emit, secrets: c.secrets, hide: scrubStream{s: c.secrets}}
 	for stream.Next() {
 		r.chunk(stream.Current())
 	}
@@ -291,7 +311,10 @@ func (c *apiCall) once(ctx context.Context) (Result, *httpStatus) {
 	c.mu.Unlock()
 	res := r.result(err)
 	res.Bytes = read
+	var redirect *redirectError
 	switch {
+	case errors.As(err, &redirect):
+		res.Final = true // it would redirect the same way again
 	case capHit:
 		res.Reason, res.Detail = ReasonOutputLimit, fmt.Sprintf("stopped after %s (output_cap)", formatBytes(c.limit))
 	case st != nil:
@@ -301,25 +324,11 @@ func (c *apiCall) once(ctx context.Context) (Result, *httpStatus) {
 	return res, st
 }
 
-// emit hands cleaned text to OnChunk, without the key should a server
-// echo it.
+// emit hands cleaned and scrubbed text to OnChunk.
 func (c *apiCall) emit(text string) {
 	if text != "" && c.req.OnChunk != nil {
-		c.req.OnChunk(c.scrub(text))
+		c.req.OnChunk(text)
 	}
-}
-
-// minScrubbed is the shortest key looked for in what a server sends back:
-// a shorter one is no secret, and would be found in ordinary words.
-const minScrubbed = 8
-
-// scrub takes the key out of text a server sent (an error that quotes
-// the key it refused, a reply that echoes a header).
-func (c *apiCall) scrub(s string) string {
-	if len(c.key) < minScrubbed || !strings.Contains(s, c.key) {
-		return s
-	}
-	return strings.ReplaceAll(s, c.key, "[the key in "+c.req.Agent.KeyEnv+"]")
 }
 
 // statusWords says in plain words what an error status means for the
@@ -337,7 +346,7 @@ func (c *apiCall) statusWords(st *httpStatus) string {
 	case st.code == http.StatusUnauthorized || st.code == http.StatusForbidden:
 		return fmt.Sprintf("the endpoint asks for a key: put it in a variable and name that variable in key_env (%s%s)", code, said)
 	case st.code == http.StatusNotFound:
-		return fmt.Sprintf("the endpoint answered %s%s (is base_url %s right, and %q a model it serves?)", code, said, a.BaseURL, a.Model)
+		return fmt.Sprintf("the endpoint answered %s%s (is base_url %s right, and %q a model it serves?)", code, said, RedactURL(a.BaseURL), a.Model)
 	case st.code == http.StatusTooManyRequests:
 		return fmt.Sprintf("the endpoint is rate limiting (%s%s)", code, said)
 	case st.code == http.StatusServiceUnavailable:
@@ -373,8 +382,9 @@ const maxErrorWords = 300
 // bodyMessage is what an error body says: the message of OpenAI's
 // {"error": {"message": …}} (OpenRouter, vLLM, llama.cpp's server),
 // Ollama's {"error": "…"}, a bare {"message": …}, or the body's text,
-// cleaned for the terminal and cut short.
-func bodyMessage(body []byte) string {
+// cleaned for the terminal, its secrets taken out, then cut short: a cut
+// made first would leave all of a key but its last bytes.
+func bodyMessage(body []byte, secrets *scrubber) string {
 	var v struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
@@ -397,18 +407,25 @@ func bodyMessage(body []byte) string {
 	} else {
 		msg = string(body)
 	}
-	msg = strings.Join(strings.Fields(trust.Text(msg)), " ")
+	msg = secrets.scrub(strings.Join(strings.Fields(trust.Text(msg)), " "))
 	if len(msg) > maxErrorWords {
-		msg = msg[:maxErrorWords] + "…"
+		cut := maxErrorWords
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "…"
 	}
 	return msg
 }
 
-// apiReply gathers a streamed reply: its text, cleaned as it comes, the
-// usage of the final chunk, and whether the stream said it was done.
+// apiReply gathers a streamed reply: its text, cleaned and scrubbed as it
+// comes, the usage of the final chunk, and whether the stream said it was
+// done.
 type apiReply struct {
 	emit     func(string)
 	clean    trust.Cleaner
+	secrets  *scrubber
+	hide     scrubStream // the secrets, across chunk borders
 	text     strings.Builder
 	usage    *Usage
 	finished bool
@@ -421,18 +438,17 @@ func (r *apiReply) chunk(ch openai.ChatCompletionChunk) {
 			continue
 		}
 		if choice.Delta.Content != "" {
-			out := string(r.clean.Write([]byte(choice.Delta.Content)))
-			r.text.WriteString(out)
-			r.emit(out)
+			r.show(r.hide.Write(string(r.clean.Write([]byte(choice.Delta.Content)))))
 		}
 		if choice.FinishReason != "" {
 			r.finished = true
 		}
 	}
 	if ch.JSON.Usage.Valid() && ch.Usage.JSON.PromptTokens.Valid() {
-		r.usage = &Usage{InputTokens: ch.Usage.PromptTokens, OutputTokens: ch.Usage.CompletionTokens, Model: trust.Text(ch.Model)}
+		r.usage = &Usage{InputTokens: ch.Usage.PromptTokens, OutputTokens: ch.Usage.CompletionTokens, Model: r.secrets.scrub(trust.Text(ch.Model))}
 		if f, ok := ch.Usage.JSON.ExtraFields["cost"]; ok {
-			if cost, err := strconv.ParseFloat(f.Raw(), 64); err == nil && cost >= 0 {
+			// A cost too large for a float64 is +Inf: Clamp says so.
+			if cost, err := strconv.ParseFloat(f.Raw(), 64); err == nil || errors.Is(err, strconv.ErrRange) {
 				r.usage.CostUSD = &cost
 			}
 		}
@@ -442,14 +458,13 @@ func (r *apiReply) chunk(ch openai.ChatCompletionChunk) {
 // result is the call's result once the stream ended, with err the
 // stream's error (nil at its end).
 func (r *apiReply) result(err error) Result {
-	out := string(r.clean.Flush())
-	r.text.WriteString(out)
-	r.emit(out)
+	r.show(r.hide.Write(string(r.clean.Flush())))
+	r.show(r.hide.Flush())
 	res := Result{Text: strings.TrimSpace(r.text.String()), Usage: r.usage}
 	var se *ssestream.StreamError
 	switch {
 	case errors.As(err, &se):
-		res.Reason, res.Detail = ReasonStreamError, "the endpoint reported an error in the stream: "+bodyMessage(se.Event.Data)
+		res.Reason, res.Detail = ReasonStreamError, "the endpoint reported an error in the stream: "+bodyMessage(se.Event.Data, r.secrets)
 	case err != nil && !isAPIStatus(err):
 		res.Reason, res.Detail = ReasonEndpoint, transportWords(err)
 	case err == nil && !r.finished:
@@ -460,6 +475,12 @@ func (r *apiReply) result(err error) Result {
 		res.Reason = ReasonOK
 	}
 	return res
+}
+
+// show adds text, cleaned and scrubbed, to the reply and streams it.
+func (r *apiReply) show(text string) {
+	r.text.WriteString(text)
+	r.emit(text)
 }
 
 // isAPIStatus reports whether err is the SDK's report of an error status
@@ -475,7 +496,10 @@ func isAPIStatus(err error) bool {
 func transportWords(err error) string {
 	var ue *url.Error
 	var se *json.SyntaxError
+	var re *redirectError
 	switch {
+	case errors.As(err, &re):
+		return re.Error()
 	case errors.Is(err, errOverCap):
 		return "stopped at the output cap"
 	case errors.As(err, &ue) && ue.Op != "":
@@ -496,21 +520,21 @@ func ListModels(ctx context.Context, a Agent, env []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &apiCall{req: Request{Agent: a}, key: key, limit: DefaultOutputCap}
+	c := &apiCall{req: Request{Agent: a}, key: key, limit: DefaultOutputCap, secrets: newScrubber(a, key)}
 	svc := openai.NewModelService(c.options()...)
 	pager := svc.ListAutoPaging(ctx)
 	var ids []string
 	for pager.Next() {
-		ids = append(ids, trust.Text(pager.Current().ID))
+		ids = append(ids, c.secrets.scrub(trust.Text(pager.Current().ID)))
 	}
 	if err := pager.Err(); err != nil {
 		c.mu.Lock()
 		st := c.status
 		c.mu.Unlock()
 		if st != nil {
-			return nil, errors.New(c.scrub(c.statusWords(st)))
+			return nil, errors.New(c.secrets.scrub(c.statusWords(st)))
 		}
-		return nil, errors.New(c.scrub(transportWords(err)))
+		return nil, errors.New(c.secrets.scrub(transportWords(err)))
 	}
 	return ids, nil
 }

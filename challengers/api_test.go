@@ -2,6 +2,8 @@ package challengers_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -295,5 +297,184 @@ func TestValidateAPIAgent(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "sk-secret") {
 			t.Errorf("%+v: %v, want %q", a, err, c.want)
 		}
+	}
+}
+
+// keyed is an agent whose key is testKey, in OPENROUTER_API_KEY.
+func keyed(url, model string) (challengers.Agent, []string) {
+	a := apiAgent(url, model)
+	a.KeyEnv = "OPENROUTER_API_KEY"
+	return a, []string{"OPENROUTER_API_KEY=" + testKey}
+}
+
+// holdsKey reports whether s shows the key, or all of it but its last
+// byte (what a cut made before the scrub leaves).
+func holdsKey(s string) bool { return strings.Contains(s, testKey[:len(testKey)-1]) }
+
+// An error longer than the 300 characters shown, quoting the key across
+// the cut: the key is taken out before the cut, not a byte of it left.
+func TestAPIKeyInALongErrorIsScrubbedBeforeTheCut(t *testing.T) {
+	msg := strings.Repeat("a", 270) + " " + clitest.EchoKey + " was refused"
+	_, url := serveAPI(t, &clitest.Script{Agents: map[string]clitest.AgentScript{
+		"m": opening(clitest.Step{Mode: clitest.ModeHTTPError, Status: 400, Message: msg}),
+		"s": {Mode: clitest.ModeErrorInStream},
+	}})
+	a, env := keyed(url, "m")
+	res, _ := runAPI(t, a, env)
+	if res.Reason != challengers.ReasonEndpoint || holdsKey(res.Describe()) || !strings.Contains(res.Describe(), "[the key in OPENR") {
+		t.Fatalf("result %s: %q", res.Reason, res.Describe())
+	}
+	if len(res.Describe()) > 400 {
+		t.Errorf("the server's words are not cut short: %d bytes", len(res.Describe()))
+	}
+}
+
+// A key in the stream's model field is not in the usage's model.
+func TestAPIKeyInTheModelFieldIsScrubbed(t *testing.T) {
+	_, url := serveAPI(t, &clitest.Script{Agents: map[string]clitest.AgentScript{"m": {Model: "acme/" + clitest.EchoKey}}})
+	a, env := keyed(url, "m")
+	res, _ := runAPI(t, a, env)
+	if !res.OK() || res.Usage == nil || res.Usage.Model != "acme/[the key in OPENROUTER_API_KEY]" {
+		t.Fatalf("result %s, usage %+v", res.Describe(), res.Usage)
+	}
+}
+
+// A reply that quotes the key, streamed a byte a chunk: the key shows in
+// no chunk, nor in what the chunks make together (what the pane shows),
+// and no byte of the reply is lost.
+func TestAPIKeySplitAcrossChunksNeverShows(t *testing.T) {
+	reply := "You sent " + clitest.EchoKey + ", and it ends in sk-or"
+	_, url := serveAPI(t, &clitest.Script{Agents: map[string]clitest.AgentScript{
+		"m": {DelayMS: -1, Chunks: len(reply), Steps: map[string][]clitest.Step{"opening": {{Reply: reply}}}},
+	}})
+	a, env := keyed(url, "m")
+	res, chunks := runAPI(t, a, env)
+	want := "You sent [the key in OPENROUTER_API_KEY], and it ends in sk-or"
+	if shown := strings.Join(chunks, ""); shown != want || res.Text != want || len(chunks) < 10 {
+		t.Fatalf("%d chunks showed %q, the reply is %q; want %q", len(chunks), shown, res.Text, want)
+	}
+}
+
+// A redirect is refused, whatever its status: neither the key nor the
+// prompt reaches where it points (the fake's other port on the same
+// host), and the failure says where that was.
+func TestAPIRefusesRedirects(t *testing.T) {
+	for _, status := range []int{301, 302, 303, 307, 308} {
+		f, url := serveAPI(t, &clitest.Script{Agents: map[string]clitest.AgentScript{
+			"m": opening(clitest.Step{Mode: clitest.ModeRedirect, Status: status}),
+		}})
+		a, env := keyed(url, "m")
+		res, _ := runAPI(t, a, env)
+		d := res.Describe()
+		if res.OK() || !res.Final || !strings.Contains(d, "the endpoint redirected the request to http://127.0.0.1:") || !strings.Contains(d, "arena follows no redirect") ||
+			strings.Contains(d, strings.TrimSuffix(url, "/v1")+"/") {
+			t.Errorf("%d: result %s %q", status, res.Reason, d)
+		}
+		for _, c := range f.Calls() {
+			if c.API != nil && c.API.Elsewhere {
+				t.Errorf("%d: the redirect was followed: %+v (the key sent: %v)", status, c, c.API.Bearer)
+			}
+		}
+		if n := len(f.Calls()); n != 1 {
+			t.Errorf("%d: %d requests, want the one redirected", status, n)
+		}
+	}
+}
+
+// A redirect's Location holding a secret is shown redacted.
+func TestAPIRedirectsLocationIsRedacted(t *testing.T) {
+	_, url := serveAPI(t, &clitest.Script{Agents: map[string]clitest.AgentScript{
+		"m": opening(clitest.Step{Mode: clitest.ModeRedirect, Location: "http://elsewhere.example/v1?token=tk-location-secret-1"}),
+	}})
+	a, env := keyed(url, "m")
+	res, _ := runAPI(t, a, env)
+	if d := res.Describe(); strings.Contains(d, "tk-location-secret-1") || !strings.Contains(d, "http://elsewhere.example/v1?token=REDACTED") {
+		t.Fatalf("got %q", d)
+	}
+}
+
+// Usage an endpoint reports is data: below zero counts as 0, past what a
+// call can use as the bound, and the usage says what was reported.
+func TestAPIUsageIsClamped(t *testing.T) {
+	_, url := serveAPI(t, &clitest.Script{Agents: map[string]clitest.AgentScript{
+		"neg":  {Usage: []byte(`{"prompt_tokens":-1000000,"completion_tokens":-5,"total_tokens":-1000005,"cost":-3}`)},
+		"huge": {Usage: []byte(`{"prompt_tokens":9000000000000000000,"completion_tokens":12,"total_tokens":12,"cost":1e308}`)},
+		"inf":  {Usage: []byte(`{"prompt_tokens":10,"completion_tokens":12,"total_tokens":22,"cost":1e400}`)},
+	}})
+	for model, want := range map[string]struct {
+		in, out int64
+		cost    float64
+		said    string
+	}{
+		"neg":  {0, 0, 0, "-1000000 input tokens (counted as 0), -5 output tokens (counted as 0), a cost of $-3 (counted as $0)"},
+		"huge": {challengers.MaxCallTokens, 12, challengers.MaxCallCostUSD, "9000000000000000000 input tokens (counted as 10000000, the most one call is believed to use), a cost of $1e+308 (counted as $1000"},
+		"inf":  {10, 12, challengers.MaxCallCostUSD, "a cost that is not a number (counted as $1000"},
+	} {
+		res, _ := runAPI(t, apiAgent(url, model), nil)
+		u := res.Usage
+		if !res.OK() || u == nil || u.InputTokens != want.in || u.OutputTokens != want.out || u.CostUSD == nil || *u.CostUSD != want.cost || !strings.HasPrefix(u.Clamped, want.said) {
+			t.Errorf("%s: %s %+v (clamped %q), want %+v", model, res.Describe(), u, u.Clamped, want)
+		}
+	}
+}
+
+// A CLI's usage is clamped the same way (claude's stream-json, written
+// by a script standing in for it).
+func TestCLIUsageIsClamped(t *testing.T) {
+	dir := t.TempDir()
+	script := dir + "/agent"
+	result := `{"type":"result","subtype":"success","is_error":false,"result":"hi","usage":{"input_tokens":-70000,"output_tokens":3},"total_cost_usd":-0.5}`
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' '"+result+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a := challengers.Agent{Name: "x", Command: []string{script}, Prompt: challengers.PromptStdin, Format: challengers.FormatClaudeStreamJSON, Timeout: 20 * time.Second}
+	res := challengers.Run(context.Background(), challengers.Request{Agent: a, Prompt: "hello"})
+	u := res.Usage
+	if !res.OK() || u == nil || u.InputTokens != 0 || u.OutputTokens != 3 || u.CostUSD == nil || *u.CostUSD != 0 ||
+		u.Clamped != "-70000 input tokens (counted as 0), a cost of $-0.5 (counted as $0)" {
+		t.Fatalf("%s: %+v", res.Describe(), u)
+	}
+}
+
+// A log's usage is read as an agent's is counted: a hand-edited log's
+// negative tokens lift no budget on resume.
+func TestUsageFromJSONIsClamped(t *testing.T) {
+	var u challengers.Usage
+	if err := json.Unmarshal([]byte(`{"input_tokens":-5000000,"output_tokens":20,"cost_usd":-1}`), &u); err != nil {
+		t.Fatal(err)
+	}
+	if u.InputTokens != 0 || u.OutputTokens != 20 || *u.CostUSD != 0 || u.Clamped == "" {
+		t.Fatalf("%+v", u)
+	}
+	good := challengers.Usage{InputTokens: 5, OutputTokens: 6}
+	if c := good.Clamp(); c != &good {
+		t.Fatalf("a usage within bounds was copied: %+v", c)
+	}
+}
+
+// base_url's secrets (a query string's values, a user and password)
+// are shown redacted in the endpoint, in the command shown, and in an
+// error that names base_url; and scrubbed from what the endpoint sends.
+func TestAPIBaseURLSecretsAreRedacted(t *testing.T) {
+	const secret = "gw-query-secret-777"
+	_, url := serveAPI(t, &clitest.Script{Agents: map[string]clitest.AgentScript{
+		"missing": opening(clitest.Step{Mode: clitest.ModeHTTPError, Status: 404, Message: "no route for /v1?api_key=" + secret}),
+	}})
+	a := apiAgent(url+"?api_key="+secret, "missing")
+	if e := a.Endpoint(); strings.Contains(e, secret) || !strings.Contains(e, "?api_key=REDACTED") {
+		t.Errorf("endpoint %q", e)
+	}
+	res, _ := runAPI(t, a, nil)
+	if all := res.Describe() + strings.Join(res.Command, " "); strings.Contains(all, secret) || !strings.Contains(res.Describe(), "is base_url "+url+"?api_key=REDACTED right") {
+		t.Errorf("result %q, command %q", res.Describe(), res.Command)
+	}
+	a.KeyEnv = "ARENA_TEST_UNSET_KEY"
+	if res, _ := runAPI(t, a, []string{"PATH=/usr/bin"}); strings.Contains(res.Describe(), secret) {
+		t.Errorf("%q", res.Describe())
+	}
+	bad := a
+	bad.BaseURL = "ftp://x/v1?api_key=" + secret
+	if err := bad.Validate(); err == nil || strings.Contains(err.Error(), secret) {
+		t.Errorf("%v", err)
 	}
 }

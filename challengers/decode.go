@@ -16,6 +16,9 @@ type Usage struct {
 	// Model is the model the stream said it ran ("claude-opus-5-5"), from
 	// its init event; "" when it did not say.
 	Model string `json:"model,omitempty"`
+	// Clamped, when set, says what the agent reported that no call can
+	// have used (Clamp): the counts above are what arena counted instead.
+	Clamped string `json:"clamped,omitempty"`
 }
 
 // decoder extracts the model's text from one CLI's output format. What it

@@ -140,6 +140,7 @@ func Run(ctx context.Context, req Request) Result {
 		res = runOnce(ctx, req)
 	}
 	res.Agent = req.Agent.Name
+	res.Usage = res.Usage.Clamp() // usage is data: the one place it enters arena
 	res.Duration = clk.Now().Sub(start)
 	res.Timeout = req.Agent.Timeout
 	return res

@@ -231,6 +231,9 @@ func (rt *Runtime) finished(q Question, res challengers.Result, attempt int, r R
 	}
 	rt.emit(ev)
 	if !reused {
+		if n, ok := usageNote(q.seat(), q.Agent.Name, res.Usage); ok {
+			rt.Bus.Emit(n)
+		}
 		rt.budget.replied(q.Agent, res.Usage)
 	}
 }

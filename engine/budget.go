@@ -119,8 +119,12 @@ func (u BudgetUsed) Share() float64 {
 }
 
 // USD writes dollars for a person: "$1.00", "$0.42", "$0.0042" (a cent's
-// fractions where they are all there is).
+// fractions where they are all there is). It never writes NaN or Inf
+// (oddUSD).
 func USD(v float64) string {
+	if s, odd := oddUSD(v); odd {
+		return s
+	}
 	switch {
 	case v == 0:
 		return "$0"
@@ -132,6 +136,29 @@ func USD(v float64) string {
 		return "$" + s
 	}
 	return "$" + strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+// USD4 writes dollars to the fraction of a cent, as the cost section
+// does: "$0.0421". It never writes NaN or Inf (oddUSD).
+func USD4(v float64) string {
+	if s, odd := oddUSD(v); odd {
+		return s
+	}
+	return "$" + strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+// oddUSD writes an amount no sum of clamped usage reaches (each call
+// counts at most challengers.MaxCallCostUSD): one that is not a number
+// as such, and one of a billion dollars or more in powers of ten rather
+// than in a line of digits.
+func oddUSD(v float64) (string, bool) {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "$(not a number)", true
+	case math.Abs(v) >= 1e9:
+		return "$" + strconv.FormatFloat(v, 'e', 2, 64), true
+	}
+	return "", false
 }
 
 // meter keeps a run's account against its budget.

@@ -35,6 +35,20 @@ func (u *Usage) Add(c *challengers.Usage) {
 	}
 }
 
+// usageNote is the warning that an agent's reply reported usage no call
+// can have used, and what arena counted instead (challengers.Usage.Clamp);
+// false when it reported none such.
+func usageNote(seat, agent string, u *challengers.Usage) (Note, bool) {
+	if u == nil || u.Clamped == "" {
+		return Note{}, false
+	}
+	who := seat
+	if agent != seat {
+		who += " (" + agent + ")"
+	}
+	return Note{Level: NoteWarn, Message: who + " reported usage no call can have: " + u.Clamped}, true
+}
+
 // Tokens says the tokens in and out: "12.3k in · 4.1k out", "not
 // reported", or with "(3 of 5 replies)" when only some reported.
 func (u Usage) Tokens() string {
@@ -53,7 +67,7 @@ func (u Usage) Cost() string {
 	if u.Costed == 0 {
 		return "not reported"
 	}
-	s := fmt.Sprintf("$%.4f", u.CostUSD)
+	s := USD4(u.CostUSD)
 	if u.Costed < u.Replies {
 		s += fmt.Sprintf(" (%d of %d replies)", u.Costed, u.Replies)
 	}
@@ -94,7 +108,7 @@ func (a Account) Short() string {
 		parts = append(parts, "tokens not reported")
 	}
 	if a.Usage.Costed > 0 {
-		parts = append(parts, fmt.Sprintf("$%.4f", a.Usage.CostUSD))
+		parts = append(parts, USD4(a.Usage.CostUSD))
 	}
 	return strings.Join(append(parts, a.Time.Round(100*time.Millisecond).String()), " · ")
 }

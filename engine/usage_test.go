@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -31,5 +32,33 @@ func TestLedgerAndCostSection(t *testing.T) {
 		if !strings.Contains(doc, want) {
 			t.Errorf("cost section lacks %q:\n%s", want, doc)
 		}
+	}
+}
+
+// No amount of dollars is written as NaN or Inf, however it was reached,
+// nor as a line of hundreds of digits.
+func TestUSDNeverWritesInfOrNaN(t *testing.T) {
+	for _, v := range []float64{math.Inf(1), math.Inf(-1), math.NaN(), math.MaxFloat64, -math.MaxFloat64, 2e9} {
+		for _, s := range []string{USD(v), USD4(v), Usage{Costed: 1, Replies: 1, CostUSD: v}.Cost(), Account{Calls: 1, Usage: Usage{Costed: 1, CostUSD: v}}.Short()} {
+			if strings.Contains(s, "Inf") || strings.Contains(s, "NaN") || len(s) > 60 {
+				t.Errorf("%v written %q", v, s)
+			}
+		}
+	}
+	if got := USD4(0.0421); got != "$0.0421" {
+		t.Errorf("USD4(0.0421) = %q", got)
+	}
+}
+
+// A reply whose usage was clamped is named in a warning, with what its
+// agent reported; one within bounds is not.
+func TestUsageNoteNamesTheSeatAndWhatItReported(t *testing.T) {
+	u := (&challengers.Usage{InputTokens: -40}).Clamp()
+	n, ok := usageNote("critic", "gemini", u)
+	if !ok || n.Level != NoteWarn || !strings.HasPrefix(n.Message, "critic (gemini) reported usage no call can have: -40 input tokens (counted as 0)") {
+		t.Fatalf("%v %+v", ok, n)
+	}
+	if _, ok := usageNote("gemini", "gemini", &challengers.Usage{InputTokens: 40}); ok {
+		t.Fatal("a note for usage within bounds")
 	}
 }

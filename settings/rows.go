@@ -62,7 +62,7 @@ func (s *Settings) describeAgent(name string) string {
 	}
 	if a.IsAPI() {
 		// The key's variable by name only: its value is a secret.
-		parts = []string{"api " + string(a.API), "base_url " + a.BaseURL, "model " + a.Model, "key_env " + cmp.Or(a.KeyEnv, "(none)"), "timeout " + timeout}
+		parts = []string{"api " + string(a.API), "base_url " + challengers.RedactURL(a.BaseURL), "model " + a.Model, "key_env " + cmp.Or(a.KeyEnv, "(none)"), "timeout " + timeout}
 	}
 	family := "family " + challengers.Family(a)
 	if a.Family == "" {

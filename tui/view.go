@@ -188,7 +188,7 @@ func (m *Model) header() []string {
 			right = append(right, th.dim.Render(t.Usage.Tokens()))
 		}
 		if t.Usage.Costed > 0 && limit.MaxCostUSD == 0 {
-			right = append(right, th.dim.Render(fmt.Sprintf("$%.4f", t.Usage.CostUSD)))
+			right = append(right, th.dim.Render(engine.USD4(t.Usage.CostUSD)))
 		}
 	}
 	if b := m.budget; b != nil {

@@ -65,6 +65,7 @@ const (
 	ModeStderrNoise   = fakeapi.ModeStderrNoise
 	ModeRateLimit     = fakeapi.ModeRateLimit
 	ModeHTTPError     = fakeapi.ModeHTTPError
+	ModeRedirect      = fakeapi.ModeRedirect
 	// ModeFail is for AgentScript.VersionMode only.
 	ModeFail = fakeapi.ModeFail
 )
@@ -89,6 +90,10 @@ const (
 	KindVersion   = fakeapi.KindVersion
 	RepairSuffix  = fakeapi.RepairSuffix
 )
+
+// EchoKey, in the API fake's scripted text, is the key the request
+// carried; see fakeapi.
+const EchoKey = fakeapi.EchoKey
 
 // DefaultNames are the CLIs Install and New link when given no names. agy
 // is left out: its presence changes which program arena picks for gemini.

@@ -31,6 +31,8 @@ import (
 // listens on ADDR (default 127.0.0.1:0), prints its base URL
 // (http://127.0.0.1:PORT/v1) on a line of stdout, and serves until its
 // standard input is closed: it never outlives the test that started it.
+// It listens on a second port of the same host too, "elsewhere", where
+// mode redirect points: what reaches it followed a redirect.
 
 // serveAPI runs the API fake.
 func serveAPI(args []string) int {
@@ -43,6 +45,13 @@ func serveAPI(args []string) int {
 		fmt.Fprintf(os.Stderr, "fakecli: %v\n", err)
 		return 1
 	}
+	host, _, _ := net.SplitHostPort(ln.Addr().String())
+	other, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fakecli: %v\n", err)
+		return 1
+	}
+	elsewhere = "http://" + other.Addr().String()
 	fmt.Printf("http://%s/v1\n", ln.Addr())
 	go func() {
 		_, _ = io.Copy(io.Discard, os.Stdin)
@@ -50,11 +59,21 @@ func serveAPI(args []string) int {
 	}()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/models", listModels)
-	mux.HandleFunc("POST /v1/chat/completions", chatCompletions)
+	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) { chatCompletions(w, r, false) })
+	away := http.NewServeMux()
+	away.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { chatCompletions(w, r, true) })
+	go func() {
+		srv := &http.Server{Handler: away, ReadHeaderTimeout: 10 * time.Second}
+		fmt.Fprintf(os.Stderr, "fakecli: %v\n", srv.Serve(other))
+	}()
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(os.Stderr, "fakecli: %v\n", srv.Serve(ln))
 	return 1
 }
+
+// elsewhere is the base of the fake's second port ("http://HOST:PORT"),
+// where mode redirect points by default.
+var elsewhere string
 
 // loadScript reads the whole script (nil: none).
 func loadScript() (*fakeapi.Script, error) {
@@ -130,10 +149,17 @@ func (c chatRequest) prompt() string {
 	return strings.Join(parts, "\n\n")
 }
 
-// chatCompletions is POST /chat/completions.
-func chatCompletions(w http.ResponseWriter, r *http.Request) {
+// chatCompletions is POST /chat/completions; away, any request to the
+// second port: one that followed a redirect, answered as mode ok.
+func chatCompletions(w http.ResponseWriter, r *http.Request, away bool) {
 	var req chatRequest
 	if err := json.NewDecoder(io.LimitReader(r.Body, 64<<20)).Decode(&req); err != nil {
+		if away { // a redirect followed as a GET (301, 302, 303) is logged too
+			rec := newCall(req.Model, nil)
+			_, hasKey := bearer(r)
+			rec.Argv0, rec.Kind, rec.API = r.Method+" "+r.URL.Path, fakeapi.KindOther, &fakeapi.APIRequest{Bearer: hasKey, Elsewhere: true}
+			logCall(rec)
+		}
 		apiError(w, http.StatusBadRequest, "invalid_request_error", "", "could not parse the JSON body of your request: "+err.Error())
 		return
 	}
@@ -147,7 +173,7 @@ func chatCompletions(w http.ResponseWriter, r *http.Request) {
 	rec.Argv0 = r.Method + " " + r.URL.Path
 	key, hasKey := bearer(r)
 	rec.API = &fakeapi.APIRequest{Stream: req.Stream, IncludeUsage: req.StreamOptions != nil && req.StreamOptions.IncludeUsage,
-		Messages: len(req.Messages), Bearer: hasKey, KeyOK: as.Key == "" || key == as.Key}
+		Messages: len(req.Messages), Bearer: hasKey, KeyOK: as.Key == "" || key == as.Key, Elsewhere: away}
 	prompt := req.prompt()
 	rec.setPrompt(prompt)
 	if !rec.API.KeyOK {
@@ -161,11 +187,17 @@ func chatCompletions(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusInternalServerError, "server_error", "", err.Error())
 		return
 	}
+	if away {
+		p.mode = fakeapi.ModeOK
+	}
+	echo := strings.NewReplacer(fakeapi.EchoKey, key)
+	p.reply = echo.Replace(p.reply)
 	rec.Kind, rec.Repair, rec.Index, rec.Mode = p.kind, p.repair, p.index, p.mode
 	logCall(rec)
 	st := pickStep(as.Steps, p.kind, p.repair, p.index)
-	e := &sseEmitter{w: w, id: "chatcmpl-" + randomID(), model: req.Model, created: time.Now().Unix(), usage: rec.API.IncludeUsage && !as.NoUsage,
-		promptTokens: tokens(prompt), cost: as.CostUSD}
+	st.Message = echo.Replace(st.Message)
+	e := &sseEmitter{w: w, id: "chatcmpl-" + randomID(), model: echo.Replace(firstSet(as.Model, req.Model)), created: time.Now().Unix(),
+		usage: rec.API.IncludeUsage && !as.NoUsage, promptTokens: tokens(prompt), cost: as.CostUSD, rawUsage: as.Usage}
 	if !req.Stream {
 		whole(w, e, p)
 		return
@@ -192,6 +224,9 @@ func serveMode(w http.ResponseWriter, r *http.Request, e *sseEmitter, p plan, st
 		}
 		status := firstSet(st.Status, http.StatusInternalServerError)
 		apiError(w, status, errorType(status), "", firstSet(st.Message, "The server had an error while processing your request."))
+	case fakeapi.ModeRedirect:
+		w.Header().Set("Location", firstSet(st.Location, elsewhere+r.URL.Path))
+		w.WriteHeader(firstSet(st.Status, http.StatusTemporaryRedirect))
 	case fakeapi.ModeHangSilent:
 		hangUntilGone(r)
 	case fakeapi.ModeHang, fakeapi.ModeIgnoreTerm:
@@ -283,6 +318,7 @@ type sseEmitter struct {
 	usage        bool // send the usage chunk
 	promptTokens int
 	cost         float64
+	rawUsage     json.RawMessage // the usage object to send as written, if set
 }
 
 // event writes one server-sent event and flushes it.
@@ -323,8 +359,12 @@ func (e *sseEmitter) finish(reply string) {
 		if e.cost > 0 {
 			u = append(u, kv{"cost", e.cost})
 		}
+		var usage any = u
+		if e.rawUsage != nil {
+			usage = e.rawUsage
+		}
 		e.event(encode(obj{{"id", e.id}, {"object", "chat.completion.chunk"}, {"created", e.created}, {"model", e.model},
-			{"system_fingerprint", "fp_fakecli"}, {"choices", []obj{}}, {"usage", u}}))
+			{"system_fingerprint", "fp_fakecli"}, {"choices", []obj{}}, {"usage", usage}}))
 	}
 	e.event([]byte("[DONE]"))
 }

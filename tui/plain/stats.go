@@ -126,7 +126,7 @@ func cost(s stats.SeatFigure) string {
 	if s.CostReported == 0 {
 		return "not reported"
 	}
-	out := fmt.Sprintf("$%.4f", s.CostUSD)
+	out := engine.USD4(s.CostUSD)
 	if s.CostReported < s.Replies {
 		out += fmt.Sprintf(" (%d of %d replies)", s.CostReported, s.Replies)
 	}

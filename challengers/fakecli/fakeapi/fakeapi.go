@@ -100,14 +100,25 @@ const (
 	// too long), and Retry-After when RetryAfter is set. A CLI fake
 	// answers normally.
 	ModeHTTPError Mode = "http-error"
+	// ModeRedirect is the API fake's redirect: status Status (default
+	// 307) to Location, by default the same path on a second port of the
+	// fake's own host, whose requests are logged with APIRequest.Elsewhere
+	// set (and the key's presence, as for any request) and answered as
+	// mode ok. A CLI fake answers normally.
+	ModeRedirect Mode = "redirect"
 )
+
+// EchoKey, in the API fake's Message, AgentScript.Model, Reply and
+// Prose, is replaced by the key the request carried: a careless server
+// that echoes it in an error, a model name or the reply.
+const EchoKey = "{{key}}"
 
 // Modes lists every call mode.
 var Modes = []Mode{
 	ModeOK, ModeSlow, ModeHang, ModeHangSilent, ModeCrash, ModeGarbage,
 	ModeBinary, ModeFlood, ModeTrickle, ModeIgnoreTerm, ModeGrandchild,
 	ModeErrorInStream, ModeAuthError, ModeExit, ModeStderrNoise, ModeEscapes,
-	ModeRateLimit, ModeHTTPError,
+	ModeRateLimit, ModeHTTPError, ModeRedirect,
 }
 
 // EscapesMarker is the window title ModeEscapes tries to set: it must
@@ -196,6 +207,13 @@ type AgentScript struct {
 	// NoUsage: the API fake sends no usage chunk even when asked to
 	// (a server that ignores stream_options).
 	NoUsage bool `json:"no_usage,omitempty"`
+	// Usage, for the API fake, is its usage chunk's usage object as
+	// written (negative counts, a cost of 1e308), instead of the one it
+	// counts.
+	Usage json.RawMessage `json:"usage,omitempty"`
+	// Model, for the API fake, is the model its stream's chunks name
+	// (default: the one asked for), EchoKey replaced.
+	Model string `json:"model,omitempty"`
 	// Bias makes the agent's canned replies to judging requests
 	// (compare.judge, rank.judge, judge.analysis) those of a judge with
 	// a known bias, or of known judgement.
@@ -249,10 +267,12 @@ type Step struct {
 	Hold string `json:"hold,omitempty"`
 	// Status, RetryAfter and Message shape the API fake's error answers
 	// (modes http-error and rate-limit): the HTTP status, the
-	// Retry-After header's value, the error body's message.
+	// Retry-After header's value, the error body's message (EchoKey
+	// replaced). Status and Location shape mode redirect's answer.
 	Status     int    `json:"status,omitempty"`
 	RetryAfter string `json:"retry_after,omitempty"`
 	Message    string `json:"message,omitempty"`
+	Location   string `json:"location,omitempty"`
 	// Leave is AgentScript.Leave for this call alone.
 	Leave string `json:"leave,omitempty"`
 }
@@ -363,4 +383,7 @@ type APIRequest struct {
 	// KeyOK that it held the key the script asks for (never the key).
 	Bearer bool `json:"bearer"`
 	KeyOK  bool `json:"key_ok"`
+	// Elsewhere says the request came to the second port that mode
+	// redirect points to: it followed a redirect.
+	Elsewhere bool `json:"elsewhere,omitempty"`
 }

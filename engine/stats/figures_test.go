@@ -203,11 +203,11 @@ func TestBradleyTerryRoundRobinSweepsMeetTheScoreEquations(t *testing.T) {
 // stopped as the ratings.
 func TestBradleyTerrySaysWhenItDidNotConverge(t *testing.T) {
 	wins := [][]float64{{0, 30, 0}, {0, 0, 30}, {0, 0, 0}}
-	w, games := withPrior(wins)
-	if _, err := fit(w, games, 1); err == nil || !strings.Contains(err.Error(), "did not converge") {
+	w, _ := withPrior(wins)
+	if _, err := fit(w, 1); err == nil || !strings.Contains(err.Error(), "did not converge") {
 		t.Fatalf("one step: %v", err)
 	}
-	if _, err := fit(w, games, maxNewtonSteps); err != nil {
+	if _, err := fit(w, maxNewtonSteps); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -137,4 +137,3 @@ func Percentile(xs []float64, p float64) float64 {
 	k := int(math.Ceil(p / 100 * float64(len(s))))
 	return s[min(max(k, 1), len(s))-1]
 }
-

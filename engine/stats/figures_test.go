@@ -133,39 +133,6 @@ func TestBradleyTerryOrdersAndCycles(t *testing.T) {
 	near(t, "elo", EloScale(math.Ln10), 1400)
 }
 
-// A long one-sided chain: A beat B 20 times and never lost, B beat C
-// likewise, and so on down twelve players who met only their neighbours.
-// With the prior's half-win each way, each pair is a tree edge of its
-// own, so the maximum-likelihood fit matches each pair's odds exactly:
-// θ_i − θ_{i+1} = ln(20.5/0.5), centred on the mean. The strengths span
-// e^41 (about 5e17), far past where a test on the strengths themselves
-// (not their logarithms) can be met. Several chains, in rating points
-// within 1e-6.
-func TestBradleyTerryLongOneSidedChains(t *testing.T) {
-	for _, c := range []struct{ players, wins int }{{12, 20}, {8, 200}, {50, 10}, {20, 1000}, {100, 3}} {
-		wins := make([][]float64, c.players)
-		for i := range wins {
-			wins[i] = make([]float64, c.players)
-			if i+1 < c.players {
-				wins[i][i+1] = float64(c.wins)
-			}
-		}
-		r, err := BradleyTerry(wins)
-		if err != nil {
-			t.Fatalf("%d players, %d wins a link: %v", c.players, c.wins, err)
-		}
-		link := math.Log((float64(c.wins) + Prior) / Prior)
-		mean := link * float64(c.players-1) / 2 // of (k−1−i)·link over i
-		for i := range r {
-			want := link*float64(c.players-1-i) - mean
-			if d := EloScale(r[i].Theta) - EloScale(want); math.Abs(d) > 1e-6 {
-				t.Errorf("%d players, %d wins a link: player %d is rated %.3f, the maximum-likelihood rating %.3f (off by %.3f points)",
-					c.players, c.wins, i, EloScale(r[i].Theta), EloScale(want), d)
-			}
-		}
-	}
-}
-
 // Everyone met everyone and the better always won: no closed form, but
 // the maximum-likelihood strengths are where the likelihood's gradient is
 // zero, each player's wins equal to the wins the fit expects of it

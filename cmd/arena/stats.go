@@ -74,12 +74,12 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 	if err != nil {
 		return err
 	}
+	s, err := a.loadSettings(cmd, cf)
+	if err != nil {
+		return err
+	}
 	paths := args
 	if len(paths) == 0 {
-		s, err := a.loadSettings(cmd, cf)
-		if err != nil {
-			return err
-		}
 		for _, d := range s.LogDirs(a.env) {
 			if _, err := os.Stat(d); err == nil {
 				paths = append(paths, d)
@@ -99,7 +99,7 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 			a.warn("%s: %s; counted as the run its first start began", r.Path, trust.Text(r.Contradiction))
 		}
 	}
-	rep := stats.Compute(runs)
+	rep := stats.Compute(runs, stats.Options{ShadowGate: s.ShadowEscalationGate})
 	rep.Logs, rep.Skipped = logs, skipped
 	return a.printStats(rep, f.json)
 }

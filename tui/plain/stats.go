@@ -47,7 +47,7 @@ func statsHeader(rep stats.Report) string {
 	if rep.Labelled > 0 {
 		fmt.Fprintf(&b, ", %d with your verdict", rep.Labelled)
 	}
-	fmt.Fprintf(&b, ". A figure resting on fewer than %d cases (a p95: %d) is shown as —, with its count.\n", rep.MinCases, rep.MinP95)
+	fmt.Fprintf(&b, ". A figure resting on fewer than %d cases (a p95: %d), or resampled over fewer than %d runs, is shown as —, with its count.\n", rep.MinCases, rep.MinP95, rep.MinRuns)
 	return b.String()
 }
 

@@ -137,56 +137,66 @@ func recompute(t *testing.T, logs []string, agent string) recomputed {
 			}
 		}
 		for what, rs := range byJudgement {
-			rc.runs[path] = true
-			for _, r := range rs {
-				if r.Pick != "" {
-					rc.picks++
-					if r.Candidates[0].ID == r.Pick {
-						rc.firstPicks++
-					}
-				}
-			}
 			if len(rs) != 2 {
 				t.Fatalf("%s: %s has %d readings", path, what, len(rs))
 			}
-			// Two candidates, two orders: which one each reading scored
-			// higher ("=" when level), and which it showed first.
-			pref := func(r engine.Scored) string {
-				a, b := *r.Candidates[0].Score, *r.Candidates[1].Score
-				switch {
-				case a > b:
-					return r.Candidates[0].ID
-				case b > a:
-					return r.Candidates[1].ID
-				}
-				return "="
+			rc.runs[path] = true
+			winner := ""
+			if what == "recommendation" && label != nil {
+				winner = label.Winner
 			}
-			p0, p1 := pref(rs[0]), pref(rs[1])
-			if p0 != "=" || p1 != "=" {
-				rc.decisive++
-				if p0 != p1 {
-					rc.notHeld++
-				}
-			}
-			rc.swaps++
-			switch {
-			case p0 == p1:
-				rc.consistent++
-			case p0 == rs[0].Candidates[0].ID && p1 == rs[1].Candidates[0].ID:
-				rc.first++
-			case p0 == rs[0].Candidates[1].ID && p1 == rs[1].Candidates[1].ID:
-				rc.second++
-			}
-			if what == "recommendation" && label != nil && label.Winner != "" {
-				own := "tie"
-				if p0 == p1 && p0 != "=" {
-					own = p0
-				}
-				rc.person, rc.own = append(rc.person, label.Winner), append(rc.own, own)
-			}
+			rc.add(rs, winner)
 		}
 	}
 	return rc
+}
+
+// pref is the candidate a reading of two scored higher, "=" when level.
+func pref(r engine.Scored) string {
+	a, b := *r.Candidates[0].Score, *r.Candidates[1].Score
+	switch {
+	case a > b:
+		return r.Candidates[0].ID
+	case b > a:
+		return r.Candidates[1].ID
+	}
+	return "="
+}
+
+// add counts a judgement's two readings (two candidates, two orders),
+// and, where the person named a winner, the judge's word beside it.
+func (rc *recomputed) add(rs []engine.Scored, winner string) {
+	for _, r := range rs {
+		if r.Pick != "" {
+			rc.picks++
+			if r.Candidates[0].ID == r.Pick {
+				rc.firstPicks++
+			}
+		}
+	}
+	p0, p1 := pref(rs[0]), pref(rs[1])
+	if p0 != "=" || p1 != "=" {
+		rc.decisive++
+		if p0 != p1 {
+			rc.notHeld++
+		}
+	}
+	rc.swaps++
+	switch {
+	case p0 == p1:
+		rc.consistent++
+	case p0 == rs[0].Candidates[0].ID && p1 == rs[1].Candidates[0].ID:
+		rc.first++
+	case p0 == rs[0].Candidates[1].ID && p1 == rs[1].Candidates[1].ID:
+		rc.second++
+	}
+	if winner != "" {
+		own := "tie"
+		if p0 == p1 && p0 != "=" {
+			own = p0
+		}
+		rc.person, rc.own = append(rc.person, winner), append(rc.own, own)
+	}
 }
 
 // kappa is Cohen's κ, written apart from the stats package.
@@ -303,23 +313,9 @@ func TestStatsLedgerMatchesTheLogs(t *testing.T) {
 	}
 }
 
-// Sixty-three verdict runs of the fakes: thirty of work the judges accept
-// and thirty of work marked for rejection, which the person labels
-// "accept" and "improve" (the rules wrong on every rejection), two more
-// unlabelled, and one the rules escalate. arena stats reports no gate
-// until shadow_escalation_gate is set; then one that learned the rules'
-// rejections were wrong: every labelled run told apart leave-one-out, and
-// the unlabelled rejection escalated too, never the escalated run.
-func TestStatsShadowGateFromRealRuns(t *testing.T) {
-	s := newVerdictSandbox(t)
-	work := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(s.dir, name), []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	work("good.md", "# API\n\nGET /users returns the users.\n")
-	work("bad.md", "# API\n\nGET /users deletes the users. VERDICT:REJECT\n")
-	work("unsure.md", "# API\n\nGET /users might return the users. VERDICT:IMPROVE\n")
+// gateRunsAndLabels runs the gate's verdict runs and labels them.
+func gateRunsAndLabels(t *testing.T, s *sandbox) {
+	t.Helper()
 	var runs [][]string
 	var want []int
 	add := func(file string, code int) {
@@ -351,6 +347,26 @@ func TestStatsShadowGateFromRealRuns(t *testing.T) {
 		}
 		return []string{"improve"}
 	})
+}
+
+// Sixty-three verdict runs of the fakes: thirty of work the judges accept
+// and thirty of work marked for rejection, which the person labels
+// "accept" and "improve" (the rules wrong on every rejection), two more
+// unlabelled, and one the rules escalate. arena stats reports no gate
+// until shadow_escalation_gate is set; then one that learned the rules'
+// rejections were wrong: every labelled run told apart leave-one-out, and
+// the unlabelled rejection escalated too, never the escalated run.
+func TestStatsShadowGateFromRealRuns(t *testing.T) {
+	s := newVerdictSandbox(t)
+	work := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(s.dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	work("good.md", "# API\n\nGET /users returns the users.\n")
+	work("bad.md", "# API\n\nGET /users deletes the users. VERDICT:REJECT\n")
+	work("unsure.md", "# API\n\nGET /users might return the users. VERDICT:IMPROVE\n")
+	gateRunsAndLabels(t, s)
 	if rep := statsJSON(t, s, "debate-logs"); rep.Gate != nil {
 		t.Fatal("the gate was reported without the setting")
 	}

@@ -1,8 +1,11 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/arenadebate/arena/engine/receipt"
@@ -166,12 +169,7 @@ func Compute(runs []Run, opt Options) Report {
 			}
 		}
 	}
-	names := make([]string, 0, len(acc))
-	for n := range acc {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range sortedKeys(acc) {
 		rep.Models = append(rep.Models, acc[n].model(n))
 	}
 	rep.Authors = authors(runs)
@@ -338,13 +336,10 @@ func split(p []paired) (xs, ys []float64) {
 	return xs, ys
 }
 
-func sortedKeys[V any](m map[int]V) []int {
-	keys := make([]int, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Ints(keys)
-	return keys
+// sortedKeys are a map's keys, sorted: figures summed in a fixed order
+// come out the same, bit for bit, every time.
+func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	return slices.Sorted(maps.Keys(m))
 }
 
 func (a *accum) seat() SeatFigure {

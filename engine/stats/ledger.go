@@ -1,9 +1,5 @@
 package stats
 
-import (
-	"slices"
-)
-
 // The debate ledger across runs: for each protocol that debates, how
 // often the debate changed what a plain vote of the seats' round-one
 // positions concluded, and, where the person gave a verdict on the run,
@@ -75,13 +71,8 @@ func ledgers(runs []Run) []LedgerFigure {
 			}
 		}
 	}
-	protocols := make([]string, 0, len(by))
-	for p := range by {
-		protocols = append(protocols, p)
-	}
-	slices.Sort(protocols)
 	var out []LedgerFigure
-	for _, p := range protocols {
+	for _, p := range sortedKeys(by) {
 		t := by[p]
 		f := LedgerFigure{Protocol: p, Debates: t.debates, Changed: t.changed.figure(), Labelled: t.labelled,
 			VoteRight: t.vote.figure(), ResultRight: t.result.figure(),

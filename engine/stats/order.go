@@ -200,7 +200,7 @@ func judging(ri int, r Run, get func(string) *accum) {
 		}
 		a.repeat.add(ri, g.readings, ids, pairs)
 	}
-	for _, agent := range sortedAgents(runTally) {
+	for _, agent := range sortedKeys(runTally) {
 		if t := runTally[agent]; t.n > 0 {
 			get(agent).byRun = append(get(agent).byRun, float64(t.k)/float64(t.n))
 		}
@@ -209,15 +209,6 @@ func judging(ri int, r Run, get func(string) *accum) {
 	panelScores(ri, sc.byUnit, get)
 	selfPreference(ri, sc, get)
 	familySelfPreference(ri, sc, r.Families, get)
-}
-
-func sortedAgents[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // preference is which of candidates a and b a reading scored higher: a,
@@ -497,9 +488,9 @@ func panelScores(ri int, byUnit map[unit]map[string][]float64, get func(string) 
 		if len(models) < 2 {
 			continue
 		}
-		for _, m := range sortedAgents(models) {
+		for _, m := range sortedKeys(models) {
 			rest, n := 0.0, 0
-			for _, o := range sortedAgents(models) {
+			for _, o := range sortedKeys(models) {
 				if o != m {
 					rest += mean(models[o])
 					n++
@@ -515,14 +506,14 @@ func panelScores(ri int, byUnit map[unit]map[string][]float64, get func(string) 
 // another model, how far the author's centred scores of it stand above
 // the others', candidates in order.
 func selfPreference(ri int, sc scaleScores, get func(string) *accum) {
-	for _, id := range sortedAgents(sc.centred) {
+	for _, id := range sortedKeys(sc.centred) {
 		author := sc.authorOf[id]
 		own, ok := sc.centred[id][author]
 		if author == "" || !ok || len(sc.centred[id]) < 2 {
 			continue
 		}
 		var others []float64
-		for _, m := range sortedAgents(sc.centred[id]) {
+		for _, m := range sortedKeys(sc.centred[id]) {
 			if m != author {
 				others = append(others, sc.centred[id][m]...)
 			}
@@ -536,14 +527,14 @@ func selfPreference(ri int, sc scaleScores, get func(string) *accum) {
 // it stand above those of the judges of other families, candidates in
 // order.
 func familySelfPreference(ri int, sc scaleScores, families map[string]string, get func(string) *accum) {
-	for _, id := range sortedAgents(sc.centred) {
+	for _, id := range sortedKeys(sc.centred) {
 		fam := families[sc.authorOf[id]]
 		if fam == "" {
 			continue
 		}
 		var kin []string
 		var others []float64
-		for _, m := range sortedAgents(sc.centred[id]) {
+		for _, m := range sortedKeys(sc.centred[id]) {
 			if families[m] == fam {
 				kin = append(kin, m)
 			} else {

@@ -127,18 +127,23 @@ func agreement(items []verdictPair, seed string) Agreement {
 	}
 	s := sample{seed: seed}
 	agree := 0
-	for _, it := range items {
+	codes := map[string]int{}
+	code := func(c string) int {
+		if _, ok := codes[c]; !ok {
+			codes[c] = len(codes)
+		}
+		return codes[c]
+	}
+	pc, oc := make([]int, len(items)), make([]int, len(items))
+	for i, it := range items {
 		s.run = append(s.run, it.run)
+		pc[i], oc[i] = code(it.person), code(it.own)
 		if it.person == it.own {
 			agree++
 		}
 	}
 	s.stat = func(idx []int) (float64, bool) {
-		p, o := make([]string, len(idx)), make([]string, len(idx))
-		for i, k := range idx {
-			p[i], o[i] = items[k].person, items[k].own
-		}
-		k, _, ok := Kappa(p, o)
+		k, _, ok := kappaCodes(pc, oc, idx, len(codes))
 		return k, ok
 	}
 	return Agreement{

@@ -245,18 +245,8 @@ func (a *accum) model(name string) Model {
 	j := &m.Judge
 	j.Readings = a.readings
 	if len(a.panel) > 0 {
-		j.PanelDifference = pairedSample(a.panel, name+"/panel Δ", func(p []paired) (float64, bool) {
-			sum := 0.0
-			for _, c := range p {
-				sum += math.Abs(c.x - c.y)
-			}
-			return sum / float64(len(p)), len(p) > 0
-		}).figure("")
-		j.PanelAlpha = pairedSample(a.panel, name+"/panel α", func(p []paired) (float64, bool) {
-			xs, ys := split(p)
-			alpha, _, ok := AlphaInterval([][]float64{xs, ys})
-			return alpha, ok
-		}).figure("undefined: no variation in the scores")
+		j.PanelDifference = pairedSample(a.panel, name+"/panel Δ", meanAbsDifference).figure("")
+		j.PanelAlpha = pairedSample(a.panel, name+"/panel α", pairedAlpha).figure("undefined: no variation in the scores")
 	} else {
 		j.PanelDifference = Figure{Note: "no other model scored the same work"}
 		j.PanelAlpha = j.PanelDifference
@@ -284,9 +274,7 @@ func (a *accum) model(name string) Model {
 	if len(a.familySelf) == 0 {
 		j.FamilySelfPreference.Note = "authors or families unknown, or it judged no work of its family's beside a judge of another"
 	}
-	j.LengthCorrelation = pairedSample(a.lengths, name+"/length r", func(p []paired) (float64, bool) {
-		return Pearson(split(p))
-	}).figure("undefined: the scores or the lengths do not vary")
+	j.LengthCorrelation = pairedSample(a.lengths, name+"/length r", pairedPearson).figure("undefined: the scores or the lengths do not vary")
 	j.Conformity = a.conform.figure()
 	if a.conform.n == 0 {
 		j.Conformity.Note = "never moved in a debate"
@@ -296,20 +284,75 @@ func (a *accum) model(name string) Model {
 	return m
 }
 
-// pairedSample is a statistic of paired cases, resampled by run.
-func pairedSample(cases []paired, seed string, stat func([]paired) (float64, bool)) sample {
+// pairedSample is a statistic of the paired cases at idx, resampled by
+// run.
+func pairedSample(cases []paired, seed string, stat func(p []paired, idx []int) (float64, bool)) sample {
 	s := sample{seed: seed}
 	for _, c := range cases {
 		s.run = append(s.run, c.run)
 	}
-	s.stat = func(idx []int) (float64, bool) {
-		pick := make([]paired, len(idx))
-		for i, k := range idx {
-			pick[i] = cases[k]
-		}
-		return stat(pick)
-	}
+	s.stat = func(idx []int) (float64, bool) { return stat(cases, idx) }
 	return s
+}
+
+// meanAbsDifference is the mean of |x − y| over the cases at idx.
+func meanAbsDifference(p []paired, idx []int) (float64, bool) {
+	sum := 0.0
+	for _, k := range idx {
+		sum += math.Abs(p[k].x - p[k].y)
+	}
+	return sum / float64(len(idx)), len(idx) > 0
+}
+
+// pairedAlpha is AlphaInterval of two coders, x and y, who both valued
+// every unit at idx, in two passes without a slice: with n = 2·units,
+// Do = Σ 2(x−y)² / n and De = 2·Σ (v − v̄)² / (n − 1) over all 2·units
+// values. A bootstrap calls it thousands of times.
+func pairedAlpha(p []paired, idx []int) (float64, bool) {
+	if len(idx) == 0 {
+		return 0, false
+	}
+	n := 2 * float64(len(idx))
+	do, sum := 0.0, 0.0
+	first, varies := p[idx[0]].x, false
+	for _, k := range idx {
+		x, y := p[k].x, p[k].y
+		do += 2 * (x - y) * (x - y)
+		sum += x + y
+		varies = varies || x != first || y != first
+	}
+	if !varies {
+		return 0, false
+	}
+	m, ss := sum/n, 0.0
+	for _, k := range idx {
+		ss += (p[k].x-m)*(p[k].x-m) + (p[k].y-m)*(p[k].y-m)
+	}
+	return 1 - (do/n)/(2*ss/(n-1)), true
+}
+
+// pairedPearson is Pearson's r of x and y over the cases at idx.
+func pairedPearson(p []paired, idx []int) (float64, bool) {
+	if len(idx) < 2 {
+		return 0, false
+	}
+	mx, my := 0.0, 0.0
+	for _, k := range idx {
+		mx += p[k].x
+		my += p[k].y
+	}
+	mx, my = mx/float64(len(idx)), my/float64(len(idx))
+	sxy, sxx, syy := 0.0, 0.0, 0.0
+	for _, k := range idx {
+		dx, dy := p[k].x-mx, p[k].y-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return 0, false
+	}
+	return sxy / math.Sqrt(sxx*syy), true
 }
 
 // meanSample is the mean of valued cases, resampled by run.
@@ -326,14 +369,6 @@ func meanSample(cases []valued, seed string) sample {
 		return sum / float64(len(idx)), len(idx) > 0
 	}
 	return s
-}
-
-func split(p []paired) (xs, ys []float64) {
-	xs, ys = make([]float64, len(p)), make([]float64, len(p))
-	for i, c := range p {
-		xs[i], ys[i] = c.x, c.y
-	}
-	return xs, ys
 }
 
 // sortedKeys are a map's keys, sorted: figures summed in a fixed order

@@ -70,22 +70,39 @@ func AlphaInterval(values [][]float64) (alpha float64, n int, ok bool) {
 // said the same one category: kappa is undefined).
 func Kappa(a, b []string) (kappa, po float64, ok bool) {
 	n := min(len(a), len(b))
+	codes := map[string]int{}
+	ac, bc, idx := make([]int, n), make([]int, n), make([]int, n)
+	for i := 0; i < n; i++ {
+		for _, c := range []string{a[i], b[i]} {
+			if _, seen := codes[c]; !seen {
+				codes[c] = len(codes)
+			}
+		}
+		ac[i], bc[i], idx[i] = codes[a[i]], codes[b[i]], i
+	}
+	return kappaCodes(ac, bc, idx, len(codes))
+}
+
+// kappaCodes is Kappa of the items at idx, their categories coded 0 to
+// k−1 in a and b: a bootstrap calls it thousands of times.
+func kappaCodes(a, b, idx []int, k int) (kappa, po float64, ok bool) {
+	n := float64(len(idx))
 	if n == 0 {
 		return 0, 0, false
 	}
-	ca, cb := map[string]float64{}, map[string]float64{}
-	agree := 0
-	for i := 0; i < n; i++ {
+	ca, cb := make([]float64, k), make([]float64, k)
+	agree := 0.0
+	for _, i := range idx {
 		ca[a[i]]++
 		cb[b[i]]++
 		if a[i] == b[i] {
 			agree++
 		}
 	}
-	po = float64(agree) / float64(n)
+	po = agree / n
 	pe := 0.0
-	for k, x := range ca {
-		pe += x / float64(n) * cb[k] / float64(n)
+	for c := range ca {
+		pe += ca[c] / n * cb[c] / n
 	}
 	if pe >= 1-1e-12 {
 		return 0, po, false

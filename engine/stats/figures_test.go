@@ -1,7 +1,9 @@
 package stats
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -176,5 +178,53 @@ func TestBradleyTerrySaysWhenItDidNotConverge(t *testing.T) {
 	}
 	if _, err := fit(w, maxNewtonSteps); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The one-pass forms the bootstrap uses equal the general ones on random
+// data: α of two coders, Pearson's r, κ of coded categories.
+func TestPairedFormsMatchTheGeneralOnes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 39))
+	for c := 0; c < 300; c++ {
+		n := 2 + rng.IntN(40)
+		p := make([]paired, n)
+		xs, ys, idx := make([]float64, n), make([]float64, n), make([]int, n)
+		a, b := make([]string, n), make([]string, n)
+		for i := range p {
+			p[i] = paired{x: float64(1 + rng.IntN(5)), y: 1 + 4*rng.Float64()}
+			xs[i], ys[i], idx[i] = p[i].x, p[i].y, i
+			a[i], b[i] = fmt.Sprint(rng.IntN(3)), fmt.Sprint(rng.IntN(4))
+		}
+		want, _, okW := AlphaInterval([][]float64{xs, ys})
+		got, ok := pairedAlpha(p, idx)
+		if ok != okW || math.Abs(got-want) > 1e-12 {
+			t.Fatalf("case %d: α %v (%v), general %v (%v)", c, got, ok, want, okW)
+		}
+		wantR, _ := Pearson(xs, ys)
+		if gotR, _ := pairedPearson(p, idx); math.Abs(gotR-wantR) > 1e-12 {
+			t.Fatalf("case %d: r %v, general %v", c, gotR, wantR)
+		}
+		k, po, ok := Kappa(a, b)
+		agree, pe := 0.0, 0.0
+		for i := range a {
+			if a[i] == b[i] {
+				agree++
+			}
+		}
+		for _, cat := range []string{"0", "1", "2", "3"} {
+			pa, pb := 0.0, 0.0
+			for i := range a {
+				if a[i] == cat {
+					pa++
+				}
+				if b[i] == cat {
+					pb++
+				}
+			}
+			pe += pa / float64(n) * pb / float64(n)
+		}
+		if !ok || math.Abs(po-agree/float64(n)) > 1e-12 || math.Abs(k-(po-pe)/(1-pe)) > 1e-12 {
+			t.Fatalf("case %d: κ %v po %v", c, k, po)
+		}
 	}
 }

@@ -218,6 +218,7 @@ type accum struct {
 	callRuns map[int]bool
 	readings int
 	tally    receipt.Tally
+	pickRuns map[int]bool
 	flip     counter
 	byOrders map[int]*counter
 	byRun    []float64
@@ -237,7 +238,7 @@ type accum struct {
 }
 
 func newAccum() *accum {
-	return &accum{callRuns: map[int]bool{}, byOrders: map[int]*counter{}, gaps: make([]gapCounts, len(GapBins)), person: map[string][]verdictPair{}}
+	return &accum{callRuns: map[int]bool{}, pickRuns: map[int]bool{}, byOrders: map[int]*counter{}, gaps: make([]gapCounts, len(GapBins)), person: map[string][]verdictPair{}}
 }
 
 func (a *accum) model(name string) Model {
@@ -262,7 +263,7 @@ func (a *accum) model(name string) Model {
 	j.Swap = a.swap.figure()
 	j.ByGap = gapFigures(a.gaps)
 	j.Repeats = a.repeat.figure(name)
-	j.FirstShown = rate(a.tally.First, a.tally.Picks, len(a.callRuns))
+	j.FirstShown = rate(a.tally.First, a.tally.Picks, len(a.pickRuns))
 	if a.tally.Picks > 0 {
 		j.FirstShownChance = a.tally.Chance / float64(a.tally.Picks)
 	}

@@ -84,7 +84,7 @@ func TestJudgeFiguresByHand(t *testing.T) {
 	// the fair one in half (X is shown second in every other reading).
 	shown(t, "biased first shown", b.FirstShown, 1, 10)
 	shown(t, "fair first shown", f.FirstShown, 0.5, 10)
-	if b.FirstShownChance != 0.5 || b.Readings != 10 {
+	if b.FirstShownChance != 0.5 || b.Readings != 10 || b.FirstShown.Runs != 5 || b.FirstShown.Interval != IntervalWilson {
 		t.Fatalf("chance %v readings %d", b.FirstShownChance, b.Readings)
 	}
 	// The panel: per run, biased 3.5 and 3.5 on X and Y against fair's 4

@@ -173,6 +173,9 @@ func judging(ri int, r Run, get func(string) *accum) {
 		var t receipt.Tally
 		t.AddPicks(receiptReadings(g.readings, ids))
 		a.tally.Add(t)
+		if t.Picks > 0 {
+			a.pickRuns[ri] = true
+		}
 		first := firstReadings(g.readings)
 		if !ordered(first) {
 			a.repeat.add(ri, g.readings, ids, nil)

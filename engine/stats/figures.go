@@ -114,21 +114,11 @@ func kappaCodes(a, b, idx []int, k int) (kappa, po float64, ok bool) {
 // points or when either does not vary.
 func Pearson(x, y []float64) (r float64, ok bool) {
 	n := min(len(x), len(y))
-	if n < 2 {
-		return 0, false
+	p, idx := make([]paired, n), make([]int, n)
+	for i := range p {
+		p[i], idx[i] = paired{x: x[i], y: y[i]}, i
 	}
-	mx, my := mean(x[:n]), mean(y[:n])
-	sxy, sxx, syy := 0.0, 0.0, 0.0
-	for i := 0; i < n; i++ {
-		dx, dy := x[i]-mx, y[i]-my
-		sxy += dx * dy
-		sxx += dx * dx
-		syy += dy * dy
-	}
-	if sxx == 0 || syy == 0 {
-		return 0, false
-	}
-	return sxy / math.Sqrt(sxx*syy), true
+	return pairedPearson(p, idx)
 }
 
 func mean(x []float64) float64 {

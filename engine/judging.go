@@ -57,6 +57,14 @@ type Scored struct {
 	// first).
 	Order  int `json:"order"`
 	Orders int `json:"orders"`
+	// Repeat is which asking of this order the reading is: 0 the first;
+	// 1, 2, … the same order asked again (--repeats): the same judge shown
+	// the same candidates in the same positions under the same labels.
+	// arena stats reads how stable a judge is from the readings that share
+	// Agent, Judgement and Order and differ in Repeat; a repeat is no order
+	// of its own, so the flip rate and MT-Bench's swap figures read the
+	// first asking (Repeat 0) of each order only.
+	Repeat int `json:"repeat,omitempty"`
 	// Min and Max are the score scale.
 	Min int `json:"min,omitempty"`
 	Max int `json:"max,omitempty"`
@@ -133,8 +141,14 @@ type DebateLedger struct {
 	Vote     string `json:"vote"`
 	Result   string `json:"result"`
 	// Changed: the debate's result is not what the vote concluded.
-	Changed bool   `json:"changed"`
-	Moves   []Move `json:"moves,omitempty"`
+	Changed bool `json:"changed"`
+	// VoteVerdict and ResultVerdict are the vote's and the result's
+	// conclusions as a person's verdict says them (accept, improve or
+	// reject; "" when it reached none: a split vote, no consensus), for
+	// arena stats to hold against the person's own verdict on the run.
+	VoteVerdict   string `json:"vote_verdict,omitempty"`
+	ResultVerdict string `json:"result_verdict,omitempty"`
+	Moves         []Move `json:"moves,omitempty"`
 }
 
 // Label is a person's own verdict on a run: arena label, or the

@@ -22,12 +22,13 @@ const (
 	keyChallengers   = "challengers"
 	keyOutputCap     = "output_cap"
 	keyAgents        = "agents"
+	keyShadowGate    = "shadow_escalation_gate"
 )
 
 // topKeys is the order of `arena config`'s first rows.
 var topKeys = []string{
 	keyDefender, keyChallengers, keyMaxRounds, keyTimeoutPerCLI, keyOutputCap,
-	keySaveLogs, keyLogPath, keySkeptical,
+	keySaveLogs, keyLogPath, keySkeptical, keyShadowGate,
 }
 
 // keyHandler applies one top-level key of a document.
@@ -48,6 +49,7 @@ var arenaKeys = withKeys(compatKeys, map[string]keyHandler{
 	keyOutputCap:   setter(sizeValue, func(s *Settings) *int64 { return &s.OutputCap }),
 	keyChallengers: (*loader).challengersKey,
 	keyAgents:      (*loader).agentsKey,
+	keyShadowGate:  setter(boolValue, func(s *Settings) *bool { return &s.ShadowEscalationGate }),
 })
 
 // configKeys are the keys of arena's own config file: arenaKeys, and a

@@ -31,6 +31,7 @@ func (s *Settings) Rows() []Row {
 		{keySaveLogs, strconv.FormatBool(s.SaveDebateLogs), ""},
 		{keyLogPath, s.DebateLogPath, ""},
 		{keySkeptical, strconv.FormatBool(s.SkepticalOfEarlyAgreement), ""},
+		{keyShadowGate, strconv.FormatBool(s.ShadowEscalationGate), ""},
 	}
 	if len(s.Challengers) == 0 {
 		rows[1].Value = "(none)"

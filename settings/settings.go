@@ -34,6 +34,9 @@ type Settings struct {
 	DebateLogPath             string // "~" expanded; a relative path is relative to the working directory
 	SkepticalOfEarlyAgreement bool
 	OutputCap                 int64 // default per-call output cap for agents that set none
+	// ShadowEscalationGate turns on the learned escalation gate's report
+	// in arena stats (shadow mode: it decides nothing). Off by default.
+	ShadowEscalationGate bool
 
 	// The run's budget (budget.go): 0 is no limit.
 	MaxCostUSD float64

@@ -91,6 +91,11 @@ var precedenceCases = []struct {
 		want: [4]any{"gemini,codex,qwen", "gemini,codex,qwen", "qwen,codex", "gemini"},
 	},
 	{
+		key: "shadow_escalation_gate", config: "shadow_escalation_gate: true",
+		get:  func(s *Settings) any { return s.ShadowEscalationGate },
+		want: [4]any{false, false, true, true},
+	},
+	{
 		key: "output_cap", config: "output_cap: 512KiB",
 		get:  func(s *Settings) any { return s.OutputCap },
 		want: [4]any{challengers.DefaultOutputCap, challengers.DefaultOutputCap, int64(512 << 10), int64(512 << 10)},

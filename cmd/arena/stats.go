@@ -52,12 +52,19 @@ directories and logs named) and reports, per model:
                of the runs whose candidates' authors are known (rank --authors,
                compare --authors).
 
-Every figure carries the count it rests on; none is shown from fewer than 5
-cases (a 95th percentile: 20). On a terminal it draws bars and sparklines;
-to a pipe it prints tables; --json for scripts.`,
+Beside them: MT-Bench's consistency under a swap (against GPT-4's 65%), flips
+by number of orders and by score gap, repetition stability where runs asked an
+order again, what the debates changed of a plain vote across runs, and, with
+shadow_escalation_gate: true in arena's config, a learned escalation gate.
+docs/judging.md defines each.
+
+Every figure carries the count it rests on and a 95% interval; none is shown
+from fewer than 5 cases (a 95th percentile: 20), or, resampled over runs, from
+fewer than 5 runs. On a terminal it draws bars and sparklines; to a pipe it
+prints tables; --json for scripts.`,
 		Example: `  arena stats
   arena stats debate-logs/ ../other-project/debate-logs --since 30d
-  arena stats --protocol rank,compare --json | jq '.models[] | {model, flip: .as_judge.flip_rate}'`,
+  arena stats --protocol rank,compare --json | jq '.models[] | {model, consistency: .as_judge.mt_bench_swap.consistency}'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runStats(cmd, cf, &f, args)
 		},
@@ -74,12 +81,12 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 	if err != nil {
 		return err
 	}
+	s, err := a.loadSettings(cmd, cf)
+	if err != nil {
+		return err
+	}
 	paths := args
 	if len(paths) == 0 {
-		s, err := a.loadSettings(cmd, cf)
-		if err != nil {
-			return err
-		}
 		for _, d := range s.LogDirs(a.env) {
 			if _, err := os.Stat(d); err == nil {
 				paths = append(paths, d)
@@ -99,7 +106,7 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 			a.warn("%s: %s; counted as the run its first start began", r.Path, trust.Text(r.Contradiction))
 		}
 	}
-	rep := stats.Compute(runs)
+	rep := stats.Compute(runs, stats.Options{ShadowGate: s.ShadowEscalationGate})
 	rep.Logs, rep.Skipped = logs, skipped
 	return a.printStats(rep, f.json)
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -41,52 +43,81 @@ func statsModel(t *testing.T, rep stats.Report, name string) stats.Model {
 }
 
 // A position-biased fake judge (qwen: it always prefers the option listed
-// first) and an unbiased one (claude) each judge three comparisons, in two
-// orders. The biased judge's receipts show its flips and count them as
-// ties (exit 3: no robust recommendation); the stats name it with a flip
-// rate of 1 and a first-position rate of 1, and the unbiased one with 0
-// and one half.
+// first) and an unbiased one (claude) each judge five comparisons, in two
+// orders; the person labels each run's winner, Kafka in three of each
+// judge's and NATS in two. The biased judge's receipts show its flips and
+// count them as ties (exit 3: no robust recommendation); the stats name it
+// with a flip rate of 1, a first-position rate of 1 and MT-Bench's
+// "biased toward first" in every swap, and the unbiased one with 0, one
+// half and consistency in every swap. Every figure, its count, its runs
+// and its interval are what the test recomputes from the logs.
 func TestStatsNameThePositionBiasedJudge(t *testing.T) {
 	s := newSandbox(t)
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"qwen": {Bias: &clitest.Bias{FirstShown: true}}}})
-	compare := func(judge string) result {
-		return s.run("compare", "--no-tui", "Which queue for order events?", "--option", "Kafka", "--option", "NATS",
-			"--criteria", "throughput:high,cost:medium", "--quick", "--advocates", "gemini,codex", "--judge", judge)
+	var runs [][]string
+	for range 5 {
+		for _, judge := range []string{"qwen", "claude"} {
+			runs = append(runs, []string{"compare", "--no-tui", "Which queue for order events?", "--option", "Kafka", "--option", "NATS",
+				"--criteria", "throughput:high,cost:medium", "--quick", "--advocates", "gemini,codex", "--judge", judge})
+		}
 	}
-	for range 3 {
-		if r := compare("qwen"); r.code != exitOrderDependent ||
+	for i, r := range s.runAll(runs) {
+		if i%2 == 0 && (r.code != exitOrderDependent ||
 			!strings.Contains(r.stdout, "the pick flipped (Kafka in 1 of 2 orders, NATS in 1) — counted as a tie") ||
-			!strings.Contains(r.stdout, "Kafka and NATS flipped") {
+			!strings.Contains(r.stdout, "Kafka and NATS flipped")) {
 			t.Fatalf("qwen: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 		}
-		if r := compare("claude"); r.code != exitOK || !strings.Contains(r.stdout, "picked Kafka in 2 of 2 orders") {
+		if i%2 == 1 && (r.code != exitOK || !strings.Contains(r.stdout, "picked Kafka in 2 of 2 orders")) {
 			t.Fatalf("claude: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 		}
 	}
+	labelEach(t, s, func(lc runlog.Contents, nth map[string]int) []string {
+		judge := judgeOf(lc)
+		nth[judge]++
+		if nth[judge] <= 3 {
+			return []string{"winner", "Kafka"}
+		}
+		return []string{"winner", "NATS"}
+	})
 	rep := statsJSON(t, s)
-	if rep.Runs != 6 || rep.Logs != 6 {
-		t.Fatalf("runs %d logs %d", rep.Runs, rep.Logs)
+	if rep.Runs != 10 || rep.Logs != 10 || rep.Labelled != 10 {
+		t.Fatalf("runs %d logs %d labelled %d", rep.Runs, rep.Logs, rep.Labelled)
 	}
 	q, c := statsModel(t, rep, "qwen").Judge, statsModel(t, rep, "claude").Judge
 	// Per run three decisive preferences (the pick, two criteria).
-	if !q.FlipRate.Shown || q.FlipRate.Value != 1 || q.FlipRate.N != 9 {
+	if !q.FlipRate.Shown || q.FlipRate.Value != 1 || q.FlipRate.N != 15 {
 		t.Fatalf("qwen flip rate %+v", q.FlipRate)
 	}
-	if !c.FlipRate.Shown || c.FlipRate.Value != 0 || c.FlipRate.N != 9 {
+	if !c.FlipRate.Shown || c.FlipRate.Value != 0 || c.FlipRate.N != 15 {
 		t.Fatalf("claude flip rate %+v", c.FlipRate)
 	}
-	if !q.FirstShown.Shown || q.FirstShown.Value != 1 || q.FirstShown.N != 6 || c.FirstShown.Value != 0.5 || q.FirstShownChance != 0.5 {
+	if !q.FirstShown.Shown || q.FirstShown.Value != 1 || q.FirstShown.N != 10 || c.FirstShown.Value != 0.5 || q.FirstShownChance != 0.5 {
 		t.Fatalf("first shown: qwen %+v claude %+v", q.FirstShown, c.FirstShown)
 	}
+	if q.Swap.FirstPosition.Value != 1 || q.Swap.FirstPosition.N != 15 || c.Swap.Consistency.Value != 1 {
+		t.Fatalf("qwen %+v, claude %+v", q.Swap, c.Swap)
+	}
+	// claude picks Kafka every time: no better than chance against the
+	// person's three Kafkas and two NATS.
+	if k := c.Person.Winner.Kappa; !k.Shown || k.Value != 0 {
+		t.Fatalf("claude's κ %+v", k)
+	}
+	matchTheLogs(t, rep, s.logs(), "qwen", "claude")
 	// Every seat's calls are counted; the advocates never judged.
-	if g := statsModel(t, rep, "gemini"); g.Seat.Calls != 6 || g.Judge.Readings != 0 || g.Seat.LatencyP50.N != 6 {
+	if g := statsModel(t, rep, "gemini"); g.Seat.Calls != 10 || g.Judge.Readings != 0 || g.Seat.LatencyP50.N != 10 {
 		t.Fatalf("gemini %+v", g)
 	}
 	// The same to a pipe: tables with the counts.
 	r := s.run("stats", "--protocol", "compare")
-	if r.code != 0 || !strings.Contains(r.stdout, "AS A JUDGE") || !strings.Contains(r.stdout, "AS A SEAT") || !strings.Contains(r.stdout, "1.00 (n=9)") ||
-		!strings.Contains(r.stdout, "6 runs from 6 arena logs") {
+	if r.code != 0 || !strings.Contains(r.stdout, "AS A JUDGE") || !strings.Contains(r.stdout, "AS A SEAT") || !strings.Contains(r.stdout, "1.00 (n=15)") ||
+		!strings.Contains(r.stdout, "10 runs from 10 arena logs") {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	// With their intervals, counts and runs, beside GPT-4's figures.
+	lo, hi := wilson95(15, 15)
+	if !regexp.MustCompile(fmt.Sprintf(`(?m)^  biased toward first +1\.00 +%.2f–%.2f +15 \(5 runs\) +GPT-4 in MT-Bench 0\.30`, lo, hi)).MatchString(r.stdout) ||
+		!strings.Contains(r.stdout, "GPT-4 in MT-Bench 0.65") {
+		t.Fatalf("the tables lack MT-Bench's figures with their intervals:\n%s", r.stdout)
 	}
 	if r := s.run("stats", "--protocol", "rank", "--json"); r.code != 0 || !strings.Contains(r.stdout, `"runs":0`) {
 		t.Fatalf("--protocol rank: %s", r.stdout)
@@ -228,9 +259,11 @@ func TestStatsRatesAuthorsInTheirTrueOrder(t *testing.T) {
 			t.Fatalf("rating %d: %+v", i, a)
 		}
 	}
+	// Agreement on the winner, pair by pair (five dimensions, two pairs,
+	// three runs); κ resamples runs and three are too few.
 	q := statsModel(t, rep, "qwen").Judge
-	if !q.PersonAgreement.Shown || q.PersonAgreement.Value != 1 || !q.PersonKappa.Shown || q.PersonKappa.Value != 1 || q.PersonKappa.N != 30 {
-		t.Fatalf("agreement %+v kappa %+v", q.PersonAgreement, q.PersonKappa)
+	if w := q.Person.Winner; !w.Agreement.Shown || w.Agreement.Value != 1 || w.Agreement.N != 30 || w.Kappa.Shown || w.Kappa.Note != "too few runs: 3, 5 needed to resample" {
+		t.Fatalf("winner %+v", w)
 	}
 	if !q.FlipRate.Shown || q.FlipRate.Value != 0 {
 		t.Fatalf("qwen flip rate %+v", q.FlipRate)

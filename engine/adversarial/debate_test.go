@@ -331,7 +331,8 @@ func TestTheLedgerTellsEvidenceFromConformity(t *testing.T) {
 		t.Fatalf("%d ledgers", len(ls))
 	}
 	l := ls[0]
-	if l.Vote != "no majority (2 for, 2 against)" || !l.Changed || l.Result != "consensus on the position as amended (version 2)" || len(l.Positions) != 4 {
+	if l.Vote != "no majority (2 for, 2 against)" || !l.Changed || l.Result != "consensus on the position as amended (version 2)" || len(l.Positions) != 4 ||
+		l.VoteVerdict != "" || l.ResultVerdict != "improve" {
 		t.Fatalf("ledger %+v", l)
 	}
 	if l.Positions[1].Seat != "gemini" || l.Positions[1].Position != "disagree (strong objection)" {

@@ -159,13 +159,17 @@ func (d *debate) debateLedger(kind engine.OutcomeKind) (engine.DebateLedger, boo
 	}
 	l := engine.DebateLedger{Positions: b.first, Moves: b.moves,
 		VoteRule: "majority of the seats after round one: the defender and every agree or partial for the position, every disagree against"}
+	// As a person's verdict says them: the position accepted as it is,
+	// to improve (amended), or rejected.
 	vote := "stands"
 	switch {
 	case b.forVotes > b.against:
 		l.Vote = fmt.Sprintf("the position stands (%d for, %d against)", b.forVotes, b.against)
+		l.VoteVerdict = "accept"
 	case b.against > b.forVotes:
 		vote = "rejected"
 		l.Vote = fmt.Sprintf("the position is rejected (%d for, %d against)", b.forVotes, b.against)
+		l.VoteVerdict = "reject"
 	default:
 		vote = "split"
 		l.Vote = fmt.Sprintf("no majority (%d for, %d against)", b.forVotes, b.against)
@@ -173,9 +177,9 @@ func (d *debate) debateLedger(kind engine.OutcomeKind) (engine.DebateLedger, boo
 	amended := len(d.s.positions) > 1
 	switch kind {
 	case OutcomeConsensus:
-		l.Result = "consensus: the position stands"
+		l.Result, l.ResultVerdict = "consensus: the position stands", "accept"
 		if amended {
-			l.Result = fmt.Sprintf("consensus on the position as amended (version %d)", len(d.s.positions))
+			l.Result, l.ResultVerdict = fmt.Sprintf("consensus on the position as amended (version %d)", len(d.s.positions)), "improve"
 		}
 		l.Changed = vote != "stands" || amended
 	default:

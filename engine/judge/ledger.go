@@ -68,6 +68,7 @@ func (r *run) debateLedger(kind engine.OutcomeKind, last Check) (engine.DebateLe
 	mean0 := sum / float64(len(first))
 	vote := Recommendation(mean0, r.passMark())
 	l.Vote = fmt.Sprintf("%s (%.2f)", RecommendationWords(vote), mean0)
+	l.VoteVerdict = verdictOf(vote)
 	final := Recommendation(last.overall(), r.passMark())
 	switch kind {
 	case OutcomeNoConsensus:
@@ -75,6 +76,7 @@ func (r *run) debateLedger(kind engine.OutcomeKind, last Check) (engine.DebateLe
 		l.Changed = true
 	default:
 		l.Result = fmt.Sprintf("%s (consensus overall %.2f)", RecommendationWords(final), last.overall())
+		l.ResultVerdict = verdictOf(final)
 		l.Changed = final != vote
 	}
 	l.Moves = r.moves(first)

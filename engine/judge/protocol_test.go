@@ -199,7 +199,8 @@ func TestNoConsensusFlagsHumanReview(t *testing.T) {
 	if n := len(enginetest.Payloads[engine.Table](events)); n != 4 {
 		t.Fatalf("%d tables", n)
 	}
-	if l := enginetest.Payloads[engine.DebateLedger](events); len(l) != 1 || !l[0].Changed || len(l[0].Moves) != 0 || !strings.HasPrefix(l[0].Result, "no consensus") {
+	if l := enginetest.Payloads[engine.DebateLedger](events); len(l) != 1 || !l[0].Changed || len(l[0].Moves) != 0 || !strings.HasPrefix(l[0].Result, "no consensus") ||
+		l[0].VoteVerdict == "" || l[0].ResultVerdict != "" {
 		t.Fatalf("ledger %+v", l)
 	}
 	for _, want := range []string{"HUMAN REVIEW NEEDED", "### security: Judge 1 2, Judge 2 5", "no input validation"} {
@@ -289,7 +290,8 @@ func TestTheLedgerTellsEvidenceFromConformity(t *testing.T) {
 		t.Fatalf("%d ledgers", len(ls))
 	}
 	l := ls[0]
-	if l.Vote != "Pass (3.70)" || l.Changed || !strings.HasPrefix(l.Result, "Pass (consensus overall 3.80)") || len(l.Positions) != 3 || *l.Positions[0].Score != 3.2 {
+	if l.Vote != "Pass (3.70)" || l.Changed || !strings.HasPrefix(l.Result, "Pass (consensus overall 3.80)") || len(l.Positions) != 3 || *l.Positions[0].Score != 3.2 ||
+		l.VoteVerdict != "accept" || l.ResultVerdict != "accept" {
 		t.Fatalf("ledger %+v", l)
 	}
 	if len(l.Moves) != 2 {

@@ -1,47 +1,26 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
-	"strings"
 
-	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/receipt"
 )
 
 // MinCases is the fewest cases a rate, an agreement, a correlation or a
-// percentile rests on before it is shown; MinP95 the fewest replies a
-// 95th percentile of latency rests on (with fewer it is only the slowest).
+// percentile rests on before it is shown; MinRuns the fewest runs a
+// figure with a bootstrap interval rests on (the bootstrap resamples
+// runs); MinP95 the fewest replies a 95th percentile of latency rests on
+// (with fewer it is only the slowest).
 const (
 	MinCases = 5
+	MinRuns  = 5
 	MinP95   = 20
 )
-
-// Figure is one statistic, with the count it rests on. Shown is false
-// when the count is below the minimum, or the statistic is undefined for
-// the data (Note says which); Value is then 0.
-type Figure struct {
-	Value float64 `json:"value"`
-	N     int     `json:"n"`
-	Shown bool    `json:"shown"`
-	Note  string  `json:"note,omitempty"`
-}
-
-// figure is a statistic of n cases, shown if n reaches min and ok.
-func figure(v float64, n, min int, ok bool, undefined string) Figure {
-	switch {
-	case n < min:
-		return Figure{N: n, Note: fmt.Sprintf("fewer than %d cases", min)}
-	case !ok || math.IsNaN(v) || math.IsInf(v, 0):
-		return Figure{N: n, Note: undefined}
-	}
-	return Figure{Value: v, N: n, Shown: true}
-}
-
-// rate is k of n, as a figure.
-func rate(k, n int) Figure { return figure(float64(k)/float64(max(n, 1)), n, MinCases, true, "") }
 
 // Report is arena stats' account.
 type Report struct {
@@ -49,10 +28,28 @@ type Report struct {
 	Runs     int       `json:"runs"` // of which the filters kept
 	Skipped  []Skipped `json:"skipped,omitempty"`
 	MinCases int       `json:"min_cases"`
+	MinRuns  int       `json:"min_runs"`
 	MinP95   int       `json:"min_cases_p95"`
-	Labelled int       `json:"labelled_runs"` // runs with a person's verdict
-	Models   []Model   `json:"models"`
-	Authors  []Author  `json:"authors,omitempty"`
+	// Bootstraps is how many resamples of the runs each bootstrap
+	// interval drew.
+	Bootstraps int      `json:"bootstraps"`
+	Labelled   int      `json:"labelled_runs"` // runs with a person's verdict
+	Models     []Model  `json:"models"`
+	Authors    []Author `json:"authors,omitempty"`
+	// Ledger is, for each protocol that debates, what the debates
+	// changed of what a plain vote concluded, and whether the person's
+	// verdicts bore the change out.
+	Ledger []LedgerFigure `json:"ledger,omitempty"`
+	// Gate is the learned escalation gate in shadow mode; nil unless the
+	// person turned it on (Options.ShadowGate).
+	Gate *GateFigure `json:"shadow_gate,omitempty"`
+}
+
+// Options are what Compute may add beyond the figures every report has.
+type Options struct {
+	// ShadowGate reports the learned escalation gate (the setting
+	// shadow_escalation_gate).
+	ShadowGate bool
 }
 
 // Model is one model's figures.
@@ -64,7 +61,7 @@ type Model struct {
 
 // JudgeFigure is how a model judged.
 type JudgeFigure struct {
-	// Readings is how many judgements it gave (one per order).
+	// Readings is how many judgements it gave (one per order and repeat).
 	Readings int `json:"readings"`
 	// PanelDifference is the mean absolute difference between its score
 	// and the mean of the other judges' scores of the same thing in the
@@ -75,11 +72,22 @@ type JudgeFigure struct {
 	PanelAlpha      Figure `json:"panel_alpha"`
 	// FlipRate is the share of its decisive preferences between two
 	// candidates, asked in two or more orders, that did not hold in every
-	// order. N counts the preferences.
-	FlipRate Figure `json:"flip_rate"`
+	// order (first readings only: a repeat is not another order). N counts
+	// the preferences. It pools judgements asked in any number of orders;
+	// FlipRateByOrders splits it by that number (4: four or more).
+	FlipRate         Figure       `json:"flip_rate"`
+	FlipRateByOrders []OrdersFlip `json:"flip_rate_by_orders,omitempty"`
 	// FlipRateByRun is its flip rate in each run that asked it in several
 	// orders, oldest first (for a sparkline; each rests on few cases).
 	FlipRateByRun []float64 `json:"flip_rate_by_run,omitempty"`
+	// Swap is MT-Bench's position-bias account (Zheng et al. 2023,
+	// Table 2) of its swapped readings.
+	Swap SwapFigure `json:"mt_bench_swap"`
+	// ByGap is its flip rate and its first-position preference by the
+	// score gap between the two candidates.
+	ByGap []GapFigure `json:"by_score_gap,omitempty"`
+	// Repeats is how it answered the same order asked again.
+	Repeats RepeatFigure `json:"repeats"`
 	// FirstShown is the share of its picks that went to the candidate
 	// shown first; FirstShownChance what chance would give (the mean of
 	// 1/candidates). N counts the picks.
@@ -101,11 +109,9 @@ type JudgeFigure struct {
 	// Conformity is the share of its moves in debates that came with no
 	// new evidence. N counts the moves.
 	Conformity Figure `json:"conformity_rate"`
-	// PersonKappa is Cohen's kappa between its verdicts and the person's
-	// (arena label, a moderator's "verdict:"), PersonAgreement the raw
-	// share they agree on. N counts the verdicts compared.
-	PersonKappa     Figure `json:"person_kappa"`
-	PersonAgreement Figure `json:"person_agreement"`
+	// Person is its agreement with the person's own verdicts (arena
+	// label, a moderator's "verdict:"), each kind of verdict apart.
+	Person PersonFigure `json:"person"`
 }
 
 // SeatFigure is how a model did as a seat.
@@ -136,137 +142,240 @@ type KindCount struct {
 	Count int    `json:"count"`
 }
 
-// Author is a model as the author of work judged in runs: its
-// Bradley–Terry rating from the pairwise results (see BradleyTerry),
-// on the rating-points scale (EloScale), with a 95% interval.
-type Author struct {
-	Name   string  `json:"author"`
-	Rating float64 `json:"rating"`
-	Low    float64 `json:"low"`
-	High   float64 `json:"high"`
-	Theta  float64 `json:"theta"`
-	SE     float64 `json:"se"`
-	// Games counts its pairwise results; Wins, Losses, Ties them.
-	Games  int    `json:"games"`
-	Wins   int    `json:"wins"`
-	Losses int    `json:"losses"`
-	Ties   int    `json:"ties"`
-	Shown  bool   `json:"shown"`
-	Note   string `json:"note,omitempty"`
-	// Group numbers the authors rated together: ratings compare only
-	// within a group (authors whose work never met stand apart).
-	Group int `json:"group"`
-}
-
 // Compute is the report of runs.
-func Compute(runs []Run) Report {
-	rep := Report{Runs: len(runs), MinCases: MinCases, MinP95: MinP95}
+func Compute(runs []Run, opt Options) Report {
+	rep := Report{Runs: len(runs), MinCases: MinCases, MinRuns: MinRuns, MinP95: MinP95, Bootstraps: Bootstraps}
 	acc := map[string]*accum{}
 	get := func(name string) *accum {
 		if acc[name] == nil {
-			acc[name] = &accum{}
+			acc[name] = newAccum()
 		}
 		return acc[name]
 	}
-	for _, r := range runs {
+	for ri, r := range runs {
 		for _, c := range r.Calls {
-			get(c.Agent).calls = append(get(c.Agent).calls, c)
+			a := get(c.Agent)
+			a.calls = append(a.calls, c)
+			a.callRuns[ri] = true
 		}
-		judging(r, get)
+		judging(ri, r, get)
 		if r.Label != nil {
 			rep.Labelled++
-			person(r, get)
+			person(ri, r, get)
 		}
 		for _, l := range r.Ledgers {
 			for _, m := range l.Moves {
-				a := get(m.Agent)
-				a.moves++
-				if m.Conformity {
-					a.conform++
-				}
+				get(m.Agent).conform.add(m.Conformity, ri)
 			}
 		}
 	}
-	names := make([]string, 0, len(acc))
-	for n := range acc {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range sortedKeys(acc) {
 		rep.Models = append(rep.Models, acc[n].model(n))
 	}
 	rep.Authors = authors(runs)
+	rep.Ledger = ledgers(runs)
+	if opt.ShadowGate {
+		g := shadowGate(runs)
+		rep.Gate = &g
+	}
 	return rep
 }
+
+// counter counts cases of a rate and the runs they come from.
+type counter struct {
+	k, n int
+	runs map[int]bool
+}
+
+func (c *counter) add(yes bool, run int) {
+	if c.runs == nil {
+		c.runs = map[int]bool{}
+	}
+	c.n++
+	if yes {
+		c.k++
+	}
+	c.runs[run] = true
+}
+
+func (c *counter) figure() Figure { return rate(c.k, c.n, len(c.runs)) }
+
+// valued is a value from a run; paired two of them (x and y).
+type (
+	valued struct {
+		v   float64
+		run int
+	}
+	paired struct {
+		x, y float64
+		run  int
+	}
+)
 
 // accum gathers one model's cases over the runs.
 type accum struct {
 	calls    []Call
+	callRuns map[int]bool
 	readings int
 	tally    receipt.Tally
+	pickRuns map[int]bool
+	flip     counter
+	byOrders map[int]*counter
 	byRun    []float64
-	// mine and rest: its score and the others' mean, per thing scored by
+	swap     swapCounts
+	gaps     []gapCounts
+	repeat   repeatCounts
+	// panel: its score (x) and the others' mean (y), per thing scored by
 	// two or more models.
-	mine, rest []float64
-	self       []float64
-	familySelf []float64
-	scores     []float64
-	lengths    []float64
-	moves      int
-	conform    int
-	// person and own: the person's and its verdicts, item by item.
-	person, own []string
+	panel      []paired
+	self       []valued
+	familySelf []valued
+	// lengths: its scores (x) beside the length of what it scored (y).
+	lengths []paired
+	conform counter
+	// person: the person's verdicts beside its own, by kind.
+	person map[string][]verdictPair
+}
+
+func newAccum() *accum {
+	return &accum{callRuns: map[int]bool{}, pickRuns: map[int]bool{}, byOrders: map[int]*counter{}, gaps: make([]gapCounts, len(GapBins)), person: map[string][]verdictPair{}}
 }
 
 func (a *accum) model(name string) Model {
 	m := Model{Name: name}
 	j := &m.Judge
 	j.Readings = a.readings
-	if n := len(a.mine); n > 0 {
-		sum := 0.0
-		for i := range a.mine {
-			sum += math.Abs(a.mine[i] - a.rest[i])
-		}
-		j.PanelDifference = figure(sum/float64(n), n, MinCases, true, "")
-		alpha, _, ok := AlphaInterval([][]float64{a.mine, a.rest})
-		j.PanelAlpha = figure(alpha, n, MinCases, ok, "undefined: no variation in the scores")
+	if len(a.panel) > 0 {
+		j.PanelDifference = pairedSample(a.panel, name+"/panel Δ", meanAbsDifference).figure("")
+		j.PanelAlpha = pairedSample(a.panel, name+"/panel α", pairedAlpha).figure("undefined: no variation in the scores")
 	} else {
 		j.PanelDifference = Figure{Note: "no other model scored the same work"}
 		j.PanelAlpha = j.PanelDifference
 	}
-	j.FlipRate = rate(a.tally.NotHeld, a.tally.Decisive)
-	if a.tally.Decisive == 0 {
+	j.FlipRate = a.flip.figure()
+	if a.flip.n == 0 {
 		j.FlipRate.Note = "never asked in two or more orders"
 	}
+	for _, k := range sortedKeys(a.byOrders) {
+		j.FlipRateByOrders = append(j.FlipRateByOrders, OrdersFlip{Orders: k, FlipRate: a.byOrders[k].figure()})
+	}
 	j.FlipRateByRun = a.byRun
-	j.FirstShown = rate(a.tally.First, a.tally.Picks)
+	j.Swap = a.swap.figure()
+	j.ByGap = gapFigures(a.gaps)
+	j.Repeats = a.repeat.figure(name)
+	j.FirstShown = rate(a.tally.First, a.tally.Picks, len(a.pickRuns))
 	if a.tally.Picks > 0 {
 		j.FirstShownChance = a.tally.Chance / float64(a.tally.Picks)
 	}
-	if len(a.self) > 0 {
-		j.SelfPreference = figure(mean(a.self), len(a.self), MinCases, true, "")
-	} else {
-		j.SelfPreference = Figure{Note: "authors unknown, or it judged no work of its own model's beside another judge"}
+	j.SelfPreference = meanSample(a.self, name+"/self-preference").figure("")
+	if len(a.self) == 0 {
+		j.SelfPreference.Note = "authors unknown, or it judged no work of its own model's beside another judge"
 	}
-	if len(a.familySelf) > 0 {
-		j.FamilySelfPreference = figure(mean(a.familySelf), len(a.familySelf), MinCases, true, "")
-	} else {
-		j.FamilySelfPreference = Figure{Note: "authors or families unknown, or it judged no work of its family's beside a judge of another"}
+	j.FamilySelfPreference = meanSample(a.familySelf, name+"/family self-preference").figure("")
+	if len(a.familySelf) == 0 {
+		j.FamilySelfPreference.Note = "authors or families unknown, or it judged no work of its family's beside a judge of another"
 	}
-	r, ok := Pearson(a.scores, a.lengths)
-	j.LengthCorrelation = figure(r, len(a.scores), MinCases, ok, "undefined: the scores or the lengths do not vary")
-	j.Conformity = rate(a.conform, a.moves)
-	if a.moves == 0 {
+	j.LengthCorrelation = pairedSample(a.lengths, name+"/length r", pairedPearson).figure("undefined: the scores or the lengths do not vary")
+	j.Conformity = a.conform.figure()
+	if a.conform.n == 0 {
 		j.Conformity.Note = "never moved in a debate"
 	}
-	k, po, ok := Kappa(a.person, a.own)
-	j.PersonKappa = figure(k, len(a.person), MinCases, ok, "undefined: both always said the same")
-	j.PersonAgreement = figure(po, len(a.person), MinCases, len(a.person) > 0, "")
-	if len(a.person) == 0 {
-		j.PersonKappa.Note, j.PersonAgreement.Note = "no run it judged has a person's verdict", "no run it judged has a person's verdict"
-	}
+	j.Person = a.personFigure(name)
 	m.Seat = a.seat()
 	return m
+}
+
+// pairedSample is a statistic of the paired cases at idx, resampled by
+// run.
+func pairedSample(cases []paired, seed string, stat func(p []paired, idx []int) (float64, bool)) sample {
+	s := sample{seed: seed}
+	for _, c := range cases {
+		s.run = append(s.run, c.run)
+	}
+	s.stat = func(idx []int) (float64, bool) { return stat(cases, idx) }
+	return s
+}
+
+// meanAbsDifference is the mean of |x − y| over the cases at idx.
+func meanAbsDifference(p []paired, idx []int) (float64, bool) {
+	sum := 0.0
+	for _, k := range idx {
+		sum += math.Abs(p[k].x - p[k].y)
+	}
+	return sum / float64(len(idx)), len(idx) > 0
+}
+
+// pairedAlpha is AlphaInterval of two coders, x and y, who both valued
+// every unit at idx, in two passes without a slice: with n = 2·units,
+// Do = Σ 2(x−y)² / n and De = 2·Σ (v − v̄)² / (n − 1) over all 2·units
+// values. A bootstrap calls it thousands of times.
+func pairedAlpha(p []paired, idx []int) (float64, bool) {
+	if len(idx) == 0 {
+		return 0, false
+	}
+	n := 2 * float64(len(idx))
+	do, sum := 0.0, 0.0
+	first, varies := p[idx[0]].x, false
+	for _, k := range idx {
+		x, y := p[k].x, p[k].y
+		do += 2 * (x - y) * (x - y)
+		sum += x + y
+		varies = varies || x != first || y != first
+	}
+	if !varies {
+		return 0, false
+	}
+	m, ss := sum/n, 0.0
+	for _, k := range idx {
+		ss += (p[k].x-m)*(p[k].x-m) + (p[k].y-m)*(p[k].y-m)
+	}
+	return 1 - (do/n)/(2*ss/(n-1)), true
+}
+
+// pairedPearson is Pearson's r of x and y over the cases at idx.
+func pairedPearson(p []paired, idx []int) (float64, bool) {
+	if len(idx) < 2 {
+		return 0, false
+	}
+	mx, my := 0.0, 0.0
+	for _, k := range idx {
+		mx += p[k].x
+		my += p[k].y
+	}
+	mx, my = mx/float64(len(idx)), my/float64(len(idx))
+	sxy, sxx, syy := 0.0, 0.0, 0.0
+	for _, k := range idx {
+		dx, dy := p[k].x-mx, p[k].y-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return 0, false
+	}
+	return sxy / math.Sqrt(sxx*syy), true
+}
+
+// meanSample is the mean of valued cases, resampled by run.
+func meanSample(cases []valued, seed string) sample {
+	s := sample{seed: seed}
+	for _, c := range cases {
+		s.run = append(s.run, c.run)
+	}
+	s.stat = func(idx []int) (float64, bool) {
+		sum := 0.0
+		for _, k := range idx {
+			sum += cases[k].v
+		}
+		return sum / float64(len(idx)), len(idx) > 0
+	}
+	return s
+}
+
+// sortedKeys are a map's keys, sorted: figures summed in a fixed order
+// come out the same, bit for bit, every time.
+func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	return slices.Sorted(maps.Keys(m))
 }
 
 func (a *accum) seat() SeatFigure {
@@ -306,471 +415,19 @@ func (a *accum) seat() SeatFigure {
 		}
 		return s.ByKind[i].Kind < s.ByKind[j].Kind
 	})
-	n := len(s.Latencies)
-	s.LatencyP50 = figure(Percentile(s.Latencies, 50), n, MinCases, n > 0, "")
-	s.LatencyP95 = figure(Percentile(s.Latencies, 95), n, MinP95, n > 0, "")
+	s.LatencyP50 = latency(s.Latencies, 50, MinCases, len(a.callRuns))
+	s.LatencyP95 = latency(s.Latencies, 95, MinP95, len(a.callRuns))
 	return s
 }
 
-// group is one model's readings of one judgement in a run.
-type group struct {
-	agent, judgement string
-	readings         []engine.Scored
-}
-
-// groups are a run's readings by model and judgement.
-func groups(r Run) []*group {
-	var out []*group
-	for _, s := range r.Scored {
-		i := slices.IndexFunc(out, func(g *group) bool { return g.agent == s.Agent && g.judgement == s.Judgement })
-		if i < 0 {
-			out = append(out, &group{agent: s.Agent, judgement: s.Judgement})
-			i = len(out) - 1
-		}
-		out[i].readings = append(out[i].readings, s)
+// latency is the p-th percentile of the latencies, with its interval by
+// order statistics, shown from min of them.
+func latency(xs []float64, p float64, min, runs int) Figure {
+	n := len(xs)
+	if n < min {
+		return Figure{N: n, Runs: runs, Note: fmt.Sprintf("too few runs: %d replies, %d needed", n, min)}
 	}
-	return out
-}
-
-// receiptReadings are a group's readings over the candidates ids.
-func receiptReadings(rs []engine.Scored, ids []string) []receipt.Reading {
-	var out []receipt.Reading
-	for _, s := range rs {
-		rr := receipt.Reading{Scores: receipt.NoScores(len(ids)), Pick: slices.Index(ids, s.Pick)}
-		if s.Pick == "" {
-			rr.Pick = -1
-		}
-		for _, c := range s.Candidates {
-			i := slices.Index(ids, c.ID)
-			if i < 0 {
-				continue
-			}
-			rr.Shown = append(rr.Shown, i)
-			if c.Score != nil {
-				rr.Scores[i] = *c.Score
-			}
-		}
-		out = append(out, rr)
-	}
-	return out
-}
-
-// ordered reports whether a group's readings are one judgement asked in
-// several orders (and not, say, two seats of one model each asked once).
-func ordered(rs []engine.Scored) bool {
-	if len(rs) < 2 {
-		return false
-	}
-	seen := map[int]bool{}
-	for _, s := range rs {
-		if s.Orders < 2 || seen[s.Order] {
-			return false
-		}
-		seen[s.Order] = true
-	}
-	return true
-}
-
-// judging adds a run's readings to each model's cases.
-func judging(r Run, get func(string) *accum) {
-	flips(r, get)
-	sc := scaleScoresOf(r, get)
-	panelScores(sc.byUnit, get)
-	selfPreference(sc, get)
-	familySelfPreference(sc, r.Families, get)
-}
-
-// flips adds each model's readings of a run to its tally of picks of
-// the candidate shown first and, where it was asked in several orders,
-// of preferences that changed with the order; and the share that changed
-// in this run to its flip rates run by run.
-func flips(r Run, get func(string) *accum) {
-	ids := r.Candidates()
-	runTally := map[string]*receipt.Tally{}
-	for _, g := range groups(r) {
-		a := get(g.agent)
-		a.readings += len(g.readings)
-		rs := receiptReadings(g.readings, ids)
-		var t receipt.Tally
-		t.AddPicks(rs)
-		if ordered(g.readings) {
-			t.AddPairs(receipt.Pairs(len(ids), rs))
-		}
-		a.tally.Add(t)
-		if runTally[g.agent] == nil {
-			runTally[g.agent] = &receipt.Tally{}
-		}
-		runTally[g.agent].Add(t)
-	}
-	for agent, t := range runTally {
-		if t.Decisive > 0 {
-			get(agent).byRun = append(get(agent).byRun, float64(t.NotHeld)/float64(t.Decisive))
-		}
-	}
-}
-
-// unit is one thing scored: one judgement of one candidate.
-type unit struct{ judgement, id string }
-
-// scaleScores are a run's scores on a score scale, by what they score
-// and by whom.
-type scaleScores struct {
-	byUnit   map[unit]map[string][]float64   // unit → model → scores
-	centred  map[string]map[string][]float64 // candidate → model → scores less their reading's mean
-	authorOf map[string]string               // candidate → the agent that wrote it
-}
-
-// scaleScoresOf gathers a run's scores on a score scale, and adds each
-// to its model's scores beside the length of what it scored.
-func scaleScoresOf(r Run, get func(string) *accum) scaleScores {
-	sc := scaleScores{byUnit: map[unit]map[string][]float64{}, centred: map[string]map[string][]float64{}, authorOf: map[string]string{}}
-	for _, s := range r.Scored {
-		if s.Max == 0 {
-			continue // not on a score scale (a compare judge's weighted totals)
-		}
-		var vals []float64
-		for _, c := range s.Candidates {
-			if c.Score != nil {
-				vals = append(vals, *c.Score)
-			}
-		}
-		centre := 0.0
-		if len(vals) > 1 {
-			centre = mean(vals)
-		}
-		a := get(s.Agent)
-		for _, c := range s.Candidates {
-			if c.Author != "" {
-				sc.authorOf[c.ID] = c.Author
-			}
-			if c.Score == nil {
-				continue
-			}
-			a.scores = append(a.scores, *c.Score)
-			a.lengths = append(a.lengths, float64(c.Bytes))
-			u := unit{s.Judgement, c.ID}
-			if sc.byUnit[u] == nil {
-				sc.byUnit[u] = map[string][]float64{}
-			}
-			sc.byUnit[u][s.Agent] = append(sc.byUnit[u][s.Agent], *c.Score)
-			if sc.centred[c.ID] == nil {
-				sc.centred[c.ID] = map[string][]float64{}
-			}
-			sc.centred[c.ID][s.Agent] = append(sc.centred[c.ID][s.Agent], *c.Score-centre)
-		}
-	}
-	return sc
-}
-
-// panelScores adds, for every unit two or more models scored, each
-// model's mean score beside the mean of the others' means, units in
-// order.
-func panelScores(byUnit map[unit]map[string][]float64, get func(string) *accum) {
-	units := make([]unit, 0, len(byUnit))
-	for u := range byUnit {
-		units = append(units, u)
-	}
-	sort.Slice(units, func(i, j int) bool {
-		if units[i].judgement != units[j].judgement {
-			return units[i].judgement < units[j].judgement
-		}
-		return units[i].id < units[j].id
-	})
-	for _, u := range units {
-		models := byUnit[u]
-		if len(models) < 2 {
-			continue
-		}
-		for m, vs := range models {
-			rest, n := 0.0, 0
-			for o, ws := range models {
-				if o != m {
-					rest += mean(ws)
-					n++
-				}
-			}
-			a := get(m)
-			a.mine = append(a.mine, mean(vs))
-			a.rest = append(a.rest, rest/float64(n))
-		}
-	}
-}
-
-// selfPreference adds, for every candidate whose author scored it beside
-// another model, how far the author's centred scores of it stand above
-// the others', candidates in order.
-func selfPreference(sc scaleScores, get func(string) *accum) {
-	cands := make([]string, 0, len(sc.centred))
-	for id := range sc.centred {
-		cands = append(cands, id)
-	}
-	sort.Strings(cands)
-	for _, id := range cands {
-		author := sc.authorOf[id]
-		own, ok := sc.centred[id][author]
-		if author == "" || !ok || len(sc.centred[id]) < 2 {
-			continue
-		}
-		var others []float64
-		for m, vs := range sc.centred[id] {
-			if m != author {
-				others = append(others, vs...)
-			}
-		}
-		get(author).self = append(get(author).self, mean(own)-mean(others))
-	}
-}
-
-// familySelfPreference adds, for every candidate whose author's vendor
-// family is known, how far each judge of that family's centred scores of
-// it stand above those of the judges of other families, candidates in
-// order.
-func familySelfPreference(sc scaleScores, families map[string]string, get func(string) *accum) {
-	cands := make([]string, 0, len(sc.centred))
-	for id := range sc.centred {
-		cands = append(cands, id)
-	}
-	sort.Strings(cands)
-	for _, id := range cands {
-		fam := families[sc.authorOf[id]]
-		if fam == "" {
-			continue
-		}
-		var kin []string
-		var others []float64
-		for m, vs := range sc.centred[id] {
-			if families[m] == fam {
-				kin = append(kin, m)
-			} else {
-				others = append(others, vs...)
-			}
-		}
-		if len(others) == 0 {
-			continue
-		}
-		sort.Strings(kin)
-		for _, m := range kin {
-			get(m).familySelf = append(get(m).familySelf, mean(sc.centred[id][m])-mean(others))
-		}
-	}
-}
-
-// person adds, for every model that judged a labelled run, its verdicts
-// beside the person's: on the winner, each pair of the winner and another
-// candidate, which one its headline judgement preferred (in every order
-// it was asked; a tie otherwise); on accept, improve or reject, its own
-// verdict; on a score, its overall score, rounded.
-func person(r Run, get func(string) *accum) {
-	l := r.Label
-	ids := r.Candidates()
-	winner := ""
-	for _, id := range ids {
-		if strings.EqualFold(id, l.Winner) {
-			winner = id
-		}
-	}
-	byAgent := map[string][]*group{}
-	var agents []string
-	for _, g := range groups(r) {
-		if byAgent[g.agent] == nil {
-			agents = append(agents, g.agent)
-		}
-		byAgent[g.agent] = append(byAgent[g.agent], g)
-	}
-	for _, agent := range agents {
-		a := get(agent)
-		gs := byAgent[agent]
-		if winner != "" {
-			a.winnerBeside(gs, ids, slices.Index(ids, winner))
-		}
-		a.verdictsBeside(gs, l)
-	}
-}
-
-// winnerBeside adds, for every pair of the person's winner (ids[w]) and
-// another candidate, the side the person took beside the one the model's
-// headline judgement took (the recommendation or overall score; any
-// judgement when it gave neither) in the groups gs of its readings.
-func (a *accum) winnerBeside(gs []*group, ids []string, w int) {
-	headline := slices.DeleteFunc(slices.Clone(gs), func(g *group) bool { return g.judgement != "recommendation" && g.judgement != "overall" })
-	if len(headline) == 0 {
-		headline = gs
-	}
-	for _, g := range headline {
-		for _, p := range receipt.Pairs(len(ids), receiptReadings(g.readings, ids)) {
-			if (p.A != w && p.B != w) || p.Orders() == 0 {
-				continue
-			}
-			a.person = append(a.person, side(p, w))
-			a.own = append(a.own, side(p, p.Winner()))
-		}
-	}
-}
-
-// verdictsBeside adds, for every reading in gs, the person's verdict of
-// label l beside the model's, and the person's score beside the model's
-// overall score of a single candidate, each rounded, where both gave one.
-func (a *accum) verdictsBeside(gs []*group, l *engine.Label) {
-	for _, g := range gs {
-		for _, s := range g.readings {
-			if l.Verdict != "" && s.Verdict != "" {
-				a.person = append(a.person, "verdict "+l.Verdict)
-				a.own = append(a.own, "verdict "+s.Verdict)
-			}
-			if l.Score != nil && s.Judgement == "overall" && len(s.Candidates) == 1 && s.Candidates[0].Score != nil {
-				a.person = append(a.person, fmt.Sprintf("score %.0f", math.Round(*l.Score)))
-				a.own = append(a.own, fmt.Sprintf("score %.0f", math.Round(*s.Candidates[0].Score)))
-			}
-		}
-	}
-}
-
-// side says which of a pair is preferred: "first", "second" (in the
-// candidates' sorted order) or "tie" (c < 0).
-func side(p receipt.Pair, c int) string {
-	switch c {
-	case p.A:
-		return "first"
-	case p.B:
-		return "second"
-	}
-	return "tie"
-}
-
-// authors rates the authors of the runs' candidates: every pair of
-// candidates of a run, by different known authors, is a game the better
-// placed won (a tie when placed level).
-func authors(runs []Run) []Author {
-	names, games := authorGames(runs)
-	if len(names) == 0 {
-		return nil
-	}
-	out, wins := tallyGames(names, games)
-	rateGroups(out, wins)
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Group != out[j].Group {
-			return out[i].Group < out[j].Group
-		}
-		return out[i].Theta > out[j].Theta
-	})
-	return out
-}
-
-// game is one pair of candidates by different authors, a and b indices
-// of the authors' names.
-type game struct {
-	a, b   int
-	result float64 // 1: a won, 0: b won, 0.5: a tie
-}
-
-// authorGames are the games of the runs' placed candidates, with the
-// authors' names in the order they first played.
-func authorGames(runs []Run) ([]string, []game) {
-	var names []string
-	idx := map[string]int{}
-	var games []game
-	for _, r := range runs {
-		if r.Placed == nil {
-			continue
-		}
-		cs := r.Placed.Candidates
-		for i := range cs {
-			for j := i + 1; j < len(cs); j++ {
-				x, y := cs[i], cs[j]
-				if x.Author == "" || y.Author == "" || x.Author == y.Author {
-					continue
-				}
-				for _, n := range []string{x.Author, y.Author} {
-					if _, ok := idx[n]; !ok {
-						idx[n] = len(names)
-						names = append(names, n)
-					}
-				}
-				g := game{a: idx[x.Author], b: idx[y.Author], result: 0.5}
-				switch {
-				case x.Place < y.Place:
-					g.result = 1
-				case x.Place > y.Place:
-					g.result = 0
-				}
-				games = append(games, g)
-			}
-		}
-	}
-	return names, games
-}
-
-// tallyGames counts each author's games, wins, losses and ties, and returns
-// them with wins[i][j], the games author i won against j (a tie half to
-// each).
-func tallyGames(names []string, games []game) ([]Author, [][]float64) {
-	n := len(names)
-	wins := make([][]float64, n)
-	for i := range wins {
-		wins[i] = make([]float64, n)
-	}
-	out := make([]Author, n)
-	for i := range out {
-		out[i].Name = names[i]
-	}
-	for _, g := range games {
-		wins[g.a][g.b] += g.result
-		wins[g.b][g.a] += 1 - g.result
-		out[g.a].Games++
-		out[g.b].Games++
-		switch g.result {
-		case 1:
-			out[g.a].Wins++
-			out[g.b].Losses++
-		case 0:
-			out[g.b].Wins++
-			out[g.a].Losses++
-		default:
-			out[g.a].Ties++
-			out[g.b].Ties++
-		}
-	}
-	return out, wins
-}
-
-// rateGroups numbers the groups of authors whose work met, and rates each
-// group of two or more by Bradley–Terry, on the Elo scale with its 95%
-// interval; an author alone, or in a group that cannot be rated, gets a
-// note saying why instead.
-func rateGroups(out []Author, wins [][]float64) {
-	for gi, comp := range Components(wins) {
-		for _, i := range comp {
-			out[i].Group = gi + 1
-		}
-		if len(comp) < 2 {
-			for _, i := range comp {
-				out[i].Note = "its work never met another author's"
-			}
-			continue
-		}
-		sub := make([][]float64, len(comp))
-		for x, i := range comp {
-			sub[x] = make([]float64, len(comp))
-			for y, j := range comp {
-				sub[x][y] = wins[i][j]
-			}
-		}
-		rs, err := BradleyTerry(sub)
-		if err != nil {
-			for _, i := range comp {
-				out[i].Note = err.Error()
-			}
-			continue
-		}
-		for x, i := range comp {
-			a := &out[i]
-			a.Theta, a.SE = rs[x].Theta, rs[x].SE
-			a.Rating = EloScale(a.Theta)
-			a.Low, a.High = EloScale(a.Theta-1.96*a.SE), EloScale(a.Theta+1.96*a.SE)
-			a.Shown = a.Games >= MinCases
-			if !a.Shown {
-				a.Note = fmt.Sprintf("fewer than %d games", MinCases)
-			}
-		}
-	}
+	f := Figure{Value: Percentile(xs, p), N: n, Runs: runs, Shown: true, Interval: IntervalOrder}
+	f.Low, f.High = percentileInterval(xs, p)
+	return f
 }

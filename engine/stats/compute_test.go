@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,7 +71,7 @@ func shown(t *testing.T, what string, f Figure, want float64, n int) {
 }
 
 func TestJudgeFiguresByHand(t *testing.T) {
-	rep := Compute(fiveRuns())
+	rep := Compute(fiveRuns(), Options{})
 	b, f := model(t, rep, "biased").Judge, model(t, rep, "fair").Judge
 	// One decisive pair a run: the biased judge's flips in all five, the
 	// fair one's holds.
@@ -83,7 +84,7 @@ func TestJudgeFiguresByHand(t *testing.T) {
 	// the fair one in half (X is shown second in every other reading).
 	shown(t, "biased first shown", b.FirstShown, 1, 10)
 	shown(t, "fair first shown", f.FirstShown, 0.5, 10)
-	if b.FirstShownChance != 0.5 || b.Readings != 10 {
+	if b.FirstShownChance != 0.5 || b.Readings != 10 || b.FirstShown.Runs != 5 || b.FirstShown.Interval != IntervalWilson {
 		t.Fatalf("chance %v readings %d", b.FirstShownChance, b.Readings)
 	}
 	// The panel: per run, biased 3.5 and 3.5 on X and Y against fair's 4
@@ -107,9 +108,9 @@ func TestJudgeFiguresByHand(t *testing.T) {
 	// The person: X, X, X, Y, Y. Fair says X every time: po = 3/5,
 	// pe = 0.6·1 + 0.4·0 = 0.6, κ = 0. The biased judge flipped: a tie
 	// each time, po = 0, pe = 0, κ = 0.
-	shown(t, "fair agreement", f.PersonAgreement, 0.6, 5)
-	shown(t, "fair kappa", f.PersonKappa, 0, 5)
-	shown(t, "biased agreement", b.PersonAgreement, 0, 5)
+	shown(t, "fair agreement", f.Person.Winner.Agreement, 0.6, 5)
+	shown(t, "fair kappa", f.Person.Winner.Kappa, 0, 5)
+	shown(t, "biased agreement", b.Person.Winner.Agreement, 0, 5)
 	if rep.Labelled != 5 {
 		t.Fatalf("labelled %d", rep.Labelled)
 	}
@@ -117,9 +118,9 @@ func TestJudgeFiguresByHand(t *testing.T) {
 
 // Fewer cases than the minimum: counted, not shown.
 func TestFewCasesAreNotShown(t *testing.T) {
-	rep := Compute(fiveRuns()[:2])
+	rep := Compute(fiveRuns()[:2], Options{})
 	f := model(t, rep, "biased").Judge.FlipRate
-	if f.Shown || f.N != 2 || f.Note != "fewer than 5 cases" {
+	if f.Shown || f.N != 2 || f.Note != "too few runs: 2 cases, 5 needed" {
 		t.Fatalf("%+v", f)
 	}
 }
@@ -127,7 +128,7 @@ func TestFewCasesAreNotShown(t *testing.T) {
 // By hand: fair won 4 and tied 1 against other: 4.5 to 0.5, with the
 // prior 5 to 1 of 6 games; θ = ln 5 / 2, SE = √(1/(4·6·(5/6)·(1/6))).
 func TestAuthorsRating(t *testing.T) {
-	rep := Compute(fiveRuns())
+	rep := Compute(fiveRuns(), Options{})
 	if len(rep.Authors) != 2 || rep.Authors[0].Name != "fair" {
 		t.Fatalf("%+v", rep.Authors)
 	}
@@ -138,7 +139,16 @@ func TestAuthorsRating(t *testing.T) {
 	near(t, "theta", a.Theta, math.Log(5)/2)
 	near(t, "se", a.SE, math.Sqrt(0.3))
 	near(t, "rating", a.Rating, 1000+400*math.Log(5)/2/math.Ln10)
-	near(t, "low", a.Low, EloScale(math.Log(5)/2-1.96*math.Sqrt(0.3)))
+	near(t, "low by the standard error", a.SELow, EloScale(math.Log(5)/2-z95*math.Sqrt(0.3)))
+	// Five runs: the interval resamples them. With k of the five draws
+	// the tied run, θ = ln((5.5 − k/2)/(0.5 + k/2))/2; k ≥ 3 has chance
+	// 5.8 % and k ≥ 4 0.7 %, so the 2.5th percentile is k = 3's ln 2 / 2;
+	// k = 0 has chance 33 %, so the 97.5th is its ln 11 / 2.
+	if a.Interval != IntervalBootstrap || a.Runs != 5 {
+		t.Fatalf("%+v", a)
+	}
+	near(t, "low", a.Low, EloScale(math.Log(2)/2))
+	near(t, "high", a.High, EloScale(math.Log(11)/2))
 }
 
 func TestSeatFigures(t *testing.T) {
@@ -150,7 +160,7 @@ func TestSeatFigures(t *testing.T) {
 	r.Calls = append(r.Calls,
 		Call{Agent: "gemini", Failed: challengers.ReasonTimeout}, Call{Agent: "gemini", Failed: challengers.ReasonTimeout},
 		Call{Agent: "gemini", Failed: challengers.ReasonExit, Repair: true}, Call{Agent: "gemini", Unparseable: true, Duration: time.Second})
-	s := Compute([]Run{r}).Models[0].Seat
+	s := Compute([]Run{r}, Options{}).Models[0].Seat
 	if s.Calls != 24 || s.Replies != 21 || s.Failures != 3 || s.Repairs != 1 || s.Unparsed != 1 {
 		t.Fatalf("%+v", s)
 	}
@@ -165,7 +175,7 @@ func TestSeatFigures(t *testing.T) {
 		t.Fatalf("usage %+v", s)
 	}
 	r.Calls = r.Calls[:10]
-	if s := Compute([]Run{r}).Models[0].Seat; !s.LatencyP50.Shown || s.LatencyP95.Shown || s.LatencyP95.Note != "fewer than 20 cases" {
+	if s := Compute([]Run{r}, Options{}).Models[0].Seat; !s.LatencyP50.Shown || s.LatencyP95.Shown || s.LatencyP95.Note != "too few runs: 10 replies, 20 needed" {
 		t.Fatalf("%+v / %+v", s.LatencyP50, s.LatencyP95)
 	}
 }
@@ -182,18 +192,24 @@ func TestConformityAndVerdicts(t *testing.T) {
 		r.Label = &engine.Label{By: "person", Verdict: []string{"accept", "reject", "reject", "improve", "accept"}[i], Score: engine.Float(4.4)}
 		runs = append(runs, r)
 	}
-	rep := Compute(runs)
+	rep := Compute(runs, Options{})
 	q := model(t, rep, "qwen").Judge
 	// Ten moves, six without evidence.
 	shown(t, "qwen conformity", q.Conformity, 0.6, 10)
 	shown(t, "gemini conformity", model(t, rep, "gemini").Judge.Conformity, 0, 5)
 	// Verdicts: person a r r i a, qwen a a r i a: po = 4/5; person's
 	// shares a .4 r .4 i .2, qwen's a .6 r .2 i .2: pe = .24+.08+.04 = .36.
-	// Scores: 4.4 and 4 both round to 4, five agreements. Pooled, ten
-	// items: po = 9/10; "score 4" is half of each side's items: pe =
-	// .2·.3 + .2·.1 + .1·.1 + .5·.5 = .34.
-	shown(t, "qwen agreement", q.PersonAgreement, 0.9, 10)
-	shown(t, "qwen kappa", q.PersonKappa, (0.9-0.34)/(1-0.34), 10)
+	shown(t, "qwen verdict agreement", q.Person.Verdict.Agreement, 0.8, 5)
+	shown(t, "qwen verdict kappa", q.Person.Verdict.Kappa, (0.8-0.36)/(1-0.36), 5)
+	// Scores: 4.4 and 4 both round to 4, five agreements, each side one
+	// category: κ is undefined, not pooled with the verdicts into 0.85.
+	shown(t, "qwen score agreement", q.Person.Score.Agreement, 1, 5)
+	if k := q.Person.Score.Kappa; k.Shown || k.N != 5 || !strings.Contains(k.Note, "undefined") {
+		t.Fatalf("score kappa %+v", k)
+	}
+	if w := q.Person.Winner; w.Kappa.Shown || w.Agreement.N != 0 {
+		t.Fatalf("no winner was labelled: %+v", w)
+	}
 }
 
 // Family self-preference: "fair" wrote X; a third judge, "kin", is of
@@ -207,7 +223,7 @@ func TestFamilySelfPreference(t *testing.T) {
 		runs[i].Scored = append(runs[i].Scored, reading("kin", 0, true, 5, 2, "X"), reading("kin", 1, false, 5, 2, "X"))
 		runs[i].Families = map[string]string{"fair": "anthropic", "kin": "anthropic", "biased": "google", "other": "google"}
 	}
-	rep := Compute(runs)
+	rep := Compute(runs, Options{})
 	// Against biased alone: fair's centred X is +0.5 over the other
 	// family's 0; kin's +1.5.
 	shown(t, "fair family self-preference", model(t, rep, "fair").Judge.FamilySelfPreference, 0.5, 5)
@@ -222,7 +238,7 @@ func TestFamilySelfPreference(t *testing.T) {
 	for i := range runs {
 		runs[i].Families = nil
 	}
-	if f := model(t, Compute(runs), "fair").Judge.FamilySelfPreference; f.Shown || f.Note == "" {
+	if f := model(t, Compute(runs, Options{}), "fair").Judge.FamilySelfPreference; f.Shown || f.Note == "" {
 		t.Fatalf("without families: %+v", f)
 	}
 }

@@ -1,7 +1,9 @@
 package stats
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -133,39 +135,6 @@ func TestBradleyTerryOrdersAndCycles(t *testing.T) {
 	near(t, "elo", EloScale(math.Ln10), 1400)
 }
 
-// A long one-sided chain: A beat B 20 times and never lost, B beat C
-// likewise, and so on down twelve players who met only their neighbours.
-// With the prior's half-win each way, each pair is a tree edge of its
-// own, so the maximum-likelihood fit matches each pair's odds exactly:
-// θ_i − θ_{i+1} = ln(20.5/0.5), centred on the mean. The strengths span
-// e^41 (about 5e17), far past where a test on the strengths themselves
-// (not their logarithms) can be met. Several chains, in rating points
-// within 1e-6.
-func TestBradleyTerryLongOneSidedChains(t *testing.T) {
-	for _, c := range []struct{ players, wins int }{{12, 20}, {8, 200}, {50, 10}, {20, 1000}, {100, 3}} {
-		wins := make([][]float64, c.players)
-		for i := range wins {
-			wins[i] = make([]float64, c.players)
-			if i+1 < c.players {
-				wins[i][i+1] = float64(c.wins)
-			}
-		}
-		r, err := BradleyTerry(wins)
-		if err != nil {
-			t.Fatalf("%d players, %d wins a link: %v", c.players, c.wins, err)
-		}
-		link := math.Log((float64(c.wins) + Prior) / Prior)
-		mean := link * float64(c.players-1) / 2 // of (k−1−i)·link over i
-		for i := range r {
-			want := link*float64(c.players-1-i) - mean
-			if d := EloScale(r[i].Theta) - EloScale(want); math.Abs(d) > 1e-6 {
-				t.Errorf("%d players, %d wins a link: player %d is rated %.3f, the maximum-likelihood rating %.3f (off by %.3f points)",
-					c.players, c.wins, i, EloScale(r[i].Theta), EloScale(want), d)
-			}
-		}
-	}
-}
-
 // Everyone met everyone and the better always won: no closed form, but
 // the maximum-likelihood strengths are where the likelihood's gradient is
 // zero, each player's wins equal to the wins the fit expects of it
@@ -203,11 +172,56 @@ func TestBradleyTerryRoundRobinSweepsMeetTheScoreEquations(t *testing.T) {
 // stopped as the ratings.
 func TestBradleyTerrySaysWhenItDidNotConverge(t *testing.T) {
 	wins := [][]float64{{0, 30, 0}, {0, 0, 30}, {0, 0, 0}}
-	w, games := withPrior(wins)
-	if _, err := fit(w, games, 1); err == nil || !strings.Contains(err.Error(), "did not converge") {
+	w, _ := withPrior(wins)
+	if _, err := fit(w, 1); err == nil || !strings.Contains(err.Error(), "did not converge") {
 		t.Fatalf("one step: %v", err)
 	}
-	if _, err := fit(w, games, maxNewtonSteps); err != nil {
+	if _, err := fit(w, maxNewtonSteps); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The one-pass forms the bootstrap uses equal the general ones on random
+// data: α of two coders, and κ of coded categories against its
+// definition counted here.
+func TestPairedFormsMatchTheGeneralOnes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 39))
+	for c := 0; c < 300; c++ {
+		n := 2 + rng.IntN(40)
+		p := make([]paired, n)
+		xs, ys, idx := make([]float64, n), make([]float64, n), make([]int, n)
+		a, b := make([]string, n), make([]string, n)
+		for i := range p {
+			p[i] = paired{x: float64(1 + rng.IntN(5)), y: 1 + 4*rng.Float64()}
+			xs[i], ys[i], idx[i] = p[i].x, p[i].y, i
+			a[i], b[i] = fmt.Sprint(rng.IntN(3)), fmt.Sprint(rng.IntN(4))
+		}
+		want, _, okW := AlphaInterval([][]float64{xs, ys})
+		got, ok := pairedAlpha(p, idx)
+		if ok != okW || math.Abs(got-want) > 1e-12 {
+			t.Fatalf("case %d: α %v (%v), general %v (%v)", c, got, ok, want, okW)
+		}
+		k, po, ok := Kappa(a, b)
+		agree, pe := 0.0, 0.0
+		for i := range a {
+			if a[i] == b[i] {
+				agree++
+			}
+		}
+		for _, cat := range []string{"0", "1", "2", "3"} {
+			pa, pb := 0.0, 0.0
+			for i := range a {
+				if a[i] == cat {
+					pa++
+				}
+				if b[i] == cat {
+					pb++
+				}
+			}
+			pe += pa / float64(n) * pb / float64(n)
+		}
+		if !ok || math.Abs(po-agree/float64(n)) > 1e-12 || math.Abs(k-(po-pe)/(1-pe)) > 1e-12 {
+			t.Fatalf("case %d: κ %v po %v", c, k, po)
+		}
 	}
 }

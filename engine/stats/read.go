@@ -15,6 +15,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -31,6 +32,7 @@ import (
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/inputs"
 	"github.com/arenadebate/arena/engine/runlog"
+	"github.com/arenadebate/arena/engine/verdict"
 )
 
 // Run is what stats takes from one log.
@@ -45,6 +47,12 @@ type Run struct {
 	// the moderator's explicit override during it (nil: none).
 	Label *engine.Label
 	Calls []Call
+	// Result is how the run ended, as its last outcome says ("" when it
+	// has none).
+	Result engine.OutcomeKind
+	// Verdicts are a verdict run's judges' parsed judgements, by seat
+	// (quick, deep, tiebreaker), in the order they replied.
+	Verdicts []VerdictReading
 	// Families are the vendor families of the agents, by name, as the
 	// log's start says them (nil in older logs).
 	Families map[string]string
@@ -213,6 +221,9 @@ func (c *collector) add(e engine.Event) {
 			prev.round == p.Round && p.Attempt == prev.attempt+1
 	case engine.AgentFinished:
 		c.last[p.Seat] = reply{unparseable: p.Unparseable, phase: p.Phase, round: p.Round, task: p.Task, attempt: p.Attempt}
+		if r.Protocol == verdict.Name && p.Task == verdict.TaskJudge {
+			c.verdictReading(p)
+		}
 		if p.Reused {
 			return // a resumed run's copy of a reply the log holds
 		}
@@ -223,6 +234,8 @@ func (c *collector) add(e engine.Event) {
 		r.Calls = append(r.Calls, Call{Agent: p.Agent, Duration: p.Duration.D(), Failed: p.Reason, Repair: c.inFlight[p.Seat]})
 	case engine.Scored:
 		r.Scored = append(r.Scored, p)
+	case engine.Outcome:
+		r.Result = p.Result
 	case engine.Placed:
 		r.Placed = &p
 	case engine.DebateLedger:
@@ -278,4 +291,29 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 		return now.Add(-d), nil
 	}
 	return time.Time{}, inputs.Errorf("--since %q: give a date (2026-01-31), a time (2026-01-31T15:00:00Z) or an age (7d, 36h)", trust.Text(s))
+}
+
+// VerdictReading is one judge's judgement in a verdict run, as arena
+// parsed it.
+type VerdictReading struct {
+	Seat, Agent string
+	Judgement   verdict.Judgement
+}
+
+// verdictReading keeps a verdict judge's parsed reply, the latest of its
+// seat; one whose scores are not each 1 to 5 (a hand-edited log) is left
+// out.
+func (c *collector) verdictReading(p engine.AgentFinished) {
+	var j verdict.Judgement
+	if len(p.Reply) == 0 || json.Unmarshal(p.Reply, &j) != nil {
+		return
+	}
+	for _, v := range []int{j.Scores.Semantic, j.Scores.Pragmatic, j.Scores.Syntactic} {
+		if v < 1 || v > 5 {
+			return
+		}
+	}
+	r := &c.r
+	r.Verdicts = slices.DeleteFunc(r.Verdicts, func(v VerdictReading) bool { return v.Seat == p.Seat })
+	r.Verdicts = append(r.Verdicts, VerdictReading{Seat: p.Seat, Agent: p.Agent, Judgement: j})
 }

@@ -200,3 +200,27 @@ func TestReadFollowsNoLinkInADirectoryOfLogs(t *testing.T) {
 		t.Fatalf("a log named through a link: %+v %v", runs, err)
 	}
 }
+
+// A verdict run's judges' parsed judgements and its decision are read;
+// a judgement whose scores are off the 1–5 scale (a hand-edited log) is
+// left out, and a later reply of a seat replaces its earlier one.
+func TestReadTakesAVerdictRunsJudgements(t *testing.T) {
+	dir := t.TempDir()
+	quick := engine.CallInfo{Seat: "quick", Agent: "gemini", Task: "judge", Attempt: 1}
+	deep := engine.CallInfo{Seat: "deep", Agent: "claude", Task: "judge", Attempt: 1}
+	path := writeLog(t, dir, "v.jsonl", time.Now(),
+		started("verdict"),
+		engine.AgentFinished{CallInfo: quick, Reply: []byte(`{"verdict":"improve","scores":{"semantic":3,"pragmatic":2,"syntactic":9},"improvements":[]}`)},
+		engine.AgentFinished{CallInfo: deep, Reply: []byte(`{"verdict":"improve","scores":{"semantic":3,"pragmatic":3,"syntactic":3},"improvements":["a"]}`)},
+		engine.AgentFinished{CallInfo: deep, Reply: []byte(`{"verdict":"accept","scores":{"semantic":4,"pragmatic":4,"syntactic":4},"improvements":["a","b"]}`)},
+		engine.Outcome{Result: "accept"},
+	)
+	runs, _, _, err := Read([]string{path}, Filter{})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%v %d", err, len(runs))
+	}
+	r := runs[0]
+	if r.Result != "accept" || len(r.Verdicts) != 1 || r.Verdicts[0].Seat != "deep" || len(r.Verdicts[0].Judgement.Improvements) != 2 {
+		t.Fatalf("%+v", r)
+	}
+}

@@ -47,7 +47,7 @@ func statsHeader(rep stats.Report) string {
 	if rep.Labelled > 0 {
 		fmt.Fprintf(&b, ", %d with your verdict", rep.Labelled)
 	}
-	fmt.Fprintf(&b, ". A figure resting on fewer than %d cases (a p95: %d) is shown as —, with its count.\n", rep.MinCases, rep.MinP95)
+	fmt.Fprintf(&b, ". A figure resting on fewer than %d cases (a p95: %d), or resampled over fewer than %d runs, is shown as —, with its count.\n", rep.MinCases, rep.MinP95, rep.MinRuns)
 	return b.String()
 }
 
@@ -60,7 +60,7 @@ func statsText(rep stats.Report, r *lipgloss.Renderer) string {
 		return b.String()
 	}
 	b.WriteString("\nAS A JUDGE\n")
-	t := newTable(r, "MODEL", "READINGS", "FLIP RATE", "FIRST SHOWN (CHANCE)", "PANEL Δ", "PANEL α", "SELF-PREF", "FAMILY-PREF", "LENGTH r", "CONFORMITY", "YOU: κ", "YOU: AGREE")
+	t := newTable(r, "MODEL", "READINGS", "FLIP RATE", "FIRST SHOWN (CHANCE)", "PANEL Δ", "PANEL α", "SELF-PREF", "FAMILY-PREF", "LENGTH r", "CONFORMITY")
 	for _, m := range rep.Models {
 		j := m.Judge
 		first := cell(j.FirstShown, "%.2f")
@@ -68,9 +68,10 @@ func statsText(rep stats.Report, r *lipgloss.Renderer) string {
 			first = fmt.Sprintf("%.2f (n=%d; %.2f)", j.FirstShown.Value, j.FirstShown.N, j.FirstShownChance)
 		}
 		t.Row(m.Name, fmt.Sprint(j.Readings), cell(j.FlipRate, "%.2f"), first, cell(j.PanelDifference, "%.2f"), cell(j.PanelAlpha, "%.2f"),
-			cell(j.SelfPreference, "%+.2f"), cell(j.FamilySelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.Conformity, "%.2f"), cell(j.PersonKappa, "%.2f"), cell(j.PersonAgreement, "%.2f"))
+			cell(j.SelfPreference, "%+.2f"), cell(j.FamilySelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.Conformity, "%.2f"))
 	}
 	b.WriteString(t.Render() + "\n")
+	b.WriteString(trustText(rep, r))
 	b.WriteString("\nAS A SEAT\n")
 	t = newTable(r, "MODEL", "CALLS", "FAILED", "BY KIND", "REPAIRS", "P50", "P95", "TOKENS IN · OUT", "COST")
 	for _, m := range rep.Models {
@@ -172,6 +173,7 @@ func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
 		fmt.Fprintf(&b, "%-*s  self-pref %s · family-pref %s · length r %s · panel Δ %s\n", nameW, trust.Text(m.Name),
 			cell(j.SelfPreference, "%+.2f"), cell(j.FamilySelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.PanelDifference, "%.2f"))
 	}
+	b.WriteString(trustChart(rep, th))
 	b.WriteString(seatChart(rep.Models, th, nameW, width))
 	if len(rep.Authors) > 0 {
 		b.WriteString(authorChart(rep.Authors, th, width))
@@ -194,13 +196,6 @@ var rateCharts = []rateChart{
 	}},
 	{"Panel α", "Krippendorff's alpha against the other judges' mean: 1 is full agreement", func(m stats.Model) (stats.Figure, string) { return m.Judge.PanelAlpha, "" }},
 	{"Conformity", "the share of its moves in debates with no new evidence", func(m stats.Model) (stats.Figure, string) { return m.Judge.Conformity, "" }},
-	{"Agreement with you", "the share of your verdicts it matched", func(m stats.Model) (stats.Figure, string) {
-		f := m.Judge.PersonAgreement
-		if k := m.Judge.PersonKappa; k.Shown {
-			return f, fmt.Sprintf(" κ %.2f", k.Value)
-		}
-		return f, ""
-	}},
 }
 
 // draw is the chart's title and a bar of barW columns for every model,

@@ -300,6 +300,7 @@ func (m *Model) helpKeys() keyMap {
 	k.canModerate = m.canModerate()
 	k.canFollowUp = m.canFollowUp()
 	k.zoomed = m.zoomed && !k.outcome
+	k.helpOpen = m.help.ShowAll
 	k.width = m.width - 1
 	return k
 }

@@ -114,7 +114,7 @@ type drawnCell struct {
 // (text at its x and y, shapes at theirs, backgrounds over their cells),
 // and says where it differs from the screen.
 func drawnAsScreen(svg []byte, s Screen, pl Palette) error {
-	got, err := readPicture(svg, pl)
+	got, err := readPicture(svg)
 	if err != nil {
 		return err
 	}
@@ -145,120 +145,130 @@ func drawnAsScreen(svg []byte, s Screen, pl Palette) error {
 	return errors.Join(errs...)
 }
 
+// picture is what a picture draws in each cell, as read back.
+type picture struct {
+	cells  map[[2]int]drawnCell
+	glyphs map[string]string // a shape's id: the character it draws
+	// The tspan being read: its characters' x, and its attributes with
+	// those it inherits.
+	xs    []float64
+	attrs map[string]string
+}
+
 // readPicture maps the picture's cells to what is drawn in each.
-func readPicture(svg []byte, pl Palette) (map[[2]int]drawnCell, error) {
-	cells := map[[2]int]drawnCell{}
-	glyphs := map[string]string{} // a shape's id: the character it draws
+func readPicture(svg []byte) (map[[2]int]drawnCell, error) {
+	p := &picture{cells: map[[2]int]drawnCell{}, glyphs: map[string]string{}}
 	for g := range drawn {
-		glyphs[glyphID(g)] = g
-	}
-	at := func(x, y float64) ([2]int, error) {
-		col, row := (x-Left)/CellWidth, (y-Top)/CellHeight
-		if math.Abs(col-math.Round(col)) > 0.01 || math.Abs(row-math.Round(row)) > 0.01 {
-			return [2]int{}, fmt.Errorf("%v, %v is not a cell's corner", x, y)
-		}
-		return [2]int{int(math.Round(row)), int(math.Round(col))}, nil
+		p.glyphs[glyphID(g)] = g
 	}
 	d := xml.NewDecoder(bytes.NewReader(svg))
-	var inherited []map[string]string // the attributes of the open elements
-	var texts []struct {
-		xs    []float64
-		attrs map[string]string
-	}
+	var open []map[string]string // the attributes of the open elements
 	for {
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
-			return cells, nil
+			return p.cells, nil
 		}
 		if err != nil {
 			return nil, err
 		}
 		switch tok := tok.(type) {
 		case xml.StartElement:
-			attrs := map[string]string{}
-			for k, v := range lookupAll(inherited) {
-				attrs[k] = v
-			}
-			own := map[string]string{}
+			attrs, own := inherit(open), map[string]string{}
 			for _, a := range tok.Attr {
-				own[a.Name.Local] = a.Value
-				attrs[a.Name.Local] = a.Value
+				own[a.Name.Local], attrs[a.Name.Local] = a.Value, a.Value
 			}
-			inherited = append(inherited, attrs)
-			if len(inherited) > 1 && inherited[len(inherited)-2]["id"] != "" {
-				continue // inside a shape's definition
-			}
-			switch tok.Name.Local {
-			case "rect":
-				if own["height"] != num(CellHeight) {
-					continue // the window
-				}
-				x, y, w := float(own["x"]), float(own["y"]), float(own["width"])
-				for i := 0; float64(i) < math.Round(w/CellWidth); i++ {
-					c, err := at(x+float64(i)*CellWidth, y)
-					if err != nil {
-						return nil, err
-					}
-					dc := cells[c]
-					dc.bg = own["fill"]
-					cells[c] = dc
-				}
-			case "use":
-				g, ok := glyphs[strings.TrimPrefix(own["href"], "#")]
-				if !ok {
-					return nil, fmt.Errorf("a shape of no character: %s", own["href"])
-				}
-				c, err := at(float(own["x"]), float(own["y"]))
-				if err != nil {
-					return nil, err
-				}
-				dc := cells[c]
-				dc.text, dc.fg, dc.faint = g, own["color"], own["opacity"] != ""
-				cells[c] = dc
-			case "tspan":
-				var xs []float64
-				for _, f := range strings.Fields(own["x"]) {
-					xs = append(xs, float(f))
-				}
-				texts = append(texts, struct {
-					xs    []float64
-					attrs map[string]string
-				}{xs, attrs})
+			inDefinition := len(open) > 0 && open[len(open)-1]["id"] != ""
+			open = append(open, attrs)
+			if !inDefinition {
+				err = p.element(tok.Name.Local, own, attrs)
 			}
 		case xml.CharData:
-			if len(texts) == 0 || len(inherited) == 0 || inherited[len(inherited)-1]["x"] == "" {
-				continue
-			}
-			tx := texts[len(texts)-1]
-			runes := []rune(string(tok))
-			if len(runes) != len(tx.xs) {
-				return nil, fmt.Errorf("%q has %d characters and %d x", string(tok), len(runes), len(tx.xs))
-			}
-			y := float(tx.attrs["y"]) - baseline
-			for i, r := range runes {
-				c, err := at(tx.xs[i], y)
-				if err != nil {
-					return nil, err
-				}
-				dc := cells[c]
-				dc.text += string(r) // a mark joined to a character shares its x
-				dc.fg = tx.attrs["fill"]
-				dc.bold = tx.attrs["font-weight"] == "bold"
-				dc.faint = tx.attrs["opacity"] != ""
-				cells[c] = dc
+			if len(open) > 0 && open[len(open)-1]["x"] != "" {
+				err = p.chars([]rune(string(tok)))
 			}
 		case xml.EndElement:
-			inherited = inherited[:len(inherited)-1]
+			open = open[:len(open)-1]
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 }
 
-// lookupAll is the attributes in force: the innermost open element's.
-func lookupAll(open []map[string]string) map[string]string {
-	if len(open) == 0 {
-		return nil
+// element reads a cell's background, a shape drawn in a cell, or the
+// start of a run of text.
+func (p *picture) element(name string, own, attrs map[string]string) error {
+	switch name {
+	case "rect":
+		if own["height"] != num(CellHeight) {
+			return nil // the window
+		}
+		for i := 0; float64(i) < math.Round(float(own["width"])/CellWidth); i++ {
+			c, err := cellAt(float(own["x"])+float64(i)*CellWidth, float(own["y"]))
+			if err != nil {
+				return err
+			}
+			dc := p.cells[c]
+			dc.bg = own["fill"]
+			p.cells[c] = dc
+		}
+	case "use":
+		g, ok := p.glyphs[strings.TrimPrefix(own["href"], "#")]
+		if !ok {
+			return fmt.Errorf("a shape of no character: %s", own["href"])
+		}
+		c, err := cellAt(float(own["x"]), float(own["y"]))
+		if err != nil {
+			return err
+		}
+		dc := p.cells[c]
+		dc.text, dc.fg, dc.faint = g, own["color"], own["opacity"] != ""
+		p.cells[c] = dc
+	case "tspan":
+		p.xs, p.attrs = nil, attrs
+		for _, f := range strings.Fields(own["x"]) {
+			p.xs = append(p.xs, float(f))
+		}
 	}
+	return nil
+}
+
+// chars reads the characters of a run of text into their cells.
+func (p *picture) chars(runes []rune) error {
+	if len(runes) != len(p.xs) {
+		return fmt.Errorf("%q has %d characters and %d x", string(runes), len(runes), len(p.xs))
+	}
+	for i, r := range runes {
+		c, err := cellAt(p.xs[i], float(p.attrs["y"])-baseline)
+		if err != nil {
+			return err
+		}
+		dc := p.cells[c]
+		dc.text += string(r) // a mark joined to a character shares its x
+		dc.fg = p.attrs["fill"]
+		dc.bold = p.attrs["font-weight"] == "bold"
+		dc.faint = p.attrs["opacity"] != ""
+		p.cells[c] = dc
+	}
+	return nil
+}
+
+// cellAt is the cell whose top left corner is at x, y.
+func cellAt(x, y float64) ([2]int, error) {
+	col, row := (x-Left)/CellWidth, (y-Top)/CellHeight
+	if math.Abs(col-math.Round(col)) > 0.01 || math.Abs(row-math.Round(row)) > 0.01 {
+		return [2]int{}, fmt.Errorf("%v, %v is not a cell's corner", x, y)
+	}
+	return [2]int{int(math.Round(row)), int(math.Round(col))}, nil
+}
+
+// inherit is the attributes an element inherits: the innermost open
+// element's, but those of its own place and name.
+func inherit(open []map[string]string) map[string]string {
 	out := map[string]string{}
+	if len(open) == 0 {
+		return out
+	}
 	for k, v := range open[len(open)-1] {
 		if k != "id" && k != "x" && k != "width" && k != "height" {
 			out[k] = v

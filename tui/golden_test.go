@@ -61,6 +61,10 @@ func TestGolden(t *testing.T) {
 		h := newHarness(t, Options{}, round2(t), 60, 20)
 		golden.RequireEqual(t, []byte(h.view()))
 	})
+	t.Run("wide_160x48", func(t *testing.T) { // four panes in a 2×2, not four columns of 40
+		h := newHarness(t, Options{}, round2(t), 160, 48)
+		golden.RequireEqual(t, []byte(h.view()))
+	})
 	t.Run("standard_80x24", func(t *testing.T) {
 		h := newHarness(t, Options{}, round2(t), 80, 24)
 		golden.RequireEqual(t, []byte(h.view()))
@@ -105,7 +109,8 @@ func TestGolden(t *testing.T) {
 }
 
 // goldenMatrix draws every protocol's recorded demo, halfway through and
-// at its outcome, at 80×24 and 120×40 in colour and at 100×30 without:
+// at its outcome, at 80×24 and 120×40 in colour and at 100×30 without,
+// and halfway through at 160×48 (the panes laid out for a big screen):
 // the screen knows no protocol, and these show it draws each one all the
 // same. A protocol with a demo gets its screens here without a line
 // changed (go test ./tui -update writes them).
@@ -120,7 +125,10 @@ func goldenMatrix(t *testing.T) {
 				name    string
 				w, h    int
 				noColor bool
-			}{{"80x24", 80, 24, false}, {"120x40", 120, 40, false}, {"no_color_100x30", 100, 30, true}} {
+			}{{"80x24", 80, 24, false}, {"120x40", 120, 40, false}, {"160x48", 160, 48, false}, {"no_color_100x30", 100, 30, true}} {
+				if size.w == 160 && at.name != "running" {
+					continue
+				}
 				t.Run(protocol+"_"+at.name+"_"+size.name, func(t *testing.T) {
 					var opts []harnessOpt
 					if size.noColor {

@@ -31,7 +31,13 @@ func helpStates(t *testing.T) map[string]func() *harness {
 			h.keys("enter")
 			return h
 		},
-		"outcome":                 ended,
+		"outcome":          ended,
+		"outcome, help up": func() *harness { h := ended(); h.keys("?"); return h },
+		"running, zoomed, help up": func() *harness {
+			h := newHarness(t, live, round2(t), 100, 30)
+			h.keys("enter", "?")
+			return h
+		},
 		"panes after the outcome": func() *harness { h := ended(); h.keys("o"); return h },
 		"following up": func() *harness {
 			h := ended()
@@ -91,6 +97,34 @@ func TestHelpListsEveryKeyThatWorks(t *testing.T) {
 			if !works && slices.Contains(b.Keys(), "esc") && listed(help, "esc") {
 				t.Errorf("%s: ? lists esc, which does nothing here", state)
 			}
+		}
+	}
+}
+
+// esc closes the help before it does anything else: on the outcome it
+// went back to the panes, the help still up (issue 40, item 14).
+func TestEscClosesTheHelpFirst(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		setup []string
+		stays func(*Model) bool
+	}{
+		{"the outcome", nil, func(m *Model) bool { return m.showOutcome }},
+		{"a zoomed pane", []string{"o", "enter"}, func(m *Model) bool { return m.zoomed }},
+	} {
+		h := newHarness(t, Options{}, tuitest.Debate(), 100, 30)
+		h.keys(c.setup...)
+		h.keys("?")
+		if !h.m.help.ShowAll {
+			t.Fatalf("%s: ? does not open the help", c.name)
+		}
+		h.keys("esc")
+		if h.m.help.ShowAll || !c.stays(h.m) {
+			t.Errorf("%s: esc left the help up (%v) or left the view", c.name, h.m.help.ShowAll)
+		}
+		h.keys("esc")
+		if c.stays(h.m) {
+			t.Errorf("%s: esc, the help closed, does not go back", c.name)
 		}
 	}
 }

@@ -61,7 +61,8 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 	switch {
 	case matches(k, m.keys.Quit):
 		return m.requestQuit()
-	case matches(k, m.keys.Help):
+	case matches(k, m.keys.Help), m.help.ShowAll && matches(k, m.keys.Back):
+		// esc closes the help first, on the panes and the outcome alike
 		m.help.ShowAll = !m.help.ShowAll
 		m.relayout()
 		return nil

@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // keyMap is every key the screen answers to.
 type keyMap struct {
@@ -20,6 +24,7 @@ type keyMap struct {
 	canModerate        bool // a note can be sent to the seats now
 	canFollowUp        bool // a follow-up question can be asked now
 	zoomed             bool // one pane fills the screen
+	helpOpen           bool // the full help is up: esc closes it
 	width              int  // of the footer line
 }
 
@@ -113,11 +118,20 @@ func (k keyMap) ShortHelp() []key.Binding {
 // other.
 func (k keyMap) FullHelp() [][]key.Binding {
 	scroll := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
-	nav := []key.Binding{key.NewBinding(key.WithKeys("tab", "o", "esc"), key.WithHelp("tab/o/esc", "panes"))}
+	// esc closes the help while it is up, and then goes back
+	back := func(keys ...string) key.Binding {
+		if !k.helpOpen {
+			keys = append(keys, "esc")
+		}
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(strings.Join(keys, "/"), ""))
+	}
+	panes := back("tab", "o")
+	nav := []key.Binding{key.NewBinding(key.WithKeys(panes.Keys()...), key.WithHelp(panes.Help().Key, "panes"))}
 	if !k.outcome {
 		nav = []key.Binding{k.Next, k.Prev, k.Zoom}
 		if k.zoomed {
-			nav[2] = key.NewBinding(key.WithKeys("enter", "esc"), key.WithHelp("enter/esc", "unzoom"))
+			unzoom := back("enter")
+			nav[2] = key.NewBinding(key.WithKeys(unzoom.Keys()...), key.WithHelp(unzoom.Help().Key, "unzoom"))
 		}
 		if k.canOutcome {
 			nav = append(nav, k.Outcome)
@@ -136,7 +150,11 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	if k.replay {
 		cols = append(cols, []key.Binding{k.Pause, k.NextPhase, k.Faster, k.Slower})
 	}
-	return append(cols, []key.Binding{k.Help, k.Quit})
+	help := k.Help
+	if k.helpOpen {
+		help = key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close help"))
+	}
+	return append(cols, []key.Binding{help, k.Quit})
 }
 
 // tabBack is how the outcome view names its way back to the panes.

@@ -7,6 +7,17 @@ const (
 	minPaneHeight = 7
 )
 
+// A pane that reads well: lines long enough for prose and short enough
+// to follow, and enough of them to follow a reply. Panes side by side
+// narrower than this give way to a grid of panes this size when the
+// screen has the room (at 160×48, four panes of 40 columns, most of their
+// rows empty, become a 2×2 of 80).
+const (
+	readPaneWidth    = 50
+	readPaneMaxWidth = 100
+	readPaneHeight   = 12
+)
+
 // layoutRow is one band of the pane area: boxes side by side, or (when
 // compact) a single pane drawn as a one-line summary.
 type layoutRow struct {
@@ -16,35 +27,48 @@ type layoutRow struct {
 	compact bool
 }
 
-// computeLayout places n panes in w×h cells: side by side when wide, a grid
-// when medium, stacked when narrow and, when even stacking leaves the
+// computeLayout places n panes in w×h cells: side by side, in a grid, or
+// stacked (gridColumns says which) and, when even stacking leaves the
 // panes too short, the focused pane as a box and the others one line each.
 func computeLayout(n, w, h, focus int) []layoutRow {
 	if n == 0 || w <= 0 || h <= 0 {
 		return nil
 	}
-	if w/n >= minPaneWidth {
-		return []layoutRow{row(seq(0, n), w, h)}
+	cols := gridColumns(n, w, h)
+	if cols == 0 {
+		return focusLayout(n, w, h, focus)
 	}
-	if cols := w / minPaneWidth; cols >= 2 {
-		rows := ceilDiv(n, cols)
-		cols = ceilDiv(n, rows) // balance: 4 panes in 3 columns are a 2×2
-		if h/rows >= minPaneHeight {
-			out := make([]layoutRow, 0, rows)
-			for i, hh := range split(h, rows) {
-				out = append(out, row(seq(i*cols, min((i+1)*cols, n)), w, hh))
-			}
-			return out
+	rows := ceilDiv(n, cols)
+	out := make([]layoutRow, 0, rows)
+	for i, hh := range split(h, rows) {
+		out = append(out, row(seq(i*cols, min((i+1)*cols, n)), w, hh))
+	}
+	return out
+}
+
+// gridColumns is how many panes sit side by side in each row: the first,
+// from all n down to one, whose panes all read well (readPaneWidth to
+// readPaneMaxWidth wide, readPaneHeight high; a last row of fewer panes
+// has wider ones), or else the most that fit (minPaneWidth ×
+// minPaneHeight); 0 when none do. The rows are balanced: four panes in
+// three columns are a 2×2.
+func gridColumns(n, w, h int) int {
+	fits := 0
+	for c := n; c >= 1; c-- {
+		rows := ceilDiv(n, c)
+		cols := ceilDiv(n, rows)
+		narrowest, widest, ph := w/cols, ceilDiv(w, n-(rows-1)*cols), h/rows
+		if narrowest < minPaneWidth || ph < minPaneHeight {
+			continue
+		}
+		if narrowest >= readPaneWidth && widest <= readPaneMaxWidth && ph >= readPaneHeight {
+			return cols
+		}
+		if fits == 0 {
+			fits = cols
 		}
 	}
-	if h/n >= minPaneHeight {
-		out := make([]layoutRow, 0, n)
-		for i, hh := range split(h, n) {
-			out = append(out, row([]int{i}, w, hh))
-		}
-		return out
-	}
-	return focusLayout(n, w, h, focus)
+	return fits
 }
 
 // focusLayout gives the focused pane what the others, one line each,

@@ -291,10 +291,12 @@ func (p *pane) remark(text string) {
 }
 
 // cutOff ends the call in progress as cut off (the run was resumed: it
-// is asked again) and marks the place.
+// is asked again) and marks the place. What it streamed reads as it did
+// while streaming (its shape's layout, never raw JSON), as a failed
+// call's does.
 func (p *pane) cutOff(text string) {
 	if c := p.open(); c != nil {
-		c.state, c.live, c.doc = stateFailed, nil, nil
+		c.state = stateFailed
 		c.note, c.noteAs = "✗ cut off: asked again", kindFail
 		c.rewrap(p.contentWidth())
 	}

@@ -160,23 +160,50 @@ func (m *Model) drawRow(r layoutRow, v paneView) []string {
 	return out
 }
 
-// header: the topic and where the debate stands, then the timeline.
+// header: the mark, the topic and where the run stands, then the
+// timeline. On a narrow screen the least needed of the facts on the
+// right go first, so that the mark and some of the topic always stay.
 func (m *Model) header() []string {
 	th := &m.th
 	mark := th.pill.Render("ARENA")
 	if !th.color {
 		mark = "[arena]"
 	}
-	var right []string
+	topic := m.topic
+	if topic == "" {
+		topic = "starting…"
+	}
+	left := mark + " " + th.bold.Render(topic)
+	room := m.width - 1 - ansi.StringWidth(mark) - 1 - min(textWidth(topic), minTopicWidth)
+	line1 := spread(left, m.headerFacts(room), m.width)
+	return []string{line1, m.timelineLine()}
+}
+
+// minTopicWidth is as much of the topic as the header keeps before the
+// facts beside it: room for its first few words.
+const minTopicWidth = 20
+
+// headerFacts are where the run stands, in at most room cells: the
+// replay's state, the round, what the calls cost (or the budget), the
+// clock. The least needed go first when they do not all fit: the
+// tokens, the cost, the clock, the round, the budget; the replay's state
+// (paused, at its end) stays.
+func (m *Model) headerFacts(room int) string {
+	th := &m.th
+	type fact struct {
+		text string
+		drop int // the higher, the sooner it goes
+	}
+	var facts []fact
 	if r := m.replayLabel(); r != "" {
-		right = append(right, th.warn.Render(r))
+		facts = append(facts, fact{th.warn.Render(r), 0})
 	}
 	if m.round > 0 {
 		rounds := fmt.Sprintf("round %d", m.round)
 		if m.maxRounds > 0 {
 			rounds += fmt.Sprintf(" of %d", m.maxRounds)
 		}
-		right = append(right, th.text.Render(rounds))
+		facts = append(facts, fact{th.text.Render(rounds), 2})
 	}
 	// What the calls cost; a limited amount shows as the budget's.
 	var limit engine.Budget
@@ -185,10 +212,10 @@ func (m *Model) header() []string {
 	}
 	if t := m.ledger.Total(); t.Usage.Reported > 0 {
 		if limit.MaxTokens == 0 {
-			right = append(right, th.dim.Render(t.Usage.Tokens()))
+			facts = append(facts, fact{th.dim.Render(t.Usage.Tokens()), 5})
 		}
 		if t.Usage.Costed > 0 && limit.MaxCostUSD == 0 {
-			right = append(right, th.dim.Render(engine.USD4(t.Usage.CostUSD)))
+			facts = append(facts, fact{th.dim.Render(engine.USD4(t.Usage.CostUSD)), 4})
 		}
 	}
 	if b := m.budget; b != nil {
@@ -199,18 +226,24 @@ func (m *Model) header() []string {
 		case b.Share() >= 0.8:
 			ink = th.warn
 		}
-		right = append(right, ink.Render(b.Words()))
+		facts = append(facts, fact{ink.Render(b.Words()), 1})
 	}
 	if !m.started.IsZero() {
-		right = append(right, th.dim.Render(fmtClock(m.elapsed())))
+		facts = append(facts, fact{th.dim.Render(fmtClock(m.elapsed())), 3})
 	}
-	topic := m.topic
-	if topic == "" {
-		topic = "starting…"
+	sep := th.faint.Render(" · ")
+	for drop := 6; ; drop-- {
+		var kept []string
+		for _, f := range facts {
+			if f.drop < drop {
+				kept = append(kept, f.text)
+			}
+		}
+		s := strings.Join(kept, sep)
+		if drop == 1 || ansi.StringWidth(s) <= room {
+			return s
+		}
 	}
-	left := mark + " " + th.bold.Render(topic)
-	line1 := spread(left, strings.Join(right, th.faint.Render(" · ")), m.width)
-	return []string{line1, m.timelineLine()}
 }
 
 // elapsed is the debate's running time: up to the Outcome once there is
@@ -267,6 +300,7 @@ func (m *Model) helpKeys() keyMap {
 	k.canModerate = m.canModerate()
 	k.canFollowUp = m.canFollowUp()
 	k.zoomed = m.zoomed && !k.outcome
+	k.helpOpen = m.help.ShowAll
 	k.width = m.width - 1
 	return k
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -100,6 +101,39 @@ func TestLayoutFillsTheArea(t *testing.T) {
 					t.Fatalf("n=%d %v: the focused pane is not shown", n, wh)
 				}
 			}
+		}
+	}
+}
+
+// Panes side by side too narrow to read well give way to a grid when the
+// screen has the room for one (issue 40, item 8), and stay side by side
+// when it has not.
+func TestLayoutUsesABigScreen(t *testing.T) {
+	for _, c := range []struct {
+		n, w, h int
+		want    []int // panes in each row
+	}{
+		{4, 160, 38, []int{2, 2}},   // 160×48: a 2×2 of 80, not four columns of 40
+		{4, 240, 38, []int{4}},      // four of 60 read well side by side
+		{4, 120, 30, []int{2, 2}},   // four of 30 do not fit
+		{4, 80, 17, []int{2, 2}},    // 80×24
+		{3, 120, 36, []int{3}},      // a 2+1 grid would draw one pane 120 wide
+		{5, 160, 38, []int{3, 2}},   // five of 32, or rows of 53 and 80
+		{2, 160, 10, []int{2}},      // no height for a grid
+		{4, 160, 20, []int{4}},      // rows of 10 are too short to read in
+		{2, 80, 40, []int{1, 1}},    // two of 40, or stacked at 80×20
+		{7, 200, 40, []int{4, 3}},   // seven of 28 do not fit
+		{1, 300, 50, []int{1}},      // one pane takes the screen
+		{6, 160, 38, []int{3, 3}},   // six of 26 do not fit
+		{4, 160, 12, []int{4}},      // two rows of 6 are too short
+		{3, 60, 12, []int{1, 1, 1}}, // 60 columns: stacked, a row each
+	} {
+		var got []int
+		for _, r := range computeLayout(c.n, c.w, c.h, 0) {
+			got = append(got, len(r.panes))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%d panes in %d×%d: rows of %v, want %v", c.n, c.w, c.h, got, c.want)
 		}
 	}
 }

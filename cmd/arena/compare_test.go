@@ -236,9 +236,11 @@ func TestCompareLiveScreenInTmux(t *testing.T) {
 	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": slow, "qwen": slow}})
 	ts := s.startTmux(160, 40, nil, "compare", "which queue for order events?", "--option", "Kafka", "--option", "NATS",
 		"--criteria", "throughput:high,ops cost:medium", "--quick", "--advocates", "gemini,qwen", "--judge", "claude")
+	// (At 160×40 the four panes are a 2×2 of 80 columns: the titles name
+	// the role too, and each advocate's words stay in its own pane.)
 	ts.waitFor("both advocates streaming at once", 60*time.Second, func(sc string) bool {
-		return strings.Contains(sc, "gemini · for Kafka") && strings.Contains(sc, "qwen · for NATS") &&
-			strings.Contains(sc, "● Openings") && strings.Contains(sc, "For: Kafka") && strings.Contains(sc, "For: NATS")
+		return strings.Contains(sc, "gemini · advocate for Kafka") && strings.Contains(sc, "qwen · advocate for NATS") &&
+			strings.Contains(sc, "● Openings") && strings.Contains(sc, "Kafka handles") && strings.Contains(sc, "NATS handles")
 	})
 	s.fakes.Release("openings")
 	sc := ts.waitText("RECOMMENDATION", 60*time.Second)

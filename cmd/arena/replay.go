@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -31,8 +29,8 @@ func (a *app) replayCmd(cf *commonFlags) *cobra.Command {
 timing (--speed N to go faster, --instant for no waiting). Keys: space pauses,
 n jumps to the next phase, + and - change the speed, q quits.
 
-Without LOG it offers the latest debate in the log directory (debate_log_path,
---log-dir). With --no-tui it prints the debate as the headless mode did, and
+Without LOG it plays the latest run in the log directory (debate_log_path,
+--log-dir), and names it first; arena logs lists the others. With --no-tui it prints the debate as the headless mode did, and
 with --json it prints the events again. A log cut short (a killed arena, a
 full disk) plays up to its last complete event and says where it ends.
 
@@ -62,8 +60,8 @@ the watching (q, Ctrl+C) does not stop the run.`,
 	return cmd
 }
 
-// replayPath is the log named, or the latest one, confirmed when a person
-// is at the terminal.
+// replayPath is the log named, or the latest one, named on stderr. It is
+// not asked about: a replay only reads the log, and q ends it.
 func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (string, error) {
 	if len(args) == 1 {
 		return args[0], nil
@@ -80,14 +78,8 @@ func (a *app) replayPath(cmd *cobra.Command, cf *commonFlags, args []string) (st
 		return "", usagef("no saved debates in %s (run a debate first, or give a log file: arena replay LOG)", where)
 	}
 	latest := logs.Glance(0)
-	if a.isTTY() {
-		fmt.Fprintf(a.stderr, "Replay the latest debate, %q (%s, %s)? [Y/n] ",
-			engine.OneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), plain.ResultWords(latest))
-		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "" && a != "y" && a != "yes" {
-			return "", exitCode(exitOK)
-		}
-	}
+	fmt.Fprintf(a.stderr, "Replaying the latest run, %q (%s, %s); arena logs lists the others.\n",
+		engine.OneLine(latest.Topic, 60), latest.Started.Local().Format("2006-01-02 15:04"), plain.ResultWords(latest))
 	return latest.Path, nil
 }
 

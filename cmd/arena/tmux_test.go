@@ -483,12 +483,17 @@ func TestReplayWithoutArgumentOffersTheLatest(t *testing.T) {
 	if r := s.run("--no-tui", "second topic"); r.code != 0 {
 		t.Fatalf("exit %d %s", r.code, r.stderr)
 	}
+	// It plays at once, unasked (a replay only reads), and says which.
 	ts := s.startTmux(100, 30, nil, "replay", "--instant")
-	ts.waitText(`Replay the latest debate, "second topic"`, 10*time.Second)
-	ts.keys("Enter")
-	ts.waitText("Debate outcome: consensus", 15*time.Second)
+	screen := ts.waitText("Debate outcome: consensus", 15*time.Second)
+	if !strings.Contains(screen, "second topic") {
+		t.Fatalf("the replay is not of the latest run:\n%s", screen)
+	}
 	ts.keys("q")
 	if code := ts.exitCode(10 * time.Second); code != "0" {
 		t.Fatalf("exit %s", code)
+	}
+	if back := ts.scrollback(); !strings.Contains(back, `Replaying the latest run, "second topic"`) || strings.Contains(back, "[Y/n]") {
+		t.Fatalf("the replay does not say which run it plays, or asks:\n%s", back)
 	}
 }

@@ -42,8 +42,10 @@ func init() { runewidth.DefaultCondition.EastAsianWidth = false }
 // Options say how a document is painted.
 type Options struct {
 	// Profile is the terminal's colour profile; termenv.Ascii (NO_COLOR,
-	// or no colour at all) draws without colour and keeps the marks of
-	// emphasis and code ("**", "`"), where bold and italics do not show.
+	// or no colour at all) draws without colour or any other attribute:
+	// emphasis reads as its words, without the marks ("**", "*") that
+	// would show raw; struck text keeps its tildes, whose meaning would
+	// go with them.
 	Profile termenv.Profile
 	// Light is a light background: another palette for highlighted code
 	// and for the text.
@@ -80,6 +82,8 @@ func Style(o Options) ansi.StyleConfig {
 	st.Document.Margin = &zero
 	st.Document.BlockPrefix, st.Document.BlockSuffix = "", ""
 	if o.Profile == termenv.Ascii {
+		st.Emph.BlockPrefix, st.Emph.BlockSuffix = "", ""
+		st.Strong.BlockPrefix, st.Strong.BlockSuffix = "", ""
 		return st
 	}
 	str := func(s string) *string { return &s }

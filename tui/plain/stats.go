@@ -9,6 +9,7 @@ import (
 	"github.com/NimbleMarkets/ntcharts/barchart"
 	"github.com/NimbleMarkets/ntcharts/sparkline"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
@@ -153,8 +154,9 @@ func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
 		warn:  r.NewStyle().Foreground(lipgloss.Color("11")),
 	}
 	width = max(min(width, 120), 60)
+	th.width = width
 	var b strings.Builder
-	b.WriteString(th.dim.Render(trust.Text(strings.TrimSpace(statsHeader(rep)))) + "\n")
+	b.WriteString(ansi.Wordwrap(th.dim.Render(trust.Text(strings.TrimSpace(statsHeader(rep)))), width, "") + "\n")
 	if len(rep.Models) == 0 {
 		b.WriteString("No model has taken part in these runs.\n")
 		return b.String()
@@ -170,8 +172,9 @@ func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
 	b.WriteString("\n" + th.title.Render("Other figures") + "\n")
 	for _, m := range rep.Models {
 		j := m.Judge
-		fmt.Fprintf(&b, "%-*s  self-pref %s · family-pref %s · length r %s · panel Δ %s\n", nameW, trust.Text(m.Name),
-			cell(j.SelfPreference, "%+.2f"), cell(j.FamilySelfPreference, "%+.2f"), cell(j.LengthCorrelation, "%+.2f"), cell(j.PanelDifference, "%.2f"))
+		b.WriteString(th.flow(fmt.Sprintf("%-*s  ", nameW, trust.Text(m.Name)), " · ",
+			"self-pref "+cell(j.SelfPreference, "%+.2f"), "family-pref "+cell(j.FamilySelfPreference, "%+.2f"),
+			"length r "+cell(j.LengthCorrelation, "%+.2f"), "panel Δ "+cell(j.PanelDifference, "%.2f")))
 	}
 	b.WriteString(trustChart(rep, th))
 	b.WriteString(seatChart(rep.Models, th, nameW, width))
@@ -181,12 +184,46 @@ func statsChart(rep stats.Report, r *lipgloss.Renderer, width int) string {
 	return b.String()
 }
 
-// chartTheme are the styles of the stats chart.
-type chartTheme struct{ title, dim, bar, warn lipgloss.Style }
+// chartTheme are the styles of the stats chart, and its width.
+type chartTheme struct {
+	title, dim, bar, warn lipgloss.Style
+	width                 int
+}
+
+// heading is a section's title and what its figures are, the words
+// wrapped at the chart's width.
+func (th chartTheme) heading(title, what string) string {
+	return "\n" + ansi.Wordwrap(th.title.Render(title)+th.dim.Render(" — "+what), th.width, "") + "\n"
+}
+
+// flow lays cells out after head, sep between them, in lines of at most
+// the chart's width: a cell that would pass the edge starts the next
+// line, under the first. A line breaks between cells, never inside one
+// ("p95 14.2s (n=22)" broke after "(n=" at 80 columns).
+func (th chartTheme) flow(head, sep string, cells ...string) string {
+	var b strings.Builder
+	b.WriteString(head)
+	col := lipgloss.Width(head)
+	for i, c := range cells {
+		w := lipgloss.Width(c)
+		switch {
+		case i == 0:
+		case col+lipgloss.Width(sep)+w > th.width:
+			b.WriteString("\n" + strings.Repeat(" ", lipgloss.Width(head)))
+			col = lipgloss.Width(head)
+		default:
+			b.WriteString(sep)
+			col += lipgloss.Width(sep)
+		}
+		b.WriteString(c)
+		col += w
+	}
+	return b.String() + "\n"
+}
 
 // rateCharts are the rates statsChart draws, in order.
 var rateCharts = []rateChart{
-	{"Flip rate", "the share of its preferences that changed with the order: 0 is best", func(m stats.Model) (stats.Figure, string) { return m.Judge.FlipRate, "" }},
+	{"Flip rate", "the share of its preferences that changed with the order; 0 is best", func(m stats.Model) (stats.Figure, string) { return m.Judge.FlipRate, "" }},
 	{"First shown", "how often it picked the candidate shown first", func(m stats.Model) (stats.Figure, string) {
 		f := m.Judge.FirstShown
 		if f.Shown {
@@ -194,7 +231,7 @@ var rateCharts = []rateChart{
 		}
 		return f, ""
 	}},
-	{"Panel α", "Krippendorff's alpha against the other judges' mean: 1 is full agreement", func(m stats.Model) (stats.Figure, string) { return m.Judge.PanelAlpha, "" }},
+	{"Panel α", "Krippendorff's alpha against the other judges' mean; 1 is full agreement", func(m stats.Model) (stats.Figure, string) { return m.Judge.PanelAlpha, "" }},
 	{"Conformity", "the share of its moves in debates with no new evidence", func(m stats.Model) (stats.Figure, string) { return m.Judge.Conformity, "" }},
 }
 
@@ -221,7 +258,7 @@ func (c rateChart) draw(models []stats.Model, th chartTheme, nameW, barW int) st
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("\n" + th.title.Render(c.title) + " " + th.dim.Render(c.what) + "\n")
+	b.WriteString(th.heading(c.title, c.what))
 	bc := barchart.New(nameW+1+barW, len(data), barchart.WithHorizontalBars(), barchart.WithMaxValue(1), barchart.WithNoAutoMaxValue(),
 		barchart.WithBarGap(0), barchart.WithBarWidth(1), barchart.WithDataSet(data), barchart.WithStyles(th.dim, th.dim))
 	// The labels' width is known once the data is in: lay it out
@@ -243,7 +280,7 @@ func (c rateChart) draw(models []stats.Model, th chartTheme, nameW, barW int) st
 // tokens and cost.
 func seatChart(models []stats.Model, th chartTheme, nameW, width int) string {
 	var b strings.Builder
-	b.WriteString("\n" + th.title.Render("As a seat") + " " + th.dim.Render("flip rate in each run asked in several orders, every reply's latency, oldest first") + "\n")
+	b.WriteString(th.heading("As a seat", "sparklines, oldest first: its flip rate in each run asked in several orders, and each reply's latency"))
 	sparkW := max(min(width-nameW-40, 60), 8)
 	for _, m := range models {
 		flips := "—"
@@ -259,10 +296,11 @@ func seatChart(models []stats.Model, th chartTheme, nameW, width int) string {
 			lat = spark(m.Seat.Latencies, min(sparkW, n), mx, th.bar)
 		}
 		s := m.Seat
-		fmt.Fprintf(&b, "%-*s  flips %s  latency %s  p50 %s  p95 %s\n", nameW, trust.Text(m.Name), flips, lat,
-			cell(s.LatencyP50, "%.1fs"), cell(s.LatencyP95, "%.1fs"))
-		fmt.Fprintf(&b, "%-*s  %s\n", nameW, "", th.dim.Render(fmt.Sprintf("%d calls, %d failed (%s), %d repair requests · tokens %s · cost %s",
-			s.Calls, s.Failures, kinds(s), s.Repairs, tokens(s), cost(s))))
+		b.WriteString(th.flow(fmt.Sprintf("%-*s  ", nameW, trust.Text(m.Name)), "  ",
+			"flips "+flips, "latency "+lat, "p50 "+cell(s.LatencyP50, "%.1fs"), "p95 "+cell(s.LatencyP95, "%.1fs")))
+		b.WriteString(th.flow(strings.Repeat(" ", nameW+2), th.dim.Render(" · "),
+			th.dim.Render(fmt.Sprintf("%d calls, %d failed (%s), %d repair requests", s.Calls, s.Failures, kinds(s), s.Repairs)),
+			th.dim.Render("tokens "+tokens(s)), th.dim.Render("cost "+cost(s))))
 	}
 	return b.String()
 }
@@ -272,7 +310,7 @@ func seatChart(models []stats.Model, th chartTheme, nameW, width int) string {
 // games alone when it has no rating to show.
 func authorChart(authors []stats.Author, th chartTheme, width int) string {
 	var b strings.Builder
-	b.WriteString("\n" + th.title.Render("As an author") + " " + th.dim.Render("Bradley–Terry rating, 95% interval; 1000 is the group's mean") + "\n")
+	b.WriteString(th.heading("As an author", "Bradley–Terry rating, 95% interval; 1000 is the group's mean"))
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, au := range authors {
 		if au.Shown {

@@ -147,46 +147,50 @@ func trustText(rep stats.Report, r *lipgloss.Renderer) string {
 	return b.String()
 }
 
-// trustLine is a row as one line of the chart: "MT-Bench consistency
-// 0.65 [0.41–0.84] n=20 · GPT-4 in MT-Bench 0.65".
+// trustLine is a row as the chart's line: "MT-Bench consistency  0.65
+// [0.41–0.84] n=20 · GPT-4 in MT-Bench 0.65", broken between its figure
+// and what it is read beside at the chart's width, never inside one.
 func trustLine(row trustRow, th chartTheme) string {
-	s := fmt.Sprintf("%-30s %s", row.name, value(row.f, row.format))
+	figure := value(row.f, row.format)
 	if iv := interval(row.f, row.format); iv != "" {
-		s += " [" + iv + "]"
+		figure += " [" + iv + "]"
 	}
-	s += fmt.Sprintf(" n=%d", row.f.N)
+	figure += fmt.Sprintf(" n=%d", row.f.N)
+	cells := []string{figure}
 	if beside := besideOf(row); beside != "" {
-		s += th.dim.Render(" · " + beside)
+		cells = append(cells, th.dim.Render("· "+trust.Text(beside)))
 	}
-	return s
+	return th.flow(fmt.Sprintf("  %-30s ", trust.Text(row.name)), " ", cells...)
 }
 
 // trustChart is the chart's section of every model's figures with their
 // intervals, the ledger and the gate.
 func trustChart(rep stats.Report, th chartTheme) string {
 	var b strings.Builder
-	b.WriteString("\n" + th.title.Render("How far to trust each judge") + " " + th.dim.Render("95% intervals: Wilson for a rate, a bootstrap over runs otherwise") + "\n")
+	b.WriteString(th.heading("How far to trust each judge", "95% intervals: Wilson for a rate, a bootstrap over runs otherwise"))
 	for _, m := range rep.Models {
 		if m.Judge.Readings == 0 && m.Judge.Conformity.N == 0 {
 			continue
 		}
 		b.WriteString(trust.Text(m.Name) + "\n")
 		for _, row := range trustRows(m) {
-			b.WriteString("  " + trust.Text(trustLine(row, th)) + "\n")
+			b.WriteString(trustLine(row, th))
 		}
 	}
 	if len(rep.Ledger) > 0 {
 		b.WriteString("\n" + th.title.Render("The debates against their plain votes") + "\n")
 		for _, l := range rep.Ledger {
 			for _, row := range ledgerRows(l) {
-				b.WriteString("  " + trust.Text(trustLine(row, th)) + "\n")
+				b.WriteString(trustLine(row, th))
 			}
 		}
 	}
 	if g := rep.Gate; g != nil {
-		b.WriteString("\n" + th.title.Render("Shadow escalation gate") + " " + th.dim.Render("learned from your verdicts; decides nothing") + "\n")
+		b.WriteString(th.heading("Shadow escalation gate", "learned from your verdicts; decides nothing"))
 		for _, l := range gateLines(*g) {
-			b.WriteString("  " + trust.Text(l) + "\n")
+			l = trust.Text(l)
+			indent := len(l) - len(strings.TrimLeft(l, " "))
+			b.WriteString(th.flow("  "+l[:indent], " ", strings.Fields(l)...)) // its words, wrapped
 		}
 	}
 	return b.String()

@@ -76,10 +76,10 @@ type supervisorProc struct {
 
 // supervised is a call the supervisor started.
 type supervised struct {
-	id   string
-	sup  *supervisorProc
-	rp   *Reaper
-	pid  int
+	id  string
+	sup *supervisorProc
+	rp  *Reaper
+	pid int
 	// started is closed once pid or startErr is known; done once
 	// status or err is.
 	started  chan struct{}

@@ -211,7 +211,7 @@ type process struct {
 	inv  *invocation
 	path string
 
-	child  *child
+	child *child
 	// status is the child's wait status once it has exited.
 	status syscall.WaitStatus
 	stdout *pacedReader // pty master or pipe read end

@@ -72,11 +72,18 @@ func (c *child) kill(pgid int, grace time.Duration) {
 		return
 	}
 	c.sup.stop()
-	if waitGroupGone(pgid, grace+callReaperSlack) {
-		return
+	if !waitGroupGone(pgid, grace+callReaperSlack) {
+		_ = signalGroup(pgid, syscall.SIGKILL)
+		waitGroupGone(pgid, time.Second)
 	}
-	_ = signalGroup(pgid, syscall.SIGKILL)
-	waitGroupGone(pgid, time.Second)
+	// A supervisor that does not say the call has ended (hung, or
+	// stopped again and again) is killed: what it watched is then arena's
+	// to end (Reaper.gone), and the call's end is known.
+	select {
+	case <-c.sup.done:
+	case <-time.After(grace + callReaperSlack):
+		_ = c.sup.sup.cmd.Process.Kill()
+	}
 }
 
 // callReaperSlack is how much longer than its grace the supervisor gets

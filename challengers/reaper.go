@@ -195,8 +195,10 @@ func (c *supervised) take(op, arg string) {
 		c.pid, _ = strconv.Atoi(arg)
 		c.once.Do(func() { close(c.started) })
 	case "failed":
-		c.startErr = errors.New(arg)
-		c.once.Do(func() { close(c.started) })
+		c.once.Do(func() {
+			c.startErr = errors.New(arg)
+			close(c.started)
+		})
 		c.finish(0, errors.New(arg))
 	case "exited":
 		n, _ := strconv.ParseUint(arg, 10, 32)
@@ -211,8 +213,9 @@ func (c *supervised) finish(ws syscall.WaitStatus, err error) {
 	})
 }
 
-// errSupervisorGone is a call's end when its supervisor died under it.
-var errSupervisorGone = errors.New("the run's supervisor was killed")
+// errSupervisorGone is a call's end when its supervisor died under it
+// (the call died with it, by its parent-death signal).
+var errSupervisorGone = errors.New("the run's supervisor was killed, and the call with it")
 
 // gone is the end of a supervisor: on Close, as asked; otherwise killed
 // (by a call: it is the calls' parent). Then what it started is arena's,
@@ -244,9 +247,11 @@ func (rp *Reaper) gone(sp *supervisorProc) {
 	}
 	endAdopted(rp.token, pids)
 	for _, c := range calls {
-		c.startErr = errSupervisorGone
-		c.once.Do(func() { close(c.started) })
-		c.finish(reapAdopted(c.pid), nil)
+		c.once.Do(func() {
+			c.startErr = errSupervisorGone
+			close(c.started)
+		})
+		c.finish(reapAdopted(c.pid), errSupervisorGone)
 	}
 	close(sp.gone)
 }

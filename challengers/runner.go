@@ -2,6 +2,7 @@ package challengers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -648,6 +649,8 @@ func (p *process) result(waitErr error, out streamOutcome) Result {
 		res.Detail = fmt.Sprintf("stopped after %s (output_cap)", formatBytes(limit))
 	case out.streamErr != "":
 		res.Reason, res.Detail = ReasonStreamError, out.streamErr
+	case errors.Is(waitErr, errSupervisorGone):
+		res.Reason, res.Detail = ReasonExit, waitErr.Error()
 	case res.ExitCode != 0:
 		res.Reason, res.Detail = ReasonExit, lastLine(stderr)
 	case strings.TrimSpace(out.text) == "":

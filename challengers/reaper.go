@@ -69,7 +69,6 @@ type supervisorProc struct {
 	cmd   *exec.Cmd
 	w     *wire
 	calls map[string]*supervised // under Reaper.mu
-	gone  chan struct{}          // closed once it is gone and what it left is ended
 	// exited is closed when cmd.Wait has returned.
 	exited chan struct{}
 }
@@ -78,7 +77,6 @@ type supervisorProc struct {
 type supervised struct {
 	id  string
 	sup *supervisorProc
-	rp  *Reaper
 	pid int
 	// started is closed once pid or startErr is known; done once
 	// status or err is.
@@ -137,7 +135,6 @@ func (rp *Reaper) startLocked() error {
 	defer theirs.Close()
 	w, err := newWire(mine)
 	if err != nil {
-		theirs.Close()
 		return fmt.Errorf("start reaper: %w", err)
 	}
 	_ = w.send(nil, "token", rp.token)
@@ -157,7 +154,7 @@ func (rp *Reaper) startLocked() error {
 		w.close()
 		return fmt.Errorf("start reaper: %w", err)
 	}
-	sp := &supervisorProc{cmd: cmd, w: w, calls: map[string]*supervised{}, gone: make(chan struct{}), exited: make(chan struct{})}
+	sp := &supervisorProc{cmd: cmd, w: w, calls: map[string]*supervised{}, exited: make(chan struct{})}
 	rp.sup = sp
 	go func() { _ = cmd.Wait(); close(sp.exited) }()
 	go rp.read(sp)
@@ -231,21 +228,20 @@ func (rp *Reaper) gone(sp *supervisorProc) {
 	calls := sp.calls
 	sp.calls = map[string]*supervised{}
 	rp.mu.Unlock()
-	if closing {
-		close(sp.gone) // Close waits for it and ends what it left
-		return
-	}
-	rp.restart.Lock()
-	defer rp.restart.Unlock()
-	_ = sp.cmd.Process.Kill()
-	<-sp.exited
-	pids := make([]int, 0, len(calls))
-	for _, c := range calls {
-		if c.pid > 0 {
-			pids = append(pids, c.pid)
+	if !closing {
+		// (On Close, Close ends what is left.)
+		rp.restart.Lock()
+		defer rp.restart.Unlock()
+		_ = sp.cmd.Process.Kill()
+		<-sp.exited
+		pids := make([]int, 0, len(calls))
+		for _, c := range calls {
+			if c.pid > 0 {
+				pids = append(pids, c.pid)
+			}
 		}
+		endAdopted(rp.token, pids)
 	}
-	endAdopted(rp.token, pids)
 	for _, c := range calls {
 		c.once.Do(func() {
 			c.startErr = errSupervisorGone
@@ -253,7 +249,6 @@ func (rp *Reaper) gone(sp *supervisorProc) {
 		})
 		c.finish(reapAdopted(c.pid), errSupervisorGone)
 	}
-	close(sp.gone)
 }
 
 // Close tells the supervisor arena is done and waits for it: it ends
@@ -318,7 +313,7 @@ func (rp *Reaper) spawn(cmd *exec.Cmd, grace time.Duration) (*supervised, error)
 		return nil, errors.New("arena is ending its run")
 	}
 	rp.nextID++
-	c := &supervised{id: strconv.FormatUint(rp.nextID, 10), sup: sp, rp: rp, started: make(chan struct{}), done: make(chan struct{})}
+	c := &supervised{id: strconv.FormatUint(rp.nextID, 10), sup: sp, started: make(chan struct{}), done: make(chan struct{})}
 	sp.calls[c.id] = c
 	rp.mu.Unlock()
 	rp.restart.Unlock()
@@ -406,12 +401,13 @@ func (c *supervised) stop() {
 
 func (rp *Reaper) register(op string, arg string) {
 	rp.mu.Lock()
-	defer rp.mu.Unlock()
 	registration(op, []string{arg}, rp.groups, rp.dirs)
-	if rp.sup != nil {
+	sp := rp.sup
+	rp.mu.Unlock()
+	if sp != nil {
 		// A failed write means the supervisor is gone: the next one is
 		// told what is registered then.
-		_ = rp.sup.w.send(nil, op, arg)
+		_ = sp.w.send(nil, op, arg)
 	}
 }
 

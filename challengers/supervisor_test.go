@@ -6,9 +6,11 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -49,6 +51,26 @@ func withReaper(t *testing.T) *challengers.Reaper {
 	}
 	t.Cleanup(func() { rp.Close() })
 	return rp
+}
+
+// TestTheRunnersTestsUnderASupervisor runs this package's tests again
+// with every call under one supervisor, as in arena's runs: all but the
+// supervisor's own, TempDir's without one, and those that time the
+// runner's kill of a group on its own clock (under a supervisor, the
+// grace before SIGKILL is the supervisor's, on the wall clock:
+// TestSupervisorStopsTheWholeTree instead).
+func TestTheRunnersTestsUnderASupervisor(t *testing.T) {
+	clitest.SkipShort(t)
+	if os.Getenv("ARENA_TEST_SUPERVISED") == "1" {
+		t.Skip("under one already")
+	}
+	cmd := exec.Command(os.Args[0], "-test.count=1", "-test.timeout=5m",
+		"-test.skip=^(TestTheRunnersTestsUnderASupervisor|TestSupervisor|TestAnAgent|TestOneCalls|TestRunGroup|TestTheReaper|"+
+			"TestTempDirWithoutAReaper|TestTimeoutKillsTheWholeTree|TestGrandchildHoldingStdoutIsKilled|TestDoctorChecksConcurrently)")
+	cmd.Env = append(os.Environ(), "ARENA_TEST_SUPERVISED=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
 }
 
 // TestSupervisorEndsWhatTheAgentLeaves: a helper the agent leaves behind
@@ -111,6 +133,40 @@ func TestSupervisorKeepsTheExitStatus(t *testing.T) {
 		!strings.Contains(res.Detail, "fork/exec "+script) {
 		t.Errorf("a command that cannot start: %s", res.Describe())
 	}
+}
+
+// TestSupervisorStopsTheWholeTree: a call stopped (cancelled, as at its
+// timeout) has its whole tree ended by the supervisor, the agent deaf to
+// SIGTERM too (SIGKILL after the grace); a call that answers and leaves a
+// grandchild deaf to SIGTERM holding stdout answers, and the grandchild
+// is ended.
+func TestSupervisorStopsTheWholeTree(t *testing.T) {
+	withReaper(t)
+	f := clitest.New(t)
+	for _, mode := range []clitest.Mode{clitest.ModeHang, clitest.ModeIgnoreTerm} {
+		f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {Mode: mode}}})
+		ctx, cancel := context.WithCancel(context.Background())
+		var once sync.Once
+		// Cancelled at the first chunk: the fake is up, past ignoring
+		// SIGTERM.
+		res := challengers.Run(ctx, challengers.Request{Agent: builtin(t, "gemini", time.Minute), Prompt: "hello", Env: f.Env(),
+			OnChunk: func(string) { once.Do(cancel) }})
+		cancel()
+		if res.Reason != challengers.ReasonCancelled {
+			t.Errorf("%s: %s", mode, res.Describe())
+		}
+		calls := f.CallsTo("gemini")
+		assertGone(t, calls[len(calls)-1].PID)
+	}
+	f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"gemini": {Mode: clitest.ModeGrandchild}}})
+	if res := run(t, f, builtin(t, "gemini", time.Minute), "hello", nil); !res.OK() {
+		t.Errorf("grandchild: %s", res.Describe())
+	}
+	pid, ok := f.GrandchildPID("gemini")
+	if !ok {
+		t.Fatal("the fake did not record its grandchild")
+	}
+	assertGone(t, pid)
 }
 
 // TestRunGroupEndsWhatTheCommandLeaves: a test command (RunGroup) that

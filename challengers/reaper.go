@@ -90,8 +90,12 @@ type supervised struct {
 }
 
 // callTagVar is the variable that marks a call's processes (see
-// supervisor_linux.go).
-const callTagVar = "ARENA_CALL"
+// supervisor_linux.go); supervisorVar marks the supervisor's own
+// environment.
+const (
+	callTagVar    = "ARENA_CALL"
+	supervisorVar = "ARENA_RUN_SUPERVISOR"
+)
 
 var activeReaper atomic.Pointer[Reaper]
 
@@ -101,6 +105,12 @@ var activeReaper atomic.Pointer[Reaper]
 // and RunGroup start is registered with it), and every TempDir is made
 // inside a directory of this run that it removes.
 func StartReaper(argv []string) (*Reaper, error) {
+	if os.Getenv(supervisorVar) != "" {
+		// A binary started as the supervisor that does not serve as one
+		// (a test binary without a TestMain that calls ServeReaper) and
+		// runs arena's code instead would start supervisors without end.
+		return nil, fmt.Errorf("start reaper: %s was started as arena's supervisor and does not serve as one", argv[0])
+	}
 	var tok [8]byte
 	_, _ = rand.Read(tok[:])
 	rp := &Reaper{argv: slices.Clone(argv), token: hex.EncodeToString(tok[:]), groups: map[int]bool{}, dirs: map[string]bool{}}
@@ -146,6 +156,7 @@ func (rp *Reaper) startLocked() error {
 	}
 	cmd := exec.Command(rp.argv[0], rp.argv[1:]...)
 	cmd.Stdin = theirs
+	cmd.Env = append(os.Environ(), supervisorVar+"=1") // its calls get arena's environment, not its own
 	// A session of its own: the terminal's SIGINT and SIGHUP, meant for
 	// arena, do not reach it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}

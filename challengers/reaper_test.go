@@ -125,3 +125,14 @@ func TestTempDirWithoutAReaperIsInTMPDIR(t *testing.T) {
 		t.Fatal("remove left it")
 	}
 }
+
+// TestASupervisorStartsNoSupervisor: a binary started as the supervisor
+// that runs arena's code instead (a test binary that does not serve
+// __reaper) cannot start supervisors of its own, without end.
+func TestASupervisorStartsNoSupervisor(t *testing.T) {
+	t.Setenv(supervisorVar, "1")
+	if rp, err := StartReaper([]string{os.Args[0], "__reaper"}); err == nil {
+		rp.Close()
+		t.Fatal("a supervisor started another")
+	}
+}

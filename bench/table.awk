@@ -43,13 +43,14 @@ END {
   R = "BenchmarkPeakRSS"; D = "BenchmarkDoctor"; L = "BenchmarkReplay"
   E = "BenchmarkDebateInProcess"; C = "BenchmarkRunnerCall"; K = "BenchmarkCleanText"
   I = "BenchmarkReplayInProcess"; Q = "BenchmarkQuickComparison"; RK = "BenchmarkRankOverhead"
-  ST = "BenchmarkStart"; BL = "BenchmarkBigLogs"
+  ST = "BenchmarkStart"; BL = "BenchmarkBigLogs"; SC = "BenchmarkSupervisedCall"
 
   print ""
   row("measurement", "arena", "baseline", "ratio", "target")
   rule()
   row("1 five-round debate, instant fakes: vs sum of the fake calls", cell(O, "arena-s", "s", "%.3f"), cell(O, "sum-s", "s", "%.3f"), ratio(O, "ratio-sum"), "<= 1.10")
   row("1 ... vs critical path (slowest call of each parallel step)", cell(O, "arena-s", "s", "%.3f"), cell(O, "crit-s", "s", "%.3f"), ratio(O, "ratio-crit"), "<= 1.10")
+  row("1 ... one call under the run's supervisor vs without one", cell(SC, "supervised-ms", "ms", "%.2f"), cell(SC, "direct-ms", "ms", "%.2f"), ratio(SC, "ratio"), "~ 1")
   row("2 challenge phase, 3 challengers x 2 s: vs slowest single", cell(P, "phase-s", "s", "%.3f"), cell(P, "slowest-s", "s", "%.3f"), ratio(P, "ratio"), "<= 1.05")
   row("2 ... vs bash: the 3 fake commands with & and wait", cell(P, "phase-s", "s", "%.3f"), cell(P, "shell-s", "s", "%.3f"), ratio(P, "ratio-shell"), "(<= 1.05)")
   row("2 compare --quick, 3 seats x 2 s: vs critical path (2 steps)", cell(Q, "wall-s", "s", "%.3f"), cell(Q, "crit-s", "s", "%.3f"), ratio(Q, "ratio"), "~ 1 (2 steps)")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -370,4 +371,47 @@ func BenchmarkCleanText(b *testing.B) {
 	b.ReportMetric(mc, "MiB/s")
 	b.ReportMetric(mk, "copy-MiB/s")
 	b.ReportMetric(mk/mc, "ratio")
+}
+
+// BenchmarkSupervisedCall: BenchmarkRunnerCall's call of an instant fake
+// under the run's supervisor, against the same call started by arena
+// itself (no supervisor), in turn. The difference is what the supervisor
+// costs a call: a message each way over its socket, its fork of the
+// agent, and its look at /proc when the call ends. Reported:
+//
+//	supervised-ms  challengers.Run under a supervisor, start to return
+//	direct-ms      challengers.Run without one
+//	ratio          supervised-ms / direct-ms
+func BenchmarkSupervisedCall(b *testing.B) {
+	if runtime.GOOS != "linux" {
+		b.Skip("the supervisor starts calls on Linux only")
+	}
+	a, _ := challengers.Builtin("claude")
+	a.Timeout = time.Minute
+	f := clitest.New(b)
+	f.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"claude": {DelayMS: -1}}})
+	req := challengers.Request{Agent: a, Prompt: "Reply with the single word OK.", Env: f.Env()}
+	call := func() time.Duration {
+		start := time.Now()
+		if res := challengers.Run(context.Background(), req); !res.OK() {
+			b.Fatal(res.Describe())
+		}
+		return time.Since(start)
+	}
+	rp, err := challengers.StartReaper([]string{os.Args[0], "__reaper"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rp.Close()
+	call() // the supervisor's first look at /proc reads every process
+	var supervised, direct []time.Duration
+	for b.Loop() {
+		supervised = append(supervised, call())
+		direct = append(direct, challengers.WithoutReaper(rp, call))
+	}
+	ms, md := benchkit.Median(supervised), benchkit.Median(direct)
+	b.ReportMetric(0, "ns/op") // suppressed: an iteration times both
+	b.ReportMetric(float64(ms.Microseconds())/1000, "supervised-ms")
+	b.ReportMetric(float64(md.Microseconds())/1000, "direct-ms")
+	b.ReportMetric(ms.Seconds()/md.Seconds(), "ratio")
 }

@@ -124,3 +124,10 @@ func (c *FakeClock) WaitSleeping(cond func() bool) bool {
 // GroupPoll is how often the runner checks whether a group it kills is
 // gone.
 const GroupPoll = groupPoll
+
+// WithoutReaper runs f as if no reaper watched over this process.
+func WithoutReaper[T any](rp *Reaper, f func() T) T {
+	activeReaper.Store(nil)
+	defer activeReaper.Store(rp)
+	return f()
+}

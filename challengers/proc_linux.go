@@ -1,9 +1,7 @@
 package challengers
 
 import (
-	"bytes"
 	"os"
-	"path/filepath"
 	"strconv"
 	"syscall"
 
@@ -45,36 +43,20 @@ func groupAlive(pgid int) bool {
 	if pgid <= 0 || syscall.Kill(-pgid, 0) != nil {
 		return false
 	}
-	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	d, err := os.Open("/proc")
 	if err != nil {
 		return true
 	}
-	want := []byte(strconv.Itoa(pgid))
-	for _, path := range stats {
-		if livingMember(path, want) {
-			return true
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, name := range names {
+		if pid, err := strconv.Atoi(name); err == nil {
+			if p, ok := readProcInfo(pid); ok && p.pgid == pgid && p.living() {
+				return true
+			}
 		}
 	}
 	return false
-}
-
-// livingMember reads /proc/PID/stat: "pid (comm) state ppid pgrp ...".
-// comm may contain spaces and parentheses, so fields are counted from the
-// last ')'.
-func livingMember(statPath string, pgid []byte) bool {
-	b, err := os.ReadFile(statPath)
-	if err != nil {
-		return false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return false
-	}
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 3 || !bytes.Equal(f[2], pgid) {
-		return false
-	}
-	return f[0][0] != 'Z' && f[0][0] != 'X'
 }
 
 // groupAttr makes a child the leader of a process group of its own, so

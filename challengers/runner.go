@@ -213,7 +213,9 @@ type process struct {
 	inv  *invocation
 	path string
 
-	cmd    *exec.Cmd
+	child *child
+	// status is the child's wait status once it has exited.
+	status syscall.WaitStatus
 	stdout *pacedReader // pty master or pipe read end
 	stderr *os.File
 	stdin  *os.File // write end when the prompt goes on stdin
@@ -222,9 +224,6 @@ type process struct {
 	// exited is closed when the leader has exited: a reader waiting
 	// for its next tick stops waiting (pacedReader).
 	exited chan struct{}
-	// reaped says the agent runs under a call's reaper, the group's
-	// leader: it ends the agent's whole tree on SIGTERM (underCallReaper).
-	reaped bool
 
 	mu       sync.Mutex
 	capHit   bool
@@ -235,7 +234,7 @@ func (p *process) run(ctx context.Context) Result {
 	if err := p.start(); err != nil {
 		return Result{Reason: ReasonStartFailed, ExitCode: -1, Detail: err.Error()}
 	}
-	pgid := p.cmd.Process.Pid // Setsid: the leader's pid is the group id
+	pgid := p.child.pid // Setsid: the leader's pid is the group id
 	defer track(pgid)()
 	p.exited = make(chan struct{})
 	p.stdout.watch(p.exited)
@@ -261,7 +260,8 @@ func (p *process) run(ctx context.Context) Result {
 
 	waitDone := make(chan error, 1)
 	go func() {
-		err := p.cmd.Wait()
+		ws, err := p.child.wait()
+		p.status = ws
 		close(p.exited)
 		waitDone <- err
 	}()
@@ -313,23 +313,12 @@ func (p *process) start() error {
 	defer outW.Close()
 	cmd.Stdout = outW
 	cmd.SysProcAttr = procAttr(p.req.Agent.PTY)
-	cs, err := underCallReaper(cmd)
+	ch, err := startChild(cmd)
 	if err != nil {
 		p.closeAll()
 		return err
 	}
-	err = cmd.Start()
-	if cs != nil {
-		p.reaped = true
-		if err = cs.started(err); err != nil && cmd.Process != nil {
-			_ = cmd.Wait()
-		}
-	}
-	if err != nil {
-		p.closeAll()
-		return err
-	}
-	p.cmd = cmd
+	p.child = ch
 	return nil
 }
 
@@ -649,7 +638,7 @@ func (p *process) result(waitErr error, out streamOutcome) Result {
 		Usage:    out.usage,
 		Bytes:    out.bytes,
 		Stderr:   stderr,
-		ExitCode: exitCode(waitErr, p.cmd),
+		ExitCode: exitCode(p.status, waitErr),
 	}
 	limit := p.req.Agent.OutputCap
 	if limit <= 0 {
@@ -661,6 +650,8 @@ func (p *process) result(waitErr error, out streamOutcome) Result {
 		res.Detail = fmt.Sprintf("stopped after %s (output_cap)", formatBytes(limit))
 	case out.streamErr != "":
 		res.Reason, res.Detail = ReasonStreamError, out.streamErr
+	case errors.Is(waitErr, errSupervisorGone):
+		res.Reason, res.Detail = ReasonExit, waitErr.Error()
 	case res.ExitCode != 0:
 		res.Reason, res.Detail = ReasonExit, lastLine(stderr)
 	case strings.TrimSpace(out.text) == "":
@@ -671,35 +662,11 @@ func (p *process) result(waitErr error, out streamOutcome) Result {
 	return res
 }
 
-func exitCode(err error, cmd *exec.Cmd) int {
-	if cmd.ProcessState == nil {
-		return -1
-	}
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return -1
-	}
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		return -1
-	}
-	return cmd.ProcessState.ExitCode()
-}
-
-// killGroup ends the agent's process group. Under a call's reaper, which
-// ends the agent's whole tree on SIGTERM within KillGrace, the group is
-// given that and callReaperSlack more before SIGKILL: a SIGKILL of the
-// call's reaper in the middle would leave the tree to init.
+// killGroup ends the agent's process group, and under the run's
+// supervisor its whole tree (child.kill).
 func (p *process) killGroup(pgid int) {
-	grace := KillGrace
-	if p.reaped {
-		grace += callReaperSlack
-	}
-	killGroupAfter(pgid, grace)
+	p.child.kill(pgid, KillGrace)
 }
-
-// callReaperSlack is how much longer than KillGrace a call's reaper gets
-// to end its tree before its group is sent SIGKILL.
-const callReaperSlack = 2 * time.Second
 
 // killGroupAfter ends a process group: SIGTERM, grace, then SIGKILL.
 func killGroupAfter(pgid int, grace time.Duration) {

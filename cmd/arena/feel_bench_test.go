@@ -35,7 +35,7 @@ import (
 // it writes; headless is --no-tui into a pipe read the same way.
 //
 // Processor time is the scheduler's own count (benchkit.ProcCPU) for
-// arena and the child processes running arena's binary (its reaper),
+// arena and the child processes running arena's binary (its supervisor),
 // over two windows counted from when the four fake CLIs are running:
 // seconds 4 to 14 (early: each reply a few hundred bytes to a few
 // kilobytes) and 50 to 60 (late: ten times that). The baseline is the
@@ -216,8 +216,8 @@ func feelMeasure(b *testing.B, scr *benchkit.Screen, pid int, arena string, fake
 }
 
 // feelCPU is the processor time of arena (pid and the processes under it
-// running arena's binary: its reaper, and each call's reaper, under which
-// the agents run) and of the fake CLIs under them: those listed in fakes,
+// running arena's binary: the run's supervisor, under which the agents
+// run) and of the fake CLIs under them: those listed in fakes,
 // or, when fakes is nil, those running now (returned, so the window ends
 // with the processes it started with).
 func feelCPU(pid int, arena string, fakes []int) (own, agents time.Duration, running []int) {

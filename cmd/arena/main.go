@@ -15,10 +15,10 @@ import (
 // memoryLimit is arena's soft memory limit (GOMEMLIMIT overrides it).
 const memoryLimit = 64 << 20
 
-// reaperCommand is the hidden command arena re-executes itself with to
-// watch over its agents' process groups (see challengers.Reaper), and,
-// followed by "call", to run each agent under a reaper of its own that
-// ends whatever the agent leaves behind (challengers.ServeCall).
+// reaperCommand is the hidden command arena re-executes itself with, once
+// a run, as the run's supervisor: it starts every agent and test command,
+// is their subreaper, and ends whatever they leave behind when their call
+// ends, or when arena does, however it ends (see challengers.Reaper).
 const reaperCommand = "__reaper"
 
 func main() {
@@ -42,11 +42,7 @@ func main() {
 		debug.SetMemoryLimit(memoryLimit)
 	}
 	if len(os.Args) == 2 && os.Args[1] == reaperCommand {
-		challengers.ServeReaper(os.Stdin)
-		return
-	}
-	if len(os.Args) > 2 && os.Args[1] == reaperCommand && os.Args[2] == challengers.CallReaperArg {
-		os.Exit(challengers.ServeCall(os.Args[3:])) // one call's reaper
+		os.Exit(challengers.ServeReaper(os.Stdin))
 	}
 	trust.TempDir = challengers.TempDir // the reaper removes them if arena is killed
 	os.Exit(newApp(os.Stdin, os.Stdout, os.Stderr).execute(os.Args[1:]))

@@ -116,7 +116,7 @@ func tryFakes(t *testing.T, lines []string) {
 	script := "set -e\n" + strings.Join(lines, "\n") + "\n"
 	cmd := exec.CommandContext(ctx, "bash", "-c", script)
 	cmd.Dir = work
-	// GORACE: the race detector's arena (and each call's reaper) would
+	// GORACE: the race detector's arena (and its run's supervisor) would
 	// otherwise sleep a second as it exits (faults_test.go's init).
 	cmd.Env = []string{"HOME=" + home, "PATH=" + bin + ":/usr/local/bin:/usr/bin:/bin", "NO_COLOR=1", "GORACE=" + os.Getenv("GORACE")}
 	var out, errb bytes.Buffer

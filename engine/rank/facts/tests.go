@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -142,35 +141,24 @@ func runIn(ctx context.Context, tree string, command []string, timeout time.Dura
 	if len(argv) == 1 && strings.ContainsAny(argv[0], " \t|&;") {
 		argv = []string{"sh", "-c", argv[0]}
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = tree
-	cmd.Env = append(os.Environ(), "CI=true", "NO_COLOR=1")
-	// Its own process group, registered with the reaper: the timeout
-	// kills what the tests started too, so does a SIGKILL of arena, and
-	// what they leave running when they exit is killed then.
-	// WaitDelay stops a grandchild holding the pipe from hanging us.
-	cmd.Cancel = func() error { return challengers.KillGroup(cmd) }
-	cmd.WaitDelay = 5 * time.Second
+	// Its own process group, under the run's supervisor: the timeout
+	// stops what the tests started too, so does a SIGKILL of arena, and
+	// what they leave running when they exit is ended then.
 	var out bytes.Buffer
 	w := &capped{b: &out, n: maxOutput}
-	cmd.Stdout, cmd.Stderr = w, w
-	finish, err := challengers.StartGroup(cmd)
-	if err == nil {
-		err = cmd.Wait()
-	}
-	finish()
-	if cmd.ProcessState == nil {
-		tr.Error = err.Error()
+	run := challengers.RunGroup(ctx, argv, tree, append(os.Environ(), "CI=true", "NO_COLOR=1"), w)
+	if !run.Started {
+		tr.Error = run.Err.Error()
 		tr.ExitCode = -1
 		return tr
 	}
 	tr.Ran = true
-	tr.ExitCode = cmd.ProcessState.ExitCode()
+	tr.ExitCode = run.ExitCode
 	if ctx.Err() == context.DeadlineExceeded {
 		tr.TimedOut = true
 		tr.Error = fmt.Sprintf("timed out after %s", timeout)
-	} else if err != nil && tr.ExitCode < 0 {
-		tr.Error = err.Error()
+	} else if run.Err != nil && tr.ExitCode < 0 {
+		tr.Error = run.Err.Error()
 		tr.Ran = false
 	}
 	text := out.String()

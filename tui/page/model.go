@@ -45,8 +45,8 @@ type Run struct {
 	// Ledger is what a debate changed of a plain vote (nil: none).
 	Ledger *engine.DebateLedger `json:"ledger,omitempty"`
 	// Costs are what each agent's calls cost, Total all of them.
-	Costs  []engine.Account `json:"costs,omitempty"`
-	Total  engine.Account   `json:"total"`
+	Costs  []engine.Account   `json:"costs,omitempty"`
+	Total  engine.Account     `json:"total"`
 	Budget *engine.BudgetUsed `json:"budget,omitempty"`
 	// Resumed counts the times the run was taken up again.
 	Resumed int `json:"resumed,omitempty"`

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -90,7 +91,10 @@ func (a *app) runServe(cmd *cobra.Command, cf *commonFlags, f *serveFlags, dirs 
 		return usagef("--addr %w", err)
 	}
 	defer ln.Close()
-	srv, err := serve.New(serve.Options{Dirs: dirs, Token: token, ShadowGate: s.ShadowEscalationGate}, ln.Addr())
+	refused := func(r *http.Request, code int, why string) {
+		fmt.Fprintf(trust.Writer{W: a.stderr}, "arena serve: refused %s %s (%d): %s\n", r.Method, r.URL.Path, code, why)
+	}
+	srv, err := serve.New(serve.Options{Dirs: dirs, Token: token, ShadowGate: s.ShadowEscalationGate, OnRefuse: refused}, ln.Addr())
 	if err != nil {
 		return err
 	}

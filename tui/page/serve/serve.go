@@ -43,6 +43,8 @@ type Options struct {
 	ShadowGate bool
 	// PerPage is how many runs a page of the list shows (default 100).
 	PerPage int
+	// OnRefuse, when set, is told of each request refused, and why.
+	OnRefuse func(r *http.Request, code int, why string)
 }
 
 //go:embed serve.html
@@ -128,6 +130,9 @@ func (s *Server) Handler(addr net.Addr) http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cache-Control", "no-store")
 		if code, why := s.refuse(r, hosts); code != 0 {
+			if s.opts.OnRefuse != nil {
+				s.opts.OnRefuse(r, code, why)
+			}
 			h.Set("Connection", "close")
 			http.Error(w, why, code)
 			return
@@ -163,7 +168,9 @@ func (s *Server) refuse(r *http.Request, hosts []string) (int, string) {
 		return http.StatusForbidden, fmt.Sprintf("Host %q is not this server's: arena serve answers only requests for %s (a page of another site that renamed itself to reach it)", r.Host, hosts[0])
 	case r.Header.Get("Origin") != "" && !contains(hosts, strings.TrimPrefix(r.Header.Get("Origin"), "http://")):
 		return http.StatusForbidden, "a request from another site's page is refused"
-	case r.Header.Get("Sec-Fetch-Site") == "cross-site":
+	case !contains([]string{"", "none", "same-origin"}, r.Header.Get("Sec-Fetch-Site")):
+		// same-site too: another port of this machine is another
+		// program, maybe another user's.
 		return http.StatusForbidden, "a request from another site's page is refused"
 	case !s.hasToken(r):
 		return http.StatusUnauthorized, "no token: open the URL arena serve printed (it carries the token once, then a cookie does)"

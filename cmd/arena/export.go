@@ -58,11 +58,13 @@ run in your log directories.`,
 	fl.BoolVar(&f.md, "md", false, "the outcome document, as Markdown")
 	fl.BoolVar(&f.json, "json", false, "the run as JSON")
 	fl.StringVarP(&f.out, "output", "o", "", "write to this new file instead of stdout")
-	cmd.MarkFlagsMutuallyExclusive("html", "md", "json")
 	return cmd
 }
 
 func (a *app) runExport(log string, f exportFlags) error {
+	if n := btoi(f.html) + btoi(f.md) + btoi(f.json); n > 1 {
+		return usagef("export: give one of --html, --md and --json")
+	}
 	format := page.FormatHTML
 	switch {
 	case f.md:
@@ -81,4 +83,11 @@ func (a *app) runExport(log string, f exportFlags) error {
 		return err
 	}
 	return usagef("export %s: %w", trust.Text(log), err)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 )
@@ -138,15 +137,16 @@ func when(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04 UTC")
 }
 
-func usage(u *challengers.Usage) string {
-	if u == nil {
+// usage is what a reply's agent reported it cost: tokens and dollars.
+func usage(r engine.AgentFinished) string {
+	if r.Usage == nil {
 		return ""
 	}
 	var acc engine.Usage
-	acc.Add(u)
+	acc.Add(r.Usage)
 	s := acc.Tokens()
-	if u.CostUSD != nil {
-		s += " · " + engine.USD4(*u.CostUSD)
+	if acc.Costed > 0 {
+		s += " · " + engine.USD4(acc.CostUSD)
 	}
 	return s
 }

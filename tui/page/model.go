@@ -20,7 +20,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/stats"
 )
@@ -233,10 +232,6 @@ func (b *Builder) start(p engine.DebateStarted) {
 		family := a.Family
 		if family == "" {
 			family = p.Families[s.Agent]
-		}
-		if family == "" && len(a.Command) > 0 {
-			// An older log names no family: its CLI's, as arena tells it.
-			family = challengers.Family(challengers.Agent{Name: a.Name, Command: a.Command})
 		}
 		r.Seats = append(r.Seats, Seat{Name: s.Name, Role: string(s.Role), Agent: s.Agent, Family: family, Runs: runsOn(a)})
 	}

@@ -28,7 +28,13 @@ const (
 // replies, not the chunks they streamed in. Only a regular file is read
 // (runlog.ScanFile).
 func Read(path string) (*Run, runlog.Contents, error) {
+	return read(path, false)
+}
+
+// read reads the log at path, every reply whole when whole is set.
+func read(path string, whole bool) (*Run, runlog.Contents, error) {
 	b := NewBuilder(path)
+	b.Whole = whole
 	lc, err := runlog.ScanFile(path, func(e engine.Event) { b.Add(e) })
 	if err != nil {
 		return nil, lc, err
@@ -106,7 +112,7 @@ func answer(c *Call) engine.Answer {
 // never written over, nor a symbolic link followed (trust's Dir.Create):
 // arena writes only files it makes.
 func ExportLog(logPath string, f Format, out io.Writer, outPath string) (*Run, error) {
-	run, _, err := Read(logPath)
+	run, _, err := read(logPath, f != FormatHTML)
 	if err != nil {
 		return nil, err
 	}

@@ -43,21 +43,11 @@ var converter = goldmark.New(
 // Markdown renders md, written by a model or read from a log, as inert
 // HTML.
 func Markdown(md string) template.HTML {
-	md = trust.Text(md)
-	more := ""
-	if len(md) > maxMarkdown {
-		cut := strings.LastIndexByte(md[:maxMarkdown], '\n')
-		if cut < maxMarkdown/2 {
-			cut = maxMarkdown
-		}
-		more = `<p class="cut">… ` + html.EscapeString(byteCount(len(md)-cut)) + ` more, in the log</p>`
-		md = strings.ToValidUTF8(md[:cut], "")
-	}
 	var b bytes.Buffer
-	if err := converter.Convert([]byte(md), &b); err != nil {
-		return template.HTML("<pre>" + html.EscapeString(md) + "</pre>") //nolint:gosec // escaped
+	if err := converter.Convert([]byte(trust.Text(bounded(md))), &b); err != nil {
+		return template.HTML("<pre>" + html.EscapeString(trust.Text(md)) + "</pre>") //nolint:gosec // escaped
 	}
-	return template.HTML(b.String() + more) //nolint:gosec // goldmark without raw HTML, through cleanWriter
+	return template.HTML(b.String()) //nolint:gosec // goldmark without raw HTML, through cleanWriter
 }
 
 // cleanWriter writes text as goldmark would (backslash escapes and

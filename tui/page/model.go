@@ -131,6 +131,11 @@ type Change struct {
 
 // Builder reads a run's events into a Run.
 type Builder struct {
+	// Whole keeps every reply whole, with its text and its parsed
+	// object (arena export --json); a page keeps of each only what it
+	// shows, its readable text up to maxMarkdown: memory follows what
+	// is shown, not the log (a flooding model's reply of 100 MB).
+	Whole  bool
 	run    *Run
 	ledger engine.Ledger
 	open   map[string]*Item // the running call of each seat
@@ -171,6 +176,9 @@ func (b *Builder) Add(e engine.Event) []Change {
 		b.open[p.Seat] = it
 		return b.item(it)
 	case engine.AgentFinished:
+		if !b.Whole {
+			p = trimmed(p)
+		}
 		return b.ended(e, p.CallInfo, func(c *Call) { c.Reply = &p }, !p.Reused)
 	case engine.AgentFailed:
 		return b.ended(e, p.CallInfo, func(c *Call) { c.Failure = &p }, true)
@@ -179,6 +187,9 @@ func (b *Builder) Add(e engine.Event) []Change {
 	case engine.Note:
 		return b.item(&Item{ID: fmt.Sprintf("n%d", e.Seq), Note: &p})
 	case engine.PositionUpdated:
+		if !b.Whole {
+			p.Position = bounded(p.Position)
+		}
 		return b.item(&Item{ID: fmt.Sprintf("v%d", e.Seq), Position: &p})
 	case engine.ModeratorNote:
 		return b.item(&Item{ID: fmt.Sprintf("m%d", e.Seq), Moderator: &p})
@@ -305,3 +316,25 @@ func (r *Run) Result() string {
 
 // JSON is the run as arena export --json writes it.
 func (r *Run) JSON() ([]byte, error) { return json.MarshalIndent(r, "", "  ") }
+
+// trimmed is a reply as the page shows it: its readable text (its display,
+// else its text), bounded.
+func trimmed(p engine.AgentFinished) engine.AgentFinished {
+	if strings.TrimSpace(p.Display) == "" {
+		p.Display = p.Text
+	}
+	p.Display, p.Text, p.Reply = bounded(p.Display), "", nil
+	return p
+}
+
+// bounded is md up to maxMarkdown, ended by how much more the log holds.
+func bounded(md string) string {
+	if len(md) <= maxMarkdown {
+		return md
+	}
+	cut := strings.LastIndexByte(md[:maxMarkdown], '\n')
+	if cut < maxMarkdown/2 {
+		cut = maxMarkdown
+	}
+	return strings.ToValidUTF8(md[:cut], "") + "\n\n*… " + byteCount(len(md)-cut) + " more, in the log*\n"
+}

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
@@ -49,6 +52,10 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	if b, ok := s.pages.get(path); ok {
+		writePage(w, b, s.finishedCSP)
+		return
+	}
 	run, at, err := readRun(path)
 	if err != nil {
 		http.Error(w, "the log could not be read: "+err.Error(), http.StatusUnprocessableEntity)
@@ -65,9 +72,63 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the page could not be drawn: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
+	if !run.Live {
+		s.pages.put(path, b.Bytes())
+	}
+	writePage(w, b.Bytes(), frame.CSP)
+}
+
+func writePage(w http.ResponseWriter, b []byte, csp string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", frame.CSP+"; frame-ancestors 'none'")
-	_, _ = w.Write(b.Bytes())
+	w.Header().Set("Content-Security-Policy", csp+"; frame-ancestors 'none'")
+	_, _ = w.Write(b)
+}
+
+// pageCache keeps the pages of finished runs, by log, for as long as the
+// log's file is as it was: a page of a 500 MB log takes 25 s to read.
+type pageCache struct {
+	mu    sync.Mutex
+	pages map[string]cachedPage
+}
+
+type cachedPage struct {
+	size  int64
+	mtime time.Time
+	html  []byte
+}
+
+// maxPages and maxPageBytes bound the cache: so many pages, each at most
+// so big.
+const (
+	maxPages     = 16
+	maxPageBytes = 16 << 20
+)
+
+func (c *pageCache) get(path string) ([]byte, bool) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.pages[path]
+	if !ok || p.size != st.Size() || !p.mtime.Equal(st.ModTime()) || runlog.WriterPID(path) != 0 {
+		return nil, false
+	}
+	return p.html, true
+}
+
+func (c *pageCache) put(path string, html []byte) {
+	st, err := os.Stat(path)
+	if err != nil || len(html) > maxPageBytes {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pages == nil || len(c.pages) >= maxPages {
+		c.pages = map[string]cachedPage{}
+	}
+	c.pages[path] = cachedPage{size: st.Size(), mtime: st.ModTime(), html: html}
 }
 
 // readRun reads a log for its page: whole, or, while an arena writes it,

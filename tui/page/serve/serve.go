@@ -64,7 +64,10 @@ type Server struct {
 	opts   Options
 	index  *index
 	stats  *statsCache
+	pages  pageCache
 	cookie string
+	// finishedCSP is the policy of a finished run's page (no script).
+	finishedCSP string
 }
 
 // New makes the archive of opts.Dirs, for a listener at addr (its
@@ -77,7 +80,7 @@ func New(opts Options, addr net.Addr) (*Server, error) {
 		opts.PerPage = 100
 	}
 	_, port, _ := net.SplitHostPort(addr.String())
-	return &Server{opts: opts, index: newIndex(opts.Dirs), stats: &statsCache{}, cookie: "arena_serve_" + port}, nil
+	return &Server{opts: opts, index: newIndex(opts.Dirs), stats: &statsCache{}, cookie: "arena_serve_" + port, finishedCSP: page.NewFrame("", true, "").CSP}, nil
 }
 
 // URL is where the archive answers, with the token: the one URL that

@@ -257,3 +257,30 @@ func getHeaders(t *testing.T, do func(string, string, io.Reader, ...string) (*ht
 	resp, _ := do("GET", "/", nil, "Cookie", cookie)
 	return resp.StatusCode, resp.Header
 }
+
+// A finished run's page is kept, and drawn again once its log changes (a
+// label, a follow-up appended after the outcome).
+func TestRunPageIsReadAgainWhenItsLogChanges(t *testing.T) {
+	dir := t.TempDir()
+	smallLogs(t, dir, 1)
+	_, base := started(t, dir)
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	page := "/run/0/" + filepath.Base(logs[0])
+	code, first, _ := get(t, base, page)
+	if code != http.StatusOK || !strings.Contains(first, "question 0") {
+		t.Fatalf("%d: %.200s", code, first)
+	}
+	if _, again, _ := get(t, base, page); again != first {
+		t.Error("the same log, another page")
+	}
+	line, _ := json.Marshal(engine.Event{Seq: 4, Time: time.Now(), Payload: engine.Note{Level: engine.NoteInfo, Message: "NOTE-ADDED-LATER"}})
+	f, err := os.OpenFile(logs[0], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(append(line, '\n'))
+	f.Close()
+	if _, later, _ := get(t, base, page); !strings.Contains(later, "NOTE-ADDED-LATER") {
+		t.Error("the page was not read again when its log grew")
+	}
+}

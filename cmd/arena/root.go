@@ -69,6 +69,8 @@ func (a *app) commands(cf *commonFlags) []*cobra.Command {
 		withExits(a.labelCmd(cf), labelExits),
 		withExits(a.installCmd(cf), installExits),
 		withExits(a.mcpCmd(cf), mcpExits),
+		withExits(a.exportCmd(), exportExits),
+		withExits(a.serveCmd(cf), serveExits),
 		withExits(a.manCmd(), exits{{code: exitOK, means: "printed"}, {code: exitUsage, means: "usage error"}}),
 	}
 }

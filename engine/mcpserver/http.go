@@ -53,13 +53,20 @@ func (o *HTTPOptions) defaults() {
 // ListenLoopback listens on addr, which must be a loopback address: the
 // tools spend the user's model calls and read their files.
 func ListenLoopback(addr string) (net.Listener, error) {
+	return ListenLoopbackFor(addr, "MCP", "its tools spend your model calls and read your files")
+}
+
+// ListenLoopbackFor listens on addr, which must be a loopback address,
+// for what arena serves there, and says why when it is not (arena serve
+// shares it: its pages are your logs).
+func ListenLoopbackFor(addr, what, why string) (net.Listener, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (give host:port, e.g. 127.0.0.1:8765)", addr, err)
 	}
 	ip := net.ParseIP(host)
 	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("%s: arena serves MCP on a loopback address only (127.0.0.1, ::1 or localhost): its tools spend your model calls and read your files", addr)
+		return nil, fmt.Errorf("%s: arena serves %s on a loopback address only (127.0.0.1, ::1 or localhost): %s", addr, what, why)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/tui/page"
+)
+
+// arena export: a run as a page to share (tui/page).
+
+var exportExits = exits{
+	{code: exitOK, means: "written"},
+	{code: exitError, means: "the file could not be written"},
+	{code: exitUsage, means: "usage error (no such log, not an arena log, two formats, a file that exists, --md of a run with no outcome)"},
+}
+
+type exportFlags struct {
+	html, md, json bool
+	out            string
+}
+
+func (a *app) exportCmd() *cobra.Command {
+	var f exportFlags
+	cmd := &cobra.Command{
+		Use:   "export LOG [--html|--md|--json] [-o FILE]",
+		Short: "Write a run as one web page to share (or its outcome document, or JSON)",
+		Long: `export writes a saved run for people who do not run arena.
+
+  --html   (the default) one self-contained HTML file: the question, the seats
+           (agent, vendor, endpoint or CLI), each phase and round with every
+           reply (folded, click to open), the tables (order receipts,
+           scorecards), the outcome, the ledger, the costs, and where the run
+           was interrupted or resumed. It fetches nothing and runs no script:
+           inline CSS under a strict Content-Security-Policy. Every reply is a
+           model's text: Markdown without raw HTML, links only to web and mail
+           addresses. It reads well on a phone and in dark mode, and prints
+           with every reply open.
+  --md     the outcome document, as arena saves it beside the log (with the
+           follow-up questions asked after it).
+  --json   the run as data: the seats, the phases with every call and its
+           reply, the tables, the outcome (its document), the costs.
+
+It writes to stdout, or with -o to a new file: arena never writes over a
+file, nor through a symbolic link. arena serve shows the same page for every
+run in your log directories.`,
+		Example: `  arena export debate-logs/20261124-012029.046-which-queue.jsonl -o which-queue.html
+  arena export LOG --md > outcome.md
+  arena export LOG --json | jq '.phases[].items[].call.reply.badge'`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error { return a.runExport(args[0], f) },
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.html, "html", false, "one self-contained web page (the default)")
+	fl.BoolVar(&f.md, "md", false, "the outcome document, as Markdown")
+	fl.BoolVar(&f.json, "json", false, "the run as JSON")
+	fl.StringVarP(&f.out, "output", "o", "", "write to this new file instead of stdout")
+	return cmd
+}
+
+func (a *app) runExport(log string, f exportFlags) error {
+	if n := btoi(f.html) + btoi(f.md) + btoi(f.json); n > 1 {
+		return usagef("export: give one of --html, --md and --json")
+	}
+	format := page.FormatHTML
+	switch {
+	case f.md:
+		format = page.FormatMarkdown
+	case f.json:
+		format = page.FormatJSON
+	}
+	_, err := page.ExportLog(log, format, a.stdout, f.out)
+	var werr *trust.WriteError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrNotExist) && !errors.As(err, &werr):
+		return usageCause(err, "export: %s: no such file", trust.Text(log))
+	case errors.As(err, &werr) && !errors.Is(err, fs.ErrExist):
+		return err
+	}
+	return usagef("export %s: %w", trust.Text(log), err)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenadebate/arena/engine/doc"
+
 	"github.com/arenadebate/arena/challengers"
 )
 
@@ -54,7 +56,7 @@ func TestAnInterruptedOutcomeSaysHowToCarryOn(t *testing.T) {
 	bus := NewBus()
 	p := funcProtocol(func(ctx context.Context, rt *Runtime) Outcome {
 		rt.Ask(ctx, Question{Agent: challengers.Agent{Name: "a"}, Prompt: "x", Parse: func(s string) (Reply, error) { return proseReply(s), nil }})
-		return Outcome{Result: OutcomeInterrupted, Summary: "Interrupted during the challenge", Markdown: "# Debate outcome: interrupted\n\nHow far it got."}
+		return Outcome{Result: OutcomeInterrupted, Summary: "Interrupted during the challenge", Document: &doc.Document{Title: "Debate outcome", Result: "interrupted", Facts: []doc.Fact{{Name: "How far it got", Value: "the challenge"}}}}
 	})
 	out := Run(context.Background(), p, bus, Options{Run: answering("ok"), LogPath: log})
 	bus.Close()
@@ -63,7 +65,8 @@ func TestAnInterruptedOutcomeSaysHowToCarryOn(t *testing.T) {
 		t.Fatalf("summary %q does not say %s", out.Summary, want)
 	}
 	title, rest, _ := strings.Cut(out.Markdown, "\n")
-	if title != "# Debate outcome: interrupted" || !strings.HasPrefix(strings.TrimSpace(rest), "> **Interrupted.**") || !strings.Contains(rest, "`"+want+"`") {
+	if title != "# Debate outcome: interrupted" || !strings.Contains(rest, "> **Interrupted:** Every reply so far is in the log") || !strings.Contains(rest, "`"+want+"`") ||
+		strings.Index(rest, "> **Interrupted:**") > strings.Index(rest, "**How far it got:**") {
 		t.Fatalf("document:\n%s", out.Markdown)
 	}
 }

@@ -39,8 +39,9 @@ type Notice struct {
 
 // Fact is one particular of the run: "Topic: …".
 type Fact struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
+	Name     string    `json:"name"`
+	Value    string    `json:"value"`
+	Restates *Restates `json:"restates,omitempty" jsonschema:"what of the run's event stream this fact repeats"`
 }
 
 // Section IDs of the sections arena adds to every protocol's document,
@@ -74,12 +75,15 @@ type Section struct {
 	Blocks   []Block   `json:"blocks,omitempty"`
 }
 
-// Restates is what of the run's stream a section says again: the tables
-// of those titles (a title's beginning: "Order receipts" for "Order
-// receipts (2 orders)"), the replies of those seats.
+// Restates is what of the run's stream a section or a fact says again:
+// the tables of those titles (a title's beginning: "Order receipts" for
+// "Order receipts (2 orders)"), the replies of those seats, the run's
+// notes, what its start said (its topic, its settings).
 type Restates struct {
+	Start  bool     `json:"start,omitempty" jsonschema:"it repeats what the run's start said: its topic, its settings"`
 	Tables []string `json:"tables,omitempty" jsonschema:"the titles of the run's tables it repeats (their beginnings)"`
 	Seats  []string `json:"seats,omitempty" jsonschema:"the seats whose replies it repeats"`
+	Notes  bool     `json:"notes,omitempty" jsonschema:"it repeats the run's notes (its warnings)"`
 }
 
 // Block is one block of a section: exactly one of its fields is set.
@@ -171,8 +175,7 @@ func TableOf(columns []string, rows [][]string) Block {
 	return Block{Table: &Table{Columns: columns, Rows: rows}}
 }
 
-// Add appends a section at depth 0 of the document, and returns it for
-// its blocks to be added.
+// Add appends a section of those blocks at depth 0 of the document.
 func (d *Document) Add(heading string, blocks ...Block) {
 	d.Sections = append(d.Sections, Section{Heading: heading, Blocks: blocks})
 }
@@ -180,6 +183,12 @@ func (d *Document) Add(heading string, blocks ...Block) {
 // Fact adds a particular of the run.
 func (d *Document) Fact(name, value string) {
 	d.Facts = append(d.Facts, Fact{Name: name, Value: value})
+}
+
+// Started adds a particular of the run that its start said already (its
+// topic, a setting).
+func (d *Document) Started(name, value string) {
+	d.Facts = append(d.Facts, Fact{Name: name, Value: value, Restates: &Restates{Start: true}})
 }
 
 // Section returns the document's first section with that ID, or nil.

@@ -12,8 +12,9 @@ type MarkdownOptions struct {
 	// printed run's last line say it).
 	NoSummary bool
 	// Skip leaves out the sections it returns true for, with their
-	// subsections.
-	Skip func(Section) bool
+	// subsections; SkipFact the facts.
+	Skip     func(Section) bool
+	SkipFact func(Fact) bool
 }
 
 // Markdown renders the document as the Markdown file arena saves: the
@@ -36,7 +37,9 @@ func MarkdownWith(d Document, o MarkdownOptions) string {
 		w.block(notice(n))
 	}
 	for _, f := range d.Facts {
-		w.block("**" + f.Name + ":** " + f.Value)
+		if o.SkipFact == nil || !o.SkipFact(f) {
+			w.block("**" + f.Name + ":** " + f.Value)
+		}
 	}
 	w.sections(d.Sections, 2, o.Skip)
 	return w.String()

@@ -178,7 +178,7 @@ func table(t Table) string {
 			if i < len(cells) {
 				c = cells[i]
 			}
-			b.WriteString(" " + Cell(c) + " |")
+			b.WriteString(" " + cell(c) + " |")
 		}
 		b.WriteString("\n")
 	}
@@ -190,9 +190,9 @@ func table(t Table) string {
 	return b.String()
 }
 
-// Cell makes text safe inside a Markdown table cell: one line, with its
+// cell makes text safe inside a Markdown table cell: one line, with its
 // pipes escaped.
-func Cell(s string) string {
+func cell(s string) string {
 	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
 }
 

@@ -86,6 +86,7 @@ type Runtime struct {
 	// asked says a model was asked (or a resumed run's reply reused):
 	// a run that never did keeps no log (Run).
 	asked atomic.Bool
+	keep  []func(Outcome) // what keeps a copy of the outcome (KeepDocument)
 }
 
 // emit publishes a call's end and counts it.

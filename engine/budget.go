@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine/doc"
 )
 
 // A run's budget is what it may spend: calls, tokens, dollars. The
@@ -447,38 +448,43 @@ func is(n int) string {
 // budgetOutcome makes the outcome of a run the budget stopped say so: a
 // protocol that saw its context end reports an interrupted (or aborted)
 // run, and this one was stopped over budget. A protocol that reached a
-// decision anyway keeps it.
+// decision anyway keeps it. Its document says so first (overBudgetNotice).
 func (rt *Runtime) budgetOutcome(out Outcome, logPath string) Outcome {
 	m := rt.budget
 	if !m.stopped() || (out.Result != OutcomeInterrupted && out.Result != OutcomeAborted) {
 		return out
 	}
 	m.mu.Lock()
-	hit, reason, over, limit := m.hit, m.reason, m.over, m.limit
+	reason := m.reason
 	m.mu.Unlock()
 	out.Result, out.Stance = OutcomeOverBudget, StancePartial
-	out.Summary = overBudgetWords(out.Summary) + ": " + reason
+	out.Summary = overBudgetWords(out) + ": " + reason
+	return out
+}
+
+// overBudgetWords say where the budget stopped the run: "Over budget
+// during the judgement", from where the protocol says it stopped; a
+// protocol that says no such thing has its summary said to be over budget.
+func overBudgetWords(out Outcome) string {
+	if out.Where != "" {
+		return "Over budget " + out.Where
+	}
+	return "Over budget (" + out.Summary + ")"
+}
+
+// overBudgetNotice is what the document of a run the budget stopped says
+// first: what was not started, and how to carry on with a higher budget.
+func (rt *Runtime) overBudgetNotice(logPath string) doc.Notice {
+	m := rt.budget
+	m.mu.Lock()
+	hit, over, limit := m.hit, m.over, m.limit
+	m.mu.Unlock()
 	resume := "arena resume"
 	if logPath != "" {
 		resume += " " + logPath
 	}
-	block := "> **Over budget:** " + over + ". Calls already running finished, and their replies are in the log. " +
-		"Carry on with a higher budget: `" + resume + " " + raised(limit, hit) + "`."
-	out.Markdown = afterTitle(out.Markdown, block)
-	return out
-}
-
-// overBudgetWords turns a protocol's "Interrupted during …" into "Over
-// budget during …" (and "… interrupted after …" into "… stopped over
-// budget after …"); any other summary is said to be over budget first.
-func overBudgetWords(s string) string {
-	switch {
-	case strings.Contains(s, "Interrupted"):
-		return strings.Replace(s, "Interrupted", "Over budget", 1)
-	case strings.Contains(s, "interrupted"):
-		return strings.Replace(s, "interrupted", "stopped over budget", 1)
-	}
-	return "Over budget (" + s + ")"
+	return doc.Notice{Label: "Over budget", Text: over + ". Calls already running finished, and their replies are in the log. " +
+		"Carry on with a higher budget: `" + resume + " " + raised(limit, hit) + "`."}
 }
 
 // raised is the flag that raises the limit that was hit: twice as high.
@@ -492,54 +498,34 @@ func raised(l Budget, hit string) string {
 	return "--max-cost " + strconv.FormatFloat(2*l.MaxCostUSD, 'f', -1, 64)
 }
 
-// afterTitle puts a block after a Markdown document's title line (before
-// the document when it has none); a title that says the run was
-// interrupted says over budget instead.
-func afterTitle(md, block string) string {
-	if title, rest, _ := strings.Cut(md, "\n"); strings.HasPrefix(md, "# ") {
-		md = strings.NewReplacer("INTERRUPTED", "OVER BUDGET", "interrupted", "over budget", "Interrupted", "Over budget").Replace(title) + "\n" + rest
-	}
-	return belowTitle(md, block)
-}
-
-// belowTitle puts block right below the document's title (first, when it
-// has none).
-func belowTitle(md, block string) string {
-	if strings.HasPrefix(md, "# ") {
-		title, rest, _ := strings.Cut(md, "\n")
-		return title + "\n\n" + block + "\n\n" + strings.TrimLeft(rest, "\n")
-	}
-	return block + "\n\n" + md
-}
-
-// budgetHeading heads the budget's part of the cost section.
-const budgetHeading = "**Budget:**"
-
-// budgetLines say, for the outcome document, what the budget was and
-// what of it was spent, and how it was counted ("" without a budget).
-func (rt *Runtime) budgetLines() string {
+// budgetSection says, for the outcome document, what the budget was
+// and what of it was spent, and how it was counted (ok false without a
+// budget).
+func (rt *Runtime) budgetSection() (doc.Section, bool) {
 	m := rt.budget
 	if m == nil {
-		return ""
+		return doc.Section{}, false
 	}
 	m.mu.Lock()
 	u := m.event(nil)
 	warnings, over := m.warnings, m.over
 	m.mu.Unlock()
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s", budgetHeading, u.Words())
+	spent := "**Budget:** " + u.Words()
 	if rt.resume != nil {
-		b.WriteString(" (the whole run: its earlier part included)")
+		spent += " (the whole run: its earlier part included)"
 	}
 	if over != "" {
-		b.WriteString(". Stopped over budget: " + over)
+		spent += ". Stopped over budget: " + over
 	}
-	b.WriteString(".\n\nEvery call started counts against the calls (retries and repair requests too, never a reply reused from the log); " +
-		"the tokens and the cost that metered agents' CLIs report count against the tokens and the dollars. " +
-		"The budget is checked as each call starts, so calls already running when it ran out finish: " +
-		"a run can end above its dollars or tokens by what they cost, never above its calls.\n")
-	for _, w := range warnings {
-		b.WriteString("\n- " + w + "\n")
+	blocks := []doc.Block{
+		doc.Para(spent + "."),
+		doc.Para("Every call started counts against the calls (retries and repair requests too, never a reply reused from the log); " +
+			"the tokens and the cost that metered agents' CLIs report count against the tokens and the dollars. " +
+			"The budget is checked as each call starts, so calls already running when it ran out finish: " +
+			"a run can end above its dollars or tokens by what they cost, never above its calls."),
 	}
-	return b.String()
+	if len(warnings) > 0 {
+		blocks = append(blocks, doc.Bullets("", warnings...))
+	}
+	return doc.Section{ID: doc.SectionBudget, Heading: "Budget", Blocks: blocks}, true
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/arenadebate/arena/engine/doc"
+
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/shape"
 	"github.com/arenadebate/arena/engine"
@@ -38,7 +40,10 @@ func (t toy) question(a challengers.Agent, round int) engine.Question {
 
 func (t toy) Run(ctx context.Context, rt *engine.Runtime) engine.Outcome {
 	stopped := func(round int) engine.Outcome {
-		return engine.Outcome{Result: engine.OutcomeInterrupted, Summary: fmt.Sprintf("Interrupted in round %d", round), Markdown: "# Toy interrupted\n\nIt stopped.\n"}
+		d := doc.Document{Title: "Toy", Result: "interrupted"}
+		d.Add("How far", doc.Para("It stopped."))
+		where := fmt.Sprintf("in round %d", round)
+		return engine.Outcome{Result: engine.OutcomeInterrupted, Summary: "Interrupted " + where, Where: where, Document: &d}
 	}
 	rt.Bus.Emit(engine.PhaseStarted{Phase: "ask", Round: 1, Title: "Round 1"})
 	var qs []engine.Question
@@ -56,7 +61,7 @@ func (t toy) Run(ctx context.Context, rt *engine.Runtime) engine.Outcome {
 			return stopped(2)
 		}
 	}
-	return engine.Outcome{Result: "done", Summary: "Done", Markdown: "# Toy done\n"}
+	return engine.Outcome{Result: "done", Summary: "Done", Document: &doc.Document{Title: "Toy", Result: "done"}}
 }
 
 // costly is a scripted agent whose every reply reports usage.
@@ -124,7 +129,7 @@ func TestBudgetStopsAtTheRightCall(t *testing.T) {
 			if !strings.HasPrefix(out.Summary, "Over budget in round 2: ") {
 				t.Fatalf("summary %q", out.Summary)
 			}
-			for _, want := range []string{"# Toy over budget\n\n> **Over budget:** ", "**Budget:** " + c.words, "Stopped over budget: "} {
+			for _, want := range []string{"# Toy: over budget\n\n**Over budget in round 2: ", "\n\n> **Over budget:** ", "**Budget:** " + c.words, "Stopped over budget: "} {
 				if !strings.Contains(out.Markdown, want) {
 					t.Fatalf("the outcome document lacks %q:\n%s", want, out.Markdown)
 				}

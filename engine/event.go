@@ -15,6 +15,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/engine/layout"
 )
 
@@ -362,16 +363,45 @@ type Outcome struct {
 	Result OutcomeKind `json:"result"`
 	// Stance colours the result: agree for a clean result, partial for
 	// one with a caveat, disagree for an abort.
-	Stance   Stance   `json:"stance,omitempty"`
-	Rounds   int      `json:"rounds"`
-	Summary  string   `json:"summary"`  // one line
-	Markdown string   `json:"markdown"` // the outcome document
+	Stance  Stance `json:"stance,omitempty"`
+	Rounds  int    `json:"rounds"`
+	Summary string `json:"summary"` // one line
+	// Document is the outcome document as data (package doc): the
+	// protocol's, with the sections arena adds. A log written before
+	// documents were data has none, only Markdown.
+	Document *doc.Document `json:"document,omitempty"`
+	// Markdown is the document rendered as Markdown, as arena saves it:
+	// engine.Run renders it, and the log's reader from the Document. A
+	// log holds it only where it has no Document (MarshalJSON).
+	Markdown string   `json:"markdown,omitempty"`
 	Failures []string `json:"failures,omitempty"`
 	// LogPath is where the log is saved ("" when not saved).
 	LogPath string `json:"log_path,omitempty"`
 	// InternalError says what panicked when a bug in arena ended the run
 	// (the result is then aborted, and arena exits 1).
 	InternalError string `json:"internal_error,omitempty"`
+	// Where is where a stopped run stopped ("during the judgement"), as
+	// the protocol says it: a summary arena words again (over budget) is
+	// made from it. Not in the log: the summary says it.
+	Where string `json:"-"`
+}
+
+// MarshalJSON writes the outcome with its document as data; the
+// document's Markdown, a rendering of it, is left out (a log written
+// before documents were data keeps its Markdown).
+func (o Outcome) MarshalJSON() ([]byte, error) {
+	type plain Outcome
+	if o.Document != nil {
+		o.Markdown = ""
+	}
+	return json.Marshal(plain(o))
+}
+
+// rendered fills in the Markdown of an outcome read from a log.
+func (o *Outcome) rendered() {
+	if o.Document != nil {
+		o.Markdown = doc.Markdown(*o.Document)
+	}
 }
 
 // Saved: a consumer of the stream wrote a file (the outcome document).
@@ -530,6 +560,9 @@ func DecodePayload(w WireEvent) (Payload, error) {
 	// cleaning never saw. Clean every string the way agent output is.
 	ScrubStrings(reflect.ValueOf(p))
 	lineNames(p) // a name is one line (names.go)
+	if o, ok := p.(*Outcome); ok {
+		o.rendered()
+	}
 	return deref(p), nil
 }
 

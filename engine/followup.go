@@ -10,6 +10,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/shape"
+	"github.com/arenadebate/arena/engine/doc"
 )
 
 // A follow-up question is asked of one seat after a run's outcome, with
@@ -219,9 +220,9 @@ func FollowUpMarkdown(seat Seat, agent, question string, a Answer) string {
 	answer := strings.TrimSpace(a.Text)
 	switch {
 	case a.Cancelled:
-		answer = "_(interrupted before an answer came)_"
+		answer = interruptedAnswer
 	case a.Failed != nil:
 		answer = "_(" + FailureWords(agent, a.Failed, 0) + ")_"
 	}
-	return fmt.Sprintf("\n\n## Follow-up: %s\n\nAsked of %s (%s, %s) after the outcome.\n\n%s\n", OneLine(question, 0), seat.Name, seat.Role, agent, answer)
+	return "\n\n" + doc.Sections([]doc.Section{FollowUpSection(seat, agent, question, answer)}, 2)
 }

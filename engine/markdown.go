@@ -29,12 +29,6 @@ func Plural(n int, thing string) string {
 	return strconv.Itoa(n) + " " + thing + "s"
 }
 
-// Cell makes text safe inside a Markdown table cell: one line, with its
-// pipes escaped.
-func Cell(s string) string {
-	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
-}
-
 // OrDash is s, or an em dash where it is blank.
 func OrDash(s string) string {
 	if strings.TrimSpace(s) == "" {

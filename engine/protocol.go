@@ -3,32 +3,13 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine/doc"
 )
-
-// costHeading heads the section WithCosts adds.
-const costHeading = "## What each agent cost"
-
-// WithCosts ends an outcome document with what each agent cost so far
-// (once: a document that has the section already is returned as it is).
-// engine.Run adds it to every outcome; a protocol that saves a copy of its
-// document itself calls it first, so the copy is the same document.
-func (rt *Runtime) WithCosts(md string) string {
-	if rt.Ledger == nil || strings.Contains(md, costHeading) {
-		return md
-	}
-	cost := CostSection(rt.Ledger.Accounts(), rt.Ledger.Total())
-	if cost == "" {
-		return md
-	}
-	if b := rt.budgetLines(); b != "" {
-		cost += "\n" + b
-	}
-	return strings.TrimRight(md, "\n") + "\n\n" + cost
-}
 
 // Protocol is one way of running a debate: it owns its phases, seats,
 // prompts, reply shapes, rules and outcome document. Everything else is
@@ -38,9 +19,32 @@ type Protocol interface {
 	// Start is the run's first event: the protocol, its phases and seats.
 	Start() DebateStarted
 	// Run runs the protocol to its outcome, emitting every step on rt's
-	// bus, and returns the Outcome; Run (the function) emits it. It must
-	// return when ctx is cancelled, with an interrupted outcome.
+	// bus, and returns the Outcome with its Document; Run (the function)
+	// adds arena's sections to the document and emits it. It must return
+	// when ctx is cancelled, with an interrupted outcome.
 	Run(ctx context.Context, rt *Runtime) Outcome
+}
+
+// KeepDocument asks for keep to be handed the outcome, its document whole
+// as arena closes it, just before it is emitted: a protocol that keeps a
+// copy of its document (judge's reports directory) calls it as it runs.
+func (rt *Runtime) KeepDocument(keep func(Outcome)) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.keep = append(rt.keep, keep)
+}
+
+// kept hands the outcome to what keeps a copy of it; one that panics
+// costs the copy, not the run.
+func (rt *Runtime) kept(out Outcome) {
+	rt.mu.Lock()
+	keep := rt.keep
+	rt.mu.Unlock()
+	for _, k := range keep {
+		if pn := challengers.Catch(func() { k(out) }); pn != nil {
+			rt.Note(NoteError, "a copy of the outcome document was not kept: %s", pn.Error())
+		}
+	}
 }
 
 // Options are a run's plumbing, the same for every protocol.
@@ -150,27 +154,57 @@ func Run(ctx context.Context, p Protocol, bus *Bus, opts Options) Outcome {
 	if n := rt.ReusedCalls(); n > 0 {
 		out.Summary += " (resumed: " + replies(n) + " reused)"
 	}
-	out.Markdown = rt.WithResume(rt.WithCosts(rt.WithModerator(withSeatNotes(out.Markdown, opts.SeatNotes))))
 	out.LogPath = logPath
+	d := rt.closing(out, opts.SeatNotes)
+	out.Document, out.Markdown = &d, doc.Markdown(d)
+	rt.kept(out)
 	bus.Emit(out)
 	return out
 }
 
-// seatsHeading heads the outcome document's notes on the seats.
-const seatsHeading = "## Seats"
+// closing is the outcome's document as arena closes it: the protocol's,
+// its result as the run ended and its summary, with arena's sections
+// after the protocol's: the seats, the moderator's notes, what each agent
+// cost and the budget, the resume.
+func (rt *Runtime) closing(out Outcome, seatNotes []string) doc.Document {
+	var d doc.Document
+	if out.Document != nil {
+		d = *out.Document
+		d.Notices = slices.Clone(d.Notices)
+		d.Sections = slices.Clone(d.Sections)
+	} else {
+		d = doc.Document{Title: "Outcome"}
+	}
+	if d.Result == "" || out.Result == OutcomeOverBudget {
+		d.Result = ResultWords(out.Result)
+	}
+	d.Summary = out.Summary
+	d.Notices = append(rt.stopNotices(out), d.Notices...)
+	if len(seatNotes) > 0 {
+		d.Sections = append(d.Sections, doc.Section{ID: doc.SectionSeats, Heading: "Seats", Restates: &doc.Restates{Notes: true},
+			Blocks: []doc.Block{doc.Bullets("", seatNotes...)}})
+	}
+	if sec, ok := rt.moderatorSection(); ok {
+		d.Sections = append(d.Sections, sec)
+	}
+	if rt.Ledger != nil {
+		if sec, ok := CostSection(rt.Ledger.Accounts(), rt.Ledger.Total()); ok {
+			d.Sections = append(d.Sections, sec)
+			if b, ok := rt.budgetSection(); ok {
+				d.Sections = append(d.Sections, b)
+			}
+		}
+	}
+	if sec, ok := rt.resumeSection(); ok {
+		d.Sections = append(d.Sections, sec)
+	}
+	return d
+}
 
-// withSeatNotes adds what the seating said of the seats to an outcome
-// document.
-func withSeatNotes(md string, notes []string) string {
-	if len(notes) == 0 {
-		return md
-	}
-	var b strings.Builder
-	b.WriteString(strings.TrimRight(md, "\n") + "\n\n" + seatsHeading + "\n\n")
-	for _, n := range notes {
-		b.WriteString("- " + n + "\n")
-	}
-	return b.String()
+// ResultWords are how a document's title says a result arena decides:
+// "over budget" for OutcomeOverBudget.
+func ResultWords(k OutcomeKind) string {
+	return strings.ReplaceAll(string(k), "_", " ")
 }
 
 // familiesOf are the vendor families of the settings' agents and of the
@@ -225,28 +259,41 @@ func runGuarded(ctx context.Context, p Protocol, rt *Runtime, bus *Bus) (out Out
 // naming what failed, with the stack in the document for a bug report.
 func InternalError(p *challengers.Panic) Outcome {
 	what := p.Error()
-	md := fmt.Sprintf("# Run aborted: internal error\n\narena stopped the run: %s. This is a bug in arena; "+
-		"the log holds everything up to it. Please report it with the stack below.\n\n```\n%s\n```\n", what, strings.TrimSpace(p.Stack))
+	d := doc.Document{Title: "Run aborted", Result: "internal error"}
+	d.Add("What failed",
+		doc.Para(fmt.Sprintf("arena stopped the run: %s. This is a bug in arena; the log holds everything up to it. Please report it with the stack below.", what)),
+		doc.Block{Code: strings.TrimSpace(p.Stack)})
 	return Outcome{
 		Result: OutcomeAborted, Stance: StanceDisagree,
 		Summary:       "Aborted: internal error: " + what,
-		Markdown:      md,
+		Document:      &d,
 		Failures:      []string{what},
 		InternalError: what,
 	}
 }
 
-// resumeHint says, in an interrupted outcome's summary and at the top of
-// its document, how to carry the run on: the screen, the printed run and
-// the saved document all show it (issue 32, point 3: Ctrl+C never
+// resumeHint says, in an interrupted outcome's summary, how to carry the
+// run on; its document says it too (stopNotices): the screen, the printed
+// run and the saved document all show it (issue 32, point 3: Ctrl+C never
 // mentioned arena resume, though an over-budget stop did).
 func resumeHint(out Outcome, logPath string) Outcome {
 	if out.Result != OutcomeInterrupted || logPath == "" {
 		return out
 	}
-	cmd := "arena resume " + ShellWord(logPath)
-	out.Summary += "; carry on with " + cmd
-	block := "> **Interrupted.** Every reply so far is in the log, and none is asked again: carry on with `" + cmd + "`."
-	out.Markdown = belowTitle(out.Markdown, block)
+	out.Summary += "; carry on with " + resumeCommand(logPath)
 	return out
+}
+
+func resumeCommand(logPath string) string { return "arena resume " + ShellWord(logPath) }
+
+// stopNotices are what a stopped run's document says first: why it
+// stopped, and how to carry it on.
+func (rt *Runtime) stopNotices(out Outcome) []doc.Notice {
+	switch {
+	case out.Result == OutcomeOverBudget:
+		return []doc.Notice{rt.overBudgetNotice(out.LogPath)}
+	case out.Result == OutcomeInterrupted && out.LogPath != "":
+		return []doc.Notice{{Label: "Interrupted", Text: "Every reply so far is in the log, and none is asked again: carry on with `" + resumeCommand(out.LogPath) + "`."}}
+	}
+	return nil
 }

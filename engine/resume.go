@@ -7,6 +7,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/shape"
+	"github.com/arenadebate/arena/engine/doc"
 )
 
 // A resumed run (arena resume) runs its protocol again from the start,
@@ -213,14 +214,11 @@ func (rt *Runtime) swapped(q Question) Question {
 	return q
 }
 
-// resumeHeading heads the section a resumed run's outcome gets.
-const resumeHeading = "## Resumed"
-
-// WithResume adds to an outcome document how much of a resumed run was
-// reused from its log (once; nothing for a run that was not resumed).
-func (rt *Runtime) WithResume(md string) string {
-	if rt.resume == nil || strings.Contains(md, resumeHeading) {
-		return md
+// resumeSection says how much of a resumed run was reused from its log
+// (ok false for a run that was not resumed).
+func (rt *Runtime) resumeSection() (doc.Section, bool) {
+	if rt.resume == nil {
+		return doc.Section{}, false
 	}
 	rt.mu.Lock()
 	u := rt.resume.reused
@@ -231,7 +229,7 @@ func (rt *Runtime) WithResume(md string) string {
 			" given before the interruption " + were(u.Replies) + " reused, not asked again. They had cost: tokens " +
 			u.Tokens() + ", cost " + u.Cost() + " (counted in the table of what each agent cost)."
 	}
-	return strings.TrimRight(md, "\n") + "\n\n" + resumeHeading + "\n\n" + line + "\n"
+	return doc.Section{ID: doc.SectionResume, Heading: "Resumed", Blocks: []doc.Block{doc.Para(line)}}, true
 }
 
 func replies(n int) string {
@@ -300,19 +298,14 @@ func (rt *Runtime) withNotes(prompt string) string {
 	return b.String()
 }
 
-// moderatorSection lists the moderator's notes where they fell, for the
-// outcome document ("" when there were none).
-const moderatorDocHeading = "## The moderator's notes"
-
-// WithModerator adds the moderator's notes to an outcome document.
-func (rt *Runtime) WithModerator(md string) string {
+// moderatorSection lists the moderator's notes where they fell, for
+// the outcome document (ok false when there were none).
+func (rt *Runtime) moderatorSection() (doc.Section, bool) {
 	notes := rt.ModeratorNotes()
-	if len(notes) == 0 || strings.Contains(md, moderatorDocHeading) {
-		return md
+	if len(notes) == 0 {
+		return doc.Section{}, false
 	}
-	var b strings.Builder
-	b.WriteString(strings.TrimRight(md, "\n") + "\n\n" + moderatorDocHeading + "\n\n")
-	b.WriteString("What the person running arena told every seat, and where in the run (each prompt sent after a note carried it):\n\n")
+	var items []string
 	for _, n := range notes {
 		where := "at the start"
 		if n.Phase != "" {
@@ -321,7 +314,9 @@ func (rt *Runtime) WithModerator(md string) string {
 				where += " (round " + strconv.Itoa(n.Round) + ")"
 			}
 		}
-		b.WriteString("- " + where + ": " + strings.Join(strings.Fields(n.Text), " ") + "\n")
+		items = append(items, where+": "+strings.Join(strings.Fields(n.Text), " "))
 	}
-	return b.String()
+	return doc.Section{ID: doc.SectionModerator, Heading: "The moderator's notes", Blocks: []doc.Block{
+		doc.Bullets("What the person running arena told every seat, and where in the run (each prompt sent after a note carried it):", items...),
+	}}, true
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine/doc"
 )
 
 // Usage adds up what replies cost, telling apart calls whose stream
@@ -185,20 +186,20 @@ func (l *Ledger) Total() Account {
 
 // CostSection is the outcome document's account of what each agent cost:
 // calls, failures, time, tokens and cost as the CLIs reported them ("not
-// reported" where they did not, never 0).
-func CostSection(accts []Account, total Account) string {
+// reported" where they did not, never 0). ok is false when no agent was
+// asked.
+func CostSection(accts []Account, total Account) (sec doc.Section, ok bool) {
 	if len(accts) == 0 {
-		return ""
+		return doc.Section{}, false
 	}
-	var b strings.Builder
-	b.WriteString(costHeading + "\n\n| Agent | Calls | Failed | Time | Tokens in · out | Cost (USD) |\n|---|---|---|---|---|---|\n")
+	rows := [][]string{}
 	row := func(a Account, bold bool) {
 		name := a.Agent
 		if bold {
 			name = "**" + name + "**"
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s |\n", name, a.Calls, a.Failures,
-			a.Time.Round(100*time.Millisecond), a.Usage.Tokens(), a.Usage.Cost())
+		rows = append(rows, []string{name, fmt.Sprint(a.Calls), fmt.Sprint(a.Failures),
+			a.Time.Round(100 * time.Millisecond).String(), a.Usage.Tokens(), a.Usage.Cost()})
 	}
 	for _, a := range accts {
 		row(a, false)
@@ -206,6 +207,8 @@ func CostSection(accts []Account, total Account) string {
 	if len(accts) > 1 {
 		row(total, true)
 	}
-	b.WriteString("\nTime is the calls' own, summed: calls in parallel overlap. Tokens and cost are what each CLI's or endpoint's stream reported.\n")
-	return b.String()
+	return doc.Section{ID: doc.SectionCosts, Heading: "What each agent cost", Blocks: []doc.Block{
+		doc.TableOf([]string{"Agent", "Calls", "Failed", "Time", "Tokens in · out", "Cost (USD)"}, rows),
+		doc.Para("Time is the calls' own, summed: calls in parallel overlap. Tokens and cost are what each CLI's or endpoint's stream reported."),
+	}}, true
 }

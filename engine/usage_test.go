@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine/doc"
 )
 
 func TestLedgerAndCostSection(t *testing.T) {
@@ -27,10 +28,11 @@ func TestLedgerAndCostSection(t *testing.T) {
 	if got := accts[1].Short(); got != "2 calls · 1 failed · tokens not reported · 2s" {
 		t.Fatalf("short %q", got)
 	}
-	doc := CostSection(accts, l.Total())
+	sec, _ := CostSection(accts, l.Total())
+	md := doc.Markdown(doc.Document{Sections: []doc.Section{sec}})
 	for _, want := range []string{"| claude | 1 | 0 | 2s | 1.2k in · 300 out | $0.0125 |", "| gemini | 2 | 1 | 2s | not reported | not reported |", "| **total** | 3 | 1 | 4s | 1.2k in · 300 out (1 of 2 replies) | $0.0125 (1 of 2 replies) |"} {
-		if !strings.Contains(doc, want) {
-			t.Errorf("cost section lacks %q:\n%s", want, doc)
+		if !strings.Contains(md, want) {
+			t.Errorf("cost section lacks %q:\n%s", want, md)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/tui/markdown"
 )
 
@@ -95,7 +97,17 @@ func (m *Model) renderOutcome() tea.Cmd {
 		return nil
 	}
 	d.pending[w] = true
-	return renderMarkdownCmd(d.gen, w, m.outcome.Markdown, m.th.md)
+	return renderMarkdownCmd(d.gen, w, screenDocument(*m.outcome), m.th.md)
+}
+
+// screenDocument is the outcome document as the screen shows it: its
+// Markdown without the summary, which the banner above it says. A log
+// written before documents were data has its Markdown shown as it is.
+func screenDocument(o engine.Outcome) string {
+	if o.Document == nil {
+		return o.Markdown
+	}
+	return doc.MarkdownWith(*o.Document, doc.MarkdownOptions{NoSummary: true})
 }
 
 func (m *Model) onOutcomeRendered(msg outcomeRenderedMsg) {

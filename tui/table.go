@@ -32,12 +32,15 @@ const (
 type tableLayout struct {
 	t     *engine.Table
 	width int
-	head  []string   // the title and what was decided: one or two lines
-	head1 string     // the same on one line, cut
-	fits  bool       // the columns fit without cutting a head or a word
-	cols  string     // the columns' heads
-	rows  [][]string // each row's lines
-	rows1 [][]string // each row on one line, its cells cut
+	head  []string // the title and what was decided: one or two lines
+	head1 string   // the same on one line, cut
+	// whole and whole1 say whether head and head1 show what was decided
+	// whole: the status line says it only where the head cuts it.
+	whole, whole1 bool
+	fits          bool       // the columns fit without cutting a head or a word
+	cols          string     // the columns' heads
+	rows          [][]string // each row's lines
+	rows1         [][]string // each row on one line, its cells cut
 }
 
 // laidOutTable is the current table at the screen's width.
@@ -53,6 +56,12 @@ func (m *Model) laidOutTable() *tableLayout {
 func layTable(th *theme, t *engine.Table, w int) *tableLayout {
 	l := &tableLayout{t: t, width: w}
 	l.head, l.head1 = tableHead(th, t, w)
+	text := " ⚖ " + orWord(t.Title, "table")
+	if t.Decision != "" {
+		text += " → " + t.Decision
+	}
+	l.whole1 = ansi.StringWidth(text) <= w
+	l.whole = len(strings.Split(ansi.Wrap(strings.TrimPrefix(text, " "), max(w-2, 10), ""), "\n")) <= 2
 	widths, fits := columnWidths(t, w-len(tableIndent)-1)
 	l.fits = fits
 	heads := make([]string, len(widths))
@@ -197,6 +206,15 @@ func (l *tableLayout) fold(h int) (head []string, rows [][]string, cut bool) {
 		return []string{l.head1}, l.rows, false
 	}
 	return []string{l.head1}, l.rows1, true
+}
+
+// decisionShown says whether the table, drawn in h lines, shows what was
+// decided whole in its head.
+func (l *tableLayout) decisionShown(h int) bool {
+	if head, _, _ := l.fold(h); len(head) == len(l.head) {
+		return l.whole
+	}
+	return l.whole1
 }
 
 // tableHeight is the lines the table takes under the panes (0: none

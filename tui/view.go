@@ -341,8 +341,11 @@ func (m *Model) statusText() string {
 		return ""
 	}
 	if t := m.status.table; t != nil {
-		if m.tableHeight() > 0 { // drawn above: say only what was decided
-			return th.current.Render("⚖ ") + th.dim.Render(t.Decision)
+		switch n := m.tableHeight(); {
+		case n > 0 && m.laidOutTable().decisionShown(n):
+			return "" // drawn above, its decision whole in its head (issue 40, point 11: said twice)
+		case n > 0:
+			return th.current.Render("⚖ ") + th.dim.Render(t.Decision) // its head cuts it
 		}
 		return m.tableText(t)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
+	odoc "github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/engine/mcpserver"
 )
 
@@ -197,8 +198,8 @@ func checkMCPRunRecorded(t *testing.T, s *sandbox, tool string, res *mcp.CallToo
 	if err != nil || !strings.Contains(textOf(res), string(doc)) {
 		t.Fatalf("the result's text is not the outcome document %s (%v):\n%s", o.Document, err, textOf(res))
 	}
-	if o.Markdown != string(doc) || o.MarkdownCut {
-		t.Fatalf("the structured result does not carry the outcome document (cut %v):\n%s", o.MarkdownCut, o.Markdown)
+	if o.Content == nil || odoc.Markdown(*o.Content) != string(doc) || o.ContentCut {
+		t.Fatalf("the structured result does not carry the outcome document (cut %v):\n%+v", o.ContentCut, o.Content)
 	}
 	if len(o.Tables) == 0 || len(st.Seats) == 0 || st.Calls == 0 {
 		t.Fatalf("no tables, seats or calls in the result: %+v", st)

@@ -15,6 +15,7 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/engine/runlog"
 )
 
@@ -122,14 +123,15 @@ var headCommit = regexp.MustCompile(`\| [0-9a-f]{12} \|`)
 // docBody is an outcome document without what differs from run to run
 // (what the agents cost, how the run was resumed, the name of a set of
 // report files).
-func docBody(md string) string {
+func docBody(o engine.Outcome) string {
+	// The protocol's document: not the summary (a resumed one says how
+	// many replies it reused), nor arena's sections on what the run cost
+	// and how it was resumed.
+	md := doc.MarkdownWith(*o.Document, doc.MarkdownOptions{NoSummary: true, Skip: func(s doc.Section) bool {
+		return s.ID == doc.SectionCosts || s.ID == doc.SectionBudget || s.ID == doc.SectionResume
+	}})
 	md = secondSet.ReplaceAllString(md, ".$1.md")
 	md = headCommit.ReplaceAllString(md, "| HEAD |")
-	for _, h := range []string{"## What each agent cost", "## Resumed"} {
-		if i := strings.Index(md, h); i >= 0 {
-			md = md[:i]
-		}
-	}
 	return strings.TrimSpace(md)
 }
 
@@ -172,7 +174,7 @@ func checkResumedAfter(t *testing.T, s *sandbox, done map[string]bool, base engi
 	if o.Result != base.Result || o.Rounds != base.Rounds {
 		t.Fatalf("resumed outcome %s in %d rounds, uninterrupted %s in %d", o.Result, o.Rounds, base.Result, base.Rounds)
 	}
-	if got, want := docBody(o.Markdown), docBody(base.Markdown); got != want {
+	if got, want := docBody(o), docBody(base); got != want {
 		t.Fatalf("the resumed outcome document differs from the uninterrupted one:\n--- resumed\n%s\n--- uninterrupted\n%s", got, want)
 	}
 	if !strings.Contains(o.Markdown, "## Resumed") {
@@ -489,8 +491,8 @@ func TestResumeTwice(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	lc := s.onlyLog()
-	if o := outcomeOf(t, lc); o.Result != base.Result || docBody(o.Markdown) != docBody(base.Markdown) {
-		t.Fatalf("outcome %s, want %s:\n%s\n---\n%s", o.Result, base.Result, docBody(o.Markdown), docBody(base.Markdown))
+	if o := outcomeOf(t, lc); o.Result != base.Result || docBody(o) != docBody(base) {
+		t.Fatalf("outcome %s, want %s:\n%s\n---\n%s", o.Result, base.Result, docBody(o), docBody(base))
 	}
 	after := askedNow()
 	if len(done) < 4 { // the opening and three critiques

@@ -33,9 +33,9 @@ func TestVerdictLiveScreenInTmux(t *testing.T) {
 		return strings.Contains(sc, "Reasoning: scored improve") && strings.Contains(sc, "Reasoning: scored reject")
 	})
 	s.fakes.Release("deep")
-	// "How it was reached" is in the outcome document only; the panes
-	// also read "Verdict: REJECT".
-	out := ts.waitText("How it was reached", 60*time.Second)
+	// "Thresholds" is in the outcome document only; the panes also read
+	// "Verdict: REJECT".
+	out := ts.waitText("Thresholds", 60*time.Second)
 	if !strings.Contains(out, "REJECT") {
 		t.Fatalf("outcome view:\n%s", out)
 	}

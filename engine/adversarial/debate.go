@@ -664,7 +664,11 @@ func (d *debate) outcome() engine.Outcome {
 		Summary: d.summary(kind),
 	}
 	d.s.ledger = d.emitLedger(kind)
-	o.Markdown = report(d.s, d.cfg, kind, o.Summary)
+	if kind == engine.OutcomeInterrupted {
+		o.Where = "during " + stageWords(d.s)
+	}
+	dd := document(d.s, d.cfg, kind)
+	o.Document = &dd
 	d.s.phase = engine.PhaseOutcome
 	d.bus.Emit(engine.PhaseStarted{Phase: engine.PhaseOutcome, Round: d.s.round, Title: "Outcome"})
 	return o

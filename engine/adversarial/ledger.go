@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/arenadebate/arena/engine/doc"
+
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/ledger"
 )
@@ -190,13 +192,14 @@ func (d *debate) debateLedger(kind engine.OutcomeKind) (engine.DebateLedger, boo
 }
 
 // emitLedger shows the ledger and returns its section of the outcome
-// document ("" when there is none).
-func (d *debate) emitLedger(kind engine.OutcomeKind) string {
+// document (nil when there is none).
+func (d *debate) emitLedger(kind engine.OutcomeKind) *doc.Section {
 	l, ok := d.debateLedger(kind)
 	if !ok {
-		return ""
+		return nil
 	}
 	d.bus.Emit(l)
 	d.bus.Emit(ledger.Table(l, engine.PhaseOutcome, d.s.round))
-	return ledger.Markdown(l)
+	sec := ledger.Section(l)
+	return &sec
 }

@@ -1,56 +1,79 @@
 package adversarial
 
 import (
-	"github.com/arenadebate/arena/engine"
-
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 )
 
-// report renders the closing document: a consensus report, a tradeoff
+// document builds the closing document: a consensus report, a tradeoff
 // document, or, for an aborted or interrupted debate, a short account of
 // how far it got. The audit trail closes all of them.
-func report(s *state, cfg Config, kind engine.OutcomeKind, summary string) string {
-	var b strings.Builder
+func document(s *state, cfg Config, kind engine.OutcomeKind) doc.Document {
+	d := doc.Document{Title: "Debate outcome"}
 	switch kind {
 	case OutcomeConsensus:
-		consensusReport(&b, s, cfg)
+		d.Result = "consensus"
+		header(&d, cfg)
+		consensusReport(&d, s)
 	case OutcomeTradeoff:
-		tradeoffReport(&b, s, cfg)
+		d.Result = "tradeoff identified"
+		header(&d, cfg)
+		tradeoffReport(&d, s)
 	default:
-		stoppedReport(&b, s, cfg, kind, summary)
+		d.Result = "aborted"
+		if kind == engine.OutcomeInterrupted {
+			d.Result = "interrupted"
+		}
+		header(&d, cfg)
+		stoppedReport(&d, s)
 	}
-	b.WriteString(s.ledger)
-	failuresSection(&b, s)
-	auditTrail(&b, s)
-	return b.String()
+	if s.ledger != nil {
+		d.Sections = append(d.Sections, *s.ledger)
+	}
+	if f := s.failures(); len(f) > 0 {
+		d.Add("Failures", doc.Bullets("", f...))
+	}
+	auditTrail(&d, s)
+	return d
 }
 
-func header(b *strings.Builder, title string, cfg Config) {
-	fmt.Fprintf(b, "# Debate outcome: %s\n\n", title)
-	fmt.Fprintf(b, "**Topic:** %s\n\n", engine.OneLine(cfg.Topic, 300))
+func header(d *doc.Document, cfg Config) {
+	d.Started("Topic", engine.OneLine(cfg.Topic, 300))
 }
 
-func consensusReport(b *strings.Builder, s *state, cfg Config) {
-	header(b, "consensus", cfg)
-	fmt.Fprintf(b, "**Final position:** %s\n\n", s.position())
+func consensusReport(d *doc.Document, s *state) {
+	d.Fact("Final position", s.position())
 	if s.opening != nil {
-		fmt.Fprintf(b, "**Confidence:** %s\n\n", strings.ToUpper(s.opening.Confidence))
+		d.Fact("Confidence", strings.ToUpper(s.opening.Confidence))
 	}
-	fmt.Fprintf(b, "**Rounds to consensus:** %d\n\n", s.round)
-	fmt.Fprintf(b, "## What %s learned\n\n", s.defender)
+	var learned []doc.Item
 	for _, st := range s.seats {
+		it := doc.Item{Label: "From " + st.name}
 		switch {
 		case st.status == seatFailed:
-			fmt.Fprintf(b, "- **From %s:** nothing — %s\n", st.name, st.failure)
+			it.Text = "nothing — " + st.failure
 		case len(st.learned) == 0:
-			fmt.Fprintf(b, "- **From %s:** nothing it accepted (%s)\n", st.name, verdictPhrase(st))
+			it.Text = "nothing it accepted (" + verdictPhrase(st) + ")"
 		default:
-			fmt.Fprintf(b, "- **From %s:** %s\n", st.name, strings.Join(st.learned, " · "))
+			it.Text = strings.Join(st.learned, " · ")
 		}
+		learned = append(learned, it)
 	}
-	b.WriteString("\n")
-	positionEvolution(b, s)
+	d.Sections = append(d.Sections, doc.Section{
+		Heading: "What " + s.defender + " learned", Restates: defenderReplies(s),
+		Blocks: []doc.Block{doc.ListOf("", learned...)},
+	})
+	positionEvolution(d, s)
+}
+
+// defenderReplies: a section drawn from the defender's replies (what it
+// accepted, its positions), which the stream showed as they came.
+func defenderReplies(s *state) *doc.Restates {
+	return &doc.Restates{Seats: []string{s.defender}}
 }
 
 func verdictPhrase(st *seat) string {
@@ -60,83 +83,71 @@ func verdictPhrase(st *seat) string {
 	return st.verdict + " · " + st.critique.ObjectionStrength
 }
 
-func positionEvolution(b *strings.Builder, s *state) {
+func positionEvolution(d *doc.Document, s *state) {
 	if len(s.positions) == 0 {
 		return
 	}
-	b.WriteString("## Position evolution\n\n")
 	vs := make([]string, len(s.positions))
-	for i := range s.positions {
-		vs[i] = fmt.Sprintf("v%d", i+1)
-	}
-	fmt.Fprintf(b, "%s (final)\n\n", strings.Join(vs, " → "))
+	var items []doc.Item
 	for i, p := range s.positions {
-		fmt.Fprintf(b, "- **v%d:** %s\n", i+1, p)
+		vs[i] = fmt.Sprintf("v%d", i+1)
+		items = append(items, doc.Item{Label: vs[i], Text: p})
 	}
-	b.WriteString("\n")
+	d.Sections = append(d.Sections, doc.Section{
+		Heading: "Position evolution", Restates: defenderReplies(s),
+		Blocks: []doc.Block{doc.Para(strings.Join(vs, " → ") + " (final)"), doc.ListOf("", items...)},
+	})
 }
 
-func tradeoffReport(b *strings.Builder, s *state, cfg Config) {
-	header(b, "tradeoff identified", cfg)
-	fmt.Fprintf(b, "**Rounds:** %d (max reached)\n\n", s.round)
-	b.WriteString("**Status:** Genuine disagreement — not a failure, but a signal\n\n")
+func tradeoffReport(d *doc.Document, s *state) {
+	d.Fact("Rounds", fmt.Sprintf("%d (max reached)", s.round))
+	d.Fact("Status", "Genuine disagreement — not a failure, but a signal")
 	syn := s.synthesis
 	if syn != nil && len(syn.Options) > 0 {
-		b.WriteString("## Options\n\n")
+		d.Add("Options")
 		for i, o := range syn.Options {
-			fmt.Fprintf(b, "### Option %c: %s\n\n%s\n\n", 'A'+rune(i%26), o.Name, o.Summary)
+			sec := doc.Section{Heading: fmt.Sprintf("Option %c: %s", 'A'+rune(i%26), o.Name), Depth: 1, Blocks: []doc.Block{doc.Para(o.Summary)}}
 			if len(o.ChooseIf) > 0 {
-				b.WriteString("**Choose this if:**\n")
-				for _, c := range o.ChooseIf {
-					fmt.Fprintf(b, "- %s\n", c)
-				}
-				b.WriteString("\n")
+				sec.Blocks = append(sec.Blocks, doc.Bullets("**Choose this if:**", o.ChooseIf...))
 			}
+			d.Sections = append(d.Sections, sec)
 		}
 	}
-	assumptionsTable(b, s)
+	assumptionsTable(d, s)
 	if syn != nil {
-		fmt.Fprintf(b, "## Recommendation\n\n%s\n\n", syn.Recommendation)
+		d.Add("Recommendation", doc.Para(syn.Recommendation))
 		if len(syn.OpenQuestions) > 0 {
-			b.WriteString("## Open questions\n\n")
-			for _, q := range syn.OpenQuestions {
-				fmt.Fprintf(b, "- %s\n", q)
-			}
-			b.WriteString("\n")
+			d.Add("Open questions", doc.Bullets("", syn.OpenQuestions...))
 		}
 	}
-	positionEvolution(b, s)
+	positionEvolution(d, s)
 }
 
 // assumptionsTable is the protocol's assumption extraction table.
-func assumptionsTable(b *strings.Builder, s *state) {
+func assumptionsTable(d *doc.Document, s *state) {
 	if len(s.finals) == 0 {
 		return
 	}
-	b.WriteString("## Assumption extraction\n\nThe disagreement persists because of different assumptions:\n\n")
-	b.WriteString("| Party | Core assumption | If true → |\n|---|---|---|\n")
 	parties := append([]string{s.defender}, seatNames(s)...)
+	rows := [][]string{}
+	var why []doc.Item
 	for _, p := range parties {
 		f, ok := s.finals[p]
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %s's position is correct |\n", p, engine.Cell(engine.OrDash(f.MyAssumption)), p)
-	}
-	b.WriteString("\n**The real question is:** which assumption matches *your* reality?\n\n")
-	b.WriteString("### Why they still disagree\n\n")
-	for _, p := range parties {
-		f, ok := s.finals[p]
-		if !ok {
-			continue
-		}
-		fmt.Fprintf(b, "- **%s:** %s", p, engine.OrDash(f.WhyDisagree))
+		rows = append(rows, []string{p, engine.OrDash(f.MyAssumption), p + "'s position is correct"})
+		it := doc.Item{Label: p, Text: engine.OrDash(f.WhyDisagree)}
 		if f.WhatWouldMakeOtherRight != "" {
-			fmt.Fprintf(b, " *The other side would be right if:* %s", f.WhatWouldMakeOtherRight)
+			it.Text += " *The other side would be right if:* " + f.WhatWouldMakeOtherRight
 		}
-		b.WriteString("\n")
+		why = append(why, it)
 	}
-	b.WriteString("\n")
+	d.Add("Assumption extraction",
+		doc.Para("The disagreement persists because of different assumptions:"),
+		doc.TableOf([]string{"Party", "Core assumption", "If true →"}, rows),
+		doc.Para("**The real question is:** which assumption matches *your* reality?"))
+	d.Sections = append(d.Sections, doc.Section{Heading: "Why they still disagree", Depth: 1, Blocks: []doc.Block{doc.ListOf("", why...)}})
 }
 
 func seatNames(s *state) []string {
@@ -147,16 +158,12 @@ func seatNames(s *state) []string {
 	return out
 }
 
-func stoppedReport(b *strings.Builder, s *state, cfg Config, kind engine.OutcomeKind, summary string) {
-	title := "aborted"
-	if kind == engine.OutcomeInterrupted {
-		title = "interrupted"
-	}
-	header(b, title, cfg)
-	fmt.Fprintf(b, "**%s.**\n\n", strings.TrimRight(summary, "."))
-	fmt.Fprintf(b, "**How far it got:** %s; at most %s.\n\n", stageWords(s), engine.Plural(s.maxRounds, "round"))
+// stoppedReport says how far a stopped debate got; the document's
+// summary says why it stopped.
+func stoppedReport(d *doc.Document, s *state) {
+	d.Fact("How far it got", fmt.Sprintf("%s; at most %s.", stageWords(s), engine.Plural(s.maxRounds, "round")))
 	if p := s.position(); p != "" {
-		fmt.Fprintf(b, "**Position when it stopped (v%d):** %s\n\n", len(s.positions), p)
+		d.Fact(fmt.Sprintf("Position when it stopped (v%d)", len(s.positions)), p)
 	}
 	var open []string
 	for _, st := range s.unresolved() {
@@ -165,38 +172,31 @@ func stoppedReport(b *strings.Builder, s *state, cfg Config, kind engine.Outcome
 		}
 	}
 	if len(open) > 0 {
-		fmt.Fprintf(b, "**Still disagreeing:** %s\n\n", strings.Join(open, ", "))
+		d.Fact("Still disagreeing", strings.Join(open, ", "))
 	}
 }
 
-func failuresSection(b *strings.Builder, s *state) {
-	f := s.failures()
-	if len(f) == 0 {
-		return
-	}
-	b.WriteString("## Failures\n\n")
-	for _, x := range f {
-		fmt.Fprintf(b, "- %s\n", x)
-	}
-	b.WriteString("\n")
-}
-
-func auditTrail(b *strings.Builder, s *state) {
+// auditTrail is every reply, round by round, folded: the stream showed
+// each as it came.
+func auditTrail(d *doc.Document, s *state) {
 	if len(s.audit) == 0 {
 		return
 	}
-	b.WriteString("---\n\n### Audit trail\n\n<details>\n<summary>Full debate history</summary>\n\n")
-	round := -1
+	trail := doc.Section{ID: "trail", Heading: "Audit trail", Folded: "Full debate history", Restates: &doc.Restates{}}
+	var rounds []doc.Section
 	for _, e := range s.audit {
-		if e.Round != round {
-			round = e.Round
-			fmt.Fprintf(b, "#### Round %d\n\n", round)
+		if !slices.Contains(trail.Restates.Seats, e.Agent) {
+			trail.Restates.Seats = append(trail.Restates.Seats, e.Agent)
+		}
+		if len(rounds) == 0 || rounds[len(rounds)-1].Heading != fmt.Sprintf("Round %d", e.Round) {
+			rounds = append(rounds, doc.Section{Heading: fmt.Sprintf("Round %d", e.Round), Depth: 1})
 		}
 		what := string(e.Task)
 		if what == "" {
 			what = string(e.Phase)
 		}
-		fmt.Fprintf(b, "**%s — %s**\n\n%s\n\n", e.Agent, what, e.Body)
+		r := &rounds[len(rounds)-1]
+		r.Blocks = append(r.Blocks, doc.Para("**"+e.Agent+" — "+what+"**"), doc.Para(e.Body))
 	}
-	b.WriteString("</details>\n")
+	d.Sections = append(append(d.Sections, trail), rounds...)
 }

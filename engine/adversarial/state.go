@@ -2,6 +2,7 @@ package adversarial
 
 import (
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 
 	"github.com/arenadebate/arena/challengers"
 )
@@ -36,7 +37,7 @@ type state struct {
 	synthesis   *Synthesis
 	finals      map[string]Final // party → answers to the final questions
 	audit       []auditEntry
-	ledger      string // the outcome document's debate ledger section ("" for none)
+	ledger      *doc.Section // the outcome document's debate ledger section (nil for none)
 }
 
 // auditEntry is one reply (or failure) for the audit trail.

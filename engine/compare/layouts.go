@@ -52,6 +52,20 @@ var (
 			{Key: "choose_if", Style: layout.Bullets, Bare: true, Format: "choose if %s"},
 		}}},
 		{Key: "open_questions", Style: layout.Bullets},
+		// A finding and a rebuttal's fate each read on one line, as the
+		// outcome document has them.
+		{Key: "audit", Style: layout.Bullets, Item: &layout.Layout{Fields: []layout.Field{
+			{Key: "kind", Style: layout.Heading},
+			{Key: "option", Style: layout.Line, Sep: " ", Format: "(the advocate for %s)"},
+			{Key: "claim", Style: layout.Line, Sep: ": ", Format: "“%s”"},
+			{Key: "detail", Style: layout.Line, Sep: " — "},
+		}}},
+		{Key: "rebuttals", Style: layout.Bullets, Item: &layout.Layout{Fields: []layout.Field{
+			{Key: "option", Style: layout.Heading, Format: "the rebuttal for %s"},
+			{Key: "effectiveness", Style: layout.Line, Sep: ": ", Format: "effectiveness %s/5"},
+			{Key: "survived", Style: layout.Line, Sep: "; survived: "},
+			{Key: "collapsed", Style: layout.Line, Sep: "; collapsed: "},
+		}}},
 	}}
 )
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/engine/receipt"
 )
 
@@ -134,16 +135,16 @@ func (r *run) receiptTable() engine.Table {
 }
 
 // receiptSection is the outcome document's account of the receipts.
-func (r *run) receiptSection(b *strings.Builder) {
+func (r *run) receiptSection(d *doc.Document) {
 	if len(r.readings) < 2 {
 		return
 	}
 	lines, _, tally := r.receiptLines()
-	fmt.Fprintf(b, "## Order receipts\n\nThe judge was asked in %d orders of the options. A preference that did not hold in every order counts as a tie, never a win: it is levelled in the averages above (computed by arena from the parsed scores).\n\n", len(r.readings))
-	for _, l := range lines {
-		fmt.Fprintf(b, "- %s\n", l)
-	}
-	fmt.Fprintf(b, "\n%s.\n\n", upperFirst(tally.Words()))
+	d.Sections = append(d.Sections, doc.Section{ID: "receipts", Heading: "Order receipts", Restates: &doc.Restates{Tables: []string{"Order receipts"}}, Blocks: []doc.Block{
+		doc.Para(fmt.Sprintf("The judge was asked in %d orders of the options. A preference that did not hold in every order counts as a tie, never a win: it is levelled in the averages above (computed by arena from the parsed scores).", len(r.readings))),
+		doc.Bullets("", lines...),
+		doc.Para(upperFirst(tally.Words()) + "."),
+	}})
 }
 
 func upperFirst(s string) string {

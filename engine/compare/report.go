@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/engine/receipt"
 )
 
@@ -17,7 +18,8 @@ func (r *run) outcome(ctx context.Context) engine.Outcome {
 	switch {
 	case ctx.Err() != nil && len(r.readings) < r.wantReadings():
 		o.Result, o.Stance = engine.OutcomeInterrupted, engine.StanceNeutral
-		o.Summary = "Interrupted during " + strings.ToLower(phaseTitle(r.phase))
+		o.Where = "during " + strings.ToLower(phaseTitle(r.phase))
+		o.Summary = "Interrupted " + o.Where
 	case r.abort != "" || len(r.readings) < r.wantReadings():
 		if r.abort == "" {
 			r.abort = "the judge gave no scorecard"
@@ -34,7 +36,8 @@ func (r *run) outcome(ctx context.Context) engine.Outcome {
 	if o.Result == OutcomeRecommendation || o.Result == OutcomeOrderDependent {
 		r.rt.Bus.Emit(r.placed(v))
 	}
-	o.Markdown = r.document(o, v)
+	d := r.document(o, v)
+	o.Document = &d
 	return o
 }
 
@@ -100,105 +103,115 @@ func phaseTitle(p engine.Phase) string {
 // each order and averaged, the weighted scorecard with its math, the
 // recommendation, conditions, the audit of the arguments, the rebuttal
 // analysis, open questions, failures and the audit trail.
-func (r *run) document(o engine.Outcome, v Verdict) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Comparison: %s\n\n", engine.OneLine(r.cfg.Decision, 300))
-	fmt.Fprintf(&b, "**Options:** %s\n\n", strings.Join(r.cfg.Options, " · "))
+func (r *run) document(o engine.Outcome, v Verdict) doc.Document {
+	d := doc.Document{Title: "Comparison", Result: string(o.Result)}
 	switch o.Result {
 	case OutcomeRecommendation:
-		fmt.Fprintf(&b, "**Recommendation:** %s\n\n", v.Recommendation)
+		d.Result = v.Recommendation + " recommended"
 	case OutcomeOrderDependent:
-		b.WriteString("**No robust recommendation:** the judge's pick depends on the order the options were presented in.\n\n")
-	default:
-		fmt.Fprintf(&b, "**%s**\n\n", o.Summary)
+		d.Result = "not robust"
+		d.Notices = append(d.Notices, doc.Notice{Label: "No robust recommendation", Warning: true,
+			Text: "the judge's pick depends on the order the options were presented in."})
 	}
+	d.Started("Decision", engine.OneLine(r.cfg.Decision, 300))
+	d.Started("Options", strings.Join(r.cfg.Options, " · "))
 	if r.cfg.Single {
-		b.WriteString("*A single agent scored the options alone (--single): no advocates.*\n\n")
+		d.Notices = append(d.Notices, doc.Notice{Label: "A single agent", Text: "it scored the options alone (--single): no advocates."})
 	}
 	if len(r.readings) == 1 {
-		b.WriteString("*The judge was asked in one order only: its position bias was not checked.*\n\n")
+		d.Notices = append(d.Notices, doc.Notice{Label: "One order", Warning: true, Text: "the judge was asked in one order only: its position bias was not checked."})
 	}
-	r.criteriaSection(&b)
+	r.criteriaSection(&d)
 	if len(r.readings) > 0 {
-		r.scoresSection(&b)
-		r.scorecardSection(&b, v)
-		r.receiptSection(&b)
-		r.conditionsSection(&b)
-		r.auditSection(&b)
-		r.rebuttalSection(&b)
-		r.questionsSection(&b)
+		r.scoresSection(&d)
+		r.scorecardSection(&d, v)
+		r.receiptSection(&d)
+		r.conditionsSection(&d)
+		r.auditSection(&d)
+		r.rebuttalSection(&d)
+		r.questionsSection(&d)
 	}
 	if len(r.failures) > 0 {
-		b.WriteString("## Failures\n\n")
-		for _, f := range r.failures {
-			fmt.Fprintf(&b, "- %s\n", f)
-		}
-		b.WriteString("\n")
+		d.Add("Failures", doc.Bullets("", r.failures...))
 	}
-	r.trailSection(&b)
-	return b.String()
+	r.trailSection(&d)
+	return d
 }
 
-func (r *run) criteriaSection(b *strings.Builder) {
+// judgesSaid: a section drawn from the judge's replies alone, which the
+// stream showed as they came.
+func (r *run) judgesSaid() *doc.Restates {
+	said := &doc.Restates{}
+	for _, rd := range r.readings {
+		said.Seats = append(said.Seats, rd.seat)
+	}
+	return said
+}
+
+func (r *run) criteriaSection(d *doc.Document) {
 	if len(r.criteria) == 0 {
 		return
 	}
-	b.WriteString("## Criteria\n\n| Criterion | Weight | Why |\n|---|---|---|\n")
+	var rows [][]string
+	// Criteria a model proposed streamed as a table; those given on the
+	// command line, without their reasons, the run's start listed.
+	said := &doc.Restates{Start: true}
 	for _, c := range r.criteria {
-		fmt.Fprintf(b, "| %s | %s (%d) | %s |\n", engine.Cell(c.Name), c.Weight, WeightOf(c.Weight), engine.Cell(engine.OrDash(c.Why)))
+		rows = append(rows, []string{c.Name, fmt.Sprintf("%s (%d)", c.Weight, WeightOf(c.Weight)), engine.OrDash(c.Why)})
+		if c.Why != "" {
+			said = &doc.Restates{Tables: []string{"Criteria"}}
+		}
 	}
-	b.WriteString("\n")
+	d.Sections = append(d.Sections, doc.Section{Heading: "Criteria", Restates: said,
+		Blocks: []doc.Block{doc.TableOf([]string{"Criterion", "Weight", "Why"}, rows)}})
 }
 
 // scoresSection is the criterion-by-criterion table: every option's score
 // in each reading and averaged.
-func (r *run) scoresSection(b *strings.Builder) {
-	b.WriteString("## Scores, criterion by criterion\n\n")
-	head := "| Criterion |"
-	sep := "|---|"
+func (r *run) scoresSection(d *doc.Document) {
+	cols := []string{"Criterion"}
 	for _, o := range r.cfg.Options {
 		for i := range r.readings {
-			head += fmt.Sprintf(" %s (%s) |", engine.Cell(o), readingName(i, len(r.readings)))
-			sep += "---|"
+			cols = append(cols, fmt.Sprintf("%s (%s)", o, readingName(i, len(r.readings))))
 		}
 		if len(r.readings) > 1 {
-			head += fmt.Sprintf(" %s (average) |", engine.Cell(o))
-			sep += "---|"
+			cols = append(cols, o+" (average)")
 		}
 	}
-	b.WriteString(head + "\n" + sep + "\n")
 	lv := r.levelled()
 	anyLevelled := false
+	var rows [][]string
 	for _, c := range r.criteria {
-		row := "| " + engine.Cell(c.Name) + " |"
+		row := []string{c.Name}
 		_, groups := receipt.Level(len(r.cfg.Options), r.receiptReadings(c.Name))
 		anyLevelled = anyLevelled || len(groups) > 0
 		for i, o := range r.cfg.Options {
 			for _, rd := range r.readings {
-				row += fmt.Sprintf(" %d |", rd.card[o][c.Name])
+				row = append(row, fmt.Sprint(rd.card[o][c.Name]))
 			}
 			if len(r.readings) > 1 {
 				mark := ""
 				if slices.ContainsFunc(groups, func(g []int) bool { return slices.Contains(g, i) }) {
 					mark = " ⇄"
 				}
-				row += fmt.Sprintf(" %.1f%s |", lv[o][c.Name], mark)
+				row = append(row, fmt.Sprintf("%.1f%s", lv[o][c.Name], mark))
 			}
 		}
-		b.WriteString(row + "\n")
+		rows = append(rows, row)
 	}
-	b.WriteString("\n")
+	blocks := []doc.Block{doc.TableOf(cols, rows)}
 	if anyLevelled {
-		b.WriteString("⇄ marks an average levelled with another option's: the judge's preference between them changed with the order, so it counts as a tie.\n\n")
+		blocks = append(blocks, doc.Para("⇄ marks an average levelled with another option's: the judge's preference between them changed with the order, so it counts as a tie."))
 	}
-	r.justifications(b)
+	blocks = append(blocks, r.justifications())
+	d.Sections = append(d.Sections, doc.Section{Heading: "Scores, criterion by criterion", Restates: r.judgesSaid(), Blocks: blocks})
 }
 
 // justifications lists each option's score on each criterion once, with
 // what every reading said: one line when the readings agree in words, a
 // line a reading when they do not (issue 32, point 8: each justification
 // was printed twice, as given and reversed).
-func (r *run) justifications(b *strings.Builder) {
+func (r *run) justifications() doc.Block {
 	type key struct{ option, criterion string }
 	said := map[key][]string{}
 	scores := map[key][]string{}
@@ -217,19 +230,17 @@ func (r *run) justifications(b *strings.Builder) {
 			scores[k] = append(scores[k], fmt.Sprintf("%d/5 %s", s.Score, readingName(i, len(r.readings))))
 		}
 	}
-	b.WriteString("**Justifications:**\n\n")
+	var items []doc.Item
 	for _, k := range order {
-		fmt.Fprintf(b, "- %s, %s: %s", k.option, k.criterion, strings.Join(scores[k], ", "))
+		it := doc.Item{Text: fmt.Sprintf("%s, %s: %s", k.option, k.criterion, strings.Join(scores[k], ", "))}
 		if same := sameWords(said[k]); same != "" {
-			fmt.Fprintf(b, " — %s\n", same)
-			continue
+			it.Text += " — " + same
+		} else {
+			it.Items = said[k]
 		}
-		b.WriteString("\n")
-		for _, w := range said[k] {
-			fmt.Fprintf(b, "  - %s\n", w)
-		}
+		items = append(items, it)
 	}
-	b.WriteString("\n")
+	return doc.ListOf("**Justifications:**", items...)
 }
 
 // sameWords is what every reading said, when they all said the same
@@ -247,45 +258,46 @@ func sameWords(said []string) string {
 	return first
 }
 
-func (r *run) scorecardSection(b *strings.Builder, v Verdict) {
-	b.WriteString("## Weighted scorecard\n\nEach score times its criterion's weight, summed; computed by arena from the parsed scores.\n\n")
-	head, sep := "| Option |", "|---|"
+func (r *run) scorecardSection(d *doc.Document, v Verdict) {
+	cols := []string{"Option"}
 	for i := range r.readings {
-		head += fmt.Sprintf(" %s |", readingName(i, len(r.readings)))
-		sep += "---|"
+		cols = append(cols, readingName(i, len(r.readings)))
 	}
-	head += " Average |"
-	sep += "---|"
-	b.WriteString(head + "\n" + sep + "\n")
+	cols = append(cols, "Average")
+	var rows [][]string
 	for _, o := range r.cfg.Options {
-		row := "| " + engine.Cell(o) + " |"
+		row := []string{o}
 		for _, rd := range r.readings {
-			row += " " + Math(rd.card, o, r.criteria) + " |"
+			row = append(row, Math(rd.card, o, r.criteria))
 		}
-		row += fmt.Sprintf(" %.1f |", r.levelled().Total(o, r.criteria))
-		b.WriteString(row + "\n")
+		rows = append(rows, append(row, fmt.Sprintf("%.1f", r.levelled().Total(o, r.criteria))))
 	}
-	b.WriteString("\n## Recommendation\n\n")
-	for i, p := range v.Picks {
-		fmt.Fprintf(b, "- With the options %s (%s): **%s**\n", readingName(i, len(v.Picks)), strings.Join(r.readings[i].order, ", "), p)
-	}
-	b.WriteString("\n")
+	card := []doc.Block{doc.Para("Each score times its criterion's weight, summed; computed by arena from the parsed scores."), doc.TableOf(cols, rows)}
 	leader, alone := r.levelled().Leader(r.cfg.Options, r.criteria)
-	switch {
-	case v.Flipped:
-		b.WriteString("The recommendation changed when the order of the options changed: it depends on presentation, not on the arguments, and is not robust. Weigh the scorecard and the conditions below yourself.\n\n")
-	default:
-		fmt.Fprintf(b, "**%s**, recommended in every reading.\n\n", v.Recommendation)
-	}
 	if alone && leader != v.Recommendation && !v.Flipped {
-		fmt.Fprintf(b, "Note: by the weighted scores %s leads, though the judge recommended %s.\n\n", leader, v.Recommendation)
+		card = append(card, doc.Para(fmt.Sprintf("Note: by the weighted scores %s leads, though the judge recommended %s.", leader, v.Recommendation)))
 	} else if !alone {
-		b.WriteString("Note: the weighted scores tie for first place.\n\n")
+		card = append(card, doc.Para("Note: the weighted scores tie for first place."))
 	}
+	d.Add("Weighted scorecard", card...)
+	var picks []string
+	for i, p := range v.Picks {
+		picks = append(picks, fmt.Sprintf("With the options %s (%s): **%s**", readingName(i, len(v.Picks)), strings.Join(r.readings[i].order, ", "), p))
+	}
+	rec := doc.Section{Heading: "Recommendation", Blocks: []doc.Block{doc.Bullets("", picks...)}}
+	if v.Flipped {
+		rec.Blocks = append(rec.Blocks, doc.Para("The recommendation changed when the order of the options changed: it depends on presentation, not on the arguments, and is not robust. Weigh the scorecard and the conditions below yourself."))
+	} else {
+		rec.Blocks = append(rec.Blocks, doc.Para(fmt.Sprintf("**%s**, recommended in every reading.", v.Recommendation)))
+		// The scorecard streamed with who recommended what in each
+		// reading, and the summary says it too.
+		rec.Restates = &doc.Restates{Tables: []string{"Weighted scorecard"}}
+	}
+	d.Sections = append(d.Sections, rec)
 }
 
-func (r *run) conditionsSection(b *strings.Builder) {
-	b.WriteString("## Decision conditions\n\n")
+func (r *run) conditionsSection(d *doc.Document) {
+	var blocks []doc.Block
 	for _, o := range r.cfg.Options {
 		var conds []string
 		for _, rd := range r.readings {
@@ -299,57 +311,54 @@ func (r *run) conditionsSection(b *strings.Builder) {
 				}
 			}
 		}
-		fmt.Fprintf(b, "**Choose %s if:**\n", o)
 		if len(conds) == 0 {
-			b.WriteString("- (no condition given)\n")
+			conds = []string{"(no condition given)"}
 		}
-		for _, c := range conds {
-			fmt.Fprintf(b, "- %s\n", c)
-		}
-		b.WriteString("\n")
+		blocks = append(blocks, doc.Bullets(fmt.Sprintf("**Choose %s if:**", o), conds...))
 	}
+	d.Sections = append(d.Sections, doc.Section{Heading: "Decision conditions", Restates: r.judgesSaid(), Blocks: blocks})
 }
 
-func (r *run) auditSection(b *strings.Builder) {
-	b.WriteString("## Argument audit\n\n")
-	n := 0
+func (r *run) auditSection(d *doc.Document) {
+	var items []string
 	for i, rd := range r.readings {
 		for _, a := range rd.j.Audit {
-			fmt.Fprintf(b, "- **%s** (the advocate for %s, found by the judge, %s): %q — %s\n", engine.OrDash(a.Kind), engine.OrDash(a.Option), readingName(i, len(r.readings)), a.Claim, engine.OrDash(a.Detail))
-			n++
+			items = append(items, fmt.Sprintf("**%s** (the advocate for %s, found by the judge, %s): %q — %s", engine.OrDash(a.Kind), engine.OrDash(a.Option), readingName(i, len(r.readings)), a.Claim, engine.OrDash(a.Detail)))
 		}
 	}
 	for _, note := range r.notes {
-		fmt.Fprintf(b, "- **checked by arena:** %s\n", note)
-		n++
+		items = append(items, "**checked by arena:** "+note)
 	}
-	if n == 0 {
-		b.WriteString("No strawman or unsupported claim was found, and every quoted claim was found in the opening it attacked.\n")
+	block := doc.Bullets("", items...)
+	if len(items) == 0 {
+		block = doc.Para("No strawman or unsupported claim was found, and every quoted claim was found in the opening it attacked.")
 	}
-	b.WriteString("\n")
+	said := r.judgesSaid()
+	said.Notes = len(r.notes) > 0
+	d.Sections = append(d.Sections, doc.Section{Heading: "Argument audit", Restates: said, Blocks: []doc.Block{block}})
 }
 
-func (r *run) rebuttalSection(b *strings.Builder) {
+func (r *run) rebuttalSection(d *doc.Document) {
 	if r.cfg.Quick || r.cfg.Single {
 		return
 	}
-	b.WriteString("## Rebuttal analysis\n\n")
+	var items []string
 	for i, rd := range r.readings {
 		for _, rs := range rd.j.Rebuttals {
-			fmt.Fprintf(b, "- **The rebuttal for %s** (%s): effectiveness %d/5", engine.OrDash(rs.Option), readingName(i, len(r.readings)), rs.Effectiveness)
+			it := fmt.Sprintf("**The rebuttal for %s** (%s): effectiveness %d/5", engine.OrDash(rs.Option), readingName(i, len(r.readings)), rs.Effectiveness)
 			if len(rs.Survived) > 0 {
-				fmt.Fprintf(b, "; survived: %s", strings.Join(rs.Survived, "; "))
+				it += "; survived: " + strings.Join(rs.Survived, "; ")
 			}
 			if len(rs.Collapsed) > 0 {
-				fmt.Fprintf(b, "; collapsed: %s", strings.Join(rs.Collapsed, "; "))
+				it += "; collapsed: " + strings.Join(rs.Collapsed, "; ")
 			}
-			b.WriteString("\n")
+			items = append(items, it)
 		}
 	}
-	b.WriteString("\n")
+	d.Sections = append(d.Sections, doc.Section{Heading: "Rebuttal analysis", Restates: r.judgesSaid(), Blocks: []doc.Block{doc.Bullets("", items...)}})
 }
 
-func (r *run) questionsSection(b *strings.Builder) {
+func (r *run) questionsSection(d *doc.Document) {
 	var qs []string
 	for _, rd := range r.readings {
 		for _, q := range rd.j.OpenQuestions {
@@ -361,19 +370,23 @@ func (r *run) questionsSection(b *strings.Builder) {
 	if len(qs) == 0 {
 		return
 	}
-	b.WriteString("## Open questions\n\n")
-	for _, q := range qs {
-		fmt.Fprintf(b, "- %s\n", q)
-	}
-	b.WriteString("\n")
+	d.Sections = append(d.Sections, doc.Section{Heading: "Open questions", Restates: r.judgesSaid(), Blocks: []doc.Block{doc.Bullets("", qs...)}})
 }
 
-func (r *run) trailSection(b *strings.Builder) {
+// trailSection is every reply, as given: the stream showed each as it
+// came.
+func (r *run) trailSection(d *doc.Document) {
 	if len(r.trail) == 0 {
 		return
 	}
-	b.WriteString("## Audit trail\n\n")
+	trail := doc.Section{ID: "trail", Heading: "Audit trail", Restates: &doc.Restates{}}
+	var entries []doc.Section
 	for _, t := range r.trail {
-		fmt.Fprintf(b, "### %s · %s (%s)\n\n%s\n\n", phaseTitle(t.phase), t.seat, t.agent, strings.TrimSpace(t.body))
+		if !slices.Contains(trail.Restates.Seats, t.seat) {
+			trail.Restates.Seats = append(trail.Restates.Seats, t.seat)
+		}
+		entries = append(entries, doc.Section{Heading: fmt.Sprintf("%s · %s (%s)", phaseTitle(t.phase), t.seat, t.agent), Depth: 1,
+			Blocks: []doc.Block{doc.Para(strings.TrimSpace(t.body))}})
 	}
+	d.Sections = append(append(d.Sections, trail), entries...)
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/arenadebate/arena/engine/doc"
+
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/ledger"
 )
@@ -246,13 +248,14 @@ func dedupe(xs []string) []string {
 }
 
 // emitLedger shows the ledger and returns its section of the outcome
-// document ("" when there was no debate to account for).
-func (r *run) emitLedger(kind engine.OutcomeKind, last Check) string {
+// document (nil when there was no debate to account for).
+func (r *run) emitLedger(kind engine.OutcomeKind, last Check) *doc.Section {
 	l, ok := r.debateLedger(kind, last)
 	if !ok {
-		return ""
+		return nil
 	}
 	r.rt.Bus.Emit(l)
 	r.rt.Bus.Emit(ledger.Table(l, PhaseCheck, r.round))
-	return ledger.Markdown(l)
+	sec := ledger.Section(l)
+	return &sec
 }

@@ -49,13 +49,13 @@ type debatePrompt struct {
 }
 
 func (r *run) debatePrompt(s *seat, live []*seat, standing string) debatePrompt {
-	p := debatePrompt{base: r.base(s.n), Mine: s.body.String(), Standing: standing}
+	p := debatePrompt{base: r.base(s.n), Mine: s.body(), Standing: standing}
 	for i, v := range s.ints(r.cfg.Criteria) {
 		p.MyScores = append(p.MyScores, myScore{Name: r.cfg.Criteria[i].Name, Score: v})
 	}
 	for _, o := range live {
 		if o != s {
-			p.Others = append(p.Others, otherReport{Name: o.name, Report: o.body.String()})
+			p.Others = append(p.Others, otherReport{Name: o.name, Report: o.body()})
 		}
 	}
 	return p

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenadebate/arena/engine/doc"
+
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/engine"
@@ -191,13 +193,17 @@ type seat struct {
 	scores   []Score // current
 	initial  []int   // after the independent analysis
 	rounds   []*Debate
-	body     strings.Builder // the report without its header, for prompts
+	report   []doc.Section // its report, as it grew
 	flags    []string
 }
 
 func (s *seat) ints(cs []Criterion) []int { return ScoresOf(cs, s.scores) }
 
 func (s *seat) label() string { return fmt.Sprintf("%s (%s)", s.name, s.agent.Name) }
+
+// body is the judge's report as the prompts quote it: its sections, the
+// first under a heading of level 1.
+func (s *seat) body() string { return doc.Sections(s.report, 1) }
 
 // run is one judging.
 type run struct {
@@ -221,6 +227,9 @@ func (p *Protocol) Run(ctx context.Context, rt *engine.Runtime) engine.Outcome {
 	for i, a := range p.cfg.Judges {
 		r.seats = append(r.seats, &seat{n: i + 1, name: judgeName(i + 1), agent: a, live: true,
 			self: p.cfg.Author != "" && a.Name == p.cfg.Author})
+	}
+	if r.cfg.Reports != nil {
+		rt.KeepDocument(r.keepCopy)
 	}
 	r.setupNotes()
 	r.analyse(ctx)
@@ -387,7 +396,7 @@ func (r *run) analyse(ctx context.Context) {
 		r.emitScored(s)
 		r.checkQuotes(s, a.Scores, nil)
 		r.checkTotal(s, a.Overall)
-		r.write(s, r.header(s)+analysisSection(r.cfg.Criteria, s, a, r.corpus))
+		r.write(s, analysisSections(r.cfg.Criteria, s, a, r.corpus, r.cfg.Solution.Files))
 	}
 }
 
@@ -436,14 +445,17 @@ func abs(v float64) float64 {
 	return v
 }
 
-// write appends to a judge's report: in memory for the prompts and the
-// outcome document, and in its file when there is a sink.
-func (r *run) write(s *seat, text string) {
-	if !strings.HasPrefix(text, "Done by") {
-		s.body.WriteString(text)
-	} else if _, body, ok := strings.Cut(text, "\n\n"); ok {
-		s.body.WriteString(body)
+// write adds sections to a judge's report: in memory for the prompts and
+// the outcome document, and in its file when there is a sink, the file
+// begun with who wrote it, as the seed has it.
+func (r *run) write(s *seat, sections []doc.Section) {
+	text := doc.Sections(sections, 1)
+	if len(s.report) == 0 {
+		text = fmt.Sprintf("Done by %s (%s)\n\n", s.name, s.agent.Name) + text
+	} else {
+		text = "\n" + text
 	}
+	s.report = append(s.report, sections...)
 	if r.cfg.Reports == nil {
 		return
 	}
@@ -458,15 +470,6 @@ func (r *run) write(s *seat, text string) {
 		r.saved = append(r.saved, sv)
 		r.rt.Bus.Emit(sv)
 	}
-}
-
-// header begins a judge's report file, as the seed has it.
-func (r *run) header(s *seat) string {
-	h := fmt.Sprintf("Done by %s (%s)\n\n", s.name, s.agent.Name)
-	if s.self {
-		h = fmt.Sprintf("Done by %s (%s)\n\n> **Self-preference:** %s is %s, the agent that wrote this solution: this judge graded its own model's work.\n\n", s.name, s.agent.Name, s.name, s.agent.Name)
-	}
-	return h
 }
 
 // check runs the consensus check over the live judges and shows it as a
@@ -618,7 +621,7 @@ func (r *run) debate(ctx context.Context) []bool {
 			r.notes = append(r.notes, msg)
 			r.rt.Note(engine.NoteWarn, "%s", msg)
 		}
-		r.write(s, debateSection(r.cfg.Criteria, r.round, s, d, prev, unexplained, r.corpus))
+		r.write(s, debateSections(r.cfg.Criteria, r.round, s, d, prev, unexplained, r.corpus, r.cfg.Solution.Files))
 	}
 	var accepts []bool
 	for _, s := range r.live() {

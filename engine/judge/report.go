@@ -5,141 +5,147 @@ import (
 	"strings"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 )
 
 // The judges' reports (one per judge, a section per round, as the seed
 // lays them out) and the outcome document.
 
-func quoteLine(c Corpus, q string) string {
-	if c.QuoteFound(q) {
-		return fmt.Sprintf("- “%s”\n", q)
+// finding is a quote a judge gave, as arena checked it: where in the
+// solution it is, or flagged as not there.
+func finding(c Corpus, files []engine.Doc, about, q string) doc.Finding {
+	f := doc.Finding{About: about, Quote: q}
+	if !c.QuoteFound(q) {
+		f.Flag = "not found in the solution"
+		return f
 	}
-	return fmt.Sprintf("- “%s” — ⚠ **not found in the solution** (flagged by arena)\n", q)
+	f.File, f.Line = locate(files, q)
+	return f
 }
 
-// analysisSection is a judge's independent analysis, as its report reads.
-func analysisSection(cs []Criterion, s *seat, a Analysis, corpus Corpus) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s: independent analysis\n\n", s.name)
-	scoreTable(&b, cs, a.Scores)
-	fmt.Fprintf(&b, "**Weighted overall (computed by arena):** %.2f/5.0", Weighted(cs, ScoresOf(cs, a.Scores)))
-	if a.Overall != nil {
-		fmt.Fprintf(&b, " (the judge's own total, not used: %s)", trimFloat(*a.Overall))
+// analysisSections are a judge's independent analysis, as its report
+// reads.
+func analysisSections(cs []Criterion, s *seat, a Analysis, corpus Corpus, files []engine.Doc) []doc.Section {
+	head := doc.Section{Heading: s.name + ": independent analysis"}
+	if s.self {
+		head.Blocks = append(head.Blocks, doc.Block{Notice: &doc.Notice{Label: "Self-preference",
+			Text: fmt.Sprintf("%s is %s, the agent that wrote this solution: this judge graded its own model's work.", s.name, s.agent.Name)}})
 	}
-	b.WriteString("\n\n")
+	overall := fmt.Sprintf("**Weighted overall (computed by arena):** %.2f/5.0", Weighted(cs, ScoresOf(cs, a.Scores)))
+	if a.Overall != nil {
+		overall += fmt.Sprintf(" (the judge's own total, not used: %s)", trimFloat(*a.Overall))
+	}
+	head.Blocks = append(head.Blocks, scoreTable(cs, a.Scores), doc.Para(overall))
+	out := []doc.Section{head}
 	for _, sc := range a.Scores {
-		fmt.Fprintf(&b, "### %s — %d/5\n\n", sc.Criterion, sc.Score)
+		sec := doc.Section{Heading: fmt.Sprintf("%s — %d/5", sc.Criterion, sc.Score), Depth: 1}
 		if sc.Justification != "" {
-			b.WriteString(sc.Justification + "\n\n")
+			sec.Blocks = append(sec.Blocks, doc.Para(sc.Justification))
 		}
 		if len(sc.Evidence) == 0 {
-			b.WriteString("Evidence: none quoted.\n\n")
-			continue
+			sec.Blocks = append(sec.Blocks, doc.Para("Evidence: none quoted."))
+		} else {
+			ev := &doc.Findings{Intro: "Evidence:"}
+			for _, q := range sc.Evidence {
+				ev.Items = append(ev.Items, finding(corpus, files, "", q))
+			}
+			sec.Blocks = append(sec.Blocks, doc.Block{Findings: ev})
 		}
-		b.WriteString("Evidence:\n")
-		for _, q := range sc.Evidence {
-			b.WriteString(quoteLine(corpus, q))
-		}
-		b.WriteString("\n")
+		out = append(out, sec)
 	}
-	list(&b, "## Strengths", a.Strengths)
-	list(&b, "## Weaknesses", a.Weaknesses)
+	out = append(out, listSection("Strengths", 1, a.Strengths), listSection("Weaknesses", 1, a.Weaknesses))
 	if len(a.Verification) > 0 {
-		b.WriteString("## Verification\n\n")
-		for i, v := range a.Verification {
+		var items []doc.Item
+		for _, v := range a.Verification {
 			changed := "no change"
 			if v.Changed {
 				changed = "score revised"
 			}
-			fmt.Fprintf(&b, "%d. **%s** %s (%s)\n", i+1, v.Question, v.Answer, changed)
+			items = append(items, doc.Item{Text: fmt.Sprintf("**%s** %s (%s)", v.Question, v.Answer, changed)})
 		}
-		b.WriteString("\n")
+		out = append(out, doc.Section{Heading: "Verification", Depth: 1, Blocks: []doc.Block{doc.Numbered(items...)}})
 	}
-	return b.String()
+	return out
 }
 
-func scoreTable(b *strings.Builder, cs []Criterion, ss []Score) {
-	b.WriteString("| Criterion | Weight | Score |\n|---|---|---|\n")
+func scoreTable(cs []Criterion, ss []Score) doc.Block {
+	var rows [][]string
 	for i, c := range cs {
-		fmt.Fprintf(b, "| %s | %s%% | %d/5 |\n", c.Name, trimFloat(Share(cs, i)), ss[i].Score)
+		rows = append(rows, []string{c.Name, trimFloat(Share(cs, i)) + "%", fmt.Sprintf("%d/5", ss[i].Score)})
 	}
-	b.WriteString("\n")
+	return doc.TableOf([]string{"Criterion", "Weight", "Score"}, rows)
 }
 
-func list(b *strings.Builder, heading string, items []string) {
-	b.WriteString(heading + "\n\n")
+// listSection is a section listing items, or saying none was named.
+func listSection(heading string, depth int, items []string) doc.Section {
+	sec := doc.Section{Heading: heading, Depth: depth}
 	if len(items) == 0 {
-		b.WriteString("None named.\n\n")
-		return
+		sec.Blocks = []doc.Block{doc.Para("None named.")}
+	} else {
+		sec.Blocks = []doc.Block{doc.Bullets("", items...)}
 	}
-	for _, it := range items {
-		fmt.Fprintf(b, "- %s\n", it)
-	}
-	b.WriteString("\n")
+	return sec
 }
 
-// debateSection is what a debate round appends to a judge's report.
-func debateSection(cs []Criterion, round int, s *seat, d Debate, prev []int, unexplained []string, corpus Corpus) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "## Debate Round %d\n\n### Disagreements Identified\n\n", round)
+// debateSections are what a debate round adds to a judge's report.
+func debateSections(cs []Criterion, round int, s *seat, d Debate, prev []int, unexplained []string, corpus Corpus, files []engine.Doc) []doc.Section {
+	dis := doc.Section{Heading: "Disagreements Identified", Depth: 2}
 	if len(d.Disagreements) == 0 {
-		b.WriteString("None named.\n\n")
+		dis.Blocks = append(dis.Blocks, doc.Para("None named."))
 	}
 	for _, x := range d.Disagreements {
-		fmt.Fprintf(&b, "**Disagreement with %s on Criterion \"%s\"**\n", x.Judge, x.Criterion)
-		fmt.Fprintf(&b, "- My score: %d/5\n- Their score: %d/5\n", x.Mine, x.Theirs)
+		items := []string{fmt.Sprintf("My score: %d/5", x.Mine), fmt.Sprintf("Their score: %d/5", x.Theirs)}
 		if x.Defense != "" {
-			fmt.Fprintf(&b, "- My defense: %s\n", x.Defense)
+			items = append(items, "My defense: "+x.Defense)
 		}
 		if x.Challenge != "" {
-			fmt.Fprintf(&b, "- My challenge: %s\n", x.Challenge)
+			items = append(items, "My challenge: "+x.Challenge)
 		}
-		b.WriteString("\n")
+		dis.Blocks = append(dis.Blocks, doc.Bullets(fmt.Sprintf("**Disagreement with %s on Criterion \"%s\"**", x.Judge, x.Criterion), items...))
 	}
-	b.WriteString("### Revised Assessment\n\n")
+	rev := doc.Section{Heading: "Revised Assessment", Depth: 2}
 	cur := ScoresOf(cs, d.Scores)
+	var items []doc.Item
 	for i, c := range cs {
-		if prev[i] == cur[i] {
-			fmt.Fprintf(&b, "- **Criterion \"%s\"**: Maintained %d/5\n", c.Name, cur[i])
-			continue
-		}
-		fmt.Fprintf(&b, "- **Criterion \"%s\"**: Revised from %d to %d/5\n", c.Name, prev[i], cur[i])
-		for _, ch := range d.Changes {
-			if j, ok := matchCriterion(cs, ch.Criterion); ok && j == i && ch.Reason != "" {
-				fmt.Fprintf(&b, "  - Reason for change: %s\n", ch.Reason)
+		it := doc.Item{Label: fmt.Sprintf("Criterion \"%s\"", c.Name), Text: fmt.Sprintf("Maintained %d/5", cur[i])}
+		if prev[i] != cur[i] {
+			it.Text = fmt.Sprintf("Revised from %d to %d/5", prev[i], cur[i])
+			for _, ch := range d.Changes {
+				if j, ok := matchCriterion(cs, ch.Criterion); ok && j == i && ch.Reason != "" {
+					it.Items = append(it.Items, "Reason for change: "+ch.Reason)
+				}
 			}
 		}
+		items = append(items, it)
 	}
-	b.WriteString("\n")
+	rev.Blocks = append(rev.Blocks, doc.ListOf("", items...))
 	for _, u := range unexplained {
-		fmt.Fprintf(&b, "> ⚠ **Sycophancy guard:** %s changed %s.\n\n", s.name, u)
+		rev.Blocks = append(rev.Blocks, doc.Warn("Sycophancy guard", fmt.Sprintf("%s changed %s.", s.name, u)))
 	}
-	fmt.Fprintf(&b, "**New Weighted Score (computed by arena)**: %.2f/5.0\n\n", Weighted(cs, cur))
-	fmt.Fprintf(&b, "**Accepts the consensus:** %s", yesNo(d.AcceptsConsensus))
+	accepts := "**Accepts the consensus:** " + yesNo(d.AcceptsConsensus)
 	if len(d.AgreesWith) > 0 {
-		fmt.Fprintf(&b, "; agrees with %s", strings.Join(d.AgreesWith, ", "))
+		accepts += "; agrees with " + strings.Join(d.AgreesWith, ", ")
 	}
-	b.WriteString("\n\n## Evidences\n\n")
-	n := 0
+	rev.Blocks = append(rev.Blocks, doc.Para(fmt.Sprintf("**New Weighted Score (computed by arena)**: %.2f/5.0", Weighted(cs, cur))), doc.Para(accepts))
+	ev := doc.Section{Heading: "Evidences", Depth: 2}
+	var found []doc.Finding
 	for _, sc := range d.Scores {
 		for _, q := range sc.Evidence {
-			b.WriteString(sc.Criterion + ": ")
-			b.WriteString(strings.TrimPrefix(quoteLine(corpus, q), "- "))
-			n++
+			found = append(found, finding(corpus, files, sc.Criterion, q))
 		}
 	}
 	for _, ch := range d.Changes {
 		for _, q := range ch.Evidence {
-			b.WriteString(ch.Criterion + " (change): ")
-			b.WriteString(strings.TrimPrefix(quoteLine(corpus, q), "- "))
-			n++
+			found = append(found, finding(corpus, files, ch.Criterion+" (change)", q))
 		}
 	}
-	if n == 0 {
-		b.WriteString("None quoted.\n")
+	if len(found) == 0 {
+		ev.Blocks = []doc.Block{doc.Para("None quoted.")}
+	} else {
+		ev.Blocks = []doc.Block{{Findings: &doc.Findings{Items: found}}}
 	}
-	b.WriteString("\n")
-	return b.String()
+	// Under the report's one title, as the seed lays a round out.
+	return []doc.Section{{Heading: fmt.Sprintf("Debate Round %d", round), Depth: 1}, dis, rev, ev}
 }
 
 // gap is a disagreement of more than one point between two judges on one
@@ -195,7 +201,7 @@ func (r *run) outcome(kind engine.OutcomeKind) engine.Outcome {
 	if len(r.checks) > 0 {
 		last = r.checks[len(r.checks)-1]
 	}
-	var b strings.Builder
+	d := doc.Document{Title: "Judging outcome"}
 	switch kind {
 	case OutcomeConsensus, OutcomeBelowMin:
 		rec := Recommendation(last.overall(), r.passMark())
@@ -209,31 +215,37 @@ func (r *run) outcome(kind engine.OutcomeKind) engine.Outcome {
 			o.Stance = engine.StancePartial
 			o.Summary = fmt.Sprintf("Consensus %s, but the overall %.2f/5 is below --min-score %s", when, last.overall(), trimFloat(r.cfg.MinScore))
 		}
-		r.consensusDoc(&b, kind, last, rec)
+		r.consensusDoc(&d, kind, last, rec)
 	case OutcomeNoConsensus:
 		o.Stance = engine.StanceDisagree
 		o.Summary = fmt.Sprintf("No consensus after %s (%s): human review needed", engine.Plural(r.round, "debate round"), strings.Join(last.Fails, "; "))
-		r.noConsensusDoc(&b, last)
+		r.noConsensusDoc(&d, last)
 	case engine.OutcomeInterrupted:
 		o.Stance = engine.StanceNeutral
-		o.Summary = "Interrupted " + r.where()
-		r.stoppedDoc(&b, "interrupted", o.Summary)
+		o.Where = r.where()
+		o.Summary = "Interrupted " + o.Where
+		r.stoppedDoc(&d, "interrupted")
 	default:
 		o.Stance = engine.StanceDisagree
 		o.Summary = "Aborted " + r.where() + ": " + r.abort
-		r.stoppedDoc(&b, "aborted", o.Summary)
+		r.stoppedDoc(&d, "aborted")
 	}
-	b.WriteString(r.emitLedger(kind, last))
-	r.appendix(&b)
-	o.Markdown = r.rt.WithCosts(b.String())
-	if r.cfg.Reports != nil {
-		if path, err := r.cfg.Reports.Outcome(o.Markdown); err != nil {
-			r.rt.Note(engine.NoteError, "could not copy the outcome document to the reports directory: %v", err)
-		} else {
-			r.rt.Bus.Emit(engine.Saved{What: "outcome copy", Path: path})
-		}
+	if sec := r.emitLedger(kind, last); sec != nil {
+		d.Sections = append(d.Sections, *sec)
 	}
+	r.appendix(&d)
+	o.Document = &d
 	return o
+}
+
+// keepCopy copies the outcome document, whole as engine.Run closed it,
+// to the reports directory beside the judges' reports.
+func (r *run) keepCopy(out engine.Outcome) {
+	if path, err := r.cfg.Reports.Outcome(out.Markdown); err != nil {
+		r.rt.Note(engine.NoteError, "could not copy the outcome document to the reports directory: %v", err)
+	} else {
+		r.rt.Bus.Emit(engine.Saved{What: "outcome copy", Path: path})
+	}
 }
 
 func (r *run) where() string {
@@ -250,20 +262,21 @@ func (r *run) passMark() float64 {
 	return DefaultPassMark
 }
 
-func (r *run) head(b *strings.Builder, title string) {
-	fmt.Fprintf(b, "# Judging outcome: %s\n\n", title)
-	fmt.Fprintf(b, "**Task:** %s\n\n", engine.OneLine(r.cfg.Task, 300))
+func (r *run) head(d *doc.Document, result string) {
+	d.Result = result
+	d.Started("Task", engine.OneLine(r.cfg.Task, 300))
 	sol := r.cfg.Solution
 	var files []string
 	for _, f := range sol.Files {
 		files = append(files, fmt.Sprintf("`%s` (%d bytes)", f.Name, len(f.Content)))
 	}
-	fmt.Fprintf(b, "**Solution:** %s\n\n", strings.Join(files, ", "))
+	d.Fact("Solution", strings.Join(files, ", "))
 	if len(sol.Cut) > 0 {
-		fmt.Fprintf(b, "**Cut to fit the prompt budget:** %s\n\n", strings.Join(sol.Cut, "; "))
+		d.Fact("Cut to fit the prompt budget", strings.Join(sol.Cut, "; "))
 	}
 	if len(sol.Skipped) > 0 {
-		fmt.Fprintf(b, "**Skipped:** %s\n\n", strings.Join(sol.Skipped, ", "))
+		// The run warned of them as it started.
+		d.Facts = append(d.Facts, doc.Fact{Name: "Skipped", Value: strings.Join(sol.Skipped, ", "), Restates: &doc.Restates{Notes: true}})
 	}
 	var judges []string
 	for _, s := range r.seats {
@@ -276,102 +289,100 @@ func (r *run) head(b *strings.Builder, title string) {
 		}
 		judges = append(judges, j)
 	}
-	fmt.Fprintf(b, "**Judges:** %s\n\n", strings.Join(judges, ", "))
+	d.Fact("Judges", strings.Join(judges, ", "))
 	var crit []string
 	for i, c := range r.cfg.Criteria {
 		crit = append(crit, fmt.Sprintf("%s %s%%", c.Name, trimFloat(Share(r.cfg.Criteria, i))))
 	}
-	fmt.Fprintf(b, "**Criteria:** %s", strings.Join(crit, ", "))
+	criteria := strings.Join(crit, ", ")
 	if n := NormaliseNote(r.cfg.Criteria); n != "" {
-		fmt.Fprintf(b, " (%s)", n)
+		criteria += " (" + n + ")"
 	}
-	b.WriteString("\n\n")
+	d.Started("Criteria", criteria)
 }
 
 // finalTable: each live judge and the final average per criterion.
-func (r *run) finalTable(b *strings.Builder, last Check, withFinal bool) {
+func (r *run) finalTable(last Check, withFinal bool) doc.Block {
 	live := r.live()
 	cs := r.cfg.Criteria
-	b.WriteString("| Criterion | Weight |")
+	cols := []string{"Criterion", "Weight"}
 	for _, s := range live {
-		fmt.Fprintf(b, " %s |", s.name)
+		cols = append(cols, s.name)
 	}
 	if withFinal {
-		b.WriteString(" Final |")
+		cols = append(cols, "Final")
 	}
-	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(live)))
-	if withFinal {
-		b.WriteString("---|")
-	}
-	b.WriteString("\n")
+	var rows [][]string
 	for i, c := range cs {
-		fmt.Fprintf(b, "| %s | %s%% |", c.Name, trimFloat(Share(cs, i)))
+		row := []string{c.Name, trimFloat(Share(cs, i)) + "%"}
 		sum := 0
 		for _, s := range live {
 			v := s.ints(cs)[i]
 			sum += v
-			fmt.Fprintf(b, " %d/5 |", v)
+			row = append(row, fmt.Sprintf("%d/5", v))
 		}
 		if withFinal {
-			fmt.Fprintf(b, " %.1f/5 |", float64(sum)/float64(len(live)))
+			row = append(row, fmt.Sprintf("%.1f/5", float64(sum)/float64(len(live))))
 		}
-		b.WriteString("\n")
+		rows = append(rows, row)
 	}
-	b.WriteString("| **Overall (weighted, by arena)** | |")
+	overall := []string{"**Overall (weighted, by arena)**", ""}
 	for i := range live {
-		fmt.Fprintf(b, " %.2f |", last.Overall[i])
+		overall = append(overall, fmt.Sprintf("%.2f", last.Overall[i]))
 	}
 	if withFinal {
-		fmt.Fprintf(b, " **%.2f** |", last.overall())
+		overall = append(overall, fmt.Sprintf("**%.2f**", last.overall()))
 	}
-	b.WriteString("\n\n")
+	return doc.TableOf(cols, append(rows, overall))
 }
 
-func (r *run) consensusDoc(b *strings.Builder, kind engine.OutcomeKind, last Check, rec string) {
+func (r *run) consensusDoc(d *doc.Document, kind engine.OutcomeKind, last Check, rec string) {
 	title := "consensus"
 	if kind == OutcomeBelowMin {
 		title = "consensus, below the minimum score"
 	}
-	r.head(b, title)
-	b.WriteString("## Consensus Scores\n\n")
-	r.finalTable(b, last, true)
-	fmt.Fprintf(b, "**Consensus Overall Score:** %.2f/5.0\n\n", last.overall())
+	r.head(d, title)
+	scores := []doc.Block{r.finalTable(last, true), doc.Para(fmt.Sprintf("**Consensus Overall Score:** %.2f/5.0", last.overall()))}
 	if kind == OutcomeBelowMin {
-		fmt.Fprintf(b, "> ⚠ **Below the minimum score:** %.2f is below --min-score %s.\n\n", last.overall(), trimFloat(r.cfg.MinScore))
+		scores = append(scores, doc.Warn("Below the minimum score", fmt.Sprintf("%.2f is below --min-score %s.", last.overall(), trimFloat(r.cfg.MinScore))))
 	}
-	r.agreement(b)
-	syn := r.synthesis
-	if syn != nil {
-		list(b, "## Consensus Strengths", syn.Strengths)
-		list(b, "## Consensus Weaknesses", syn.Weaknesses)
+	d.Add("Consensus Scores", scores...)
+	r.agreement(d)
+	if syn := r.synthesis; syn != nil {
+		// The synthesis streamed as the first live judge's reply.
+		said := &doc.Restates{Seats: []string{r.live()[0].name}}
+		strengths, weaknesses := listSection("Consensus Strengths", 0, syn.Strengths), listSection("Consensus Weaknesses", 0, syn.Weaknesses)
+		strengths.Restates, weaknesses.Restates = said, said
+		d.Sections = append(d.Sections, strengths, weaknesses)
 	} else {
-		b.WriteString("## Consensus Strengths and Weaknesses\n\nThe synthesis failed; each judge's own lists are in its report below.\n\n")
+		d.Add("Consensus Strengths and Weaknesses", doc.Para("The synthesis failed; each judge's own lists are in its report below."))
 	}
-	b.WriteString("## Debate Summary\n\n")
-	fmt.Fprintf(b, "- Rounds to consensus: %d\n", r.round)
+	summary := []doc.Item{{Text: fmt.Sprintf("Rounds to consensus: %d", r.round)}}
 	gaps := r.gaps()
 	if len(gaps) == 0 {
-		b.WriteString("- Initial disagreements: none of more than one point\n")
+		summary = append(summary, doc.Item{Text: "Initial disagreements: none of more than one point"})
 	} else {
-		b.WriteString("- Initial disagreements:\n")
+		initial := doc.Item{Text: "Initial disagreements:"}
 		for _, g := range gaps {
-			fmt.Fprintf(b, "  - %s\n", g.words(r.cfg.Criteria))
+			initial.Items = append(initial.Items, g.words(r.cfg.Criteria))
 		}
-		b.WriteString("- How resolved:\n")
+		resolved := doc.Item{Text: "How resolved:"}
 		for _, i := range gapCriteria(gaps) {
-			fmt.Fprintf(b, "  - **%s:** %s\n", r.cfg.Criteria[i].Name, r.howResolved(i))
+			resolved.Items = append(resolved.Items, "**"+r.cfg.Criteria[i].Name+":** "+r.howResolved(i))
 		}
+		summary = append(summary, initial, resolved)
 	}
-	b.WriteString("\n## Final Recommendation\n\n")
-	fmt.Fprintf(b, "**%s** — arena's rule: pass at an overall of %s or more, fail below 2.5, needs revision between; the overall is %.2f.\n\n",
-		RecommendationWords(rec), trimFloat(r.passMark()), last.overall())
-	if syn != nil {
+	d.Add("Debate Summary", doc.ListOf("", summary...))
+	final := []doc.Block{doc.Para(fmt.Sprintf("**%s** — arena's rule: pass at an overall of %s or more, fail below 2.5, needs revision between; the overall is %.2f.",
+		RecommendationWords(rec), trimFloat(r.passMark()), last.overall()))}
+	if syn := r.synthesis; syn != nil {
 		agree := "agrees"
 		if syn.Recommendation != rec {
 			agree = "differs"
 		}
-		fmt.Fprintf(b, "The panel's synthesis recommends **%s** (it %s): %s\n\n", RecommendationWords(syn.Recommendation), agree, syn.Justification)
+		final = append(final, doc.Para(fmt.Sprintf("The panel's synthesis recommends **%s** (it %s): %s", RecommendationWords(syn.Recommendation), agree, syn.Justification)))
 	}
+	d.Add("Final Recommendation", final...)
 }
 
 func gapCriteria(gaps []gap) []int {
@@ -421,7 +432,7 @@ func (r *run) howResolved(i int) string {
 }
 
 // agreement shows Krippendorff's alpha before and after the debate.
-func (r *run) agreement(b *strings.Builder) {
+func (r *run) agreement(d *doc.Document) {
 	var before, after [][]int
 	for _, s := range r.live() {
 		if s.initial != nil {
@@ -437,100 +448,85 @@ func (r *run) agreement(b *strings.Builder) {
 		}
 		return fmt.Sprintf("%.2f", a)
 	}
-	b.WriteString("## Agreement\n\n")
-	fmt.Fprintf(b, "Krippendorff's alpha (interval) over the criterion scores of the judges who finished, computed by arena: **%s** after the independent analysis", words(a0, ok0))
+	text := fmt.Sprintf("Krippendorff's alpha (interval) over the criterion scores of the judges who finished, computed by arena: **%s** after the independent analysis", words(a0, ok0))
 	if r.round > 0 {
-		fmt.Fprintf(b, ", **%s** after the debate", words(a1, ok1))
+		text += fmt.Sprintf(", **%s** after the debate", words(a1, ok1))
 	}
-	b.WriteString(". 1 is perfect agreement, 0 no better than chance.\n\n")
+	d.Add("Agreement", doc.Para(text+". 1 is perfect agreement, 0 no better than chance."))
 }
 
-func (r *run) noConsensusDoc(b *strings.Builder, last Check) {
-	r.head(b, "no consensus — human review needed")
-	fmt.Fprintf(b, "> ⚠ **HUMAN REVIEW NEEDED:** the judges did not reach consensus after %s; automated evaluation could not settle the score.\n\n", engine.Plural(r.round, "debate round"))
-	b.WriteString("## Final Scores of Each Judge\n\n")
-	r.finalTable(b, last, false)
-	b.WriteString("## What Failed\n\n")
-	for _, f := range last.Fails {
-		fmt.Fprintf(b, "- %s\n", f)
-	}
-	b.WriteString("\n## Criteria Still Apart\n\n")
+func (r *run) noConsensusDoc(d *doc.Document, last Check) {
+	r.head(d, "no consensus — human review needed")
+	d.Notices = append(d.Notices, doc.Notice{Label: "HUMAN REVIEW NEEDED", Warning: true,
+		Text: fmt.Sprintf("the judges did not reach consensus after %s; automated evaluation could not settle the score.", engine.Plural(r.round, "debate round"))})
+	d.Add("Final Scores of Each Judge", r.finalTable(last, false))
+	d.Add("What Failed", doc.Bullets("", last.Fails...))
+	apart := doc.Section{Heading: "Criteria Still Apart"}
 	if len(last.Apart) == 0 {
-		b.WriteString("None more than one point apart; see above for what failed.\n\n")
+		apart.Blocks = []doc.Block{doc.Para("None more than one point apart; see above for what failed.")}
 	}
+	d.Sections = append(d.Sections, apart)
 	for _, name := range last.Apart {
 		i, _ := matchCriterion(r.cfg.Criteria, name)
-		var who []string
+		var who, defenses []string
 		for _, s := range r.live() {
 			who = append(who, fmt.Sprintf("%s %d", s.name, s.ints(r.cfg.Criteria)[i]))
-		}
-		fmt.Fprintf(b, "### %s: %s\n\n", name, strings.Join(who, ", "))
-		for _, s := range r.live() {
 			if len(s.rounds) == 0 {
 				continue
 			}
 			for _, x := range s.rounds[len(s.rounds)-1].Disagreements {
 				if j, ok := matchCriterion(r.cfg.Criteria, x.Criterion); ok && j == i && x.Defense != "" {
-					fmt.Fprintf(b, "- %s (%d, against %s's %d): %s\n", s.name, x.Mine, x.Judge, x.Theirs, x.Defense)
+					defenses = append(defenses, fmt.Sprintf("%s (%d, against %s's %d): %s", s.name, x.Mine, x.Judge, x.Theirs, x.Defense))
 				}
 			}
 		}
-		b.WriteString("\n")
+		sec := doc.Section{Heading: name + ": " + strings.Join(who, ", "), Depth: 1}
+		if len(defenses) > 0 {
+			sec.Blocks = []doc.Block{doc.Bullets("", defenses...)}
+		}
+		d.Sections = append(d.Sections, sec)
 	}
-	r.agreement(b)
+	r.agreement(d)
 }
 
-func (r *run) stoppedDoc(b *strings.Builder, title, summary string) {
-	r.head(b, title)
-	fmt.Fprintf(b, "**%s.**\n\n", summary)
+// stoppedDoc is a stopped judging's document: the scores so far; its
+// summary says where it stopped.
+func (r *run) stoppedDoc(d *doc.Document, result string) {
+	r.head(d, result)
 	if len(r.checks) > 0 {
-		b.WriteString("## Scores So Far\n\n")
-		r.finalTable(b, r.checks[len(r.checks)-1], false)
+		d.Add("Scores So Far", r.finalTable(r.checks[len(r.checks)-1], false))
 	}
 }
 
 // appendix closes every document: the flags, the failures, and each
 // judge's full report.
-func (r *run) appendix(b *strings.Builder) {
+func (r *run) appendix(d *doc.Document) {
 	if len(r.notes) > 0 {
-		b.WriteString("## Flags\n\n")
+		var flags []string
 		for _, n := range r.notes {
-			fmt.Fprintf(b, "- ⚠ %s\n", n)
+			flags = append(flags, "⚠ "+n)
 		}
-		b.WriteString("\n")
+		d.Sections = append(d.Sections, doc.Section{Heading: "Flags", Restates: &doc.Restates{Notes: true}, Blocks: []doc.Block{doc.Bullets("", flags...)}})
 	}
 	if len(r.failures) > 0 {
-		b.WriteString("## Failures\n\n")
+		var fails []string
 		for _, f := range r.failures {
-			fmt.Fprintf(b, "- ✗ %s\n", f)
+			fails = append(fails, "✗ "+f)
 		}
-		b.WriteString("\n")
+		d.Add("Failures", doc.Bullets("", fails...))
 	}
 	if len(r.saved) > 0 {
-		b.WriteString("## Report Files\n\n")
+		var files []string
 		for _, s := range r.saved {
-			fmt.Fprintf(b, "- %s: `%s`\n", s.What, s.Path)
+			files = append(files, fmt.Sprintf("%s: `%s`", s.What, s.Path))
 		}
-		b.WriteString("\n")
+		d.Add("Report Files", doc.Bullets("", files...))
 	}
 	for _, s := range r.seats {
-		if s.body.Len() == 0 {
+		if len(s.report) == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "---\n\n## Report of %s\n\n", s.label())
-		b.WriteString(demote(s.body.String()))
-		b.WriteString("\n")
+		d.Sections = append(d.Sections, doc.Section{Heading: "Report of " + s.label(), Restates: &doc.Restates{Seats: []string{s.name}}})
+		d.Sections = append(d.Sections, doc.Under(s.report, 1)...)
 	}
-}
-
-// demote puts a report's headings two levels down, under the outcome
-// document's "## Report of Judge N".
-func demote(md string) string {
-	lines := strings.Split(md, "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "#") {
-			lines[i] = "##" + l
-		}
-	}
-	return strings.Join(lines, "\n")
 }

@@ -22,6 +22,7 @@ import (
 	"unicode"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 )
 
 // minQuote is the shortest quote that counts as evidence: shorter ones
@@ -223,34 +224,35 @@ func Summary(l engine.DebateLedger) string {
 	return s
 }
 
-// Markdown is the outcome document's section on the ledger.
-func Markdown(l engine.DebateLedger) string {
-	var b strings.Builder
-	b.WriteString("## Debate ledger\n\n")
-	b.WriteString("What each seat held before any debate, what a plain vote of those positions would have concluded, and who moved during the debate. A move counts as backed by new evidence when it came with a quote from the material the mover had not cited before, or a figure nobody had given before (found by arena); a move without either is flagged as conformity.\n\n")
-	b.WriteString("| Seat | Round one | On |\n|---|---|---|\n")
+// Section is the outcome document's section on the ledger.
+func Section(l engine.DebateLedger) doc.Section {
+	rows := [][]string{}
 	for _, p := range l.Positions {
-		fmt.Fprintf(&b, "| %s (%s) | %s | %s |\n", engine.Cell(p.Seat), engine.Cell(p.Agent), engine.Cell(p.Position), engine.Cell(engine.OrDash(engine.OneLine(p.Detail, 200))))
+		rows = append(rows, []string{p.Seat + " (" + p.Agent + ")", p.Position, engine.OrDash(engine.OneLine(p.Detail, 200))})
 	}
-	fmt.Fprintf(&b, "\n**Plain vote** (%s): %s.  \n**After the debate:** %s.  \n", l.VoteRule, l.Vote, l.Result)
+	changed := "**The debate did not change the result.**"
 	if l.Changed {
-		b.WriteString("**The debate changed the result.**\n\n")
-	} else {
-		b.WriteString("**The debate did not change the result.**\n\n")
+		changed = "**The debate changed the result.**"
+	}
+	blocks := []doc.Block{
+		doc.Para("What each seat held before any debate, what a plain vote of those positions would have concluded, and who moved during the debate. A move counts as backed by new evidence when it came with a quote from the material the mover had not cited before, or a figure nobody had given before (found by arena); a move without either is flagged as conformity."),
+		doc.TableOf([]string{"Seat", "Round one", "On"}, rows),
+		doc.Para(fmt.Sprintf("**Plain vote** (%s): %s.  \n**After the debate:** %s.  \n%s", l.VoteRule, l.Vote, l.Result, changed)),
 	}
 	if len(l.Moves) == 0 {
-		b.WriteString("Nobody moved.\n\n")
-		return b.String()
-	}
-	b.WriteString("Moves:\n\n")
-	for _, m := range l.Moves {
-		fmt.Fprintf(&b, "- %s (%s): %s — ", m.Seat, m.Agent, moveWords(m))
-		if m.Conformity {
-			b.WriteString("⚠ **no new evidence (conformity)**\n")
-		} else {
-			b.WriteString("with new evidence: " + strings.Join(m.Evidence, ", ") + "\n")
+		blocks = append(blocks, doc.Para("Nobody moved."))
+	} else {
+		var moves []string
+		for _, m := range l.Moves {
+			w := fmt.Sprintf("%s (%s): %s — ", m.Seat, m.Agent, moveWords(m))
+			if m.Conformity {
+				w += "⚠ **no new evidence (conformity)**"
+			} else {
+				w += "with new evidence: " + strings.Join(m.Evidence, ", ")
+			}
+			moves = append(moves, w)
 		}
+		blocks = append(blocks, doc.Bullets("Moves:", moves...))
 	}
-	b.WriteString("\n")
-	return b.String()
+	return doc.Section{ID: "ledger", Heading: "Debate ledger", Restates: &doc.Restates{Tables: []string{Title}}, Blocks: blocks}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arenadebate/arena/engine/doc"
+
 	"github.com/arenadebate/arena/engine"
 )
 
@@ -55,7 +57,7 @@ func TestTableAndMarkdown(t *testing.T) {
 	if tb.Decision != "a plain vote (mean of the round-one overalls) said needs revision (3.00); the debate concluded pass (consensus 4.00): the debate changed the result; 1 move, 1 without new evidence (conformity)" {
 		t.Fatal(tb.Decision)
 	}
-	md := Markdown(l)
+	md := doc.Markdown(doc.Document{Title: "t", Sections: []doc.Section{Section(l)}})
 	for _, w := range []string{"## Debate ledger", "**The debate changed the result.**", "- Judge 1 (gemini): security 2 → 4 (round 1), toward Judge 2 — ⚠ **no new evidence (conformity)**"} {
 		if !strings.Contains(md, w) {
 			t.Errorf("markdown lacks %q:\n%s", w, md)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/engine/runlog"
 )
 
@@ -68,18 +69,18 @@ type Outcome struct {
 	Summary     string   `json:"summary"`
 	Rounds      int      `json:"rounds,omitempty"`
 	Failures    []string `json:"failures,omitempty"`
-	// Document is the outcome document's path; its text is the tool
-	// result's text, and Markdown.
+	// Document is the outcome document's path; its Markdown is the tool
+	// result's text, and Content the document itself.
 	Document string `json:"document,omitempty" jsonschema:"the outcome document's file"`
-	// Markdown is the outcome document itself, for the hosts that hand
+	// Content is the outcome document as data, for the hosts that hand
 	// their model only the structured result (Claude Code 2.1 and Codex
 	// 0.169 give it the structuredContent as JSON, and not the text):
 	// without it, the final position, the objections, the judges'
 	// reasoning and the improvements never reach the model.
-	Markdown    string  `json:"markdown,omitempty" jsonschema:"the outcome document (Markdown): the final position, every objection and judge's reasoning, the improvements, the tradeoffs; cut when very long (the whole is in document)"`
-	MarkdownCut bool    `json:"markdown_cut,omitempty" jsonschema:"true when markdown is cut short: read the whole in document"`
-	Files       []File  `json:"files,omitempty" jsonschema:"every file the run saved"`
-	Tables      []Table `json:"tables,omitempty" jsonschema:"the latest of each of the run's tables: scores, verdicts, rankings"`
+	Content    *doc.Document `json:"content,omitempty" jsonschema:"the outcome document as data (its JSON Schema: docs/outcome.schema.json): the final position, every objection and judge's reasoning, the improvements, the tradeoffs; its longest parts left out when very long (the whole is in document)"`
+	ContentCut bool          `json:"content_cut,omitempty" jsonschema:"true when parts of content were left out: read the whole in document"`
+	Files      []File        `json:"files,omitempty" jsonschema:"every file the run saved"`
+	Tables     []Table       `json:"tables,omitempty" jsonschema:"the latest of each of the run's tables: scores, verdicts, rankings"`
 	// Verdict is arena verdict's final record (decision, scores, calls).
 	Verdict any    `json:"verdict,omitempty" jsonschema:"arena verdict's final record"`
 	Report  any    `json:"report,omitempty" jsonschema:"arena rank's JSON report"`
@@ -137,15 +138,14 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 	if t, ok := m.tool(r.tool); ok {
 		out.ExitMeaning = t.Exits[r.code]
 	}
-	doc := ""
+	text := ""
 	if o := r.outcome; o != nil {
 		runDir := m.abs(".")
 		if r.logPath != "" {
 			runDir = filepath.Dir(r.logPath)
 		}
 		m.fillOutcome(out, o, r.saved, r.tables, runDir)
-		doc = trust.Text(o.Markdown)
-		out.Markdown, out.MarkdownCut = boundDocument(doc)
+		text = trust.Text(o.Markdown)
 	} else {
 		// No outcome: the command refused its input (exit 2) or died.
 		out.Result = "failed"
@@ -153,19 +153,20 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 		if out.Summary == "" {
 			out.Summary = fmt.Sprintf("arena exited with code %d before the run began", r.code)
 		}
-		doc = st.Warnings
+		text = st.Warnings
 	}
 	if r.tool == "verdict" {
 		out.Verdict = lastJSON(r.stdout.String())
 	}
 	st.Outcome = out
-	return st, doc
+	return st, text
 }
 
 // fillOutcome fills what an Outcome event and the run's saved files and
 // tables say; runDir is the run's own directory, where its report is.
 func (m *Manager) fillOutcome(out *Outcome, o *engine.Outcome, saved []engine.Saved, tables []engine.Table, runDir string) {
 	out.Result, out.Summary, out.Rounds, out.Failures = string(o.Result), o.Summary, o.Rounds, o.Failures
+	out.Content, out.ContentCut = boundContent(o.Document)
 	for _, s := range saved {
 		path := m.abs(s.Path)
 		out.Files = append(out.Files, File{What: s.What, Path: path})
@@ -223,10 +224,8 @@ func (m *Manager) fromLog(path string) (RunStatus, string, error) {
 		code := t.ExitOf(r.outcome.Result)
 		out.ExitCode, out.ExitMeaning = code, t.Exits[code]
 	}
-	doc := trust.Text(r.outcome.Markdown)
-	out.Markdown, out.MarkdownCut = boundDocument(doc)
 	st.Outcome = out
-	return st, doc, nil
+	return st, trust.Text(r.outcome.Markdown), nil
 }
 
 // tool is the run tool of that name.
@@ -255,22 +254,51 @@ func (m *Manager) abs(path string) string {
 	return filepath.Join(m.cfg.Dir, path)
 }
 
-// maxMarkdown bounds the outcome document a structured result carries:
-// Claude Code refuses a tool result over 25,000 tokens
+// maxContent bounds the outcome document a structured result carries,
+// as JSON: Claude Code refuses a tool result over 25,000 tokens
 // (MAX_MCP_OUTPUT_TOKENS), and the rest of the result shares them.
-const maxMarkdown = 48 << 10
+const maxContent = 48 << 10
 
-// boundDocument is the document as a structured result carries it: whole,
-// or cut at a line's end within maxMarkdown, and whether it was cut.
-func boundDocument(doc string) (string, bool) {
-	if len(doc) <= maxMarkdown {
-		return doc, false
+// boundContent is the document as a structured result carries it: whole,
+// or without its longest parts, and whether parts were left out. The
+// sections that restate the seats' replies (the audit trail, the judges'
+// reports) go first, last first: the log and the file keep them. Then
+// the last sections, until it fits.
+func boundContent(d *doc.Document) (*doc.Document, bool) {
+	if d == nil || jsonSize(d) <= maxContent {
+		return d, false
 	}
-	cut := doc[:maxMarkdown]
-	if i := strings.LastIndexByte(cut, '\n'); i > 0 {
-		cut = cut[:i+1]
+	c := *d
+	c.Sections = slices.Clone(d.Sections)
+	for jsonSize(&c) > maxContent && len(c.Sections) > 0 {
+		i := -1
+		for j, s := range slices.Backward(c.Sections) {
+			if s.Depth == 0 && s.Restates != nil && len(s.Restates.Seats) > 0 {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			i = len(c.Sections) - 1
+			for i > 0 && c.Sections[i].Depth > 0 {
+				i-- // the part the last section belongs to
+			}
+		}
+		end := i + 1
+		for end < len(c.Sections) && c.Sections[end].Depth > c.Sections[i].Depth {
+			end++
+		}
+		c.Sections = slices.Delete(c.Sections, i, end)
 	}
-	return strings.ToValidUTF8(cut, ""), true
+	if jsonSize(&c) > maxContent {
+		c = doc.Document{Title: d.Title, Result: d.Result, Summary: d.Summary}
+	}
+	return &c, true
+}
+
+func jsonSize(d *doc.Document) int {
+	b, _ := json.Marshal(d)
+	return len(b)
 }
 
 func orNone(s string) string {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -252,25 +251,6 @@ func TestToolResultsAreCleaned(t *testing.T) {
 		if strings.ContainsAny(s, "\u202e\u2066") || !strings.Contains(s, "logs<U+202E><U+2066>") {
 			t.Errorf("%s: %q", what, s)
 		}
-	}
-}
-
-// A long outcome document is cut at a line's end within the bound, and
-// said to be cut; a short one is whole.
-func TestBoundDocument(t *testing.T) {
-	t.Parallel()
-	if doc, cut := boundDocument("# short\n"); doc != "# short\n" || cut {
-		t.Fatalf("%q %v", doc, cut)
-	}
-	line := strings.Repeat("é", 99) + "\n" // 199 bytes
-	long := strings.Repeat(line, maxMarkdown/len(line)+10)
-	doc, cut := boundDocument(long)
-	if !cut || len(doc) > maxMarkdown || !strings.HasSuffix(doc, line) || !strings.HasPrefix(long, doc) {
-		t.Fatalf("cut %v, %d bytes, ends %q", cut, len(doc), doc[max(0, len(doc)-10):])
-	}
-	doc, _ = boundDocument(strings.Repeat("é", maxMarkdown)) // no line end
-	if !utf8.ValidString(doc) || len(doc) > maxMarkdown {
-		t.Fatalf("%d bytes, valid %v", len(doc), utf8.ValidString(doc))
 	}
 }
 

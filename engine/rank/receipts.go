@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/engine/receipt"
 )
 
@@ -120,14 +121,14 @@ func (s *state) placed(places []Place) engine.Placed {
 	return p
 }
 
-// receiptsMarkdown is the outcome document's account of the receipts.
-func receiptsMarkdown(b *strings.Builder, r *Report) {
+// receiptsSection is the outcome document's account of the receipts.
+func receiptsSection(d *doc.Document, r *Report) {
 	if len(r.Receipts) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n## Order receipts\n\nEach judge was asked in %d orders of the repositories, each under its own letters. A preference that did not hold in every order counts as a tie, never a win: the two are levelled in that dimension's scores (⇄ in the table), computed by arena from the parsed scores.\n\n", r.Orders)
-	for _, l := range r.Receipts {
-		fmt.Fprintf(b, "- %s\n", l)
-	}
-	fmt.Fprintf(b, "\n%s.\n", strings.ToUpper(r.ReceiptTally[:1])+r.ReceiptTally[1:])
+	d.Sections = append(d.Sections, doc.Section{ID: "receipts", Heading: "Order receipts", Restates: &doc.Restates{Tables: []string{"Order receipts"}}, Blocks: []doc.Block{
+		doc.Para(fmt.Sprintf("Each judge was asked in %d orders of the repositories, each under its own letters. A preference that did not hold in every order counts as a tie, never a win: the two are levelled in that dimension's scores (⇄ in the table), computed by arena from the parsed scores.", r.Orders)),
+		doc.Bullets("", r.Receipts...),
+		doc.Para(strings.ToUpper(r.ReceiptTally[:1]) + r.ReceiptTally[1:] + "."),
+	}})
 }

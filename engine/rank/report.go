@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/engine/rank/facts"
 	"github.com/arenadebate/arena/engine/receipt"
 )
@@ -164,7 +165,15 @@ func (p *Protocol) finish(s *state, ctx context.Context, places []Place, verdict
 	}
 	out := outcomeOf(s, ctx, places)
 	rep.Result = string(out.Result)
-	out.Markdown = rep.Markdown()
+	var judges []string // the dimension judges' seats, whose replies the stream showed
+	for _, res := range s.dims {
+		for _, rd := range res.readings {
+			judges = append(judges, rd.seat)
+		}
+	}
+	sort.Strings(judges)
+	d := rep.Document(judges)
+	out.Document = &d
 	if cfg.SaveReport != nil && out.Result != engine.OutcomeInterrupted {
 		rep.save(s)
 	}
@@ -258,6 +267,7 @@ func outcomeOf(s *state, ctx context.Context, places []Place) engine.Outcome {
 	switch {
 	case ctx.Err() != nil:
 		out.Result, out.Stance = engine.OutcomeInterrupted, engine.StanceDisagree
+		out.Where = "before the ranking was complete"
 		out.Summary = "ranking interrupted before it was complete"
 	case places == nil:
 		out.Result, out.Stance = engine.OutcomeAborted, engine.StanceDisagree
@@ -317,78 +327,80 @@ func (r *Report) titleWords() string {
 	return string(r.Result)
 }
 
-// Markdown is the outcome document: the scores table, the ranking, the
-// verdict, and each dimension's justifications.
-func (r *Report) Markdown() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Ranking: %s\n\n", r.titleWords())
-	fmt.Fprintf(&b, "**Spec:** %s  \n**Repositories compared:** %s\n\n", r.SpecFile, strings.Join(r.labels(), ", "))
-	b.WriteString("## Measured by arena\n\n| Repository | Branch | Base | HEAD | Files | + | − | Tests |\n|---|---|---|---|---|---|---|---|\n")
+// Document is the outcome document: the scores table, the ranking, the
+// verdict, and each dimension's justifications (which the seats of
+// judges gave).
+func (r *Report) Document(judges []string) doc.Document {
+	d := doc.Document{Title: "Ranking", Result: r.titleWords()}
+	d.Started("Spec", r.SpecFile)
+	d.Fact("Repositories compared", strings.Join(r.labels(), ", "))
+	var rows [][]string
 	for _, rr := range r.Repos {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %s |\n", md(rr.Label), md(rr.Branch), md(rr.Base), short(rr.GitHead), rr.FilesChanged, rr.Additions, rr.Deletions, testWords(rr.TestResults))
+		rows = append(rows, []string{md(rr.Label), md(rr.Branch), md(rr.Base), short(rr.GitHead), fmt.Sprint(rr.FilesChanged), fmt.Sprint(rr.Additions), fmt.Sprint(rr.Deletions), testWords(rr.TestResults)})
 	}
+	d.Sections = append(d.Sections, doc.Section{ID: "measured", Heading: "Measured by arena", Restates: &doc.Restates{Tables: []string{"Measured by arena"}},
+		Blocks: []doc.Block{doc.TableOf([]string{"Repository", "Branch", "Base", "HEAD", "Files", "+", "−", "Tests"}, rows)}})
 	if len(r.Places) > 0 {
-		r.scoresSection(&b)
-		r.rankingSection(&b)
+		r.scoresSection(&d)
+		r.rankingSection(&d)
 	}
-	r.leftOutSection(&b)
+	r.leftOutSection(&d)
 	if len(r.Checks) > 0 {
-		b.WriteString("\n## Fact checks\n\nMeasured beats reported: what arena changed in the facts the models gave.\n\n")
+		var checks []string
 		for _, l := range sortedKeys(r.Checks) {
 			for _, c := range r.Checks[l] {
-				fmt.Fprintf(&b, "- %s: %s\n", md(l), c)
+				checks = append(checks, md(l)+": "+c)
 			}
 		}
+		d.Add("Fact checks", doc.Para("Measured beats reported: what arena changed in the facts the models gave."), doc.Bullets("", checks...))
 	}
 	if len(r.Notes) > 0 {
-		b.WriteString("\n## Notes\n\n")
-		for _, n := range r.Notes {
-			fmt.Fprintf(&b, "- %s\n", n)
-		}
+		d.Sections = append(d.Sections, doc.Section{Heading: "Notes", Restates: &doc.Restates{Notes: true}, Blocks: []doc.Block{doc.Bullets("", r.Notes...)}})
 	}
 	if len(r.Places) > 0 {
-		r.justificationsSection(&b)
+		r.justificationsSection(&d, judges)
 	}
-	return b.String()
+	return d
 }
 
 // scoresSection is the table of every dimension's scores and the
 // weighted totals, in ranking order.
-func (r *Report) scoresSection(b *strings.Builder) {
-	b.WriteString("\n## Scores\n\n| Dimension | Weight |")
+func (r *Report) scoresSection(d *doc.Document) {
+	cols := []string{"Dimension", "Weight"}
 	for _, l := range r.Ranking {
-		fmt.Fprintf(b, " %s |", md(l))
+		cols = append(cols, md(l))
 	}
-	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(r.Ranking)) + "\n")
 	sum := 0
-	for _, d := range r.Weights.Active() {
-		sum += r.Weights[d]
+	for _, dim := range r.Weights.Active() {
+		sum += r.Weights[dim]
 	}
-	for _, d := range r.Weights.Active() {
-		fmt.Fprintf(b, "| %s | %d%% |", d.Title(), int(math.Round(float64(r.Weights[d])*100/float64(sum))))
+	var rows [][]string
+	for _, dim := range r.Weights.Active() {
+		row := []string{dim.Title(), fmt.Sprintf("%d%%", int(math.Round(float64(r.Weights[dim])*100/float64(sum))))}
 		for _, l := range r.Ranking {
-			if s, ok := r.Scores[l].Dims[d]; ok {
+			if s, ok := r.Scores[l].Dims[dim]; ok {
 				lv := ""
 				if s.Levelled {
 					lv = " ⇄"
 				}
-				fmt.Fprintf(b, " %s%s |", trimScore(s.Score), lv)
+				row = append(row, trimScore(s.Score)+lv)
 			} else {
-				b.WriteString(" — |")
+				row = append(row, "—")
 			}
 		}
-		b.WriteString("\n")
+		rows = append(rows, row)
 	}
-	b.WriteString("| **Weighted total** | |")
+	total := []string{"**Weighted total**", ""}
 	for _, l := range r.Ranking {
-		fmt.Fprintf(b, " **%.2f** |", r.Scores[l].WeightedTotal)
+		total = append(total, fmt.Sprintf("**%.2f**", r.Scores[l].WeightedTotal))
 	}
-	b.WriteString("\n")
+	d.Sections = append(d.Sections, doc.Section{ID: "scores", Heading: "Scores", Restates: &doc.Restates{Tables: []string{"Scores"}},
+		Blocks: []doc.Block{doc.TableOf(cols, append(rows, total))}})
 }
 
-// rankingSection is the places, then the verdict.
-func (r *Report) rankingSection(b *strings.Builder) {
-	b.WriteString("\n## Ranking\n\n")
+// rankingSection is the places, then the receipts and the verdict.
+func (r *Report) rankingSection(d *doc.Document) {
+	var places []doc.Item
 	for _, p := range r.Places {
 		name := md(p.Label)
 		if p.Place == 1 {
@@ -398,37 +410,40 @@ func (r *Report) rankingSection(b *strings.Builder) {
 		if p.Tied {
 			tie = " (tie)"
 		}
-		fmt.Fprintf(b, "%d. %s (%.2f)%s\n", p.Place, name, p.Total, tie)
+		places = append(places, doc.Item{Text: fmt.Sprintf("%s (%.2f)%s", name, p.Total, tie)})
 	}
-	receiptsMarkdown(b, r)
-	fmt.Fprintf(b, "\n## Verdict\n\n%s\n", r.Verdict)
+	d.Add("Ranking", doc.Numbered(places...))
+	receiptsSection(d, r)
+	verdict := []doc.Block{doc.Para(r.Verdict)}
 	if r.VerdictBy == "arena" {
-		b.WriteString("\n*(stated by arena: the verdict writer gave no usable verdict)*\n")
+		verdict = append(verdict, doc.Para("*(stated by arena: the verdict writer gave no usable verdict)*"))
 	}
+	d.Add("Verdict", verdict...)
 }
 
 // leftOutSection says which repositories were not judged and which
 // dimensions count in no total, and why.
-func (r *Report) leftOutSection(b *strings.Builder) {
+func (r *Report) leftOutSection(d *doc.Document) {
 	if len(r.NotJudged) == 0 && len(r.LeftOut) == 0 {
 		return
 	}
-	b.WriteString("\n## Left out\n\n")
+	var items []string
 	for _, l := range sortedKeys(r.NotJudged) {
-		fmt.Fprintf(b, "- **%s** was not judged: its fact seat %s.\n", md(l), r.NotJudged[l])
+		items = append(items, fmt.Sprintf("**%s** was not judged: its fact seat %s.", md(l), r.NotJudged[l]))
 	}
-	for _, d := range r.Weights.Active() {
-		if why, ok := r.LeftOut[string(d)]; ok {
-			fmt.Fprintf(b, "- **%s** is left out of every total: its judge failed (%s).\n", d.Title(), why)
+	for _, dim := range r.Weights.Active() {
+		if why, ok := r.LeftOut[string(dim)]; ok {
+			items = append(items, fmt.Sprintf("**%s** is left out of every total: its judge failed (%s).", dim.Title(), why))
 		}
 	}
+	d.Add("Left out", doc.Bullets("", items...))
 }
 
 // justificationsSection is every dimension judge's reasons and evidence.
-func (r *Report) justificationsSection(b *strings.Builder) {
-	b.WriteString("\n## Detailed justifications\n")
-	for _, d := range r.Weights.Active() {
-		ji := r.Judges[string(d)]
+func (r *Report) justificationsSection(d *doc.Document, judges []string) {
+	d.Sections = append(d.Sections, doc.Section{Heading: "Detailed justifications", Restates: &doc.Restates{Seats: judges}})
+	for _, dim := range r.Weights.Active() {
+		ji := r.Judges[string(dim)]
 		if ji.Failed != "" {
 			continue
 		}
@@ -436,14 +451,13 @@ func (r *Report) justificationsSection(b *strings.Builder) {
 		for _, o := range ji.Orders[min(1, len(ji.Orders)):] {
 			seen = append(seen, lettered(o))
 		}
-		fmt.Fprintf(b, "\n### %s (judged by %s; seen as %s)\n\n", d.Title(), ji.Agent, strings.Join(seen, ", then as "))
+		var items []doc.Item
 		for _, l := range r.Ranking {
-			s := r.Scores[l].Dims[d]
-			fmt.Fprintf(b, "- **%s — %s/5:** %s\n", md(l), trimScore(s.Score), s.Justification)
-			for _, e := range s.Evidence {
-				fmt.Fprintf(b, "  - %s\n", e)
-			}
+			s := r.Scores[l].Dims[dim]
+			items = append(items, doc.Item{Label: md(l) + " — " + trimScore(s.Score) + "/5", Text: s.Justification, Items: s.Evidence})
 		}
+		d.Sections = append(d.Sections, doc.Section{Heading: fmt.Sprintf("%s (judged by %s; seen as %s)", dim.Title(), ji.Agent, strings.Join(seen, ", then as ")),
+			Depth: 1, Blocks: []doc.Block{doc.ListOf("", items...)}})
 	}
 }
 
@@ -463,7 +477,9 @@ func lettered(order []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func md(s string) string { return strings.NewReplacer("|", "\\|", "*", "\\*", "_", "\\_").Replace(s) }
+// md keeps a label from reading as Markdown emphasis (a table's cells
+// have their pipes escaped as they are drawn).
+func md(s string) string { return strings.NewReplacer("*", "\\*", "_", "\\_").Replace(s) }
 
 func sortedKeys[V any](m map[string]V) []string {
 	var out []string

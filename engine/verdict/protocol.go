@@ -11,6 +11,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 )
 
 // Name is the protocol's name in logs and on the command line.
@@ -196,12 +197,13 @@ func (r *run) aborted(why string) engine.Outcome {
 	r.p.mu.Lock()
 	r.p.result = Result{Reason: why}
 	r.p.mu.Unlock()
-	return engine.Outcome{
+	o := engine.Outcome{
 		Result: engine.OutcomeAborted, Stance: engine.StanceDisagree,
 		Summary:  fmt.Sprintf("verdict on %s aborted: %s", r.p.cfg.TaskID, why),
-		Markdown: r.document(Step{Reason: why}, "aborted"),
 		Failures: []string{why},
 	}
+	o.Document = r.document("aborted")
+	return o
 }
 
 // Run asks the judges the rule asks for, until a final decision.
@@ -381,12 +383,14 @@ func (r *run) interrupted() engine.Outcome {
 	r.p.mu.Lock()
 	r.p.result = Result{Reason: "interrupted", Calls: r.calls, Judgements: r.js, Failures: r.fails}
 	r.p.mu.Unlock()
-	return engine.Outcome{
+	o := engine.Outcome{
 		Result: engine.OutcomeInterrupted, Stance: engine.StanceDisagree, Rounds: 1,
 		Summary:  fmt.Sprintf("verdict on %s interrupted after %s", r.p.cfg.TaskID, engine.Plural(r.calls, "judge")),
-		Markdown: r.document(Step{Reason: "interrupted before a decision"}, "interrupted"),
+		Where:    "after " + engine.Plural(r.calls, "judge"),
 		Failures: r.fails,
 	}
+	o.Document = r.document("interrupted")
+	return o
 }
 
 func (r *run) outcome(step Step) engine.Outcome {
@@ -394,50 +398,44 @@ func (r *run) outcome(step Step) engine.Outcome {
 	r.p.result = Result{Decision: step.Final, Reason: step.Reason, Calls: r.calls, Judgements: r.js, Failures: r.fails}
 	r.p.mu.Unlock()
 	r.rt.Bus.Emit(engine.PhaseStarted{Phase: engine.PhaseOutcome, Round: 1, Title: "Outcome"})
-	return engine.Outcome{
+	o := engine.Outcome{
 		Result: engine.OutcomeKind(step.Final), Stance: Stance(step.Final), Rounds: 1, // one pass of judging; Result().Calls counts the judges
 		Summary:  fmt.Sprintf("%s: %s (%s)", r.p.cfg.TaskID, strings.ToUpper(string(step.Final)), step.Reason),
-		Markdown: r.document(step, string(step.Final)),
 		Failures: r.fails,
 	}
+	o.Document = r.document(string(step.Final))
+	return o
 }
 
 // document is the outcome document.
-func (r *run) document(step Step, decision string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Verdict: %s\n\n", strings.ToUpper(decision))
-	fmt.Fprintf(&b, "**Task:** %s\n\n", topic(r.p.cfg))
-	fmt.Fprintf(&b, "**How it was reached:** %s.\n\n", step.Reason)
+func (r *run) document(decision string) *doc.Document {
+	d := doc.Document{Title: "Verdict", Result: strings.ToUpper(decision)}
+	d.Started("Task", topic(r.p.cfg))
 	if rows := r.rows(); len(rows) > 0 {
-		b.WriteString("| judge | agent | semantic | pragmatic | syntactic | average | verdict |\n|---|---|---|---|---|---|---|\n")
+		var cells [][]string
 		for _, row := range rows {
-			fmt.Fprintf(&b, "| %s |\n", strings.Join(row.Cells, " | "))
+			cells = append(cells, row.Cells)
 		}
-		b.WriteString("\n")
+		d.Sections = append(d.Sections, doc.Section{ID: "scorecard", Heading: "Scorecard", Restates: &doc.Restates{Tables: []string{"Scorecard"}},
+			Blocks: []doc.Block{doc.TableOf([]string{"judge", "agent", "semantic", "pragmatic", "syntactic", "average", "verdict"}, cells)}})
 	}
 	for _, m := range r.p.modes() {
 		j, ok := r.js[m]
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(&b, "## %s judge (%s)\n\n%s\n\n", titleCase(string(m)), r.p.cfg.Judges[m].Name, j.Reasoning)
+		sec := doc.Section{Heading: fmt.Sprintf("%s judge (%s)", titleCase(string(m)), r.p.cfg.Judges[m].Name),
+			Restates: &doc.Restates{Seats: []string{string(m)}}, Blocks: []doc.Block{doc.Para(j.Reasoning)}}
 		if len(j.Improvements) > 0 {
-			b.WriteString("Improvements:\n")
-			for _, s := range j.Improvements {
-				fmt.Fprintf(&b, "- %s\n", s)
-			}
-			b.WriteString("\n")
+			sec.Blocks = append(sec.Blocks, doc.Bullets("Improvements:", j.Improvements...))
 		}
+		d.Sections = append(d.Sections, sec)
 	}
 	if len(r.fails) > 0 {
-		b.WriteString("## Failures\n\n")
-		for _, f := range r.fails {
-			fmt.Fprintf(&b, "- %s\n", f)
-		}
-		b.WriteString("\n")
+		d.Add("Failures", doc.Bullets("", r.fails...))
 	}
-	b.WriteString("Thresholds, applied by arena to the scores: accept when every dimension is at least 3 and the average at least 3.5; reject when any dimension is below 2; improve otherwise.\n")
-	return b.String()
+	d.Add("Thresholds", doc.Para("Applied by arena to the scores: accept when every dimension is at least 3 and the average at least 3.5; reject when any dimension is below 2; improve otherwise."))
+	return &d
 }
 
 func titleCase(s string) string { return strings.ToUpper(s[:1]) + s[1:] }

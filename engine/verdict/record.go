@@ -12,21 +12,22 @@ const ModeFinal = "final"
 
 // Record is one judge's verdict as the verdict log keeps it.
 //
-// Its JSON Schema (arena verdict --schema) is generated from this struct:
-// the jsonschema tags, and JSONSchemaExtend in schema.go.
+// Its JSON Schema (arena verdict --schema) is inferred from this struct:
+// its fields and their jsonschema tags (descriptions), with the ranges
+// and enumerations recordSchema adds in schema.go.
 type Record struct {
-	TaskID        string   `json:"task_id" jsonschema:"minLength=1"`
-	RunID         string   `json:"run_id" jsonschema:"minLength=1" jsonschema_description:"the run (debate log) the record belongs to"`
-	Model         string   `json:"model" jsonschema:"minLength=1" jsonschema_description:"the agent, and its model where known: claude/opus"`
+	TaskID        string   `json:"task_id"`
+	RunID         string   `json:"run_id" jsonschema:"the run (debate log) the record belongs to"`
+	Model         string   `json:"model" jsonschema:"the agent, and its model where known: claude/opus"`
 	Mode          Mode     `json:"mode"`
 	Verdict       Verdict  `json:"verdict"`
-	StatedVerdict Verdict  `json:"stated_verdict,omitempty" jsonschema_description:"what the model said, when its own scores say otherwise"`
+	StatedVerdict Verdict  `json:"stated_verdict,omitempty" jsonschema:"what the model said, when its own scores say otherwise"`
 	Scores        Scores   `json:"scores"`
 	Average       float64  `json:"average"`
-	Reasoning     string   `json:"reasoning" jsonschema:"minLength=1"`
+	Reasoning     string   `json:"reasoning"`
 	Improvements  []string `json:"improvements"`
-	Stripped      []string `json:"stripped,omitempty" jsonschema_description:"what arena took away around the JSON the model was told to return alone"`
-	Timestamp     string   `json:"timestamp" jsonschema:"format=date-time"`
+	Stripped      []string `json:"stripped,omitempty" jsonschema:"what arena took away around the JSON the model was told to return alone"`
+	Timestamp     string   `json:"timestamp" jsonschema:"RFC 3339, UTC"`
 }
 
 // NewRecord is the record of judgement j, given by model as mode, at t.
@@ -44,16 +45,16 @@ func NewRecord(taskID, runID, model string, m Mode, j Judgement, t time.Time) Re
 
 // Final is a run's last record: the decision and how it was reached.
 type Final struct {
-	TaskID    string   `json:"task_id" jsonschema:"minLength=1"`
-	RunID     string   `json:"run_id" jsonschema:"minLength=1"`
+	TaskID    string   `json:"task_id"`
+	RunID     string   `json:"run_id"`
 	Mode      string   `json:"mode"` // always "final"
 	Verdict   string   `json:"verdict"`
-	Reached   string   `json:"reached" jsonschema:"minLength=1" jsonschema_description:"how the decision was reached"`
-	Calls     int      `json:"calls" jsonschema_description:"judges asked"`
+	Reached   string   `json:"reached" jsonschema:"how the decision was reached"`
+	Calls     int      `json:"calls" jsonschema:"judges asked"`
 	Sensitive bool     `json:"sensitive"`
 	Failures  []string `json:"failures,omitempty"`
-	DebateLog string   `json:"debate_log" jsonschema_description:"the path of the run's debate log; empty when none was saved"`
-	Timestamp string   `json:"timestamp" jsonschema:"format=date-time"`
+	DebateLog string   `json:"debate_log" jsonschema:"the path of the run's debate log; empty when none was saved"`
+	Timestamp string   `json:"timestamp" jsonschema:"RFC 3339, UTC"`
 }
 
 // Timestamp is t as the log writes it: RFC 3339, UTC.

@@ -42,15 +42,15 @@ func TestSchemaRejectsBadRecords(t *testing.T) {
 		edit func(m map[string]any)
 		want string
 	}{
-		"score out of range": {func(m map[string]any) { m["scores"].(map[string]any)["semantic"] = 6 }, "at /scores/semantic: maximum: got 6, want 5"},
-		"score not whole":    {func(m map[string]any) { m["scores"].(map[string]any)["semantic"] = 3.5 }, "at /scores/semantic: got number, want integer"},
-		"missing key":        {func(m map[string]any) { delete(m, "reasoning") }, "missing property 'reasoning'"},
-		"extra key":          {func(m map[string]any) { m["confidence"] = "high" }, "additional properties 'confidence' not allowed"},
-		"bad verdict":        {func(m map[string]any) { m["verdict"] = "escalate" }, "at /verdict: value must be one of 'accept', 'improve', 'reject'"},
-		"bad mode":           {func(m map[string]any) { m["mode"] = "slow" }, "at /mode: value must be one of 'quick', 'deep', 'tiebreaker'"},
-		"bad timestamp":      {func(m map[string]any) { m["timestamp"] = "yesterday" }, "at /timestamp: 'yesterday' is not valid date-time"},
-		"improvement number": {func(m map[string]any) { m["improvements"] = []any{1} }, "at /improvements/0: got number, want string"},
-		"empty task id":      {func(m map[string]any) { m["task_id"] = "" }, "at /task_id: minLength: got 0, want 1"},
+		"score out of range": {func(m map[string]any) { m["scores"].(map[string]any)["semantic"] = 6 }, "at /scores/semantic: maximum: 6/1 is greater than 5"},
+		"score not whole":    {func(m map[string]any) { m["scores"].(map[string]any)["semantic"] = 3.5 }, `at /scores/semantic: type: 3.5 has type "number", want "integer"`},
+		"missing key":        {func(m map[string]any) { delete(m, "reasoning") }, `at /: required: missing properties: ["reasoning"]`},
+		"extra key":          {func(m map[string]any) { m["confidence"] = "high" }, `at /: unexpected additional properties ["confidence"]`},
+		"bad verdict":        {func(m map[string]any) { m["verdict"] = "escalate" }, "at /verdict: enum: escalate does not equal any of: [accept improve reject]"},
+		"bad mode":           {func(m map[string]any) { m["mode"] = "slow" }, "at /mode: enum: slow does not equal any of: [quick deep tiebreaker]"},
+		"bad timestamp":      {func(m map[string]any) { m["timestamp"] = "yesterday" }, `at /timestamp: "yesterday" is not an RFC 3339 date-time`},
+		"improvement number": {func(m map[string]any) { m["improvements"] = []any{1} }, `at /improvements/*: type: 1 has type "integer", want "string"`},
+		"empty task id":      {func(m map[string]any) { m["task_id"] = "" }, `at /task_id: minLength: "" contains 0 Unicode code points, fewer than 1`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var m map[string]any
@@ -76,7 +76,8 @@ func TestSchemaIsValidJSONSchemaDocument(t *testing.T) {
 	if m["$schema"] != "https://json-schema.org/draft/2020-12/schema" || m["$id"] != schemaID {
 		t.Fatalf("$schema %v, $id %v", m["$schema"], m["$id"])
 	}
-	// compile checks the document against the draft's metaschema.
+	// compile reads the document as a schema (every keyword known, of its
+	// type) and resolves it.
 	if _, err := compile(Schema()); err != nil {
 		t.Fatal(err)
 	}
@@ -121,10 +122,18 @@ func TestSchemaFollowsTheStructs(t *testing.T) {
 // record, not also everything a judge's record would need.
 func TestSchemaExplainsByTheRecordsKind(t *testing.T) {
 	now := time.Now()
-	fin, _ := json.Marshal(Final{TaskID: "t", RunID: "r", Mode: ModeFinal, Verdict: "maybe", Reached: "x", Calls: 4, Timestamp: Timestamp(now)})
-	err := ValidateRecord(fin)
-	if err == nil || !strings.Contains(err.Error(), "at /verdict: value must be one of") || !strings.Contains(err.Error(), "at /calls: maximum: got 4, want 3") || strings.Contains(err.Error(), "scores") {
-		t.Fatalf("%v", err)
+	for _, tc := range []struct {
+		fin  Final
+		want string
+	}{
+		{Final{TaskID: "t", RunID: "r", Mode: ModeFinal, Verdict: "maybe", Reached: "x", Timestamp: Timestamp(now)}, "at /verdict: enum: maybe does not equal any of"},
+		{Final{TaskID: "t", RunID: "r", Mode: ModeFinal, Verdict: "accept", Reached: "x", Calls: 4, Timestamp: Timestamp(now)}, "at /calls: maximum: 4/1 is greater than 3"},
+	} {
+		b, _ := json.Marshal(tc.fin)
+		err := ValidateRecord(b)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "scores") {
+			t.Errorf("%s: %v, want %q", b, err, tc.want)
+		}
 	}
 	for _, v := range finalVerdicts {
 		b, _ := json.Marshal(Final{TaskID: "t", RunID: "r", Mode: ModeFinal, Verdict: v, Reached: "x", Timestamp: Timestamp(now)})

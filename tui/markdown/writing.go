@@ -80,7 +80,7 @@ func (w *writing) restGap() bool { return w.gap && !w.split }
 func (w *writing) restMD(md string) string {
 	switch w.kind {
 	case paragraphPiece:
-		return closeOpen(w.carry + md[w.from:])
+		return closeOpen(w.carry + withoutUnderline(md[w.from:]))
 	case tablePiece:
 		return w.head + md[w.from:max(rows(md), w.from)] // the row being written shows as text
 	case codePiece:
@@ -90,6 +90,21 @@ func (w *writing) restMD(md string) string {
 		return ""
 	}
 	return w.finalMD(md)
+}
+
+// withoutUnderline is a paragraph being written without its last line
+// while that line is dashes or equals signs alone: "-" is as likely the
+// start of a list item as a setext underline, and read as one it turned
+// the paragraph above into a heading for a frame.
+func withoutUnderline(md string) string {
+	i := strings.LastIndexByte(md, '\n')
+	if i < 0 {
+		return md
+	}
+	if ln := strings.TrimSpace(md[i+1:]); ln != "" && strings.Trim(ln, "-") == "" || ln != "" && strings.Trim(ln, "=") == "" {
+		return md[:i+1]
+	}
+	return md
 }
 
 // finalMD is the Markdown of the rest of piece md once it is complete:

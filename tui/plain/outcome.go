@@ -3,12 +3,15 @@ package plain
 import (
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/muesli/termenv"
 	"golang.org/x/term"
 
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/tui/markdown"
 )
 
@@ -52,93 +55,83 @@ func lightBackground(fgbg string) bool {
 	return err == nil && (bg == 7 || bg == 15)
 }
 
-// trailNote stands in for the audit trail in what the printer prints.
-const trailNote = "*The full history streamed above; the saved document and the debate log keep it whole.*"
-
-// shownNote stands in for a section that repeats what the printed run
-// has just shown.
-const shownNote = "*Shown above; the saved document keeps it whole.*"
-
-// foldTrail leaves the body of the document's audit trail out (a section
-// headed "Audit trail", at any level, to the next heading of its level or
-// above, a folded <details> block inside it to its end): the stream
-// printed above has just shown all of it, and a compare's trail alone was
-// some 170 of 450 lines. The heading stays, with trailNote under it.
-// Headings inside fenced code blocks are text, not sections.
-func foldTrail(md string) string {
-	return foldSections(md, func(string) string { return "" })
+// shownAbove is what the printed run has shown before its outcome: the
+// titles of its tables, the seats whose replies streamed, and whether it
+// printed notes.
+type shownAbove struct {
+	start  bool // the banner: the topic and the settings
+	tables []string
+	seats  []string
+	notes  bool
 }
 
-// foldSections folds the audit trail, and each section for which fold
-// returns a note: its heading stays, with the note under it.
-func foldSections(md string, fold func(heading string) string) string {
-	var b strings.Builder
-	skip := 0 // inside a folded section: its heading's level
-	details := false
-	for ln, kind := range markdown.Fenced(md) {
-		t := strings.TrimSpace(ln)
-		switch {
-		case kind != markdown.Prose:
-		case details:
-			details = t != "</details>"
-			continue
-		default:
-			level := headingLevel(t)
-			if skip > 0 && level > 0 && level <= skip {
-				skip = 0
-			}
-			if skip > 0 {
-				details = t == "<details>"
-				continue
-			}
-			heading := strings.TrimSpace(strings.Trim(t, "# "))
-			note := fold(heading)
-			if level > 0 && strings.EqualFold(heading, "audit trail") {
-				note = trailNote
-			}
-			if level > 0 && note != "" {
-				b.WriteString(ln)
-				b.WriteString("\n" + note + "\n\n")
-				skip = level
-				continue
-			}
-		}
-		if skip == 0 {
-			b.WriteString(ln)
-		}
+func (s *shownAbove) seat(name string) {
+	if !slices.Contains(s.seats, name) {
+		s.seats = append(s.seats, name)
 	}
-	return b.String()
 }
 
-// headingLevel is the level of an ATX heading line ("## x": 2), or 0.
-func headingLevel(t string) int {
-	n := 0
-	for n < len(t) && t[n] == '#' {
-		n++
-	}
-	if n == 0 || n > 6 || n < len(t) && t[n] != ' ' {
-		return 0
-	}
-	return n
+// restated says whether a document's section says nothing the printed
+// run did not just show: every table it names was printed (a title
+// beginning with the name), every seat's reply it names streamed, the
+// notes and the start it repeats were printed.
+func (s *shownAbove) restated(sec doc.Section) bool {
+	return s.shows(sec.Restates)
 }
 
-// printDocument prints the outcome's document: the audit trail folded,
-// as Markdown through the cleaner, or drawn for the terminal straight to
-// it (markdown.Render cleaned its text first; what it adds is SGR).
-func (p *Printer) printDocument(md string) {
-	md = strings.TrimRight(foldSections(md, func(h string) string {
-		if p.shown.repeats(h) {
-			return shownNote
+// shows says whether the printed run showed all of r.
+func (s *shownAbove) shows(r *doc.Restates) bool {
+	if r == nil || r.Notes && !s.notes || r.Start && !s.start {
+		return false
+	}
+	for _, t := range r.Tables {
+		if !slices.ContainsFunc(s.tables, func(shown string) bool { return strings.HasPrefix(shown, t) }) {
+			return false
 		}
-		return ""
-	}), "\n")
-	if p.style == nil {
+	}
+	for _, seat := range r.Seats {
+		if !slices.Contains(s.seats, seat) {
+			return false
+		}
+	}
+	return true
+}
+
+// printDocument prints the outcome's document without what the printed
+// run has shown: the summary (the last line says it) and the sections
+// that restate the stream, named in one line after it. It is Markdown
+// through the cleaner, or drawn for the terminal straight to it
+// (markdown.Render cleaned its text first; what it adds is SGR). A log
+// written before documents were data has its Markdown printed whole.
+func (p *Printer) printDocument(o engine.Outcome) {
+	md, left := o.Markdown, []string(nil)
+	if d := o.Document; d != nil {
+		md = doc.MarkdownWith(*d, doc.MarkdownOptions{NoSummary: true,
+			Skip: func(sec doc.Section) bool {
+				if !p.shown.restated(sec) {
+					return false
+				}
+				left = append(left, sec.Heading)
+				return true
+			},
+			SkipFact: func(f doc.Fact) bool { return p.shown.shows(f.Restates) }})
+	}
+	md = strings.TrimRight(md, "\n")
+	switch {
+	case p.style == nil:
 		p.printf("\n%s\n", md)
-		return
+	case p.err == nil:
+		lines := markdown.New(p.style.Markdown).Render(md, p.style.Width)
+		_, p.err = io.WriteString(p.raw, "\n"+strings.Join(lines, "\n")+"\n")
 	}
-	if p.err != nil {
-		return
+	if len(left) > 0 {
+		p.printf("\n%s\n", leftOutWords(left))
 	}
-	lines := markdown.New(p.style.Markdown).Render(md, p.style.Width)
-	_, p.err = io.WriteString(p.raw, "\n"+strings.Join(lines, "\n")+"\n")
+}
+
+// leftOutWords say which sections the printed document left out, as the
+// run above showed them: "Shown above (the saved document keeps them
+// too): Debate ledger, Audit trail."
+func leftOutWords(headings []string) string {
+	return "Shown above (the saved document keeps them too): " + strings.Join(headings, ", ") + "."
 }

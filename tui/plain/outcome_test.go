@@ -11,38 +11,50 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/tui/markdown"
 	"github.com/arenadebate/arena/tui/tuitest"
 )
 
-func TestFoldTrail(t *testing.T) {
-	md := strings.Join([]string{
-		"# Comparison", "", "## Recommendation", "", "Kafka.", "",
-		"## Audit trail", "", "### Opening · gemini (gemini)", "", "a reply with", "```", "## not a heading", "```", "",
-		"### Rebuttal · codex (codex)", "", "another", "",
-		"## What each agent cost", "", "| a | b |", "",
-	}, "\n")
-	got := foldTrail(md)
-	for _, want := range []string{"## Recommendation\n\nKafka.", "## Audit trail\n\n" + trailNote + "\n\n## What each agent cost", "| a | b |"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("no %q in\n%s", want, got)
+// The printed document leaves out what the printed run showed (the
+// sections that restate its tables, its seats' replies, its notes) and
+// the summary its last line says, and names what it left out; a section
+// that restates something not shown stays. A log written before
+// documents were data has its Markdown printed whole.
+func TestPrintedDocumentLeavesOutWhatWasShown(t *testing.T) {
+	d := doc.Document{Title: "Debate outcome", Result: "consensus", Summary: "Consensus in round 1"}
+	d.Sections = []doc.Section{
+		{Heading: "Debate ledger", Restates: &doc.Restates{Tables: []string{"Debate ledger"}}, Blocks: []doc.Block{doc.Para("the ledger")}},
+		{Heading: "Audit trail", Restates: &doc.Restates{Seats: []string{"claude", "gemini"}}},
+		{Heading: "Round 1", Depth: 1, Blocks: []doc.Block{doc.Para("claude's opening")}},
+		{Heading: "Flags", Restates: &doc.Restates{Notes: true}, Blocks: []doc.Block{doc.Para("a flag")}},
+		{Heading: "What each agent cost", Blocks: []doc.Block{doc.Para("the costs")}},
+	}
+	var b bytes.Buffer
+	p := New(&b)
+	p.Handle(engine.Event{Payload: engine.Table{Title: "Debate ledger: what a plain vote said"}})
+	for _, seat := range []string{"claude", "gemini"} {
+		p.Handle(engine.Event{Payload: engine.Chunk{Seat: seat, Text: "said\n"}})
+	}
+	p.Handle(engine.Event{Payload: engine.Outcome{Result: "consensus", Summary: d.Summary, Document: &d}})
+	out := b.String()
+	for _, gone := range []string{"the ledger", "Round 1", "claude's opening", "**Consensus in round 1"} {
+		if strings.Contains(out, gone) {
+			t.Errorf("%q is printed again:\n%s", gone, out)
 		}
 	}
-	for _, gone := range []string{"Opening · gemini", "a reply with", "not a heading", "another"} {
-		if strings.Contains(got, gone) {
-			t.Errorf("%q is printed again:\n%s", gone, got)
+	for _, want := range []string{"# Debate outcome: consensus", "a flag", "the costs", "Shown above (the saved document keeps them too): Debate ledger, Audit trail.", "\nConsensus in round 1\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
 		}
 	}
-	// The debate's trail: a level-3 heading and a folded <details> block,
-	// whose replies may hold headings of any level.
-	md = "## Options\n\nx\n\n---\n\n### Audit trail\n\n<details>\n<summary>Full debate history</summary>\n\n## a model's heading\n\nsaid\n\n</details>\n\n## What each agent cost\n\ny\n"
-	got = foldTrail(md)
-	if strings.Contains(got, "Full debate history") || strings.Contains(got, "said") || strings.Contains(got, "<details>") ||
-		!strings.Contains(got, "### Audit trail\n\n"+trailNote) || !strings.Contains(got, "## What each agent cost\n\ny") {
-		t.Fatalf("%s", got)
-	}
-	if md := "no trail here\n"; foldTrail(md) != md {
-		t.Fatal("a document without a trail changed")
+
+	b.Reset()
+	p = New(&b)
+	old := "# Debate outcome: consensus\n\n## Audit trail\n\nall of it\n"
+	p.Handle(engine.Event{Payload: engine.Outcome{Result: "consensus", Summary: "s", Markdown: old}})
+	if !strings.Contains(b.String(), old) {
+		t.Fatalf("an old log's document is not printed whole:\n%s", b.String())
 	}
 }
 
@@ -65,9 +77,15 @@ func TestPrinterOutcome(t *testing.T) {
 	}
 	var b bytes.Buffer
 	p := New(&b)
+	for _, e := range tuitest.Debate() {
+		if _, ok := e.Payload.(engine.Chunk); ok {
+			p.Handle(e) // the replies streamed
+		}
+	}
+	b.Reset()
 	p.Handle(engine.Event{Payload: o})
 	out := b.String()
-	if !strings.Contains(out, "# Debate outcome: tradeoff identified") || !strings.Contains(out, "**Rounds:**") || !strings.Contains(out, trailNote) {
+	if !strings.Contains(out, "# Debate outcome: tradeoff identified") || !strings.Contains(out, "**Rounds:**") || !strings.Contains(out, "Audit trail.") {
 		t.Errorf("not the Markdown document:\n%s", out)
 	}
 	if strings.Contains(out, "<details>") || strings.Contains(out, "Full debate history") || strings.Count(out, "\n") > strings.Count(o.Markdown, "\n")/2 {

@@ -45,11 +45,17 @@ type Printer struct {
 	raw         io.Writer // w without the cleaner, for the drawn document
 	budgetShown bool      // the run's budget was printed
 	overShown   bool      // and that it was spent
-	// shown are the titles of the tables printed, and the seats whose
-	// replies streamed: the document's sections that repeat them are
-	// folded (foldShown).
+	// shown is what the run printed: the document's sections that
+	// repeat it are left out (printDocument).
 	shown shownAbove
 	phase string // the title of the phase under way
+	// rule is the phase's rule, printed before what comes next in the
+	// phase: a phase that printed nothing (a preflight that found all
+	// well) takes no lines.
+	rule string
+	// said are the seats whose call under way streamed a line: the
+	// position such a reply gives is not printed again after it.
+	said map[string]bool
 }
 
 // liveReply is a reply being rendered as it streams.
@@ -92,7 +98,18 @@ func (p *Printer) printf(format string, args ...any) {
 	if p.err != nil {
 		return
 	}
+	p.printRule()
 	_, p.err = fmt.Fprintf(p.w, format, args...)
+}
+
+// printRule prints the rule of the phase under way, once, before its
+// first line.
+func (p *Printer) printRule() {
+	if p.rule != "" && p.err == nil {
+		rule := p.rule
+		p.rule = ""
+		_, p.err = fmt.Fprintf(p.w, "\n── %s %s\n", rule, strings.Repeat("─", max(3, 60-utf8.RuneCountInString(rule))))
+	}
 }
 
 // Handle prints one event.
@@ -104,8 +121,7 @@ func (p *Printer) Handle(e engine.Event) {
 		p.banner(v)
 	case engine.PhaseStarted:
 		p.flushAll()
-		p.phase = v.Title
-		p.printf("\n── %s %s\n", v.Title, strings.Repeat("─", max(3, 60-utf8.RuneCountInString(v.Title))))
+		p.phase, p.rule = v.Title, v.Title
 	case engine.AgentStarted:
 		p.agentStarted(v)
 	case engine.Chunk:
@@ -117,11 +133,13 @@ func (p *Printer) Handle(e engine.Event) {
 	case engine.Table:
 		p.table(v)
 	case engine.PositionUpdated:
-		if v.Changed {
+		// A reply that streamed has just said its position.
+		if v.Changed && !p.said[v.Seat] {
 			p.printf("   position v%d: %s\n", v.Version, engine.OneLine(v.Position, 0))
 		}
 	case engine.Note:
 		p.flushAll()
+		p.shown.notes = true
 		p.printf("%s %s\n", noteMark(v.Level), v.Message)
 	case engine.Outcome:
 		p.outcome(v)
@@ -164,6 +182,7 @@ func (p *Printer) budget(v engine.BudgetUsed) {
 
 func (p *Printer) banner(v engine.DebateStarted) {
 	p.layouts, p.noun = v.Layouts, v.RunNoun()
+	p.shown.start = true
 	seats := make([]string, 0, len(v.Seats))
 	names := make([]string, 0, len(v.Seats))
 	for _, s := range v.Seats {
@@ -210,6 +229,7 @@ func (p *Printer) agentStarted(v engine.AgentStarted) {
 	}
 	p.printf("%s ▸ %s (timeout %s)\n", p.name(v.Seat), what, v.Timeout.D())
 	delete(p.live, v.Seat)
+	delete(p.said, v.Seat)
 	if l, ok := p.layouts[v.Shape]; ok {
 		p.live[v.Seat] = &liveReply{s: layout.NewStream(l)}
 	}
@@ -300,8 +320,17 @@ func wrapPoint(s string) int {
 	return i
 }
 
+// line prints a line of a seat's reply behind its name; a blank one
+// says nothing, and is not printed.
 func (p *Printer) line(agent, s string) {
+	if strings.TrimSpace(s) == "" {
+		return
+	}
 	p.shown.seat(agent)
+	if p.said == nil {
+		p.said = map[string]bool{}
+	}
+	p.said[agent] = true
 	p.printf("%s │ %s\n", p.prefix(agent), s)
 }
 
@@ -426,7 +455,7 @@ func (p *Printer) table(v engine.Table) {
 
 func (p *Printer) outcome(v engine.Outcome) {
 	p.flushAll()
-	p.printDocument(v.Markdown)
+	p.printDocument(v)
 	p.printf("\n%s\n", strings.Repeat("═", 66))
 	p.printf("%s\n", v.Summary)
 	if v.LogPath != "" {

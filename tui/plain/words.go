@@ -137,51 +137,6 @@ func bannerWords(protocol string) bannerWord {
 	return bannerWord{topic: "Topic", context: "Context"}
 }
 
-// shownAbove is what the printed run has shown before its outcome: the
-// titles of its tables, and the seats whose replies streamed.
-type shownAbove struct {
-	tables []string
-	seats  []string
-}
-
-func (s *shownAbove) seat(name string) {
-	for _, n := range s.seats {
-		if n == name {
-			return
-		}
-	}
-	s.seats = append(s.seats, name)
-}
-
-// repeats says whether a document's section, by its heading, repeats
-// what the printed run showed: a table whose title begins with the
-// heading ("Debate ledger", "Order receipts (2 orders)"), or a seat's
-// report ("Report of Judge 1 (gemini)") whose reply streamed.
-func (s *shownAbove) repeats(heading string) bool {
-	h := strings.ToLower(heading)
-	if h == "weighted scorecard" {
-		return false // the document's shows the arithmetic, the table only the sums
-	}
-	for _, t := range s.tables {
-		t = strings.ToLower(t)
-		if h != "" && strings.HasPrefix(t, h) && (len(t) == len(h) || !isWordByte(t[len(h)])) {
-			return true
-		}
-	}
-	if rest, ok := strings.CutPrefix(heading, "Report of "); ok {
-		for _, seat := range s.seats {
-			if strings.HasPrefix(rest, seat+" (") || rest == seat {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80
-}
-
 // withArticle is word with "a" or "an" before it, by its first letter:
 // "an adversarial", "a verdict" (issue 32, point 10: "a adversarial").
 func withArticle(word string) string {

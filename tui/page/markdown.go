@@ -43,11 +43,16 @@ var converter = goldmark.New(
 // Markdown renders md, written by a model or read from a log, as inert
 // HTML.
 func Markdown(md string) template.HTML {
+	kept, more := cut(md)
 	var b bytes.Buffer
-	if err := converter.Convert([]byte(trust.Text(bounded(md))), &b); err != nil {
-		return template.HTML("<pre>" + html.EscapeString(trust.Text(md)) + "</pre>") //nolint:gosec // escaped
+	if err := converter.Convert([]byte(trust.Text(kept)), &b); err != nil {
+		b.Reset()
+		b.WriteString("<pre>" + html.EscapeString(trust.Text(kept)) + "</pre>")
 	}
-	return template.HTML(b.String()) //nolint:gosec // goldmark without raw HTML, through cleanWriter
+	if more > 0 {
+		b.WriteString(`<p class="note"><em>… ` + byteCount(more) + ` more, in the log</em></p>`)
+	}
+	return template.HTML(b.String()) //nolint:gosec // goldmark without raw HTML, through cleanWriter; the rest escaped
 }
 
 // cleanWriter writes text as goldmark would (backslash escapes and

@@ -92,6 +92,9 @@ type Item struct {
 	Position  *engine.PositionUpdated `json:"position,omitempty"`
 	Moderator *engine.ModeratorNote   `json:"moderator,omitempty"`
 	FollowUp  *engine.FollowUp        `json:"follow_up,omitempty"`
+	// More is how many bytes of a position's text the page left out (it
+	// keeps maxMarkdown): the log holds them.
+	More int `json:"more,omitempty"`
 }
 
 // Call is one question to a seat's agent and how it ended.
@@ -102,6 +105,9 @@ type Call struct {
 	// while it runs.
 	Reply   *engine.AgentFinished `json:"reply,omitempty"`
 	Failure *engine.AgentFailed   `json:"failure,omitempty"`
+	// More is how many bytes of the reply's text the page left out (it
+	// keeps maxMarkdown): the log holds them.
+	More int `json:"more,omitempty"`
 }
 
 // Running says the call has not ended yet.
@@ -176,10 +182,11 @@ func (b *Builder) Add(e engine.Event) []Change {
 		b.open[p.Seat] = it
 		return b.item(it)
 	case engine.AgentFinished:
+		more := 0
 		if !b.Whole {
-			p = trimmed(p)
+			p, more = trimmed(p)
 		}
-		return b.ended(e, p.CallInfo, func(c *Call) { c.Reply = &p }, !p.Reused)
+		return b.ended(e, p.CallInfo, func(c *Call) { c.Reply, c.More = &p, more }, !p.Reused)
 	case engine.AgentFailed:
 		return b.ended(e, p.CallInfo, func(c *Call) { c.Failure = &p }, true)
 	case engine.Table:
@@ -187,10 +194,11 @@ func (b *Builder) Add(e engine.Event) []Change {
 	case engine.Note:
 		return b.item(&Item{ID: fmt.Sprintf("n%d", e.Seq), Note: &p})
 	case engine.PositionUpdated:
+		more := 0
 		if !b.Whole {
-			p.Position = bounded(p.Position)
+			p.Position, more = cut(p.Position)
 		}
-		return b.item(&Item{ID: fmt.Sprintf("v%d", e.Seq), Position: &p})
+		return b.item(&Item{ID: fmt.Sprintf("v%d", e.Seq), Position: &p, More: more})
 	case engine.ModeratorNote:
 		return b.item(&Item{ID: fmt.Sprintf("m%d", e.Seq), Moderator: &p})
 	case engine.FollowUp:
@@ -318,23 +326,28 @@ func (r *Run) Result() string {
 func (r *Run) JSON() ([]byte, error) { return json.MarshalIndent(r, "", "  ") }
 
 // trimmed is a reply as the page shows it: its readable text (its display,
-// else its text), bounded.
-func trimmed(p engine.AgentFinished) engine.AgentFinished {
-	if strings.TrimSpace(p.Display) == "" {
-		p.Display = p.Text
+// else its text) up to maxMarkdown, cut at a line where one is near, and
+// how many bytes were left out.
+func trimmed(p engine.AgentFinished) (engine.AgentFinished, int) {
+	text := p.Display
+	if strings.TrimSpace(text) == "" {
+		text = p.Text
 	}
-	p.Display, p.Text, p.Reply = bounded(p.Display), "", nil
-	return p
+	p.Text, p.Reply = "", nil
+	var more int
+	p.Display, more = cut(text)
+	return p, more
 }
 
-// bounded is md up to maxMarkdown, ended by how much more the log holds.
-func bounded(md string) string {
-	if len(md) <= maxMarkdown {
-		return md
+// cut is text up to maxMarkdown, cut at a line where one is near, and how
+// many bytes it left out.
+func cut(text string) (string, int) {
+	if len(text) <= maxMarkdown {
+		return text, 0
 	}
-	cut := strings.LastIndexByte(md[:maxMarkdown], '\n')
-	if cut < maxMarkdown/2 {
-		cut = maxMarkdown
+	at := strings.LastIndexByte(text[:maxMarkdown], '\n')
+	if at < maxMarkdown/2 {
+		at = maxMarkdown
 	}
-	return strings.ToValidUTF8(md[:cut], "") + "\n\n*… " + byteCount(len(md)-cut) + " more, in the log*\n"
+	return strings.ToValidUTF8(text[:at], ""), len(text) - at
 }

@@ -209,7 +209,10 @@ type DebateStarted struct {
 	// Noun is what a person calls one run of the protocol ("debate",
 	// "comparison", "verdict"), for a front end's words: "Stop the
 	// comparison?". Older logs have none (Words says "run").
-	Noun  string `json:"noun,omitempty"`
+	Noun string `json:"noun,omitempty"`
+	// Words are what its banner calls the topic and the files (the
+	// protocol's Spec.Words). Older logs have none.
+	Words Words  `json:"words,omitzero"`
 	Topic string `json:"topic"`
 	Seats []Seat `json:"seats"`
 	// FollowUpSeat names the seat a follow-up question goes to unless

@@ -13,6 +13,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/inputs"
 	"github.com/arenadebate/arena/settings"
 )
@@ -20,14 +21,12 @@ import (
 // Exit codes, documented in docs/usage.md and in each command's --help.
 // Every command shares these; each protocol adds its own between 0 and 4.
 const (
-	exitOK      = 0
-	exitError   = 1 // something went wrong that is not the user's input
-	exitUsage   = 2 // bad flags, bad config, missing file
-	exitAborted = 4 // the run could not go on (no usable agent for a seat, ...)
-	// exitOverBudget: the run's budget was spent, and it stopped before
-	// a call (sysexits' EX_TEMPFAIL: arena resume carries it on).
-	exitOverBudget  = 75
-	exitInterrupted = 130
+	exitOK          = engine.ExitOK
+	exitError       = engine.ExitError
+	exitUsage       = engine.ExitUsage
+	exitAborted     = engine.ExitAborted
+	exitOverBudget  = engine.ExitOverBudget
+	exitInterrupted = engine.ExitInterrupted
 )
 
 // usageError is an error in what the user typed or configured: exit 2.

@@ -3,28 +3,19 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/compare"
 	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/resume"
 )
 
-// The comparison's own exit code: the recommendation changed with the
-// order of the options.
-const exitOrderDependent = 3
-
 func compareProtocol() protocol {
 	return protocol{
-		name:    compare.Name,
-		command: "compare",
-		seating: compare.Seating,
-		exits:   compareExits,
+		Spec: compare.Spec,
 		resume: resume.Rule{
 			Flags: []string{"file", "option", "criteria", "context", "stakeholders", "quick", "single", "advocates", "judge"},
 			Reads: []string{"file", "context", "stakeholders"}},
 		build: (*app).compareCmd,
 		tool: tool{
-			about:  "Compare two to four options: an advocate per option argues for it and attacks the others' weakest claims; a judge who never sees which model argued what scores every option on weighted criteria, asked twice with the options in opposite orders. arena computes the totals.",
 			inputs: []mcpserver.Param{{Name: "decision", About: "the decision the options are for", Place: mcpserver.AsStdinFile, Required: true}},
 			flags: []mcpserver.FlagInput{{Flag: "option", Name: "options", About: "two to four options to compare", Required: true},
 				{Flag: "criteria"}, {Flag: "context", About: "files of evidence every seat reads"}, {Flag: "stakeholders"},
@@ -32,17 +23,11 @@ func compareProtocol() protocol {
 				{Flag: "author", About: "the agent that proposed the options: it gets no judge seat (default: the calling agent, when it is one of arena's agents)"},
 				{Flag: "timeout"}},
 			fixed: []string{"--no-tui"},
-			guard: mcpserver.Guard{Author: "author", Judges: []string{"judge"}},
 		},
 	}
 }
 
-var compareExits = runExits(
-	exit{code: exitOK, means: "a recommendation, the same with the options in either order", outcomes: []engine.OutcomeKind{compare.OutcomeRecommendation}},
-	exit{code: exitUsage, means: "usage error (fewer than two options, a weight that is not high/medium/low, a missing file)"},
-	exit{code: exitOrderDependent, means: "no robust recommendation: the judge's pick changed with the order of the options", outcomes: []engine.OutcomeKind{compare.OutcomeOrderDependent}},
-	aborted("comparison aborted (no agent left for a seat)"),
-)
+var compareExits = compare.Spec.AllExits()
 
 type compareFlags struct {
 	outputFlags
@@ -55,29 +40,9 @@ type compareFlags struct {
 
 func (a *app) compareCmd(cf *commonFlags) *cobra.Command {
 	var f compareFlags
+	h := compare.Spec.Help
 	cmd := &cobra.Command{
-		Use:   `compare "decision" --option A --option B [flags]`,
-		Short: "Compare options: advocates argue, a judge scores them in both orders",
-		Long: `compare runs a comparative debate. Each option gets an advocate (a different
-model each, with its own argumentative lens) who argues for it on every
-criterion and names three risks of the other; the advocates then attack each
-other's three weakest claims, quoted word for word (arena checks the quotes).
-A judge, who never sees which model argued what, scores every option on every
-criterion from 1 to 5, audits the arguments and recommends one option. The
-judge is asked twice at once, with the options in opposite orders (--orders K
-for more counterbalanced orders): arena computes the weighted totals (high =
-3, medium = 2, low = 1) from the parsed scores and averages the readings. A
-preference that changed with the order counts as a tie, never a win, and the
-outcome's order receipts say, judgement by judgement, whether it held.
-
-Without --criteria the judge first proposes four to six weighted criteria.
-Seats come from --advocates and --judge, else the config's compare section
-(compare: {advocates: [gemini, codex], judge: claude}), else the defender and
-challengers in turn. A seat whose agent fails twice goes to an agent holding
-no seat.`,
-		Example: `  arena compare "which queue for order events?" --option Kafka --option "Postgres LISTEN/NOTIFY"
-  arena compare "ORM or SQL?" --option sqlc --option GORM --criteria "safety:high,speed:medium,learning:low"
-  arena compare -f decision.md --option A --option B --context evidence.md --quick`,
+		Use: h.Use, Short: h.Short, Long: h.Long, Example: h.Example,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runCompare(cmd, cf, &f, args)
@@ -134,7 +99,7 @@ func (a *app) runCompare(cmd *cobra.Command, cf *commonFlags, f *compareFlags, a
 		return err
 	}
 	out := a.runProtocol(p, logw, f.outputFlags)
-	return exitCode(compareExits.code(out.Result))
+	return exitCode(compareExits.Code(out.Result))
 }
 
 // readCompare reads and checks the decision, the options, the flags and

@@ -20,37 +20,21 @@ import (
 // does arena debate.
 func debateProtocol() protocol {
 	return protocol{
-		name:    adversarial.Name,
-		command: "debate",
-		root:    true,
-		exits:   debateExits,
-		resume:  resume.Rule{Flags: []string{"file", "context"}, Reads: []string{"file", "context"}},
-		build:   (*app).debateCmd,
+		Spec:   adversarial.Spec,
+		resume: resume.Rule{Flags: []string{"file", "context"}, Reads: []string{"file", "context"}},
+		build:  (*app).debateCmd,
 		tool: tool{
-			about: "Adversarial debate: a defender model takes a position on a question or decision, challenger models attack it in parallel, round by round, to a consensus report or a tradeoff document naming the assumption the decision turns on. Use it to have other models attack a plan.",
 			inputs: []mcpserver.Param{
 				{Name: "topic", About: "the question or decision to debate", Place: mcpserver.AsStdinFile, Required: true},
 			},
 			flags: []mcpserver.FlagInput{{Flag: "context", About: "files the debate is about, attached to every prompt (paths relative to the server's directory)"},
 				{Flag: "defender"}, {Flag: "challengers"}, {Flag: "max-rounds"}, {Flag: "timeout"}},
 			fixed: []string{"--no-tui"},
-			guard: mcpserver.Guard{Against: "challengers"},
 		},
 	}
 }
 
-// The adversarial debate's own exit codes.
-const (
-	exitConsensus = exitOK
-	exitTradeoff  = 3 // the debate ended without consensus
-)
-
-var debateExits = runExits(
-	exit{code: exitConsensus, means: "consensus", outcomes: []engine.OutcomeKind{adversarial.OutcomeConsensus}},
-	exit{code: exitUsage, means: "usage error (bad flag, config, topic or context file)"},
-	exit{code: exitTradeoff, means: "no consensus: a tradeoff document was written", outcomes: []engine.OutcomeKind{adversarial.OutcomeTradeoff}},
-	aborted("debate aborted (no usable challenger, the defender failed, every challenger failed)"),
-)
+var debateExits = adversarial.Spec.AllExits()
 
 // debateFlags are the debate's own flags.
 type debateFlags struct {
@@ -69,14 +53,9 @@ func (f *debateFlags) register(cmd *cobra.Command) {
 // debateCmd is arena debate: what arena "topic" does, by its name.
 func (a *app) debateCmd(cf *commonFlags) *cobra.Command {
 	var f debateFlags
+	h := adversarial.Spec.Help
 	cmd := &cobra.Command{
-		Use:   `debate "topic" [flags]`,
-		Short: "A debate: a defender takes a position, challengers attack it, round by round",
-		Long: `debate is what arena "topic" runs, by its name: a defender model takes a
-position, challenger models attack it in parallel, and the debate goes round
-by round to a consensus report or, failing that, a tradeoff document.`,
-		Example: `  arena debate "should we move sessions from Redis to Postgres?"
-  arena debate -f question.md --context schema.sql`,
+		Use: h.Use, Short: h.Short, Long: h.Long, Example: h.Example,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runDebate(cmd, cf, &f, args)
@@ -120,7 +99,7 @@ func (a *app) runDebate(cmd *cobra.Command, cf *commonFlags, f *debateFlags, arg
 		return err
 	}
 	out := a.runProtocol(p, logw, f.outputFlags)
-	return exitCode(debateExits.code(out.Result))
+	return exitCode(debateExits.Code(out.Result))
 }
 
 // mistypedCommand refuses a single bare word as a topic: any text is a

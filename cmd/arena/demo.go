@@ -31,7 +31,7 @@ outcome document at the end. Keys: space pauses, n jumps to the next phase,
 			if !ok {
 				return usagef("no demo of %q: the demos are %s", trust.Text(name), strings.Join(protocolCommands(), ", "))
 			}
-			lc, err := demo.Read(p.name)
+			lc, err := demo.Read(p.Name)
 			if err != nil {
 				return usageCause(err, "%v", err)
 			}

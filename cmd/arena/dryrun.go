@@ -25,7 +25,7 @@ func (a *app) showManifest(p engine.Protocol, asJSON bool, notes ...string) erro
 		return err
 	}
 	if d, ok := protocolNamed(m.Protocol); ok {
-		m.Protocol = d.command // as a person types it: a debate, not an adversarial run
+		m.Protocol = d.Command // as a person types it: a debate, not an adversarial run
 	}
 	fmt.Fprint(a.stdout, plain.DryRun(m, a.stdout))
 	return nil

@@ -8,7 +8,6 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/challengers/trust"
-	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/judge"
 	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/resume"
@@ -18,24 +17,14 @@ import (
 // arena judge: judges score a solution and debate their scores to
 // consensus (engine/judge).
 
-// The judging's own exit codes.
-const (
-	exitJudgeNoConsensus = 3 // no consensus: human review needed
-	exitJudgeBelowMin    = 5 // consensus, but below --min-score
-)
-
 func judgeProtocol() protocol {
 	return protocol{
-		name:    judge.Name,
-		command: "judge",
-		seating: judge.Seating,
-		exits:   judgeExits,
+		Spec: judge.Spec,
 		resume: resume.Rule{Args: true,
 			Flags:  []string{"task", "criteria", "preset", "judges", "author", "reports-dir", "min-score", "max-bytes"},
 			Writes: []string{"reports-dir"}},
 		build: (*app).judgeCmd,
 		tool: tool{
-			about: "Three judges (different models) score a solution against weighted criteria with quoted evidence, then debate their scores until arena's consensus check passes. The caller's own agent is kept out of the judges by default.",
 			inputs: []mcpserver.Param{
 				{Name: "solution", About: "the solution as text (a diff, a document), instead of paths", Place: mcpserver.AsStdinArg},
 				{Name: "paths", About: "the solution's files or directories (directories are walked, honouring .gitignore)", Type: mcpserver.Repeated, Place: mcpserver.AsArgs},
@@ -46,18 +35,11 @@ func judgeProtocol() protocol {
 				{Flag: "min-score"}, {Flag: "max-bytes"}, {Flag: "reports-dir"},
 				{Flag: "max-rounds", About: "debate rounds between the judges (default 3)"}, {Flag: "timeout"}},
 			fixed: []string{"--no-tui"},
-			guard: mcpserver.Guard{Author: "author", Judges: []string{"judges"}},
 		},
 	}
 }
 
-var judgeExits = runExits(
-	exit{code: exitOK, means: "consensus (at or above --min-score, when given)", outcomes: []engine.OutcomeKind{judge.OutcomeConsensus}},
-	exit{code: exitUsage, means: "usage error (bad flag, criteria, config, or solution path)"},
-	exit{code: exitJudgeNoConsensus, means: "no consensus after the last debate round: human review needed", outcomes: []engine.OutcomeKind{judge.OutcomeNoConsensus}},
-	aborted("aborted (fewer than two judges left)"),
-	exit{code: exitJudgeBelowMin, means: "consensus, but the overall score is below --min-score", outcomes: []engine.OutcomeKind{judge.OutcomeBelowMin}},
-)
+var judgeExits = judge.Spec.AllExits()
 
 type judgeFlags struct {
 	outputFlags
@@ -67,34 +49,9 @@ type judgeFlags struct {
 
 func (a *app) judgeCmd(cf *commonFlags) *cobra.Command {
 	var f judgeFlags
+	h := judge.Spec.Help
 	cmd := &cobra.Command{
-		Use:   "judge [flags] FILE|DIR|- ...",
-		Short: "Three judges score a solution and debate their scores to consensus",
-		Long: `arena judge has judges (three different models by default) score a solution
-against weighted criteria, each on its own and with evidence quoted from the
-solution, then debate their scores round by round until arena's consensus
-check passes: every overall score within 0.5 of the others, no criterion more
-than 1 point apart, and every judge accepting. arena computes every overall
-score itself, checks that each quoted piece of evidence occurs in the
-solution, and flags a changed score that comes without a reason and evidence.
-
-The solution is files, directories (walked, honouring .gitignore; binary files
-are skipped and named) or - for stdin. Criteria are name:weight pairs (weights
-need not sum to 100) or a preset: code (default), design, docs.
-
-Judges come from --judges, the config's judge: {judges: [...]}, or the usable
-challengers; --author names the agent that wrote the solution, which then
-gets no judge seat unless --judges names it (the report then says so).
-
-With --reports-dir, each judge's report is written there as the seed names
-it, {solution}-{date}.{N}.md (never over an existing set: a suffix is added),
-with a copy of the outcome document beside them.
-
---max-rounds is the number of debate rounds here: 3 unless given.`,
-		Example: `  arena judge src/api/users.go src/api/users_test.go --task "REST API for user management" \
-    --criteria "correctness:30,design:25,security:20,performance:15,docs:10"
-  arena judge docs/ --preset docs --task "User guide for the CLI" --reports-dir .specs/reports
-  git diff | arena judge - --task "fix the race in the cache" --min-score 3.5 --no-tui`,
+		Use: h.Use, Short: h.Short, Long: h.Long, Example: h.Example,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runJudge(cmd, cf, &f, args)
@@ -156,7 +113,7 @@ func (a *app) runJudge(cmd *cobra.Command, cf *commonFlags, f *judgeFlags, args 
 		return err
 	}
 	out := a.runProtocol(p, logw, f.outputFlags)
-	return exitCode(judgeExits.code(out.Result))
+	return exitCode(judgeExits.Code(out.Result))
 }
 
 // judgeSeats picks the judges: --judges, else the config's judge.judges,

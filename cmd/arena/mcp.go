@@ -28,9 +28,9 @@ import (
 // (cmd/arena/mcpserver), over stdio or Streamable HTTP on loopback.
 
 var mcpExits = exits{
-	{code: exitOK, means: "the client closed the connection (or SIGINT, SIGTERM): every run was stopped first"},
-	{code: exitError, means: "the server failed"},
-	{code: exitUsage, means: "usage error (bad flag, config file, or an --http address that is not loopback)"},
+	{Code: exitOK, Means: "the client closed the connection (or SIGINT, SIGTERM): every run was stopped first"},
+	{Code: exitError, Means: "the server failed"},
+	{Code: exitUsage, Means: "usage error (bad flag, config file, or an --http address that is not loopback)"},
 }
 
 // envMCPHost names the agent whose CLI runs this server, as arena install
@@ -205,7 +205,6 @@ func (a *app) mcpTokenPath() string {
 // names, types and descriptions: mcpserver.FromFlags), and the
 // positional inputs it declares.
 type tool struct {
-	about string
 	// inputs are its positional inputs (the topic, the files), in the
 	// order they go on the command line.
 	inputs []mcpserver.Param
@@ -214,7 +213,6 @@ type tool struct {
 	flags []mcpserver.FlagInput
 	// fixed are flags every call gets (--no-tui).
 	fixed []string
-	guard mcpserver.Guard
 }
 
 // mcpTools are the protocols' run tools, drawn from their commands under
@@ -222,17 +220,17 @@ type tool struct {
 func mcpTools(root *cobra.Command) ([]mcpserver.Tool, error) {
 	var out []mcpserver.Tool
 	for _, p := range protocols() {
-		cmd, _, err := root.Find([]string{p.command})
+		cmd, _, err := root.Find([]string{p.Command})
 		if err != nil || cmd == root {
-			return nil, fmt.Errorf("the %s protocol has no command %q", p.name, p.command)
+			return nil, fmt.Errorf("the %s protocol has no command %q", p.Name, p.Command)
 		}
 		params, err := mcpserver.FromFlags(cmd.Flag, p.tool.flags)
 		if err != nil {
 			return nil, fmt.Errorf("arena %s: %w", cmd.Name(), err)
 		}
 		out = append(out, mcpserver.Tool{
-			Name: p.command, Protocol: p.name, Description: p.tool.about, Command: []string{p.command},
-			Params: slices.Concat(p.tool.inputs, params), Fixed: p.tool.fixed, Exits: p.exits.meanings(), ExitOf: p.exits.code, Guard: p.tool.guard,
+			Name: p.Command, Protocol: p.Name, Description: p.Tool.About, Command: []string{p.Command},
+			Params: slices.Concat(p.tool.inputs, params), Fixed: p.tool.fixed, Exits: p.AllExits().Meanings(), ExitOf: p.AllExits().Code, Guard: p.Tool.Guard, Record: p.Tool.Record,
 		})
 	}
 	return out, nil

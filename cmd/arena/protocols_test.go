@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,30 +31,36 @@ func TestEveryProtocolHasEveryPart(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := map[string]int{}
+	shapes := fakeShapes(t)
 	for _, p := range protocols() {
-		if p.name == "" || p.command == "" {
+		if p.Name == "" || p.Command == "" {
 			t.Errorf("%+v: a protocol without a name or a command", p)
 		}
-		names[p.name]++
-		if p.command != p.name {
-			names[p.command]++
+		names[p.Name]++
+		if p.Command != p.Name {
+			names[p.Command]++
 		}
-		cmd, _, err := root.Find([]string{p.command})
+		cmd, _, err := root.Find([]string{p.Command})
 		if err != nil || cmd == root || !p.runBy(cmd) {
-			t.Errorf("%s: no command arena %s", p.name, p.command)
+			t.Errorf("%s: no command arena %s", p.Name, p.Command)
 			continue
 		}
 		checkExits(t, p, cmd.UsageTemplate())
 		checkResumeRule(t, p, cmd.Flags().Lookup)
-		if p.seating.Protocol != p.name && !(p.root && p.seating.Protocol == "") {
-			t.Errorf("%s: its seating plan is %q's", p.name, p.seating.Protocol)
+		if p.Seating.Protocol != p.Name && !(p.Root && p.Seating.Protocol == "") {
+			t.Errorf("%s: its seating plan is %q's", p.Name, p.Seating.Protocol)
 		}
 		if !slices.ContainsFunc(tools, func(tl mcpserver.Tool) bool {
-			return tl.Name == p.command && tl.Protocol == p.name && tl.Description != ""
+			return tl.Name == p.Command && tl.Protocol == p.Name && tl.Description != ""
 		}) {
-			t.Errorf("%s: no MCP tool named %s", p.name, p.command)
+			t.Errorf("%s: no MCP tool named %s", p.Name, p.Command)
 		}
 		checkDemo(t, p)
+		for _, sh := range p.Shapes() {
+			if !slices.Contains(shapes, sh) {
+				t.Errorf("%s: the fake CLIs have no reply of its shape %s (challengers/fakecli/replies_%s.go)", p.Name, sh, p.Command)
+			}
+		}
 	}
 	for n, count := range names {
 		if count > 1 {
@@ -66,17 +73,17 @@ func TestEveryProtocolHasEveryPart(t *testing.T) {
 func checkExits(t *testing.T, p protocol, usage string) {
 	t.Helper()
 	for _, code := range []int{exitOK, exitError, exitUsage, exitAborted, exitOverBudget, exitInterrupted} {
-		if p.exits.meanings()[code] == "" {
-			t.Errorf("%s: exit %d has no meaning", p.name, code)
+		if p.AllExits().Meanings()[code] == "" {
+			t.Errorf("%s: exit %d has no meaning", p.Name, code)
 		}
 	}
 	for _, k := range []engine.OutcomeKind{engine.OutcomeAborted, engine.OutcomeInterrupted, engine.OutcomeOverBudget} {
-		if !slices.ContainsFunc(p.exits, func(e exit) bool { return slices.Contains(e.outcomes, k) }) {
-			t.Errorf("%s: no exit code for a run that ends %s", p.name, k)
+		if !slices.ContainsFunc(p.AllExits(), func(e exit) bool { return slices.Contains(e.Outcomes, k) }) {
+			t.Errorf("%s: no exit code for a run that ends %s", p.Name, k)
 		}
 	}
-	if !strings.Contains(usage, p.exits.help()) {
-		t.Errorf("%s: --help does not end with its exit codes", p.name)
+	if !strings.Contains(usage, p.AllExits().Help()) {
+		t.Errorf("%s: --help does not end with its exit codes", p.Name)
 	}
 }
 
@@ -84,16 +91,16 @@ func checkExits(t *testing.T, p protocol, usage string) {
 func checkResumeRule(t *testing.T, p protocol, lookup func(string) *pflag.Flag) {
 	t.Helper()
 	if len(p.resume.Flags) == 0 {
-		t.Errorf("%s: no resume rule", p.name)
+		t.Errorf("%s: no resume rule", p.Name)
 	}
 	for _, f := range slices.Concat(p.resume.Flags, p.resume.Reads, p.resume.Writes) {
 		if lookup(f) == nil {
-			t.Errorf("%s: its resume rule names --%s, which arena %s does not take", p.name, f, p.command)
+			t.Errorf("%s: its resume rule names --%s, which arena %s does not take", p.Name, f, p.Command)
 		}
 	}
 	for _, f := range slices.Concat(p.resume.Reads, p.resume.Writes) {
 		if !slices.Contains(p.resume.Flags, f) {
-			t.Errorf("%s: its resume rule reads or writes --%s without letting it through", p.name, f)
+			t.Errorf("%s: its resume rule reads or writes --%s without letting it through", p.Name, f)
 		}
 	}
 }
@@ -102,21 +109,31 @@ func checkResumeRule(t *testing.T, p protocol, lookup func(string) *pflag.Flag) 
 // and the golden screens drawn from it.
 func checkDemo(t *testing.T, p protocol) {
 	t.Helper()
-	lc, err := demo.Read(p.name)
+	lc, err := demo.Read(p.Name)
 	if err != nil || len(lc.Events) == 0 || !lc.Complete {
-		t.Errorf("%s: no demo that reaches an outcome (%v)", p.name, err)
-	} else if st, _ := lc.Events[0].Payload.(engine.DebateStarted); st.Protocol != p.name {
-		t.Errorf("%s: its demo is a %s run", p.name, st.Protocol)
+		t.Errorf("%s: no demo that reaches an outcome (%v)", p.Name, err)
+	} else if st, _ := lc.Events[0].Payload.(engine.DebateStarted); st.Protocol != p.Name {
+		t.Errorf("%s: its demo is a %s run", p.Name, st.Protocol)
 	}
 	root, err := clitest.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	goldens, _ := filepath.Glob(filepath.Join(root, "tui", "testdata", "TestGolden", p.name+"_*.golden"))
+	goldens, _ := filepath.Glob(filepath.Join(root, "tui", "testdata", "TestGolden", p.Name+"_*.golden"))
 	if len(goldens) == 0 {
-		t.Errorf("%s: no golden screens in tui/testdata/TestGolden", p.name)
+		t.Errorf("%s: no golden screens in tui/testdata/TestGolden", p.Name)
 	}
-	if _, err := os.Stat(filepath.Join(root, "engine", p.name)); err != nil {
-		t.Errorf("%s: no engine/%s: %v", p.name, p.name, err)
+	if _, err := os.Stat(filepath.Join(root, "engine", p.Name)); err != nil {
+		t.Errorf("%s: no engine/%s: %v", p.Name, p.Name, err)
 	}
+}
+
+// fakeShapes are the reply shapes the fake CLIs answer (fakecli shapes).
+func fakeShapes(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command(clitest.Binary(t), "shapes").Output()
+	if err != nil {
+		t.Fatalf("fakecli shapes: %v", err)
+	}
+	return strings.Fields(string(out))
 }

@@ -18,23 +18,11 @@ import (
 
 // arena rank: judge two or more implementations of one spec.
 
-// exitOtherWinner is rank's own exit code: --expect-winner named a
-// repository that did not rank first alone.
-const exitOtherWinner = 3
-
-var rankExits = runExits(
-	exit{code: exitOK, means: "a ranking was made (and, with --expect-winner, that repository ranks first alone)", outcomes: []engine.OutcomeKind{rank.OutcomeRanked, rank.OutcomeTie}},
-	exit{code: exitUsage, means: "usage error (spec, repository, branch, base, labels, weights, --out, config)"},
-	exit{code: exitOtherWinner, means: "--expect-winner: another repository ranks first, or first place is tied"},
-	aborted("ranking aborted (no repository's facts could be gathered, or every judge failed)"),
-)
+var rankExits = rank.Spec.AllExits()
 
 func rankProtocol() protocol {
 	return protocol{
-		name:    rank.Name,
-		command: "rank",
-		seating: rank.Seating,
-		exits:   rankExits,
+		Spec: rank.Spec,
 		resume: resume.Rule{Args: true, Spec: true,
 			Flags:  []string{"labels", "weights", "branch", "base", "run-tests", "test-timeout", "out", "expect-winner", "authors", "seed"},
 			Writes: []string{"out"},
@@ -42,7 +30,6 @@ func rankProtocol() protocol {
 			Again:  rank.StartAgain},
 		build: (*app).rankCmd,
 		tool: tool{
-			about: "Rank two or more implementations (git repositories) of one spec: measured git facts, a fact seat per repository, five dimension judges under neutral labels, and a ranking arena computes.",
 			inputs: []mcpserver.Param{
 				{Name: "spec", About: "the specification file every repository implements", Place: mcpserver.AsArgs, Required: true},
 				{Name: "repos", About: "two or more repositories (git work trees) implementing it", Type: mcpserver.Repeated, Place: mcpserver.AsArgs, Required: true},
@@ -52,7 +39,6 @@ func rankProtocol() protocol {
 				{Flag: "authors", About: "the agent that wrote each repository, in order: no judge seat goes to an author's agent where another exists"},
 				{Flag: "expect-winner", About: "the label expected to rank first alone (exit code 3 otherwise)"}, {Flag: "seed"}, {Flag: "timeout"}},
 			fixed: []string{"--no-tui"},
-			guard: mcpserver.Guard{Authors: "authors"},
 		},
 	}
 }
@@ -64,40 +50,9 @@ type rankFlags struct {
 
 func (a *app) rankCmd(cf *commonFlags) *cobra.Command {
 	var f rankFlags
+	h := rank.Spec.Help
 	cmd := &cobra.Command{
-		Use:   "rank SPEC REPO REPO [REPO...]",
-		Short: "Rank two or more implementations of one spec: measured facts, five judges, arena's arithmetic",
-		Long: `arena rank judges implementations of the same specification (two agents'
-branches, two vendors, two candidates' take-home tasks).
-
-arena measures each repository's branch against its base with git (HEAD,
-files changed, additions, deletions) and, with --run-tests, runs the
-repository's own tests (go test, npm test, pytest, cargo test, or the
-config's rank.test_command) in a temporary export of the branch with a
-timeout. Running a repository's tests runs its code: only use --run-tests on
-code you trust enough to run.
-
-One fact seat per repository, running read-only inside it, reports the
-facts of the spec's requirements, security, tests, overengineering and
-dead code, without scoring; arena checks them against what it measured.
-Five dimension judges then score every repository from 1 to 5 under neutral
-letters, each in its own shuffled order and again in the reverse order
-(--orders K for more counterbalanced orders); a preference that changed with
-the order counts as a tie, and the outcome's order receipts say, dimension by
-dimension, whether it held. arena computes the weighted totals and the
-ranking. Nothing in the repositories is changed.
-
-Seats come from the config's rank section, else from the defender and
-challengers in turn:
-  rank:
-    facts: [claude, gemini]        # used in turn across repositories
-    judges: {functionality: claude, security: codex, tests: gemini,
-             overengineering: qwen, dead_code: codex}
-    test_command: make test        # instead of detecting one`,
-		Example: `  arena rank spec.md ../impl-a ../impl-b
-  arena rank spec.md ../a ../b ../c --labels "Claude,GPT,Qwen" --weights functionality:40,security:30
-  arena rank spec.md ../a ../b --branch feature --base main --run-tests --out report.json
-  arena rank spec.md ../a ../b --authors claude,codex --expect-winner a   # for CI`,
+		Use: h.Use, Short: h.Short, Long: h.Long, Example: h.Example,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runRank(cmd, cf, &f, args)
@@ -168,9 +123,9 @@ func rankExit(k engine.OutcomeKind, rep *rank.Report, expect string) int {
 		if expect == "" || rep.FirstAlone(expect) {
 			return exitOK
 		}
-		return exitOtherWinner
+		return rank.ExitOtherWinner
 	}
-	return rankExits.code(k)
+	return rankExits.Code(k)
 }
 
 // rankInput is the command line, checked: every mistake is found before

@@ -231,7 +231,7 @@ func namedByCommand(summary func(int) runlog.Summary) func(int) runlog.Summary {
 	return func(i int) runlog.Summary {
 		s := summary(i)
 		if p, ok := protocolNamed(s.Protocol); ok {
-			s.Protocol = p.command
+			s.Protocol = p.Command
 		}
 		return s
 	}

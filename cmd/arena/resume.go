@@ -256,5 +256,5 @@ func (rr *resumeRun) check(st engine.DebateStarted) error {
 }
 
 var resumeExits = exits{
-	{code: exitUsage, means: "the log cannot be resumed: a finished run (use arena replay), one being written,\na newer format, its command line refused, a log not signed here (without --yes),\na context file that changed since (unless --force)"},
+	{Code: exitUsage, Means: "the log cannot be resumed: a finished run (use arena replay), one being written,\na newer format, its command line refused, a log not signed here (without --yes),\na context file that changed since (unless --force)"},
 }

@@ -29,8 +29,8 @@ func (a *app) planResume(rr *resumeRun, raw []string) (*resume.Plan, error) {
 		return nil, rr.refusal([]string{fmt.Sprintf("it is not a command of arena's (%v)", err)})
 	}
 	if !rr.protocol.runBy(cmd) {
-		by := fmt.Sprintf("%q", "arena "+rr.protocol.command)
-		if rr.protocol.root {
+		by := fmt.Sprintf("%q", "arena "+rr.protocol.Command)
+		if rr.protocol.Root {
 			by = fmt.Sprintf("%q or %s", "arena", by)
 		}
 		return nil, rr.refusal([]string{fmt.Sprintf("it runs %q, and the run this log records (%s) is started by %s only", trust.Text(cmd.CommandPath()), st.Protocol, by)})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+
 	"github.com/spf13/cobra"
 )
 
@@ -42,9 +43,9 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 	f.register(root)
 	// The root's usage ends with the debate's exit codes, every other
 	// command's with its own.
-	root.SetUsageTemplate(root.UsageTemplate() + "\n" + debateExits.help() + "\n")
+	root.SetUsageTemplate(root.UsageTemplate() + "\n" + debateExits.Help() + "\n")
 	for _, p := range protocols() {
-		root.AddCommand(withExits(p.build(a, &cf), p.exits))
+		root.AddCommand(withExits(p.build(a, &cf), p.AllExits()))
 	}
 	for _, c := range a.commands(&cf) {
 		root.AddCommand(c)
@@ -56,20 +57,20 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 // commands are arena's commands other than the protocols', each with its
 // exit codes.
 func (a *app) commands(cf *commonFlags) []*cobra.Command {
-	usage := exit{code: exitUsage, means: "usage error (bad flag or config file)"}
+	usage := exit{Code: exitUsage, Means: "usage error (bad flag or config file)"}
 	return []*cobra.Command{
-		withExits(a.doctorCmd(cf), exits{{code: exitOK, means: "ready to debate"}, {code: exitError, means: "not ready: no usable defender or challenger"}, usage}),
-		withExits(a.configCmd(cf), exits{{code: exitOK, means: "printed"}, usage}),
-		withExits(a.replayCmd(cf), exits{{code: exitOK, means: "played to its end (or quit)"}, {code: exitUsage, means: "usage error (no such log, not an arena log, a newer format)"}, {code: exitInterrupted, means: "interrupted"}}),
-		withExits(a.logsCmd(cf), exits{{code: exitOK, means: "listed"}, {code: exitUsage, means: "usage error (bad flag, config file, or an unreadable log directory)"}}),
-		withExits(a.demoCmd(), exits{{code: exitOK, means: "played to its end (or quit)"}, {code: exitUsage, means: "usage error (no demo of that protocol)"}, {code: exitInterrupted, means: "interrupted"}}),
+		withExits(a.doctorCmd(cf), exits{{Code: exitOK, Means: "ready to debate"}, {Code: exitError, Means: "not ready: no usable defender or challenger"}, usage}),
+		withExits(a.configCmd(cf), exits{{Code: exitOK, Means: "printed"}, usage}),
+		withExits(a.replayCmd(cf), exits{{Code: exitOK, Means: "played to its end (or quit)"}, {Code: exitUsage, Means: "usage error (no such log, not an arena log, a newer format)"}, {Code: exitInterrupted, Means: "interrupted"}}),
+		withExits(a.logsCmd(cf), exits{{Code: exitOK, Means: "listed"}, {Code: exitUsage, Means: "usage error (bad flag, config file, or an unreadable log directory)"}}),
+		withExits(a.demoCmd(), exits{{Code: exitOK, Means: "played to its end (or quit)"}, {Code: exitUsage, Means: "usage error (no demo of that protocol)"}, {Code: exitInterrupted, Means: "interrupted"}}),
 		withExitsAfter(a.resumeCmd(cf), "the resumed command's own (see its --help; 75 over budget again), and", resumeExits),
 		withExits(a.askCmd(cf), askExits),
 		withExits(a.statsCmd(cf), statsExits),
 		withExits(a.labelCmd(cf), labelExits),
 		withExits(a.installCmd(cf), installExits),
 		withExits(a.mcpCmd(cf), mcpExits),
-		withExits(a.manCmd(), exits{{code: exitOK, means: "printed"}, {code: exitUsage, means: "usage error"}}),
+		withExits(a.manCmd(), exits{{Code: exitOK, Means: "printed"}, {Code: exitUsage, Means: "usage error"}}),
 	}
 }
 

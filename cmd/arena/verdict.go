@@ -19,24 +19,7 @@ import (
 // arena verdict: the rubric quality gate of engine/verdict, its JSONL
 // verdict log, its schema, its stats and its pre-push hook.
 
-// The verdict's own exit codes. 3 is the only code left between 0 and 4
-// (1, 2 and 4 are shared), so reject and escalate take 5 and 6: a script
-// or hook can tell every decision apart.
-const (
-	exitAccept   = exitOK
-	exitImprove  = 3
-	exitReject   = 5
-	exitEscalate = 6
-)
-
-var verdictExits = runExits(
-	exit{code: exitAccept, means: "accept", outcomes: []engine.OutcomeKind{verdict.OutcomeAccept}},
-	exit{code: exitUsage, means: "usage error (bad flag, config, missing or unreadable work)"},
-	exit{code: exitImprove, means: "improve: the work needs changes (a judge's scores said so, and it was final)", outcomes: []engine.OutcomeKind{verdict.OutcomeImprove}},
-	aborted("aborted (no usable judge)"),
-	exit{code: exitReject, means: "reject", outcomes: []engine.OutcomeKind{verdict.OutcomeReject}},
-	exit{code: exitEscalate, means: "escalate: a human must decide (judges disagree, a judge failed, both said improve, or --sensitive)", outcomes: []engine.OutcomeKind{verdict.OutcomeEscalate}},
-)
+var verdictExits = verdict.Spec.AllExits()
 
 type verdictFlags struct {
 	noTUI, json, brief  bool
@@ -57,17 +40,13 @@ type verdictFlags struct {
 
 func verdictProtocol() protocol {
 	return protocol{
-		name:    verdict.Name,
-		command: "verdict",
-		seating: verdict.Seating,
-		exits:   verdictExits,
+		Spec: verdict.Spec,
 		resume: resume.Rule{Args: true,
 			Flags: []string{"task-id", "task", "thorough", "sensitive", "log", "author",
 				"quick-judge", "deep-judge", "tiebreaker", "quick-timeout", "deep-timeout", "tiebreaker-timeout"},
 			Writes: []string{"log"}},
 		build: (*app).verdictCmd,
 		tool: tool{
-			about: "Rubric quality gate for finished work (files or a diff): quick judge, then deep judge, then a tiebreaker, deciding accept, improve, reject or escalate. arena applies the thresholds to the parsed scores. The caller's own agent is kept out of the seats by default.",
 			inputs: []mcpserver.Param{
 				{Name: "files", About: "the files of the work to judge", Type: mcpserver.Repeated, Place: mcpserver.AsArgs},
 				{Name: "work", About: "the work as text (a diff, a report), instead of files", Place: mcpserver.AsStdinArg},
@@ -78,52 +57,15 @@ func verdictProtocol() protocol {
 				{Flag: "quick-timeout"}, {Flag: "deep-timeout"}},
 			// --json: its stdout is the final record alone, kept for the outcome.
 			fixed: []string{"--json"},
-			guard: mcpserver.Guard{Author: "author", Judges: []string{"quick_judge", "deep_judge", "tiebreaker"}},
 		},
 	}
 }
 
 func (a *app) verdictCmd(cf *commonFlags) *cobra.Command {
 	f := &verdictFlags{judges: map[verdict.Mode]*string{}, timeouts: map[verdict.Mode]*string{}}
+	h := verdict.Spec.Help
 	cmd := &cobra.Command{
-		Use:   "verdict [FILE... | -] --task-id ID",
-		Short: "Judge finished work against a rubric: accept, improve, reject or escalate",
-		Long: `verdict is a quality gate for finished work (files, or a diff on stdin). Judges
-score it 1–5 on the three dimensions of quality of the KLS framework
-(Krogstie, Lindland and Sindre's, from conceptual modelling): semantic
-(accurate to the domain), pragmatic (enables the intended decision or
-action) and syntactic (consistent and well-structured). Arena, not the model, applies
-the thresholds to the scores: every score ≥ 3 and average ≥ 3.5 → accept;
-any score < 2 → reject; otherwise improve.
-
-The quick judge goes first: accept or reject is final, improve goes to the
-deep judge, whose accept or reject is final and whose improve escalates to
-a human. With --thorough both run in parallel; if they differ, the
-tiebreaker (best a different provider) decides, unless it sides with
-neither. At most three judges are asked. A judge that times out after one
-retry, or whose reply is not valid JSON after one repair request,
-escalates; --sensitive always escalates, with the verdicts still recorded.
-
-Seats come from --quick-judge, --deep-judge and --tiebreaker, else the
-config file (verdict: {quick: gemini, deep: claude, tiebreaker: codex}),
-else the defender and challengers. --author keeps the agent that wrote the
-work out of every seat the config or the defaults would give it.
-
-Every judge's verdict, then the final decision, is appended as one JSON
-line to the verdict log (--log, default verdicts/verdicts.jsonl in the log
-directory); arena verdict --schema prints the records' JSON Schema. A
-verdict leaves nothing in the work tree: unless a log directory was chosen
-(--log-dir, debate_log_path), its logs go to $XDG_STATE_HOME/arena/verdict-logs
-(~/.local/state/arena/verdict-logs). --brief prints one line, the decision
-and the log, as the pre-push hook does (the whole run with
-ARENA_VERDICT_VERBOSE=1).`,
-		Example: `  arena verdict report.md --task-id issue-18 --task "document the API"
-  git diff main... | arena verdict - --task-id "$(git branch --show-current)"
-  arena verdict - --task-id issue-18 --thorough --json < change.diff
-  arena verdict --install-hook     # judge every git push in this repository
-  arena verdict --uninstall-hook   # stop: remove the hook arena wrote
-  arena verdict --schema           # the verdict log's JSON Schema
-  arena verdict --stats ~/.local/state/arena/verdict-logs/verdicts/verdicts.jsonl`,
+		Use: h.Use, Short: h.Short, Long: h.Long, Example: h.Example,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runVerdict(cmd, cf, f, args) },
 	}
@@ -229,7 +171,7 @@ func (a *app) judgeWork(s *settings.Settings, f *verdictFlags, cfg verdict.Confi
 	case f.brief:
 		fmt.Fprintln(trust.Writer{W: a.stdout}, plain.BriefLine(res, a.env.Home))
 	}
-	return exitCode(verdictExits.code(res.Result))
+	return exitCode(verdictExits.Code(res.Result))
 }
 
 // checkModes refuses flags that do not go together.

@@ -42,7 +42,10 @@ type Tool struct {
 	Exits  map[int]string
 	ExitOf func(engine.OutcomeKind) int
 	// Guard names the inputs the self-preference guard reads and sets.
-	Guard Guard
+	Guard engine.Guard
+	// Record says that the run's standard output is its final record
+	// (arena verdict --json), which the result carries.
+	Record bool
 }
 
 // Param is one input of a tool.
@@ -82,15 +85,6 @@ const (
 	// AsArgs are arguments after "--" (files, repositories), in order.
 	AsArgs
 )
-
-// Guard names a tool's inputs that the self-preference guard (caller.go)
-// reads and sets; "" where the tool has none.
-type Guard struct {
-	Author  string   // the work's author: the caller, unless named
-	Judges  []string // the inputs naming judging seats
-	Authors string   // each candidate's author, in order (rank)
-	Against string   // the seats attacking the caller's position (the debate's challengers)
-}
 
 // Input is a call's arguments, as the schema let them through. Numbers
 // are kept as written (json.Number): a seed is a 64-bit integer, which a

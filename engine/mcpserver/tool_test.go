@@ -41,7 +41,7 @@ var testTool = Tool{
 		}
 		return 0
 	},
-	Guard: Guard{Author: "author", Judges: []string{"judge"}},
+	Guard: engine.Guard{Author: "author", Judges: []string{"judge"}},
 }
 
 func TestArgsAreTheCommandLineAPersonWouldType(t *testing.T) {
@@ -144,27 +144,27 @@ func TestTheCallerIsKeptFromJudgingItsOwnWork(t *testing.T) {
 	t.Parallel()
 	me := callerInfo{agent: "claude", how: "the client calls itself \"claude-code\""}
 	in := Input{}
-	notes := testTool.Guard.guard(me, in)
+	notes := guard(testTool.Guard, me, in)
 	if in["author"] != "claude" || len(notes) != 1 || !strings.Contains(notes[0], "kept out of the judging seats") {
 		t.Fatalf("no author named: %v, %q", in, notes)
 	}
 	in = Input{"judge": "claude"}
-	if notes := testTool.Guard.guard(me, in); in["author"] != "claude" || !strings.Contains(notes[0], "judges as named") {
+	if notes := guard(testTool.Guard, me, in); in["author"] != "claude" || !strings.Contains(notes[0], "judges as named") {
 		t.Fatalf("named as judge: %v, %q", in, notes)
 	}
 	in = Input{"author": "codex"}
-	if notes := testTool.Guard.guard(me, in); in["author"] != "codex" || !strings.Contains(notes[0], "may hold a judging seat") {
+	if notes := guard(testTool.Guard, me, in); in["author"] != "codex" || !strings.Contains(notes[0], "may hold a judging seat") {
 		t.Fatalf("another author: %v, %q", in, notes)
 	}
-	if notes := testTool.Guard.guard(callerInfo{}, Input{}); notes != nil {
+	if notes := guard(testTool.Guard, callerInfo{}, Input{}); notes != nil {
 		t.Fatalf("no agent of arena's calls: %q", notes)
 	}
-	debate := Guard{Against: "challengers"}
-	if notes := debate.guard(me, Input{"challengers": []any{"claude", "qwen"}}); len(notes) != 1 {
+	debate := engine.Guard{Against: "challengers"}
+	if notes := guard(debate, me, Input{"challengers": []any{"claude", "qwen"}}); len(notes) != 1 {
 		t.Fatalf("a challenger against itself: %q", notes)
 	}
-	rank := Guard{Authors: "authors"}
-	if notes := rank.guard(me, Input{"authors": []any{"claude", "codex"}}); notes != nil {
+	rank := engine.Guard{Authors: "authors"}
+	if notes := guard(rank, me, Input{"authors": []any{"claude", "codex"}}); notes != nil {
 		t.Fatalf("an author named: %q", notes)
 	}
 }

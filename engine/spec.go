@@ -50,6 +50,30 @@ type Spec struct {
 	Exits Exits
 	// Tool is its MCP tool.
 	Tool Tool
+	// New is a request of the protocol with its defaults, for the command
+	// line, arena mcp and arena resume to fill.
+	New func() Request
+	// Uses are the settings its runs read besides those every run reads
+	// (the config file, the log directory, the budget, the defender and
+	// challengers, who seat its default seats): its command takes them
+	// as flags, and no other.
+	Uses Uses
+	// LogsOutOfTree: unless a log directory was chosen, its logs go to
+	// arena's state directory, out of the work tree it judges (a
+	// verdict, often run by a pre-push hook).
+	LogsOutOfTree bool
+}
+
+// Uses are the settings a protocol's runs read besides those every run
+// reads.
+type Uses struct {
+	// Rounds says what --max-rounds counts ("": its runs have no rounds),
+	// and RoundsDefault its default (0: the settings' max_rounds).
+	Rounds        string
+	RoundsDefault int
+	// Timeout: each seat's timeout per call is the settings'
+	// timeout_per_cli (--timeout).
+	Timeout bool
 }
 
 // Words are a protocol's words for the banner of its runs: a judging's
@@ -94,6 +118,9 @@ type Tool struct {
 	// Record says that the run's standard output is its final record
 	// (arena verdict --json), which the tool's result carries.
 	Record bool
+	// Seats says that the caller may name the defender and the
+	// challengers (the debate's seats).
+	Seats bool
 }
 
 // Guard names a tool's inputs that the self-preference guard reads and

@@ -253,7 +253,13 @@ func (f *commonFlags) settingsFlags(cmd *cobra.Command) settings.Flags {
 
 // loadSettings loads the effective settings and prints their warnings.
 func (a *app) loadSettings(cmd *cobra.Command, f *commonFlags) (*settings.Settings, error) {
-	s, err := settings.Load(f.settingsFlags(cmd), a.env, seatingPlans()...)
+	return a.loadSettingsFlags(f.settingsFlags(cmd))
+}
+
+// loadSettingsFlags loads the effective settings with the flags sf, and
+// prints their warnings.
+func (a *app) loadSettingsFlags(sf settings.Flags) (*settings.Settings, error) {
+	s, err := settings.Load(sf, a.env, seatingPlans()...)
 	if err != nil {
 		return nil, err
 	}

@@ -31,10 +31,34 @@ type protocol struct {
 	engine.Spec
 	// resume is what arena resume may start its runs again with.
 	resume resume.Rule
-	// build makes its command.
-	build func(a *app, cf *commonFlags) *cobra.Command
 	// tool is its MCP tool.
 	tool tool
+	// extend adds to its command what the spec does not say (verdict's
+	// hook, schema and stats; nil: nothing).
+	extend func(a *app, cmd *cobra.Command, req engine.Request, out *outputFlags)
+}
+
+// protocolCmd is p's command: its spec's help and exit codes, its
+// request's flags and arguments, the settings it uses and the front
+// end's flags; it runs the request (runRequest).
+func (a *app) protocolCmd(p protocol, cf *commonFlags) *cobra.Command {
+	req := p.New()
+	var out outputFlags
+	h := p.Help
+	cmd := &cobra.Command{Use: h.Use, Short: h.Short, Long: h.Long, Example: h.Example, Args: cobra.NoArgs}
+	if takesArgs(req) {
+		cmd.Args = cobra.ArbitraryArgs
+	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		requestArgs(req, args)
+		return a.runRequest(p, req, cf.settingsFlags(cmd), out)
+	}
+	bindRequest(cmd.Flags(), req)
+	out.register(cmd, p.Tool.Record)
+	if p.extend != nil {
+		p.extend(a, cmd, req, &out)
+	}
+	return withExits(cmd, p.AllExits())
 }
 
 // protocolNamed is the protocol a person or a log names: by its command
@@ -97,4 +121,15 @@ func withExitsAfter(cmd *cobra.Command, lead string, x exits) *cobra.Command {
 	help := strings.Replace(x.Help(), "Exit codes:", "Exit codes:\n  "+lead, 1)
 	cmd.SetUsageTemplate((&cobra.Command{}).UsageTemplate() + "\n" + help + "\n")
 	return cmd
+}
+
+// rootExits are the exit codes of arena itself: those of the protocol it
+// runs.
+func rootExits() exits {
+	for _, p := range protocols() {
+		if p.Root {
+			return p.AllExits()
+		}
+	}
+	return nil
 }

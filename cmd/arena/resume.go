@@ -97,7 +97,7 @@ refused, an unsigned log without --yes, a changed context file).`,
 	fl.StringArrayVar(&f.seats, "seat", nil, "SEAT=AGENT: give a seat (or every seat an agent holds) another agent (repeatable)")
 	fl.BoolVar(&f.force, "force", false, "resume even if a context file changed since the run")
 	fl.BoolVarP(&f.yes, "yes", "y", false, "resume a log arena did not write on this machine, without asking")
-	f.outputFlags.register(cmd)
+	f.outputFlags.register(cmd, false)
 	return cmd
 }
 

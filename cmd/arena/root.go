@@ -8,29 +8,34 @@ import (
 
 func (a *app) rootCmd() *cobra.Command {
 	var cf commonFlags
-	var f debateFlags
-	root := &cobra.Command{
-		Use:   "arena [flags] \"topic\"",
-		Short: "A terminal debate arena for AI models",
-		Long: `arena puts a question or a decision to a debate: a defender model (claude)
+	// arena "topic" runs the protocol the root runs (the debate), with
+	// its command's flags and exit codes.
+	var root *cobra.Command
+	for _, p := range protocols() {
+		if p.Root && root == nil {
+			root = a.protocolCmd(p, &cf)
+		}
+	}
+	root.Use, root.Short = "arena [flags] \"topic\"", "A terminal debate arena for AI models"
+	root.Long = `arena puts a question or a decision to a debate: a defender model (claude)
 takes a position, challenger models (gemini, codex, qwen, or any command you
 configure) attack it in parallel, and a protocol drives them round by round
 to a consensus report or, failing that, a tradeoff document.
 
-The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
-		Example: `  arena "should we move sessions from Redis to Postgres?"
+The topic comes from the arguments, from -f FILE, or from stdin with "-".`
+	root.Example = `  arena "should we move sessions from Redis to Postgres?"
   arena -f question.md --context schema.sql --context api.go
   git diff | arena - --no-tui
   arena doctor            # which challengers are installed and working
   arena replay            # watch the latest debate again
-  arena demo              # a recorded debate, no model CLI needed`,
-		Version:       buildVersion(),
-		Args:          cobra.ArbitraryArgs,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runDebate(cmd, &cf, &f, args)
-		},
+  arena demo              # a recorded debate, no model CLI needed`
+	root.Version, root.SilenceUsage, root.SilenceErrors = buildVersion(), true, true
+	run := root.RunE
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := mistypedCommand(cmd, args); err != nil {
+			return err
+		}
+		return run(cmd, args)
 	}
 	root.SuggestionsMinimumDistance = 2 // for mistypedCommand
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
@@ -40,12 +45,8 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 		return flagError{err}
 	})
 	cf.register(root)
-	f.register(root)
-	// The root's usage ends with the debate's exit codes, every other
-	// command's with its own.
-	root.SetUsageTemplate(root.UsageTemplate() + "\n" + debateExits.Help() + "\n")
 	for _, p := range protocols() {
-		root.AddCommand(withExits(p.build(a, &cf), p.AllExits()))
+		root.AddCommand(a.protocolCmd(p, &cf))
 	}
 	for _, c := range a.commands(&cf) {
 		root.AddCommand(c)

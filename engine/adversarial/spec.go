@@ -28,7 +28,10 @@ by round to a consensus report or, failing that, a tradeoff document.`,
 	Tool: engine.Tool{
 		About: "Adversarial debate: a defender model takes a position on a question or decision, challenger models attack it in parallel, round by round, to a consensus report or a tradeoff document naming the assumption the decision turns on. Use it to have other models attack a plan.",
 		Guard: engine.Guard{Against: "challengers"},
+		Seats: true,
 	},
+	New:  newRequest,
+	Uses: engine.Uses{Rounds: "maximum confrontation rounds", Timeout: true},
 }
 
 // ExitTradeoff is the debate's own exit code: it ended without consensus.

@@ -58,6 +58,8 @@ challengers in turn:
 		About: "Rank two or more implementations (git repositories) of one spec: measured git facts, a fact seat per repository, five dimension judges under neutral labels, and a ranking arena computes.",
 		Guard: engine.Guard{Authors: "authors"},
 	},
+	New:  newRequest,
+	Uses: engine.Uses{Timeout: true},
 }
 
 // ExitOtherWinner is rank's own exit code: --expect-winner named a

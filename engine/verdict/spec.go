@@ -71,6 +71,8 @@ ARENA_VERDICT_VERBOSE=1).`,
 		Guard:  engine.Guard{Author: "author", Judges: []string{"quick_judge", "deep_judge", "tiebreaker"}},
 		Record: true,
 	},
+	New:           newRequest,
+	LogsOutOfTree: true,
 }
 
 // The verdict's own exit codes.

@@ -190,7 +190,9 @@ func (a *app) warn(format string, args ...any) {
 	fmt.Fprintf(a.stderr, "arena: warning: "+format+"\n", args...)
 }
 
-// commonFlags are the settings flags every command shares.
+// commonFlags are the settings' flags; each command binds only those it
+// uses (settingsUse), so a flag it would ignore is a usage error, and its
+// help says its own defaults.
 type commonFlags struct {
 	config, defender, timeout, logDir string
 	challengers                       []string
@@ -200,18 +202,77 @@ type commonFlags struct {
 	maxCalls                          int
 }
 
-func (f *commonFlags) register(cmd *cobra.Command) {
-	fl := cmd.PersistentFlags()
-	fl.StringVar(&f.config, "config", "", "config file (default $XDG_CONFIG_HOME/arena/config.yaml)")
-	fl.StringVar(&f.defender, "defender", "", "agent that opens and defends (default claude)")
-	fl.StringSliceVar(&f.challengers, "challengers", nil, "challenger agents, comma-separated (default: usable ones found by arena doctor)")
-	fl.IntVar(&f.maxRounds, "max-rounds", 0, "maximum confrontation rounds (default 5)")
-	fl.StringVar(&f.timeout, "timeout", "", "timeout per agent call, e.g. 90s, 2m, or seconds (default 120)")
-	fl.StringVar(&f.logDir, "log-dir", "", "directory for debate logs (default ./debate-logs)")
-	fl.BoolVar(&f.noLog, "no-log", false, "do not save a debate log")
-	fl.StringVar(&f.maxCost, "max-cost", "", "stop the run before a call once USD dollars are spent, e.g. 2 or 0.50 (0: no limit)")
-	fl.IntVar(&f.maxCalls, "max-calls", 0, "stop the run before a call once N calls are made (0: no limit)")
-	fl.StringVar(&f.maxTokens, "max-tokens", "", "stop the run before a call once N tokens are used, e.g. 200000 or 200k (0: no limit)")
+// settingsUse says which of the settings' flags a command takes.
+type settingsUse uint
+
+const (
+	useConfig     settingsUse = 1 << iota // --config
+	useSeats                              // --defender, --challengers
+	useRounds                             // --max-rounds
+	useTimeout                            // --timeout
+	useLogDir                             // --log-dir
+	useNoLog                              // --no-log
+	useBudget                             // --max-cost, --max-calls, --max-tokens
+	useOwnLogs                            // its logs go out of the work tree unless --log-dir says (verdict)
+	usePersistent                         // its subcommands take them too (config init)
+)
+
+// register binds the flags of use to cmd; rounds is what --max-rounds
+// says, with its default.
+func (f *commonFlags) register(cmd *cobra.Command, use settingsUse, rounds string) {
+	fl := cmd.Flags()
+	if use&usePersistent != 0 {
+		fl = cmd.PersistentFlags()
+	}
+	if use&useConfig != 0 {
+		fl.StringVar(&f.config, "config", "", "config file (default $XDG_CONFIG_HOME/arena/config.yaml)")
+	}
+	if use&useSeats != 0 {
+		fl.StringVar(&f.defender, "defender", "", "agent that opens and defends (default claude)")
+		fl.StringSliceVar(&f.challengers, "challengers", nil, "challenger agents, comma-separated (default: usable ones found by arena doctor)")
+	}
+	if use&useRounds != 0 {
+		fl.IntVar(&f.maxRounds, "max-rounds", 0, rounds)
+	}
+	if use&useTimeout != 0 {
+		fl.StringVar(&f.timeout, "timeout", "", "timeout per agent call, e.g. 90s, 2m, or seconds (default 120)")
+	}
+	switch {
+	case use&useOwnLogs != 0:
+		fl.StringVar(&f.logDir, "log-dir", "", "directory for the logs (default: verdict-logs in arena's state directory, ~/.local/state/arena, out of the work tree)")
+	case use&useLogDir != 0:
+		fl.StringVar(&f.logDir, "log-dir", "", "directory for debate logs (default ./debate-logs)")
+	}
+	if use&useNoLog != 0 {
+		fl.BoolVar(&f.noLog, "no-log", false, "do not save a debate log")
+	}
+	if use&useBudget != 0 {
+		fl.StringVar(&f.maxCost, "max-cost", "", "stop the run before a call once USD dollars are spent, e.g. 2 or 0.50 (0: no limit)")
+		fl.IntVar(&f.maxCalls, "max-calls", 0, "stop the run before a call once N calls are made (0: no limit)")
+		fl.StringVar(&f.maxTokens, "max-tokens", "", "stop the run before a call once N tokens are used, e.g. 200000 or 200k (0: no limit)")
+	}
+}
+
+// protocolUse are the settings' flags a protocol's command takes, and what
+// its --max-rounds says.
+func protocolUse(p engine.Spec) (settingsUse, string) {
+	use := useConfig | useSeats | useLogDir | useNoLog | useBudget
+	if p.Uses.Timeout {
+		use |= useTimeout
+	}
+	if p.LogsOutOfTree {
+		use |= useOwnLogs
+	}
+	rounds := ""
+	if p.Uses.Rounds != "" {
+		use |= useRounds
+		def := p.Uses.RoundsDefault
+		if def == 0 {
+			def = settings.DefaultMaxRounds
+		}
+		rounds = fmt.Sprintf("%s (default %d)", p.Uses.Rounds, def)
+	}
+	return use, rounds
 }
 
 // settingsFlags turns the flags the user actually gave into settings.Flags.

@@ -54,6 +54,8 @@ func (a *app) protocolCmd(p protocol, cf *commonFlags) *cobra.Command {
 		return a.runRequest(p, req, cf.settingsFlags(cmd), out)
 	}
 	bindRequest(cmd.Flags(), req)
+	use, rounds := protocolUse(p.Spec)
+	cf.register(cmd, use, rounds)
 	out.register(cmd, p.Tool.Record)
 	if p.extend != nil {
 		p.extend(a, cmd, req, &out)

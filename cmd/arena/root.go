@@ -44,7 +44,6 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`
 		}
 		return flagError{err}
 	})
-	cf.register(root)
 	for _, p := range protocols() {
 		root.AddCommand(a.protocolCmd(p, &cf))
 	}
@@ -59,18 +58,23 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`
 // exit codes.
 func (a *app) commands(cf *commonFlags) []*cobra.Command {
 	usage := exit{Code: exitUsage, Means: "usage error (bad flag or config file)"}
+	// Each takes the settings' flags it uses, and no other.
+	with := func(cmd *cobra.Command, use settingsUse) *cobra.Command {
+		cf.register(cmd, use, "the rounds the resumed run may take in all (default: those it was started with)")
+		return cmd
+	}
 	return []*cobra.Command{
-		withExits(a.doctorCmd(cf), exits{{Code: exitOK, Means: "ready to debate"}, {Code: exitError, Means: "not ready: no usable defender or challenger"}, usage}),
-		withExits(a.configCmd(cf), exits{{Code: exitOK, Means: "printed"}, usage}),
-		withExits(a.replayCmd(cf), exits{{Code: exitOK, Means: "played to its end (or quit)"}, {Code: exitUsage, Means: "usage error (no such log, not an arena log, a newer format)"}, {Code: exitInterrupted, Means: "interrupted"}}),
-		withExits(a.logsCmd(cf), exits{{Code: exitOK, Means: "listed"}, {Code: exitUsage, Means: "usage error (bad flag, config file, or an unreadable log directory)"}}),
+		withExits(with(a.doctorCmd(cf), useConfig|useSeats), exits{{Code: exitOK, Means: "ready to debate"}, {Code: exitError, Means: "not ready: no usable defender or challenger"}, usage}),
+		withExits(with(a.configCmd(cf), useConfig|useLogDir|usePersistent), exits{{Code: exitOK, Means: "printed"}, usage}),
+		withExits(with(a.replayCmd(cf), useConfig|useLogDir), exits{{Code: exitOK, Means: "played to its end (or quit)"}, {Code: exitUsage, Means: "usage error (no such log, not an arena log, a newer format)"}, {Code: exitInterrupted, Means: "interrupted"}}),
+		withExits(with(a.logsCmd(cf), useConfig|useLogDir), exits{{Code: exitOK, Means: "listed"}, {Code: exitUsage, Means: "usage error (bad flag, config file, or an unreadable log directory)"}}),
 		withExits(a.demoCmd(), exits{{Code: exitOK, Means: "played to its end (or quit)"}, {Code: exitUsage, Means: "usage error (no demo of that protocol)"}, {Code: exitInterrupted, Means: "interrupted"}}),
-		withExitsAfter(a.resumeCmd(cf), "the resumed command's own (see its --help; 75 over budget again), and", resumeExits),
-		withExits(a.askCmd(cf), askExits),
-		withExits(a.statsCmd(cf), statsExits),
+		withExitsAfter(with(a.resumeCmd(cf), useConfig|useLogDir|useTimeout|useRounds|useBudget), "the resumed command's own (see its --help; 75 over budget again), and", resumeExits),
+		withExits(with(a.askCmd(cf), useConfig|useTimeout), askExits),
+		withExits(with(a.statsCmd(cf), useConfig|useLogDir), statsExits),
 		withExits(a.labelCmd(cf), labelExits),
-		withExits(a.installCmd(cf), installExits),
-		withExits(a.mcpCmd(cf), mcpExits),
+		withExits(with(a.installCmd(cf), useConfig), installExits),
+		withExits(with(a.mcpCmd(cf), useConfig|useLogDir|useNoLog|useBudget), mcpExits),
 		withExits(a.manCmd(), exits{{Code: exitOK, Means: "printed"}, {Code: exitUsage, Means: "usage error"}}),
 	}
 }

@@ -50,6 +50,9 @@ type Spec struct {
 	Exits Exits
 	// Tool is its MCP tool.
 	Tool Tool
+	// Resume is what arena resume checks and shows of a request its log
+	// records before it starts the run again.
+	Resume ResumeRule
 	// New is a request of the protocol with its defaults, for the command
 	// line, arena mcp and arena resume to fill.
 	New func() Request
@@ -74,6 +77,27 @@ type Uses struct {
 	// Timeout: each seat's timeout per call is the settings'
 	// timeout_per_cli (--timeout).
 	Timeout bool
+}
+
+// ResumeRule is what arena resume checks and shows of a run's request
+// before it starts the run again; fields are named as in the log (their
+// JSON names).
+type ResumeRule struct {
+	Reads  []string // fields naming files it reads
+	Writes []string // fields naming where it writes
+	// Runs are bool fields that make it run something, and what: shown
+	// before the resume runs it.
+	Runs map[string]string
+	// Attached are fields naming files the run attached (its context):
+	// each must be one the log's start event lists.
+	Attached []string
+	// First is a field naming the file the run attached first (rank's
+	// spec): it must name it again.
+	First string
+	// Again makes the request start the run as it was started, from the
+	// log's start event (rank: the seed of its judges' orders); nil:
+	// the request as recorded.
+	Again func(DebateStarted, Request)
 }
 
 // Words are a protocol's words for the banner of its runs: a judging's

@@ -73,13 +73,15 @@ type app struct {
 	env            settings.Env
 	agentEnv       []string // environment for agents; nil: this process's
 	isTTY          func() bool
-	// args are the arguments arena was run with, and stdinRead what the
-	// command read from stdin: a run's log records both, so that arena
-	// resume can start the same command again.
-	args      []string
+	// stdinRead is what the command read from stdin: a run's log records
+	// it, so that arena resume can run the same request again.
 	stdinRead *recorder
-	// resume is set while arena resume runs a logged command again.
+	// resume is set while arena resume runs a logged request again.
 	resume *resumeRun
+	// requests are the requests the protocols' commands fill, by command.
+	requests map[*cobra.Command]engine.Request
+	// asked is what the run was asked with, for its log to record.
+	asked engine.Invocation
 	// settings are the latest loaded: a follow-up asked on the screen
 	// finds its seat's agent there.
 	settings *settings.Settings
@@ -111,7 +113,6 @@ func isTerminal(x any) bool {
 }
 
 func (a *app) execute(args []string) int {
-	a.args = args
 	if a.stdinRead == nil && a.stdin != nil {
 		a.stdinRead = &recorder{r: a.stdin, max: inputs.MaxBytes + 1}
 		a.stdin = a.stdinRead

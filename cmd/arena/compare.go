@@ -3,15 +3,11 @@ package main
 import (
 	"github.com/arenadebate/arena/engine/compare"
 	"github.com/arenadebate/arena/engine/mcpserver"
-	"github.com/arenadebate/arena/engine/resume"
 )
 
 func compareProtocol() protocol {
 	return protocol{
 		Spec: compare.Spec,
-		resume: resume.Rule{
-			Flags: []string{"file", "option", "criteria", "context", "stakeholders", "quick", "single", "advocates", "judge"},
-			Reads: []string{"file", "context", "stakeholders"}},
 		tool: tool{
 			inputs: []mcpserver.Param{{Name: "decision", About: "the decision the options are for", Place: mcpserver.AsStdinFile, Required: true}},
 			flags: []mcpserver.FlagInput{{Flag: "option", Name: "options", About: "two to four options to compare", Required: true},

@@ -8,15 +8,13 @@ import (
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine/adversarial"
 	"github.com/arenadebate/arena/engine/mcpserver"
-	"github.com/arenadebate/arena/engine/resume"
 )
 
 // The adversarial debate: the root command runs it (arena "topic"), and so
 // does arena debate.
 func debateProtocol() protocol {
 	return protocol{
-		Spec:   adversarial.Spec,
-		resume: resume.Rule{Flags: []string{"file", "context"}, Reads: []string{"file", "context"}},
+		Spec: adversarial.Spec,
 		tool: tool{
 			inputs: []mcpserver.Param{
 				{Name: "topic", About: "the question or decision to debate", Place: mcpserver.AsStdinFile, Required: true},

@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/arenadebate/arena/engine/judge"
 	"github.com/arenadebate/arena/engine/mcpserver"
-	"github.com/arenadebate/arena/engine/resume"
 )
 
 // arena judge: judges score a solution and debate their scores to
@@ -12,9 +11,6 @@ import (
 func judgeProtocol() protocol {
 	return protocol{
 		Spec: judge.Spec,
-		resume: resume.Rule{Args: true,
-			Flags:  []string{"task", "criteria", "preset", "judges", "author", "reports-dir", "min-score", "max-bytes"},
-			Writes: []string{"reports-dir"}},
 		tool: tool{
 			inputs: []mcpserver.Param{
 				{Name: "solution", About: "the solution as text (a diff, a document), instead of paths", Place: mcpserver.AsStdinArg},

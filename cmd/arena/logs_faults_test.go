@@ -249,36 +249,51 @@ func TestResumeRefusesAHostileInvocation(t *testing.T) {
 	hook := filepath.Join(victim, ".git", "hooks", "pre-push")
 	os.MkdirAll(filepath.Dir(hook), 0o755)
 	os.WriteFile(hook, []byte("#!/bin/sh\necho the victim's own hook\n"), 0o755)
+	// As an older arena recorded a run: its command line (the
+	// compatibility reader's), or as this one does: its typed request.
+	args := func(d map[string]any, args ...any) map[string]any {
+		inv := d["invocation"].(map[string]any)
+		delete(inv, "request")
+		delete(inv, "settings")
+		inv["args"] = args
+		return inv
+	}
+	request := func(d map[string]any) map[string]any {
+		return d["invocation"].(map[string]any)["request"].(map[string]any)
+	}
 	cases := []struct {
 		name string
 		edit func(s *sandbox, log string, d map[string]any)
 		want string
 	}{
 		{"a key as context", func(s *sandbox, log string, d map[string]any) {
-			inv := d["invocation"].(map[string]any)
-			inv["args"] = []any{"--context", keyPath(s), "topic"}
-		}, "--context " + "KEY" + ": the run this log records attached no such file"},
+			args(d, "--context", keyPath(s), "topic")
+		}, "context " + "KEY" + ": the run this log records attached no such file"},
+		{"a key as context, in the request", func(s *sandbox, log string, d map[string]any) {
+			request(d)["context"] = []any{keyPath(s)}
+		}, "context " + "KEY" + ": the run this log records attached no such file"},
 		{"a key as context, listed as attached", func(s *sandbox, log string, d map[string]any) {
-			inv := d["invocation"].(map[string]any)
-			inv["args"] = []any{"--no-tui", "--context", keyPath(s), "should we move sessions?"}
+			args(d, "--no-tui", "--context", keyPath(s), "should we move sessions?")
 			d["context"] = []any{map[string]any{"name": keyPath(s), "bytes": len(secret)}}
 		}, "was not written by arena on this machine"},
 		{"a hook installed", func(s *sandbox, log string, d map[string]any) {
-			inv := d["invocation"].(map[string]any)
-			inv["args"], inv["dir"] = []any{"verdict", "--install-hook", "--force"}, victim
+			args(d, "verdict", "--install-hook", "--force")["dir"] = victim
 		}, `it runs "arena verdict", and the run this log records (adversarial) is started by "arena" or "arena debate" only`},
 		{"a hook installed by a verdict log", func(s *sandbox, log string, d map[string]any) {
-			inv := d["invocation"].(map[string]any)
-			inv["args"], inv["dir"] = []any{"verdict", "--install-hook", "--force"}, victim
+			args(d, "verdict", "--install-hook", "--force")["dir"] = victim
 			d["protocol"] = "verdict"
 		}, "--install-hook: not a flag a verdict run records (a resume never installs a hook)"},
+		{"a hook in the request", func(s *sandbox, log string, d map[string]any) {
+			request(d)["install_hook"] = true
+		}, `its request is not one of the adversarial protocol's: json: unknown field "install_hook"`},
+		{"a configuration in the request", func(s *sandbox, log string, d map[string]any) {
+			request(d)["config"] = "README.md"
+		}, `its request is not one of the adversarial protocol's: json: unknown field "config"`},
 		{"a resume of itself", func(s *sandbox, log string, d map[string]any) {
-			inv := d["invocation"].(map[string]any)
-			inv["args"] = []any{"resume", log}
+			args(d, "resume", log)
 		}, `it runs "arena resume"`},
 		{"a resume of itself, flags first", func(s *sandbox, log string, d map[string]any) {
-			inv := d["invocation"].(map[string]any)
-			inv["args"] = []any{"--timeout", "5s", "resume", "--yes", log}
+			args(d, "--timeout", "5s", "resume", "--yes", log)
 		}, `it runs "arena resume"`},
 		{"its signature gone", func(s *sandbox, log string, d map[string]any) {
 			delete(d["invocation"].(map[string]any), "mac")

@@ -7,7 +7,6 @@ import (
 
 	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/resume"
 )
 
 // protocols are arena's protocols, in the order --help lists them: the
@@ -29,8 +28,6 @@ func protocols() []protocol {
 // owns), and what the command line adds to it.
 type protocol struct {
 	engine.Spec
-	// resume is what arena resume may start its runs again with.
-	resume resume.Rule
 	// tool is its MCP tool.
 	tool tool
 	// extend adds to its command what the spec does not say (verdict's
@@ -49,6 +46,7 @@ func (a *app) protocolCmd(p protocol, cf *commonFlags) *cobra.Command {
 	if takesArgs(req) {
 		cmd.Args = cobra.ArbitraryArgs
 	}
+	a.requests[cmd] = req
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		requestArgs(req, args)
 		return a.runRequest(p, req, cf.settingsFlags(cmd), out)

@@ -2,14 +2,13 @@ package main
 
 import (
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/spf13/pflag"
 
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
@@ -46,7 +45,7 @@ func TestEveryProtocolHasEveryPart(t *testing.T) {
 			continue
 		}
 		checkExits(t, p, cmd.UsageTemplate())
-		checkResumeRule(t, p, cmd.Flags().Lookup)
+		checkResumeRule(t, p)
 		if p.Seating.Protocol != p.Name && !(p.Root && p.Seating.Protocol == "") {
 			t.Errorf("%s: its seating plan is %q's", p.Name, p.Seating.Protocol)
 		}
@@ -87,20 +86,21 @@ func checkExits(t *testing.T, p protocol, usage string) {
 	}
 }
 
-// checkResumeRule wants every flag the rule names to be the command's.
-func checkResumeRule(t *testing.T, p protocol, lookup func(string) *pflag.Flag) {
+// checkResumeRule wants every field the rule names to be the request's.
+func checkResumeRule(t *testing.T, p protocol) {
 	t.Helper()
-	if len(p.resume.Flags) == 0 {
-		t.Errorf("%s: no resume rule", p.Name)
+	fields := map[string]bool{}
+	for _, f := range engine.FieldsOf(p.New()) {
+		fields[f.Name] = true
 	}
-	for _, f := range slices.Concat(p.resume.Flags, p.resume.Reads, p.resume.Writes) {
-		if lookup(f) == nil {
-			t.Errorf("%s: its resume rule names --%s, which arena %s does not take", p.Name, f, p.Command)
-		}
+	r := p.Resume
+	named := slices.Concat(r.Reads, r.Writes, r.Attached, slices.Collect(maps.Keys(r.Runs)))
+	if r.First != "" {
+		named = append(named, r.First)
 	}
-	for _, f := range slices.Concat(p.resume.Reads, p.resume.Writes) {
-		if !slices.Contains(p.resume.Flags, f) {
-			t.Errorf("%s: its resume rule reads or writes --%s without letting it through", p.Name, f)
+	for _, f := range named {
+		if !fields[f] {
+			t.Errorf("%s: its resume rule names %s, which its request does not hold", p.Name, f)
 		}
 	}
 }

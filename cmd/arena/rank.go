@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/rank"
-	"github.com/arenadebate/arena/engine/resume"
 )
 
 // arena rank: judge two or more implementations of one spec.
@@ -11,11 +10,6 @@ import (
 func rankProtocol() protocol {
 	return protocol{
 		Spec: rank.Spec,
-		resume: resume.Rule{Args: true, Spec: true,
-			Flags:  []string{"labels", "weights", "branch", "base", "run-tests", "test-timeout", "out", "expect-winner", "authors", "seed"},
-			Writes: []string{"out"},
-			Runs:   map[string]string{"run-tests": "each repository's own tests (the repositories' code)"},
-			Again:  rank.StartAgain},
 		tool: tool{
 			inputs: []mcpserver.Param{
 				{Name: "spec", About: "the specification file every repository implements", Place: mcpserver.AsArgs, Required: true},

@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 
+	"github.com/arenadebate/arena/engine"
 	"github.com/spf13/cobra"
 )
 
 func (a *app) rootCmd() *cobra.Command {
 	var cf commonFlags
+	a.requests = map[*cobra.Command]engine.Request{}
 	// arena "topic" runs the protocol the root runs (the debate), with
 	// its command's flags and exit codes.
 	var root *cobra.Command

@@ -90,6 +90,12 @@ func (a *app) runRequest(p protocol, req engine.Request, sf settings.Flags, out 
 	if err != nil {
 		return err
 	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	asked := askedWith(sf)
+	a.asked = engine.Invocation{Request: b, Settings: &asked}
 	run := prep.Protocol
 	if prep.Logged != nil {
 		logPath := ""
@@ -189,10 +195,11 @@ func (a *app) runProtocol(p engine.Protocol, logw *runlog.Writer, f outputFlags)
 	return out
 }
 
-// recorded records in p's start event the command line, the directory
-// and what was read from stdin, signed with the user's log key.
+// recorded records in p's start event the request it was asked for, the
+// settings it was asked with, the directory and what was read from stdin,
+// signed with the user's log key.
 func (a *app) recorded(p engine.Protocol) engine.Protocol {
-	inv := engine.Invocation{Args: a.args}
+	inv := a.asked
 	inv.Dir, _ = os.Getwd()
 	if a.stdinRead != nil {
 		inv.Stdin = string(a.stdinRead.buf)

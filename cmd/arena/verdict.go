@@ -9,7 +9,6 @@ import (
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/mcpserver"
-	"github.com/arenadebate/arena/engine/resume"
 	"github.com/arenadebate/arena/engine/verdict"
 )
 
@@ -26,11 +25,7 @@ type verdictFlags struct {
 
 func verdictProtocol() protocol {
 	return protocol{
-		Spec: verdict.Spec,
-		resume: resume.Rule{Args: true,
-			Flags: []string{"task-id", "task", "thorough", "sensitive", "log", "author",
-				"quick-judge", "deep-judge", "tiebreaker", "quick-timeout", "deep-timeout", "tiebreaker-timeout"},
-			Writes: []string{"log"}},
+		Spec:   verdict.Spec,
 		extend: (*app).verdictModes,
 		tool: tool{
 			inputs: []mcpserver.Param{

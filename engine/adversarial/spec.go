@@ -30,8 +30,9 @@ by round to a consensus report or, failing that, a tradeoff document.`,
 		Guard: engine.Guard{Against: "challengers"},
 		Seats: true,
 	},
-	New:  newRequest,
-	Uses: engine.Uses{Rounds: "maximum confrontation rounds", Timeout: true},
+	Resume: engine.ResumeRule{Reads: []string{"file", "context"}, Attached: []string{"context"}},
+	New:    newRequest,
+	Uses:   engine.Uses{Rounds: "maximum confrontation rounds", Timeout: true},
 }
 
 // ExitTradeoff is the debate's own exit code: it ended without consensus.

@@ -51,8 +51,9 @@ no seat.`,
 		About: "Compare two to four options: an advocate per option argues for it and attacks the others' weakest claims; a judge who never sees which model argued what scores every option on weighted criteria, asked twice with the options in opposite orders. arena computes the totals.",
 		Guard: engine.Guard{Author: "author", Judges: []string{"judge"}},
 	},
-	New:  newRequest,
-	Uses: engine.Uses{Timeout: true},
+	Resume: engine.ResumeRule{Reads: []string{"file", "context", "stakeholders"}, Attached: []string{"context"}},
+	New:    newRequest,
+	Uses:   engine.Uses{Timeout: true},
 }
 
 // ExitOrderDependent is the comparison's own exit code: the recommendation

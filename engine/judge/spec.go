@@ -52,8 +52,9 @@ with a copy of the outcome document beside them.
 		About: "Three judges (different models) score a solution against weighted criteria with quoted evidence, then debate their scores until arena's consensus check passes. The caller's own agent is kept out of the judges by default.",
 		Guard: engine.Guard{Author: "author", Judges: []string{"judges"}},
 	},
-	New:  newRequest,
-	Uses: engine.Uses{Rounds: "debate rounds between the judges", RoundsDefault: DefaultMaxRounds, Timeout: true},
+	Resume: engine.ResumeRule{Reads: []string{"paths"}, Writes: []string{"reports_dir"}},
+	New:    newRequest,
+	Uses:   engine.Uses{Rounds: "debate rounds between the judges", RoundsDefault: DefaultMaxRounds, Timeout: true},
 }
 
 // The judging's own exit codes.

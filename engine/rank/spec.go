@@ -58,6 +58,9 @@ challengers in turn:
 		About: "Rank two or more implementations (git repositories) of one spec: measured git facts, a fact seat per repository, five dimension judges under neutral labels, and a ranking arena computes.",
 		Guard: engine.Guard{Authors: "authors"},
 	},
+	Resume: engine.ResumeRule{Reads: []string{"spec", "repos"}, Writes: []string{"out"}, First: "spec",
+		Runs:  map[string]string{"run_tests": "each repository's own tests (the repositories' code)"},
+		Again: startAgain},
 	New:  newRequest,
 	Uses: engine.Uses{Timeout: true},
 }

@@ -71,6 +71,7 @@ ARENA_VERDICT_VERBOSE=1).`,
 		Guard:  engine.Guard{Author: "author", Judges: []string{"quick_judge", "deep_judge", "tiebreaker"}},
 		Record: true,
 	},
+	Resume:        engine.ResumeRule{Reads: []string{"files"}, Writes: []string{"log"}},
 	New:           newRequest,
 	LogsOutOfTree: true,
 }

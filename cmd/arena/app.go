@@ -15,6 +15,7 @@ import (
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/inputs"
+	"github.com/arenadebate/arena/engine/protocols"
 	"github.com/arenadebate/arena/settings"
 )
 
@@ -78,6 +79,8 @@ type app struct {
 	stdinRead *recorder
 	// resume is set while arena resume runs a logged request again.
 	resume *resumeRun
+	// specs are the protocols (engine/protocols'; a test adds its own).
+	specs []engine.Spec
 	// requests are the requests the protocols' commands fill, by command.
 	requests map[*cobra.Command]engine.Request
 	// asked is what the run was asked with, for its log to record.
@@ -102,7 +105,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 		// Warnings and errors quote file names, arguments and agents'
 		// complaints: stderr carries no escape sequence of theirs.
 		stdin: stdin, stdout: stdout, stderr: trust.Writer{W: stderr},
-		env:   settings.DefaultEnv(),
+		env: settings.DefaultEnv(), specs: protocols.All(),
 		isTTY: func() bool { return isTerminal(stdout) && isTerminal(stdin) },
 	}
 }
@@ -321,7 +324,7 @@ func (a *app) loadSettings(cmd *cobra.Command, f *commonFlags) (*settings.Settin
 // loadSettingsFlags loads the effective settings with the flags sf, and
 // prints their warnings.
 func (a *app) loadSettingsFlags(sf settings.Flags) (*settings.Settings, error) {
-	s, err := settings.Load(sf, a.env, seatingPlans()...)
+	s, err := settings.Load(sf, a.env, a.seatingPlans()...)
 	if err != nil {
 		return nil, err
 	}

@@ -6,25 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers/trust"
-	"github.com/arenadebate/arena/engine/adversarial"
-	"github.com/arenadebate/arena/engine/mcpserver"
 )
-
-// The adversarial debate: the root command runs it (arena "topic"), and so
-// does arena debate.
-func debateProtocol() protocol {
-	return protocol{
-		Spec: adversarial.Spec,
-		tool: tool{
-			inputs: []mcpserver.Param{
-				{Name: "topic", About: "the question or decision to debate", Place: mcpserver.AsStdinFile, Required: true},
-			},
-			flags: []mcpserver.FlagInput{{Flag: "context", About: "files the debate is about, attached to every prompt (paths relative to the server's directory)"},
-				{Flag: "defender"}, {Flag: "challengers"}, {Flag: "max-rounds"}, {Flag: "timeout"}},
-			fixed: []string{"--no-tui"},
-		},
-	}
-}
 
 // mistypedCommand refuses a single bare word as a topic: any text is a
 // valid topic, so "arena docter", "arena version" or "arena list" would

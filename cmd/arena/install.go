@@ -151,7 +151,7 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 	case f.dryRun:
 		fmt.Fprintln(out, "\n(dry run: nothing was written)")
 	default:
-		tools := slices.Concat(protocolCommands(), mcpserver.FollowTools)
+		tools := slices.Concat(a.protocolCommands(), mcpserver.FollowTools)
 		fmt.Fprintf(out, "\nRestart %s to load it. Its tools: %s.\n", h.Title, strings.Join(tools, ", "))
 	}
 	return nil

@@ -9,30 +9,34 @@ import (
 	"github.com/arenadebate/arena/engine"
 )
 
-// protocols are arena's protocols, in the order --help lists them: the
-// one list that the command line, arena resume, arena stats, arena demo
-// and arena mcp read. A protocol is its engine/ folder, its command file
-// (which holds its value here), this line, its fake CLIs' replies and its
-// demo; TestEveryProtocolHasEveryPart fails when one lacks a part.
-func protocols() []protocol {
-	return []protocol{
-		debateProtocol(),
-		compareProtocol(),
-		judgeProtocol(),
-		verdictProtocol(),
-		rankProtocol(),
-	}
-}
+// The protocols are a list of specs (engine.Spec), engine/protocols'
+// unless a test hands arena another: the command line builds a command of
+// each, and arena resume, stats, demo, replay and mcp read the same list.
+// A protocol needs nothing here; extensions add to a command what its spec
+// does not say.
 
-// protocol is one protocol: its spec (engine.Spec, which the engine
-// owns), and what the command line adds to it.
+// protocol is one protocol: its spec, which the engine owns, and what the
+// command line adds to it.
 type protocol struct {
 	engine.Spec
-	// tool is its MCP tool.
-	tool tool
 	// extend adds to its command what the spec does not say (verdict's
 	// hook, schema and stats; nil: nothing).
 	extend func(a *app, cmd *cobra.Command, req engine.Request, out *outputFlags)
+}
+
+// extensions are what the command line adds to some protocols' commands,
+// by the protocol's name (cmd/arena/NAME.go).
+var extensions = map[string]func(a *app, cmd *cobra.Command, req engine.Request, out *outputFlags){
+	"verdict": (*app).verdictModes,
+}
+
+// protocols are arena's protocols, in the order --help lists them.
+func (a *app) protocols() []protocol {
+	out := make([]protocol, 0, len(a.specs))
+	for _, s := range a.specs {
+		out = append(out, protocol{Spec: s, extend: extensions[s.Name]})
+	}
+	return out
 }
 
 // protocolCmd is p's command: its spec's help and exit codes, its
@@ -63,8 +67,8 @@ func (a *app) protocolCmd(p protocol, cf *commonFlags) *cobra.Command {
 
 // protocolNamed is the protocol a person or a log names: by its command
 // (debate, compare) or by the name its logs give it (adversarial).
-func protocolNamed(name string) (protocol, bool) {
-	for _, p := range protocols() {
+func (a *app) protocolNamed(name string) (protocol, bool) {
+	for _, p := range a.protocols() {
 		if p.Command == name || p.Name == name {
 			return p, true
 		}
@@ -82,19 +86,15 @@ func (p protocol) runBy(cmd *cobra.Command) bool {
 }
 
 // protocolCommands are the protocols' commands, as people type them.
-func protocolCommands() []string {
-	out := make([]string, 0, len(protocols()))
-	for _, p := range protocols() {
-		out = append(out, p.Command)
-	}
-	return out
+func (a *app) protocolCommands() []string {
+	return engine.Commands(a.specs)
 }
 
 // seatingPlans are the protocols' seats, for the settings to read their
 // sections of the config file by.
-func seatingPlans() []seating.Plan {
+func (a *app) seatingPlans() []seating.Plan {
 	var out []seating.Plan
-	for _, p := range protocols() {
+	for _, p := range a.protocols() {
 		if p.Seating.Protocol != "" {
 			out = append(out, p.Seating)
 		}
@@ -125,8 +125,8 @@ func withExitsAfter(cmd *cobra.Command, lead string, x exits) *cobra.Command {
 
 // rootExits are the exit codes of arena itself: those of the protocol it
 // runs.
-func rootExits() exits {
-	for _, p := range protocols() {
+func (a *app) rootExits() exits {
+	for _, p := range a.protocols() {
 		if p.Root {
 			return p.AllExits()
 		}

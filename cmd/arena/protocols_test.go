@@ -24,14 +24,12 @@ import (
 // added to the list without one of them fails here, not in a user's hands.
 func TestEveryProtocolHasEveryPart(t *testing.T) {
 	t.Parallel()
-	root := newApp(strings.NewReader(""), io.Discard, io.Discard).rootCmd()
-	tools, err := mcpTools(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := newApp(strings.NewReader(""), io.Discard, io.Discard)
+	root := a.rootCmd()
+	tools := a.mcpTools()
 	names := map[string]int{}
 	shapes := fakeShapes(t)
-	for _, p := range protocols() {
+	for _, p := range a.protocols() {
 		if p.Name == "" || p.Command == "" {
 			t.Errorf("%+v: a protocol without a name or a command", p)
 		}

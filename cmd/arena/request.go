@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 )
 
@@ -131,4 +136,20 @@ func (o *optional) Set(s string) error {
 		*p, err = strconv.ParseBool(s)
 	}
 	return err
+}
+
+// decodeRequest reads data, a request as JSON (a log's, a tool call's),
+// into a request of p: its fields alone, each of its type.
+func decodeRequest(p protocol, data []byte) (engine.Request, error) {
+	req := p.New()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(req)
+	if err == nil && dec.More() {
+		err = errors.New("more than one value")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("its request is not one of the %s protocol's: %s", p.Name, trust.Text(err.Error()))
+	}
+	return req, nil
 }

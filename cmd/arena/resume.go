@@ -191,7 +191,7 @@ func (a *app) lockResumable(path string) (*resumeRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	rr, err := resumable(path, lc, hist)
+	rr, err := a.resumable(path, lc, hist)
 	if err != nil {
 		w.Close()
 		return nil, err
@@ -209,13 +209,13 @@ func (rr *resumeRun) release() {
 }
 
 // resumable says why a log cannot be resumed, if it cannot.
-func resumable(path string, lc runlog.Contents, hist *resume.History) (*resumeRun, error) {
-	known := func(name string) bool { _, ok := protocolNamed(name); return ok }
+func (a *app) resumable(path string, lc runlog.Contents, hist *resume.History) (*resumeRun, error) {
+	known := func(name string) bool { _, ok := a.protocolNamed(name); return ok }
 	if err := hist.Refusal(path, known); err != nil {
 		return nil, usagef("%w", err)
 	}
 	rr := &resumeRun{path: path, lc: lc, hist: hist, start: hist.Start()}
-	rr.protocol, _ = protocolNamed(rr.start.Protocol)
+	rr.protocol, _ = a.protocolNamed(rr.start.Protocol)
 	return rr, nil
 }
 

@@ -2,13 +2,9 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/resume"
 )
@@ -33,14 +29,9 @@ func (a *app) loggedRequest(rr *resumeRun) (engine.Request, engine.RunSettings, 
 	if inv.Request == nil {
 		return a.compatRequest(rr)
 	}
-	req := rr.protocol.New()
-	dec := json.NewDecoder(bytes.NewReader(inv.Request))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(req); err != nil || dec.More() {
-		if err == nil {
-			err = errors.New("more than one value")
-		}
-		return nil, engine.RunSettings{}, nil, rr.refusal([]string{"its request is not one of the " + rr.protocol.Name + " protocol's: " + trust.Text(err.Error())})
+	req, err := decodeRequest(rr.protocol, inv.Request)
+	if err != nil {
+		return nil, engine.RunSettings{}, nil, rr.refusal([]string{err.Error()})
 	}
 	var asked engine.RunSettings
 	if inv.Settings != nil {

@@ -13,7 +13,7 @@ func (a *app) rootCmd() *cobra.Command {
 	// arena "topic" runs the protocol the root runs (the debate), with
 	// its command's flags and exit codes.
 	var root *cobra.Command
-	for _, p := range protocols() {
+	for _, p := range a.protocols() {
 		if p.Root && root == nil {
 			root = a.protocolCmd(p, &cf)
 		}
@@ -46,7 +46,7 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`
 		}
 		return flagError{err}
 	})
-	for _, p := range protocols() {
+	for _, p := range a.protocols() {
 		root.AddCommand(a.protocolCmd(p, &cf))
 	}
 	for _, c := range a.commands(&cf) {
@@ -78,6 +78,7 @@ func (a *app) commands(cf *commonFlags) []*cobra.Command {
 		withExits(with(a.installCmd(cf), useConfig), installExits),
 		withExits(with(a.mcpCmd(cf), useConfig|useLogDir|useNoLog|useBudget), mcpExits),
 		withExits(a.manCmd(), exits{{Code: exitOK, Means: "printed"}, {Code: exitUsage, Means: "usage error"}}),
+		a.runCmd(), // hidden: a run arena mcp starts
 	}
 }
 

@@ -71,13 +71,13 @@ prints tables; --json for scripts.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.since, "since", "", "only runs started since: a date (2026-01-31), a time (RFC 3339) or an age (7d, 36h)")
-	fl.StringSliceVar(&f.protocols, "protocol", nil, "only runs of these protocols, comma-separated ("+strings.Join(protocolCommands(), ", ")+")")
+	fl.StringSliceVar(&f.protocols, "protocol", nil, "only runs of these protocols, comma-separated ("+strings.Join(a.protocolCommands(), ", ")+")")
 	fl.BoolVar(&f.json, "json", false, "print the figures as JSON")
 	return cmd
 }
 
 func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args []string) error {
-	filter, err := f.filter()
+	filter, err := f.filter(a)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 }
 
 // filter is what --since and --protocol keep of the runs.
-func (f *statsFlags) filter() (stats.Filter, error) {
+func (f *statsFlags) filter(a *app) (stats.Filter, error) {
 	var filter stats.Filter
 	if f.since != "" {
 		t, err := stats.ParseSince(f.since, time.Now())
@@ -122,9 +122,9 @@ func (f *statsFlags) filter() (stats.Filter, error) {
 		filter.Since = t
 	}
 	for _, name := range f.protocols {
-		p, ok := protocolNamed(strings.TrimSpace(name))
+		p, ok := a.protocolNamed(strings.TrimSpace(name))
 		if !ok {
-			return filter, usagef("--protocol %q: the protocols are %s", trust.Text(name), strings.Join(protocolCommands(), ", "))
+			return filter, usagef("--protocol %q: the protocols are %s", trust.Text(name), strings.Join(a.protocolCommands(), ", "))
 		}
 		filter.Protocols = append(filter.Protocols, p.Name)
 	}

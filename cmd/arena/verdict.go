@@ -8,7 +8,6 @@ import (
 
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/verdict"
 )
 
@@ -21,25 +20,6 @@ type verdictFlags struct {
 	uninstallHook      bool
 	schema             bool
 	stats              string
-}
-
-func verdictProtocol() protocol {
-	return protocol{
-		Spec:   verdict.Spec,
-		extend: (*app).verdictModes,
-		tool: tool{
-			inputs: []mcpserver.Param{
-				{Name: "files", About: "the files of the work to judge", Type: mcpserver.Repeated, Place: mcpserver.AsArgs},
-				{Name: "work", About: "the work as text (a diff, a report), instead of files", Place: mcpserver.AsStdinArg},
-			},
-			flags: []mcpserver.FlagInput{{Flag: "task-id", Required: true}, {Flag: "task"}, {Flag: "thorough"}, {Flag: "sensitive"},
-				{Flag: "quick-judge"}, {Flag: "deep-judge"}, {Flag: "tiebreaker"},
-				{Flag: "author", About: "the agent that wrote the work: kept out of every seat it would hold (default: the calling agent, when it is one of arena's agents)"},
-				{Flag: "quick-timeout"}, {Flag: "deep-timeout"}},
-			// --json: its stdout is the final record alone, kept for the outcome.
-			fixed: []string{"--json"},
-		},
-	}
 }
 
 // verdictModes adds to arena verdict its modes other than a run (the

@@ -3,12 +3,12 @@
 // Codex, Gemini CLI) can put a question to a debate, a judging or a
 // verdict and act on the outcome.
 //
-// Each run is a child arena process running the very command a person
-// would type (its typed input turned into flags, tools.go): it checks its
-// input with the command line's code and words refusals the same way, it
-// writes its log as from the command line (arena replay, resume and logs
-// work on it, and a person can watch it with arena replay --follow), and
-// a run that crashes cannot take the server down. Its events come back on
+// Each run is a child arena process started from its protocol's typed
+// request (a call's inputs, tool.go; arena __run reads it, launch.go): it
+// checks its input with the command line's code and words refusals the
+// same way, it writes its log as from the command line (arena replay,
+// resume and logs work on it, and a person can watch it with arena replay
+// --follow), and a run that crashes cannot take the server down. Its events come back on
 // a pipe (EnvEventsFD), which is how the server knows what happened so far.
 //
 // Runs take minutes; hosts give a tool call about one. A run tool starts
@@ -43,7 +43,7 @@ import (
 // Config is what the server needs from arena's command line.
 type Config struct {
 	Arena string   // the arena binary each run is started with
-	Args  []string // flags every run gets after its command (--config, --log-dir)
+	Own   Own      // the server's own settings, which every run gets (--config, --log-dir)
 	Dir   string   // the runs' working directory ("": this process's)
 	Env   []string // the runs' environment (nil: this process's)
 	// Credentials are the variables the agents log in with: one that
@@ -209,8 +209,12 @@ func runTool(s *mcp.Server, m *Manager, t Tool) {
 			}
 			notes := guard(t.Guard, m.caller(req), in)
 			in.within(m.cfg.Budget)
-			a, stdin := t.Args(in)
-			r, err := m.launch(t.Name, m.withCommon(a), stdin, notes)
+			l, err := t.Launch(in)
+			if err != nil {
+				return nil, RunStatus{}, err
+			}
+			l.Config, l.LogDir, l.NoLog = m.cfg.Own.Config, m.cfg.Own.LogDir, m.cfg.Own.NoLog
+			r, err := m.launch(t.Name, l, notes)
 			if err != nil {
 				return nil, RunStatus{}, err
 			}
@@ -219,26 +223,13 @@ func runTool(s *mcp.Server, m *Manager, t Tool) {
 		})
 }
 
-// withCommon adds the server's own flags (--config, --log-dir) after the
-// command's name.
-func (m *Manager) withCommon(a []string) []string {
-	if len(m.cfg.Args) == 0 {
-		return a
-	}
-	at := 0
-	if len(a) > 0 && !strings.HasPrefix(a[0], "-") {
-		at = 1 // after the subcommand
-	}
-	return slices.Concat(a[:at], m.cfg.Args, a[at:])
-}
-
 // launch starts a run and registers it; a run that refused its input
 // (it exited before it began) is an error worded as the command words it.
-func (m *Manager) launch(tool string, args []string, stdin string, notes []string) (*run, error) {
+func (m *Manager) launch(tool string, l Launch, notes []string) (*run, error) {
 	if err := m.reserve(); err != nil {
 		return nil, err
 	}
-	r, err := m.startRun(tool, args, stdin, notes)
+	r, err := m.startRun(tool, l, notes)
 	if err != nil {
 		m.register(nil)
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -14,14 +15,18 @@ import (
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/demo"
 	"github.com/arenadebate/arena/engine/mcpserver"
+	"github.com/arenadebate/arena/settings"
 )
 
-// Every protocol of the list has every part: a name its logs use and a
-// command named once for everything (the command itself, its MCP tool,
-// --protocol, demo), exit codes for every outcome it can end with, a
-// resume rule whose flags its command has, a seating plan for its config
-// section, an MCP tool, a recorded demo and its golden screens. A protocol
-// added to the list without one of them fails here, not in a user's hands.
+// Every protocol of the list (engine/protocols) has every part: a name its
+// logs use and a command named once for everything (the command itself,
+// its MCP tool, --protocol, demo), its words, a request, exit codes for
+// every outcome it can end with, a resume rule naming its request's
+// fields, a seating plan for its config section and that section in the
+// starter config, an MCP tool, the fakes' replies to each of its reply
+// shapes, a recorded demo and its golden screens. A protocol added to the
+// list without one of them fails here, not in a user's hands; what a
+// protocol needs to be one at all is TestAToyProtocolNeedsOnlyItsSpecAndItsLine's.
 func TestEveryProtocolHasEveryPart(t *testing.T) {
 	t.Parallel()
 	a := newApp(strings.NewReader(""), io.Discard, io.Discard)
@@ -53,6 +58,12 @@ func TestEveryProtocolHasEveryPart(t *testing.T) {
 			t.Errorf("%s: no MCP tool named %s", p.Name, p.Command)
 		}
 		checkDemo(t, p)
+		if p.Title == "" || p.Noun == "" || p.Words.Topic == "" || p.New == nil || len(p.Phases) == 0 || p.Phases[len(p.Phases)-1].Phase != engine.PhaseOutcome {
+			t.Errorf("%s: a spec without a title, a noun, its words, a request or phases ending in the outcome", p.Name)
+		}
+		if (p.Seating.Protocol != "") != (p.ConfigExample != "") {
+			t.Errorf("%s: a seating plan without its section in the starter config, or the other way round", p.Name)
+		}
 		for _, sh := range p.Shapes() {
 			if !slices.Contains(shapes, sh) {
 				t.Errorf("%s: the fake CLIs have no reply of its shape %s (challengers/fakecli/replies_%s.go)", p.Name, sh, p.Command)
@@ -63,6 +74,30 @@ func TestEveryProtocolHasEveryPart(t *testing.T) {
 		if count > 1 {
 			t.Errorf("%q names %d protocols", n, count)
 		}
+	}
+	checkStarter(t, a)
+}
+
+// checkStarter wants the starter config, every line uncommented, to load
+// with the protocols' seating plans and no warning: each protocol's
+// section is one the settings read.
+func checkStarter(t *testing.T, a *app) {
+	t.Helper()
+	yamlLine := regexp.MustCompile(`^# ( *[a-z_]+:.*| +#.*)$`) // a key, or a comment under one
+	var on []string
+	for _, l := range strings.Split(a.starter(), "\n") {
+		if m := yamlLine.FindStringSubmatch(l); m != nil {
+			on = append(on, m[1])
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte(strings.Join(on, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := settings.Load(settings.Flags{Config: &path}, settings.Env{Home: dir}, a.seatingPlans()...)
+	if err != nil || len(s.Warnings) > 0 {
+		t.Errorf("the starter config, uncommented, does not load: %v %q\n%s", err, s.Warnings, strings.Join(on, "\n"))
 	}
 }
 

@@ -219,6 +219,7 @@ const (
 	useBudget                             // --max-cost, --max-calls, --max-tokens
 	useOwnLogs                            // its logs go out of the work tree unless --log-dir says (verdict)
 	usePersistent                         // its subcommands take them too (config init)
+	useAsStarted                          // they change a run started before (resume): its own by default
 )
 
 // register binds the flags of use to cmd; rounds is what --max-rounds
@@ -238,7 +239,10 @@ func (f *commonFlags) register(cmd *cobra.Command, use settingsUse, rounds strin
 	if use&useRounds != 0 {
 		fl.IntVar(&f.maxRounds, "max-rounds", 0, rounds)
 	}
-	if use&useTimeout != 0 {
+	switch {
+	case use&useTimeout != 0 && use&useAsStarted != 0:
+		fl.StringVar(&f.timeout, "timeout", "", "timeout per agent call, e.g. 90s, 2m, or seconds (default: the run's)")
+	case use&useTimeout != 0:
 		fl.StringVar(&f.timeout, "timeout", "", "timeout per agent call, e.g. 90s, 2m, or seconds (default 120)")
 	}
 	switch {
@@ -255,6 +259,7 @@ func (f *commonFlags) register(cmd *cobra.Command, use settingsUse, rounds strin
 		fl.IntVar(&f.maxCalls, "max-calls", 0, "stop the run before a call once N calls are made (0: no limit)")
 		fl.StringVar(&f.maxTokens, "max-tokens", "", "stop the run before a call once N tokens are used, e.g. 200000 or 200k (0: no limit)")
 	}
+	inGroup(fl, groupSettings, "config", "defender", "challengers", "max-rounds", "timeout", "log-dir", "no-log", "max-cost", "max-calls", "max-tokens")
 }
 
 // protocolUse are the settings' flags a protocol's command takes, and what

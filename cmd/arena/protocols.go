@@ -111,7 +111,7 @@ type (
 
 // withExits ends cmd's usage with its exit codes.
 func withExits(cmd *cobra.Command, x exits) *cobra.Command {
-	cmd.SetUsageTemplate((&cobra.Command{}).UsageTemplate() + "\n" + x.Help() + "\n")
+	cmd.SetUsageTemplate(usageTemplate(x.Help()))
 	return cmd
 }
 
@@ -119,7 +119,7 @@ func withExits(cmd *cobra.Command, x exits) *cobra.Command {
 // says what they add to.
 func withExitsAfter(cmd *cobra.Command, lead string, x exits) *cobra.Command {
 	help := strings.Replace(x.Help(), "Exit codes:", "Exit codes:\n  "+lead, 1)
-	cmd.SetUsageTemplate((&cobra.Command{}).UsageTemplate() + "\n" + help + "\n")
+	cmd.SetUsageTemplate(usageTemplate(help))
 	return cmd
 }
 

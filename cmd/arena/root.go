@@ -62,7 +62,7 @@ func (a *app) commands(cf *commonFlags) []*cobra.Command {
 	usage := exit{Code: exitUsage, Means: "usage error (bad flag or config file)"}
 	// Each takes the settings' flags it uses, and no other.
 	with := func(cmd *cobra.Command, use settingsUse) *cobra.Command {
-		cf.register(cmd, use, "the rounds the resumed run may take in all (default: those it was started with)")
+		cf.register(cmd, use, "the rounds the resumed run may take in all (default: the run's)")
 		return cmd
 	}
 	return []*cobra.Command{
@@ -71,7 +71,7 @@ func (a *app) commands(cf *commonFlags) []*cobra.Command {
 		withExits(with(a.replayCmd(cf), useConfig|useLogDir), exits{{Code: exitOK, Means: "played to its end (or quit)"}, {Code: exitUsage, Means: "usage error (no such log, not an arena log, a newer format)"}, {Code: exitInterrupted, Means: "interrupted"}}),
 		withExits(with(a.logsCmd(cf), useConfig|useLogDir), exits{{Code: exitOK, Means: "listed"}, {Code: exitUsage, Means: "usage error (bad flag, config file, or an unreadable log directory)"}}),
 		withExits(a.demoCmd(), exits{{Code: exitOK, Means: "played to its end (or quit)"}, {Code: exitUsage, Means: "usage error (no demo of that protocol)"}, {Code: exitInterrupted, Means: "interrupted"}}),
-		withExitsAfter(with(a.resumeCmd(cf), useConfig|useLogDir|useTimeout|useRounds|useBudget), "the resumed command's own (see its --help; 75 over budget again), and", resumeExits),
+		withExitsAfter(with(a.resumeCmd(cf), useConfig|useLogDir|useTimeout|useRounds|useBudget|useAsStarted), "the resumed command's own (see its --help; 75 over budget again), and", resumeExits),
 		withExits(with(a.askCmd(cf), useConfig|useTimeout), askExits),
 		withExits(with(a.statsCmd(cf), useConfig|useLogDir), statsExits),
 		withExits(a.labelCmd(cf), labelExits),

@@ -61,6 +61,7 @@ func (o *outputFlags) register(cmd *cobra.Command, record bool) {
 	fl.Var(&o.moderate, "moderate", "read moderator's notes for every seat from FILE (or a fifo), a line each, as they are written")
 	fl.BoolVar(&o.includeSecrets, "include-secrets", false, "send input files that look like secrets (.env, keys, tokens) to the models anyway")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "show what each seat would receive (files and bytes), and call no model")
+	inGroup(fl, groupOutput, "no-tui", "json", "moderate", "include-secrets", "dry-run")
 }
 
 // runRequest runs p's request req with the settings the flags sf give,

@@ -159,6 +159,13 @@ func TestAToyProtocolNeedsOnlyItsSpecAndItsLine(t *testing.T) {
 	}
 
 	// The MCP server lists its tool, with its request's inputs.
+	checkToyTool(t, specs, want)
+}
+
+// checkToyTool wants the MCP server of specs to list the toy's tool, with
+// its request's inputs.
+func checkToyTool(t *testing.T, specs []engine.Spec, want func(what, got string, parts ...string)) {
+	t.Helper()
 	a := newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
 	a.specs = specs
 	m := mcpserver.NewManager(mcpserver.Config{Tools: a.mcpTools()})

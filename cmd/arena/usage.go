@@ -2,6 +2,7 @@ package main
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -57,9 +58,13 @@ func flagGroups(fs *pflag.FlagSet) string {
 	return b.String()
 }
 
+// addFlagGroups gives cobra's templates flagGroups, once: its functions
+// are a map of the package's, and apps are built at once in the tests.
+var addFlagGroups = sync.OnceFunc(func() { cobra.AddTemplateFunc("flagGroups", flagGroups) })
+
 // usageTemplate is cobra's, with the flags in groups, ended by tail.
 func usageTemplate(tail string) string {
-	cobra.AddTemplateFunc("flagGroups", flagGroups)
+	addFlagGroups()
 	t := (&cobra.Command{}).UsageTemplate()
 	t = strings.Replace(t, "Flags:\n{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}", "{{flagGroups .LocalFlags}}", 1)
 	return t + "\n" + tail + "\n"

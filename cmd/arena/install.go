@@ -14,8 +14,8 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
-	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/settings/hostconfig"
+	"github.com/arenadebate/arena/tui/mcpserver"
 )
 
 // arena install claude|codex|gemini: register arena mcp with the agent CLI

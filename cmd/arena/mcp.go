@@ -19,13 +19,13 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/settings/hostconfig"
+	"github.com/arenadebate/arena/tui/mcpserver"
 )
 
 // arena mcp: the protocols as Model Context Protocol tools
-// (cmd/arena/mcpserver), over stdio or Streamable HTTP on loopback.
+// (tui/mcpserver), over stdio or Streamable HTTP on loopback.
 
 var mcpExits = exits{
 	{Code: exitOK, Means: "the client closed the connection (or SIGINT, SIGTERM): every run was stopped first"},

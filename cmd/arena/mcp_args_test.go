@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/mcpserver"
+	"github.com/arenadebate/arena/tui/mcpserver"
 )
 
 // runTools are the run tools arena mcp serves, as runMCP draws them.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/engine/mcpserver"
+	"github.com/arenadebate/arena/tui/mcpserver"
 )
 
 // arena mcp serves each protocol as a run tool (mcpserver.ToolOf, from its

@@ -14,8 +14,8 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/demo"
-	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui/mcpserver"
 )
 
 // Every protocol of the list (engine/protocols) has every part: a name its

@@ -16,10 +16,10 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui"
+	"github.com/arenadebate/arena/tui/mcpserver"
 	"github.com/arenadebate/arena/tui/plain"
 )
 

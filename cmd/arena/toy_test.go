@@ -18,9 +18,9 @@ import (
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/enginetest"
 	"github.com/arenadebate/arena/engine/inputs"
-	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/protocols"
 	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui/mcpserver"
 )
 
 // A protocol is one spec in one list (issue 37): the toy below is

@@ -1,7 +1,9 @@
 // Package mcpserver serves arena's protocols as Model Context Protocol
 // tools (arena mcp), so that the agents people already run (Claude Code,
 // Codex, Gemini CLI) can put a question to a debate, a judging or a
-// verdict and act on the outcome.
+// verdict and act on the outcome. It is a front end, as the screen is: it
+// starts runs from the requests agents send, follows their events and
+// answers with their outcomes.
 //
 // Each run is a child arena process started from its protocol's typed
 // request (a call's inputs, tool.go; arena __run reads it, launch.go): it

@@ -179,17 +179,40 @@ func Hash(s string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// Invocation is how the run was started: the arguments after "arena", the
-// working directory, and what was read from stdin (a topic or a diff
-// given as "-"). arena resume starts the same command again from it.
+// Invocation is how the run was started: its protocol's typed request
+// and the settings it was asked with, the working directory, and what was
+// read from stdin (a topic or a diff given as "-"). arena resume starts
+// the run again from it, with the settings of the person who resumes it:
+// it names no configuration file, no log directory, no agent.
 type Invocation struct {
-	Args  []string `json:"args"`
+	// Request is the protocol's request (engine.Request), as JSON.
+	Request json.RawMessage `json:"request,omitempty"`
+	// Settings are the settings the run was asked with beside it.
+	Settings *RunSettings `json:"settings,omitempty"`
+	// Args is how an older arena recorded the run: the arguments after
+	// "arena". arena resume reads it through its compatibility reader.
+	Args  []string `json:"args,omitempty"`
 	Dir   string   `json:"dir"`
 	Stdin string   `json:"stdin,omitempty"`
 	// MAC signs the rest with a key of the user's that arena keeps, so
 	// that arena resume can tell a log it wrote on this machine from one
 	// that came from elsewhere (cmd/arena/logkey.go).
 	MAC string `json:"mac,omitempty"`
+}
+
+// RunSettings are the settings a run was asked with beside its request
+// (the command's flags, an MCP call's inputs), recorded with it: which
+// agents seat the defaults, the rounds, the timeout, the budget. Never a
+// configuration file, a log directory or an agent's definition: those
+// are the settings of whoever runs it. Empty or nil: not given.
+type RunSettings struct {
+	Defender    string   `json:"defender,omitempty"`
+	Challengers []string `json:"challengers,omitempty"`
+	MaxRounds   *int     `json:"max_rounds,omitempty"`
+	Timeout     string   `json:"timeout,omitempty"`
+	MaxCost     string   `json:"max_cost,omitempty"`
+	MaxCalls    *int     `json:"max_calls,omitempty"`
+	MaxTokens   string   `json:"max_tokens,omitempty"`
 }
 
 // Setting is one of a protocol's own parameters, for the record and for a
@@ -210,7 +233,10 @@ type DebateStarted struct {
 	// Noun is what a person calls one run of the protocol ("debate",
 	// "comparison", "verdict"), for a front end's words: "Stop the
 	// comparison?". Older logs have none (Words says "run").
-	Noun  string `json:"noun,omitempty"`
+	Noun string `json:"noun,omitempty"`
+	// Words are what its banner calls the topic and the files (the
+	// protocol's Spec.Words). Older logs have none.
+	Words Words  `json:"words,omitzero"`
 	Topic string `json:"topic"`
 	Seats []Seat `json:"seats"`
 	// FollowUpSeat names the seat a follow-up question goes to unless

@@ -5,14 +5,15 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/arenadebate/arena/challengers/trust"
 )
 
-// WriteStarter writes Starter to path (0600), making its directory (0700);
-// a file, or a symbolic link, already at path is never written over: the
-// error is then fs.ErrExist.
-func WriteStarter(path string) error {
+// WriteStarter writes the starter text (Starter) to path (0600), making
+// its directory (0700); a file, or a symbolic link, already at path is
+// never written over: the error is then fs.ErrExist.
+func WriteStarter(path, text string) error {
 	dir, err := trust.OpenDir(filepath.Dir(path), true)
 	if err != nil {
 		return err
@@ -25,7 +26,7 @@ func WriteStarter(path string) error {
 	if err != nil {
 		return err
 	}
-	_, werr := f.WriteString(Starter)
+	_, werr := f.WriteString(text)
 	if err := errors.Join(werr, f.Close()); err != nil {
 		_ = dir.Remove(filepath.Base(path))
 		return fmt.Errorf("write %s: %w", path, err)
@@ -35,8 +36,22 @@ func WriteStarter(path string) error {
 
 // Starter is the commented config file arena config init writes: every
 // key with its default or an example, commented out, so the file changes
-// nothing until a line is uncommented (issue 32, point 12).
-const Starter = `# arena's config (arena config init wrote it; it is yours now).
+// nothing until a line is uncommented (issue 32, point 12). sections are
+// the protocols' sections, each as it reads uncommented (engine.Spec's
+// ConfigExample): settings knows no protocol.
+func Starter(sections ...string) string {
+	var b strings.Builder
+	b.WriteString(starterHead)
+	for _, sec := range sections {
+		for _, line := range strings.Split(strings.TrimRight(sec, "\n"), "\n") {
+			b.WriteString("# " + line + "\n")
+		}
+	}
+	b.WriteString(starterAgents)
+	return b.String()
+}
+
+const starterHead = `# arena's config (arena config init wrote it; it is yours now).
 # Every line is commented out: uncomment a key to change it. Flags win over
 # this file, and this file over ~/.claude/debate.local.md. arena config
 # shows the effective settings and where each came from.
@@ -58,16 +73,9 @@ const Starter = `# arena's config (arena config init wrote it; it is yours now).
 # doctor found.
 # defender: claude
 # challengers: [gemini, codex, qwen]
-# compare:
-#   advocates: [gemini, codex]   # one per option, in option order
-#   judge: claude
-# judge:
-#   judges: [gemini, codex, qwen]
-# verdict: {quick: gemini, deep: claude, tiebreaker: codex}
-# rank:
-#   verdict: gemini              # who writes the closing sentence
-#   test_command: make test      # instead of detecting one (--run-tests)
+`
 
+const starterAgents = `
 # Agents: override a built-in, or add any command as one.
 # agents:
 #   gemini:

@@ -29,12 +29,13 @@ func TestStarterLoads(t *testing.T) {
 		}
 		return s
 	}
-	s := write(Starter)
+	starter := Starter(testSections...)
+	s := write(starter)
 	if len(s.Warnings) != 0 || s.Source("max_rounds") != "default" {
 		t.Fatalf("the starter as written changes something: %v", s.Warnings)
 	}
 	var on []string
-	for _, l := range strings.Split(Starter, "\n") {
+	for _, l := range strings.Split(starter, "\n") {
 		if m := yamlLine.FindStringSubmatch(l); m != nil {
 			on = append(on, m[1])
 		}
@@ -43,4 +44,12 @@ func TestStarterLoads(t *testing.T) {
 	if len(s.Warnings) != 0 || s.MaxRounds != 5 || s.Agents["llama"].Name == "" {
 		t.Fatalf("the starter uncommented: warnings %v\n%s", s.Warnings, strings.Join(on, "\n"))
 	}
+}
+
+// testSections are sections shaped like the protocols' (testPlans').
+var testSections = []string{
+	"compare:\n  advocates: [gemini, codex]   # one per option, in option order\n  judge: claude",
+	"judge:\n  judges: [gemini, codex, qwen]",
+	"verdict: {quick: gemini, deep: claude, tiebreaker: codex}",
+	"rank:\n  verdict: gemini              # who writes the closing sentence\n  test_command: make test",
 }

@@ -47,15 +47,21 @@ var defaultInstall = []string{"claude", "gemini", "codex", "qwen"}
 
 const usage = `usage: fakecli install DIR [claude|gemini|codex|qwen|agy ...]
        fakecli serve-api [ADDR]
+       fakecli shapes
 
 install links fake model CLIs in DIR to this binary; put DIR first on PATH.
 serve-api serves an OpenAI-compatible Chat Completions API (serveapi.go),
 prints its base URL, and stops when its standard input closes.
+shapes lists the reply shapes the fakes answer with a canned reply.
 `
 
 func manage(args []string) int {
 	if len(args) >= 1 && args[0] == "serve-api" {
 		return serveAPI(args[1:])
+	}
+	if len(args) == 1 && args[0] == "shapes" {
+		fmt.Println(strings.Join(shapes(), "\n"))
+		return 0
 	}
 	if len(args) < 2 || args[0] != "install" {
 		fmt.Fprint(os.Stderr, usage)

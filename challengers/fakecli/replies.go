@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
@@ -111,13 +113,46 @@ var (
 	}
 )
 
-// protocolReplies are the canned replies of the other protocols' shapes
-// ("compare.judge"), each registered by its own file (replies_<protocol>.go)
-// from init.
-var protocolReplies = map[fakeapi.Kind]func(v voice, prompt string) obj{}
+// replySet are canned replies by reply shape: each protocol's file
+// (replies_<protocol>.go) holds its own.
+type replySet map[fakeapi.Kind]func(v voice, prompt string) obj
 
-// proseReplies are the canned replies of shapes answered in prose.
-var proseReplies = map[fakeapi.Kind]func(v voice, prompt string) string{}
+// protocolReplies are the canned replies of every protocol's shapes, one
+// set per protocol: the shapes its spec lists (engine.Spec.Layouts),
+// which `fakecli shapes` prints and TestEveryProtocolHasEveryPart holds
+// the list to. A shape the fakes do not know is answered "OK".
+var protocolReplies = joinReplies(debateReplies, compareReplies, judgeReplies, verdictReplies, rankReplies)
+
+func joinReplies(sets ...replySet) replySet {
+	out := replySet{}
+	for _, set := range sets {
+		maps.Copy(out, set)
+	}
+	return out
+}
+
+// debateReplies are the adversarial debate's.
+var debateReplies = replySet{
+	fakeapi.KindOpening:   func(v voice, _ string) obj { return v.opening() },
+	fakeapi.KindCritique:  func(v voice, _ string) obj { return v.critique() },
+	fakeapi.KindAnswer:    func(v voice, prompt string) obj { return v.answer(challengers(prompt)) },
+	fakeapi.KindRebuttal:  func(v voice, _ string) obj { return v.rebuttal() },
+	fakeapi.KindFinal:     func(v voice, _ string) obj { return v.final() },
+	fakeapi.KindSynthesis: func(v voice, _ string) obj { return v.synthesis() },
+}
+
+// shapes are the reply shapes the fakes answer, sorted.
+func shapes() []string {
+	var out []string
+	for k := range protocolReplies {
+		out = append(out, string(k))
+	}
+	for k := range proseReplies {
+		out = append(out, string(k))
+	}
+	slices.Sort(out)
+	return out
+}
 
 // canned is the default reply for a kind: valid JSON of the shape arena
 // asks for, so a whole debate can run on fakes alone.
@@ -130,24 +165,11 @@ func canned(agent string, bias *fakeapi.Bias, kind fakeapi.Kind, prompt string) 
 	if f, ok := protocolReplies[kind]; ok {
 		return indent(encode(f(v, prompt)))
 	}
-	var reply obj
-	switch kind {
-	case fakeapi.KindOpening:
-		reply = v.opening()
-	case fakeapi.KindCritique:
-		reply = v.critique()
-	case fakeapi.KindAnswer:
-		reply = v.answer(challengers(prompt))
-	case fakeapi.KindRebuttal:
-		reply = obj{{"choice", "accept"}, {"explanation", v.name + " accepts the critique: the risk it names is real and cheap to address."}}
-	case fakeapi.KindFinal:
-		reply = v.final()
-	case fakeapi.KindSynthesis:
-		reply = v.synthesis()
-	default:
-		return "OK"
-	}
-	return indent(encode(reply))
+	return "OK"
+}
+
+func (v voice) rebuttal() obj {
+	return obj{{"choice", "accept"}, {"explanation", v.name + " accepts the critique: the risk it names is real and cheap to address."}}
 }
 
 func (v voice) stance(offset int) string {

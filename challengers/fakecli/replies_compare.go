@@ -15,11 +15,11 @@ import (
 // judge with a position bias, whose pick flips with the order.
 const FavourFirstListed = "fake-judge: favour the first option listed"
 
-func init() {
-	protocolReplies["compare.criteria"] = func(v voice, _ string) obj { return v.compareCriteria() }
-	protocolReplies["compare.opening"] = func(v voice, p string) obj { return v.compareOpening(p) }
-	protocolReplies["compare.rebuttal"] = func(v voice, p string) obj { return v.compareRebuttal(p) }
-	protocolReplies["compare.judge"] = func(v voice, p string) obj { return v.compareJudge(p) }
+var compareReplies = replySet{
+	"compare.criteria": func(v voice, _ string) obj { return v.compareCriteria() },
+	"compare.opening":  func(v voice, p string) obj { return v.compareOpening(p) },
+	"compare.rebuttal": func(v voice, p string) obj { return v.compareRebuttal(p) },
+	"compare.judge":    func(v voice, p string) obj { return v.compareJudge(p) },
 }
 
 func (v voice) compareCriteria() obj {

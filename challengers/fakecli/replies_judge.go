@@ -12,10 +12,10 @@ import (
 // from the solution it shows. Left to themselves, fake judges agree within
 // a point and accept, so a judging on fakes alone reaches consensus.
 
-func init() {
-	protocolReplies["judge.analysis"] = func(v voice, prompt string) obj { return v.judgeAnalysis(prompt) }
-	protocolReplies["judge.debate"] = func(v voice, prompt string) obj { return v.judgeDebate(prompt) }
-	protocolReplies["judge.synthesis"] = func(v voice, prompt string) obj { return v.judgeSynthesis(prompt) }
+var judgeReplies = replySet{
+	"judge.analysis":  func(v voice, prompt string) obj { return v.judgeAnalysis(prompt) },
+	"judge.debate":    func(v voice, prompt string) obj { return v.judgeDebate(prompt) },
+	"judge.synthesis": func(v voice, prompt string) obj { return v.judgeSynthesis(prompt) },
 }
 
 // criterionLine is "- correctness (weight 30%)" in the criteria section.

@@ -5,8 +5,6 @@ import (
 	"hash/fnv"
 	"regexp"
 	"strings"
-
-	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 )
 
 // The canned replies of arena rank's shapes. Like a real model they
@@ -15,10 +13,10 @@ import (
 // candidate from its facts (so a repository gets the same score under
 // whichever letter it is shown); the verdict names the winner the prompt
 // states.
-func init() {
-	protocolReplies[fakeapi.Kind("rank.facts")] = rankFacts
-	protocolReplies[fakeapi.Kind("rank.judge")] = rankJudge
-	protocolReplies[fakeapi.Kind("rank.synthesis")] = rankSynthesis
+var rankReplies = replySet{
+	"rank.facts":     rankFacts,
+	"rank.judge":     rankJudge,
+	"rank.synthesis": rankSynthesis,
 }
 
 var (

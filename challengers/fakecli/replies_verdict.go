@@ -2,8 +2,6 @@ package main
 
 import (
 	"strings"
-
-	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 )
 
 // The verdict judges' canned replies. The scores follow the work the
@@ -11,11 +9,10 @@ import (
 // reach each verdict: work marked "VERDICT:REJECT" scores a 1, work
 // marked "VERDICT:IMPROVE" scores 3/3/3, anything else 4/4/5. The stated
 // verdict agrees with the scores, as a careful model's would.
-func init() {
-	for _, k := range []fakeapi.Kind{"verdict.quick", "verdict.deep", "verdict.tiebreak"} {
-		deep := k != "verdict.quick"
-		protocolReplies[k] = func(v voice, prompt string) obj { return v.judgement(prompt, deep) }
-	}
+var verdictReplies = replySet{
+	"verdict.quick":    func(v voice, prompt string) obj { return v.judgement(prompt, false) },
+	"verdict.deep":     func(v voice, prompt string) obj { return v.judgement(prompt, true) },
+	"verdict.tiebreak": func(v voice, prompt string) obj { return v.judgement(prompt, true) },
 }
 
 func (v voice) judgement(prompt string, deep bool) obj {

@@ -13,21 +13,21 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/inputs"
+	"github.com/arenadebate/arena/engine/protocols"
 	"github.com/arenadebate/arena/settings"
 )
 
 // Exit codes, documented in docs/usage.md and in each command's --help.
 // Every command shares these; each protocol adds its own between 0 and 4.
 const (
-	exitOK      = 0
-	exitError   = 1 // something went wrong that is not the user's input
-	exitUsage   = 2 // bad flags, bad config, missing file
-	exitAborted = 4 // the run could not go on (no usable agent for a seat, ...)
-	// exitOverBudget: the run's budget was spent, and it stopped before
-	// a call (sysexits' EX_TEMPFAIL: arena resume carries it on).
-	exitOverBudget  = 75
-	exitInterrupted = 130
+	exitOK          = engine.ExitOK
+	exitError       = engine.ExitError
+	exitUsage       = engine.ExitUsage
+	exitAborted     = engine.ExitAborted
+	exitOverBudget  = engine.ExitOverBudget
+	exitInterrupted = engine.ExitInterrupted
 )
 
 // usageError is an error in what the user typed or configured: exit 2.
@@ -74,13 +74,17 @@ type app struct {
 	env            settings.Env
 	agentEnv       []string // environment for agents; nil: this process's
 	isTTY          func() bool
-	// args are the arguments arena was run with, and stdinRead what the
-	// command read from stdin: a run's log records both, so that arena
-	// resume can start the same command again.
-	args      []string
+	// stdinRead is what the command read from stdin: a run's log records
+	// it, so that arena resume can run the same request again.
 	stdinRead *recorder
-	// resume is set while arena resume runs a logged command again.
+	// resume is set while arena resume runs a logged request again.
 	resume *resumeRun
+	// specs are the protocols (engine/protocols'; a test adds its own).
+	specs []engine.Spec
+	// requests are the requests the protocols' commands fill, by command.
+	requests map[*cobra.Command]engine.Request
+	// asked is what the run was asked with, for its log to record.
+	asked engine.Invocation
 	// settings are the latest loaded: a follow-up asked on the screen
 	// finds its seat's agent there.
 	settings *settings.Settings
@@ -101,7 +105,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 		// Warnings and errors quote file names, arguments and agents'
 		// complaints: stderr carries no escape sequence of theirs.
 		stdin: stdin, stdout: stdout, stderr: trust.Writer{W: stderr},
-		env:   settings.DefaultEnv(),
+		env: settings.DefaultEnv(), specs: protocols.All(),
 		isTTY: func() bool { return isTerminal(stdout) && isTerminal(stdin) },
 	}
 }
@@ -112,7 +116,6 @@ func isTerminal(x any) bool {
 }
 
 func (a *app) execute(args []string) int {
-	a.args = args
 	if a.stdinRead == nil && a.stdin != nil {
 		a.stdinRead = &recorder{r: a.stdin, max: inputs.MaxBytes + 1}
 		a.stdin = a.stdinRead
@@ -191,7 +194,9 @@ func (a *app) warn(format string, args ...any) {
 	fmt.Fprintf(a.stderr, "arena: warning: "+format+"\n", args...)
 }
 
-// commonFlags are the settings flags every command shares.
+// commonFlags are the settings' flags; each command binds only those it
+// uses (settingsUse), so a flag it would ignore is a usage error, and its
+// help says its own defaults.
 type commonFlags struct {
 	config, defender, timeout, logDir string
 	challengers                       []string
@@ -201,18 +206,82 @@ type commonFlags struct {
 	maxCalls                          int
 }
 
-func (f *commonFlags) register(cmd *cobra.Command) {
-	fl := cmd.PersistentFlags()
-	fl.StringVar(&f.config, "config", "", "config file (default $XDG_CONFIG_HOME/arena/config.yaml)")
-	fl.StringVar(&f.defender, "defender", "", "agent that opens and defends (default claude)")
-	fl.StringSliceVar(&f.challengers, "challengers", nil, "challenger agents, comma-separated (default: usable ones found by arena doctor)")
-	fl.IntVar(&f.maxRounds, "max-rounds", 0, "maximum confrontation rounds (default 5)")
-	fl.StringVar(&f.timeout, "timeout", "", "timeout per agent call, e.g. 90s, 2m, or seconds (default 120)")
-	fl.StringVar(&f.logDir, "log-dir", "", "directory for debate logs (default ./debate-logs)")
-	fl.BoolVar(&f.noLog, "no-log", false, "do not save a debate log")
-	fl.StringVar(&f.maxCost, "max-cost", "", "stop the run before a call once USD dollars are spent, e.g. 2 or 0.50 (0: no limit)")
-	fl.IntVar(&f.maxCalls, "max-calls", 0, "stop the run before a call once N calls are made (0: no limit)")
-	fl.StringVar(&f.maxTokens, "max-tokens", "", "stop the run before a call once N tokens are used, e.g. 200000 or 200k (0: no limit)")
+// settingsUse says which of the settings' flags a command takes.
+type settingsUse uint
+
+const (
+	useConfig     settingsUse = 1 << iota // --config
+	useSeats                              // --defender, --challengers
+	useRounds                             // --max-rounds
+	useTimeout                            // --timeout
+	useLogDir                             // --log-dir
+	useNoLog                              // --no-log
+	useBudget                             // --max-cost, --max-calls, --max-tokens
+	useOwnLogs                            // its logs go out of the work tree unless --log-dir says (verdict)
+	usePersistent                         // its subcommands take them too (config init)
+	useAsStarted                          // they change a run started before (resume): its own by default
+)
+
+// register binds the flags of use to cmd; rounds is what --max-rounds
+// says, with its default.
+func (f *commonFlags) register(cmd *cobra.Command, use settingsUse, rounds string) {
+	fl := cmd.Flags()
+	if use&usePersistent != 0 {
+		fl = cmd.PersistentFlags()
+	}
+	if use&useConfig != 0 {
+		fl.StringVar(&f.config, "config", "", "config file (default $XDG_CONFIG_HOME/arena/config.yaml)")
+	}
+	if use&useSeats != 0 {
+		fl.StringVar(&f.defender, "defender", "", "agent that opens and defends (default claude)")
+		fl.StringSliceVar(&f.challengers, "challengers", nil, "challenger agents, comma-separated (default: usable ones found by arena doctor)")
+	}
+	if use&useRounds != 0 {
+		fl.IntVar(&f.maxRounds, "max-rounds", 0, rounds)
+	}
+	switch {
+	case use&useTimeout != 0 && use&useAsStarted != 0:
+		fl.StringVar(&f.timeout, "timeout", "", "timeout per agent call, e.g. 90s, 2m, or seconds (default: the run's)")
+	case use&useTimeout != 0:
+		fl.StringVar(&f.timeout, "timeout", "", "timeout per agent call, e.g. 90s, 2m, or seconds (default 120)")
+	}
+	switch {
+	case use&useOwnLogs != 0:
+		fl.StringVar(&f.logDir, "log-dir", "", "directory for the logs (default: verdict-logs in arena's state directory, ~/.local/state/arena, out of the work tree)")
+	case use&useLogDir != 0:
+		fl.StringVar(&f.logDir, "log-dir", "", "directory for debate logs (default ./debate-logs)")
+	}
+	if use&useNoLog != 0 {
+		fl.BoolVar(&f.noLog, "no-log", false, "do not save a debate log")
+	}
+	if use&useBudget != 0 {
+		fl.StringVar(&f.maxCost, "max-cost", "", "stop the run before a call once USD dollars are spent, e.g. 2 or 0.50 (0: no limit)")
+		fl.IntVar(&f.maxCalls, "max-calls", 0, "stop the run before a call once N calls are made (0: no limit)")
+		fl.StringVar(&f.maxTokens, "max-tokens", "", "stop the run before a call once N tokens are used, e.g. 200000 or 200k (0: no limit)")
+	}
+	inGroup(fl, groupSettings, "config", "defender", "challengers", "max-rounds", "timeout", "log-dir", "no-log", "max-cost", "max-calls", "max-tokens")
+}
+
+// protocolUse are the settings' flags a protocol's command takes, and what
+// its --max-rounds says.
+func protocolUse(p engine.Spec) (settingsUse, string) {
+	use := useConfig | useSeats | useLogDir | useNoLog | useBudget
+	if p.Uses.Timeout {
+		use |= useTimeout
+	}
+	if p.LogsOutOfTree {
+		use |= useOwnLogs
+	}
+	rounds := ""
+	if p.Uses.Rounds != "" {
+		use |= useRounds
+		def := p.Uses.RoundsDefault
+		if def == 0 {
+			def = settings.DefaultMaxRounds
+		}
+		rounds = fmt.Sprintf("%s (default %d)", p.Uses.Rounds, def)
+	}
+	return use, rounds
 }
 
 // settingsFlags turns the flags the user actually gave into settings.Flags.
@@ -254,7 +323,13 @@ func (f *commonFlags) settingsFlags(cmd *cobra.Command) settings.Flags {
 
 // loadSettings loads the effective settings and prints their warnings.
 func (a *app) loadSettings(cmd *cobra.Command, f *commonFlags) (*settings.Settings, error) {
-	s, err := settings.Load(f.settingsFlags(cmd), a.env, seatingPlans()...)
+	return a.loadSettingsFlags(f.settingsFlags(cmd))
+}
+
+// loadSettingsFlags loads the effective settings with the flags sf, and
+// prints their warnings.
+func (a *app) loadSettingsFlags(sf settings.Flags) (*settings.Settings, error) {
+	s, err := settings.Load(sf, a.env, a.seatingPlans()...)
 	if err != nil {
 		return nil, err
 	}

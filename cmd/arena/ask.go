@@ -18,11 +18,11 @@ import (
 )
 
 var askExits = exits{
-	{code: exitOK, means: "the seat answered"},
-	{code: exitError, means: "internal error"},
-	{code: exitUsage, means: "usage error (no such log, a run without an outcome, an unknown seat)"},
-	{code: exitAborted, means: "the seat's agent failed"},
-	{code: exitInterrupted, means: "interrupted (Ctrl+C, SIGTERM, SIGHUP)"},
+	{Code: exitOK, Means: "the seat answered"},
+	{Code: exitError, Means: "internal error"},
+	{Code: exitUsage, Means: "usage error (no such log, a run without an outcome, an unknown seat)"},
+	{Code: exitAborted, Means: "the seat's agent failed"},
+	{Code: exitInterrupted, Means: "interrupted (Ctrl+C, SIGTERM, SIGHUP)"},
 }
 
 type askFlags struct {

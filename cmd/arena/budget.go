@@ -3,9 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/spf13/cobra"
-
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/settings"
 )
 
 // A run's budget comes from the settings (max_cost, max_calls,
@@ -13,11 +12,6 @@ import (
 // engine for every protocol (engine/budget.go): a run that spends it
 // stops before its next call, exits 75, and leaves a log arena resume
 // carries on from, with the same flags to raise the limit.
-
-// budgetFlags are the budget's flags, as arena resume passes them on.
-var budgetFlags = []struct{ flag, name string }{
-	{"max-cost", "max cost"}, {"max-calls", "max calls"}, {"max-tokens", "max tokens"},
-}
 
 // withBudget gives a run the budget of the settings it was started with,
 // and the agents they define (how each is billed).
@@ -30,15 +24,20 @@ func (a *app) withBudget(opts *engine.Options) {
 	opts.Agents = s.Agents
 }
 
-// budgetOverrides are the budget flags given to arena resume, for the
-// resumed command: a higher limit lets an over-budget run go on.
-func (rr *resumeRun) budgetOverrides(cmd *cobra.Command) []string {
-	var out []string
-	for _, b := range budgetFlags {
-		if f := cmd.Flags().Lookup(b.flag); f != nil && f.Changed {
-			out = append(out, "--"+b.flag, f.Value.String())
-			rr.changed = append(rr.changed, engine.Setting{Name: b.name, Value: fmt.Sprint(f.Value.String())})
-		}
+// budgetOverrides are the budget flags given to arena resume (given), on
+// top of what the log records (sf): a higher limit lets an over-budget
+// run go on.
+func (rr *resumeRun) budgetOverrides(given settings.Flags, sf *settings.Flags) {
+	if v := given.MaxCost; v != nil {
+		sf.MaxCost = v
+		rr.changed = append(rr.changed, engine.Setting{Name: "max cost", Value: *v})
 	}
-	return out
+	if v := given.MaxCalls; v != nil {
+		sf.MaxCalls = v
+		rr.changed = append(rr.changed, engine.Setting{Name: "max calls", Value: fmt.Sprint(*v)})
+	}
+	if v := given.MaxTokens; v != nil {
+		sf.MaxTokens = v
+		rr.changed = append(rr.changed, engine.Setting{Name: "max tokens", Value: *v})
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -228,8 +227,8 @@ func TestBudgetThroughMCP(t *testing.T) {
 		t.Fatalf("budget %q, resume %q, %d calls", st.Budget, o.Resume, modelCalls(s))
 	}
 	inv := s.onlyLog().Events[0].Payload.(engine.DebateStarted).Invocation
-	if !slices.Contains(inv.Args, "--max-calls=3") {
-		t.Fatalf("the run's command line: %q", inv.Args)
+	if inv.Settings == nil || inv.Settings.MaxCalls == nil || *inv.Settings.MaxCalls != 3 {
+		t.Fatalf("the run was asked with %+v", inv.Settings)
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,7 +103,7 @@ func (r *concurrentRun) check(t *testing.T, i int, work string) (log, doc string
 	if o.Result != r.want {
 		t.Errorf("run %d: outcome %s, want %s (its own fakes')", i, o.Result, r.want)
 	}
-	if want := debateExits.code(o.Result); r.code != want {
+	if want := newApp(nil, io.Discard, io.Discard).rootExits().Code(o.Result); r.code != want {
 		t.Errorf("run %d: exit %d, but its outcome %s means exit %d\nstderr:\n%s", i, r.code, o.Result, want, r.stderr.String())
 	}
 	// What the run says it saved is there, whole, and is its own.

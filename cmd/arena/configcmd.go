@@ -64,7 +64,7 @@ func (a *app) configInitCmd(cf *commonFlags) *cobra.Command {
 
 // writeStarter writes the starter config at path, never over a file.
 func (a *app) writeStarter(path string) error {
-	err := settings.WriteStarter(path)
+	err := settings.WriteStarter(path, a.starter())
 	switch {
 	case errors.Is(err, fs.ErrExist):
 		return usagef("%s already exists: arena config init never writes over a file (arena config shows what it sets)", path)
@@ -73,4 +73,15 @@ func (a *app) writeStarter(path string) error {
 	}
 	fmt.Fprintf(a.stdout, "arena: wrote %s: every setting in it is commented out; uncomment what you want to change\n", path)
 	return nil
+}
+
+// starter is the starter config, with each protocol's section.
+func (a *app) starter() string {
+	var sections []string
+	for _, p := range a.protocols() {
+		if p.ConfigExample != "" {
+			sections = append(sections, p.ConfigExample)
+		}
+	}
+	return settings.Starter(sections...)
 }

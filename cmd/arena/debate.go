@@ -1,127 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/challengers"
-	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/challengers/trust"
-	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/adversarial"
-	"github.com/arenadebate/arena/engine/mcpserver"
-	"github.com/arenadebate/arena/engine/resume"
-	"github.com/arenadebate/arena/settings"
 )
-
-// The adversarial debate: the root command runs it (arena "topic"), and so
-// does arena debate.
-func debateProtocol() protocol {
-	return protocol{
-		name:    adversarial.Name,
-		command: "debate",
-		root:    true,
-		exits:   debateExits,
-		resume:  resume.Rule{Flags: []string{"file", "context"}, Reads: []string{"file", "context"}},
-		build:   (*app).debateCmd,
-		tool: tool{
-			about: "Adversarial debate: a defender model takes a position on a question or decision, challenger models attack it in parallel, round by round, to a consensus report or a tradeoff document naming the assumption the decision turns on. Use it to have other models attack a plan.",
-			inputs: []mcpserver.Param{
-				{Name: "topic", About: "the question or decision to debate", Place: mcpserver.AsStdinFile, Required: true},
-			},
-			flags: []mcpserver.FlagInput{{Flag: "context", About: "files the debate is about, attached to every prompt (paths relative to the server's directory)"},
-				{Flag: "defender"}, {Flag: "challengers"}, {Flag: "max-rounds"}, {Flag: "timeout"}},
-			fixed: []string{"--no-tui"},
-			guard: mcpserver.Guard{Against: "challengers"},
-		},
-	}
-}
-
-// The adversarial debate's own exit codes.
-const (
-	exitConsensus = exitOK
-	exitTradeoff  = 3 // the debate ended without consensus
-)
-
-var debateExits = runExits(
-	exit{code: exitConsensus, means: "consensus", outcomes: []engine.OutcomeKind{adversarial.OutcomeConsensus}},
-	exit{code: exitUsage, means: "usage error (bad flag, config, topic or context file)"},
-	exit{code: exitTradeoff, means: "no consensus: a tradeoff document was written", outcomes: []engine.OutcomeKind{adversarial.OutcomeTradeoff}},
-	aborted("debate aborted (no usable challenger, the defender failed, every challenger failed)"),
-)
-
-// debateFlags are the debate's own flags.
-type debateFlags struct {
-	outputFlags
-	topicFile string
-	context   []string
-}
-
-func (f *debateFlags) register(cmd *cobra.Command) {
-	fl := cmd.Flags()
-	fl.StringVarP(&f.topicFile, "file", "f", "", "read the topic from FILE (\"-\" for stdin)")
-	fl.StringArrayVar(&f.context, "context", nil, "attach a file the debate is about (repeatable)")
-	f.outputFlags.register(cmd)
-}
-
-// debateCmd is arena debate: what arena "topic" does, by its name.
-func (a *app) debateCmd(cf *commonFlags) *cobra.Command {
-	var f debateFlags
-	cmd := &cobra.Command{
-		Use:   `debate "topic" [flags]`,
-		Short: "A debate: a defender takes a position, challengers attack it, round by round",
-		Long: `debate is what arena "topic" runs, by its name: a defender model takes a
-position, challenger models attack it in parallel, and the debate goes round
-by round to a consensus report or, failing that, a tradeoff document.`,
-		Example: `  arena debate "should we move sessions from Redis to Postgres?"
-  arena debate -f question.md --context schema.sql`,
-		Args: cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runDebate(cmd, cf, &f, args)
-		},
-	}
-	f.register(cmd)
-	return cmd
-}
-
-func (a *app) runDebate(cmd *cobra.Command, cf *commonFlags, f *debateFlags, args []string) error {
-	if cmd == cmd.Root() {
-		if err := mistypedCommand(cmd, args); err != nil {
-			return err
-		}
-	}
-	topic, err := a.readTopic(f.topicFile, args, f.includeSecrets)
-	if err != nil {
-		return err
-	}
-	docs, err := readContext(f.context, f.includeSecrets)
-	if err != nil {
-		return err
-	}
-	s, err := a.loadSettings(cmd, cf)
-	if err != nil {
-		return err
-	}
-	if s.NoChallengers != "" {
-		a.warn("%s", s.NoChallengers) // a debate needs them; other commands do not
-	}
-	cfg, err := a.adversarialConfig(s, topic, docs)
-	if err != nil {
-		return err
-	}
-	p := adversarial.New(cfg)
-	if f.dryRun {
-		return a.showManifest(p, f.json)
-	}
-	logw, err := a.openLog(s, topic)
-	if err != nil {
-		return err
-	}
-	out := a.runProtocol(p, logw, f.outputFlags)
-	return exitCode(debateExits.code(out.Result))
-}
 
 // mistypedCommand refuses a single bare word as a topic: any text is a
 // valid topic, so "arena docter", "arena version" or "arena list" would
@@ -158,25 +43,4 @@ var commonVerbs = map[string]string{
 	"setup":   "arena doctor",
 	"update":  "git pull && go install ./cmd/arena in your clone of arena",
 	"upgrade": "git pull && go install ./cmd/arena in your clone of arena",
-}
-
-func (a *app) adversarialConfig(s *settings.Settings, topic string, docs []engine.Doc) (adversarial.Config, error) {
-	cfg := adversarial.Config{
-		ID: engine.Slug(topic, 40), Topic: topic, Context: docs,
-		MaxRounds: s.MaxRounds, Timeout: s.TimeoutPerCLI, Skeptical: s.SkepticalOfEarlyAgreement,
-	}
-	def, ok := s.Agents[s.Defender]
-	if !ok {
-		return cfg, fmt.Errorf("defender %q has no agent definition", s.Defender)
-	}
-	cfg.Defender = def
-	for _, name := range s.Challengers {
-		c, ok := s.Agents[name]
-		if !ok {
-			return cfg, fmt.Errorf("challenger %q has no agent definition", name)
-		}
-		cfg.Challengers = append(cfg.Challengers, c)
-	}
-	a.noteSeats(seating.SameFamily(append([]challengers.Agent{def}, cfg.Challengers...))...)
-	return cfg, nil
 }

@@ -16,22 +16,22 @@ func (a *app) demoCmd() *cobra.Command {
 		Use:   "demo [PROTOCOL]",
 		Short: "Watch a recorded debate, no model CLI needed",
 		Long: `demo plays a debate recorded with arena's stand-in CLIs through the live
-screen. Each protocol has one (` + strings.Join(protocolCommands(), ", ") + `; the default
+screen. Each protocol has one (` + strings.Join(a.protocolCommands(), ", ") + `; the default
 is debate): every phase of the protocol, a seat that fails, and the
 outcome document at the end. Keys: space pauses, n jumps to the next phase,
 + and - change the speed, tab moves between panes, q quits.`,
 		Args:      cobra.MaximumNArgs(1),
-		ValidArgs: protocolCommands(),
+		ValidArgs: a.protocolCommands(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := "debate"
 			if len(args) == 1 {
 				name = args[0]
 			}
-			p, ok := protocolNamed(name)
+			p, ok := a.protocolNamed(name)
 			if !ok {
-				return usagef("no demo of %q: the demos are %s", trust.Text(name), strings.Join(protocolCommands(), ", "))
+				return usagef("no demo of %q: the demos are %s", trust.Text(name), strings.Join(a.protocolCommands(), ", "))
 			}
-			lc, err := demo.Read(p.name)
+			lc, err := demo.Read(p.Name)
 			if err != nil {
 				return usageCause(err, "%v", err)
 			}

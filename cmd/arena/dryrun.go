@@ -24,8 +24,8 @@ func (a *app) showManifest(p engine.Protocol, asJSON bool, notes ...string) erro
 		_, err = fmt.Fprintf(a.stdout, "%s\n", b)
 		return err
 	}
-	if d, ok := protocolNamed(m.Protocol); ok {
-		m.Protocol = d.command // as a person types it: a debate, not an adversarial run
+	if d, ok := a.protocolNamed(m.Protocol); ok {
+		m.Protocol = d.Command // as a person types it: a debate, not an adversarial run
 	}
 	fmt.Fprint(a.stdout, plain.DryRun(m, a.stdout))
 	return nil

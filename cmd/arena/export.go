@@ -13,9 +13,9 @@ import (
 // arena export: a run as a page to share (tui/page).
 
 var exportExits = exits{
-	{code: exitOK, means: "written"},
-	{code: exitError, means: "the file could not be written"},
-	{code: exitUsage, means: "usage error (no such log, not an arena log, two formats, a file that exists, --md of a run with no outcome)"},
+	{Code: exitOK, Means: "written"},
+	{Code: exitError, Means: "the file could not be written"},
+	{Code: exitUsage, Means: "usage error (no such log, not an arena log, two formats, a file that exists, --md of a run with no outcome)"},
 }
 
 type exportFlags struct {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/settings/hostconfig"
+	"github.com/arenadebate/arena/tui/mcpserver"
 )
 
 // arena install claude|codex|gemini: register arena mcp with the agent CLI
@@ -28,10 +30,10 @@ import (
 var claudeCommands embed.FS
 
 var installExits = exits{
-	{code: exitOK, means: "registered (or already registered as it would be); with --uninstall, removed (or nothing to remove)"},
-	{code: exitError, means: "internal error"},
-	{code: exitUsage, means: "usage error (no such CLI, a scope the CLI does not have)"},
-	{code: exitRefused, means: "refused, nothing written for the CLI: an entry named arena that arena did not write,\na configuration arena cannot edit safely (comments, a symbolic link, not JSON or TOML)"},
+	{Code: exitOK, Means: "registered (or already registered as it would be); with --uninstall, removed (or nothing to remove)"},
+	{Code: exitError, Means: "internal error"},
+	{Code: exitUsage, Means: "usage error (no such CLI, a scope the CLI does not have)"},
+	{Code: exitRefused, Means: "refused, nothing written for the CLI: an entry named arena that arena did not write,\na configuration arena cannot edit safely (comments, a symbolic link, not JSON or TOML)"},
 }
 
 const exitRefused = 3
@@ -149,7 +151,8 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 	case f.dryRun:
 		fmt.Fprintln(out, "\n(dry run: nothing was written)")
 	default:
-		fmt.Fprintf(out, "\nRestart %s to load it. Its tools: debate, compare, judge, verdict, rank, run_status, cancel_run, list_runs, read_outcome.\n", h.Title)
+		tools := slices.Concat(a.protocolCommands(), mcpserver.FollowTools)
+		fmt.Fprintf(out, "\nRestart %s to load it. Its tools: %s.\n", h.Title, strings.Join(tools, ", "))
 	}
 	return nil
 }

@@ -19,9 +19,9 @@ import (
 // to compare every model's verdicts with.
 
 var labelExits = exits{
-	{code: exitOK, means: "recorded"},
-	{code: exitError, means: "internal error"},
-	{code: exitUsage, means: "usage error (no such log, a run without an outcome, a damaged log, a verdict\nthat does not read, a winner that is not one of the run's candidates)"},
+	{Code: exitOK, Means: "recorded"},
+	{Code: exitError, Means: "internal error"},
+	{Code: exitUsage, Means: "usage error (no such log, a run without an outcome, a damaged log, a verdict\nthat does not read, a winner that is not one of the run's candidates)"},
 }
 
 type labelFlags struct{ stats.Labelling }

@@ -70,6 +70,39 @@ func TestImportsPointDown(t *testing.T) {
 
 const arenaModule = "github.com/arenadebate/arena/"
 
+// Issue 37: the command line is glue, and nothing below it knows it: no
+// package outside cmd/ depends on cobra or pflag, so no request, rule or
+// tool is written in flags (what arena mcp and arena resume rebuilt
+// command lines from before).
+func TestNothingBelowTheCommandLineKnowsFlags(t *testing.T) {
+	root, err := clitest.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Deps}} {{.}}{{end}}", "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, deps, _ := strings.Cut(line, " ")
+		if under(strings.TrimPrefix(pkg, arenaModule), "cmd") {
+			continue
+		}
+		checked++
+		for _, dep := range strings.Fields(deps) {
+			if dep == "github.com/spf13/cobra" || dep == "github.com/spf13/pflag" {
+				t.Errorf("%s depends on %s: only the command line knows flags", pkg, dep)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d packages checked", checked)
+	}
+}
+
 // forbidden are the layers each layer must not import.
 var forbidden = map[string][]string{
 	"engine":      {"cmd", "tui", "settings", "bench"},

@@ -249,41 +249,7 @@ func TestResumeRefusesAHostileInvocation(t *testing.T) {
 	hook := filepath.Join(victim, ".git", "hooks", "pre-push")
 	os.MkdirAll(filepath.Dir(hook), 0o755)
 	os.WriteFile(hook, []byte("#!/bin/sh\necho the victim's own hook\n"), 0o755)
-	cases := []struct {
-		name string
-		edit func(s *sandbox, log string, d map[string]any)
-		want string
-	}{
-		{"a key as context", func(s *sandbox, log string, d map[string]any) {
-			inv := d["invocation"].(map[string]any)
-			inv["args"] = []any{"--context", keyPath(s), "topic"}
-		}, "--context " + "KEY" + ": the run this log records attached no such file"},
-		{"a key as context, listed as attached", func(s *sandbox, log string, d map[string]any) {
-			inv := d["invocation"].(map[string]any)
-			inv["args"] = []any{"--no-tui", "--context", keyPath(s), "should we move sessions?"}
-			d["context"] = []any{map[string]any{"name": keyPath(s), "bytes": len(secret)}}
-		}, "was not written by arena on this machine"},
-		{"a hook installed", func(s *sandbox, log string, d map[string]any) {
-			inv := d["invocation"].(map[string]any)
-			inv["args"], inv["dir"] = []any{"verdict", "--install-hook", "--force"}, victim
-		}, `it runs "arena verdict", and the run this log records (adversarial) is started by "arena" or "arena debate" only`},
-		{"a hook installed by a verdict log", func(s *sandbox, log string, d map[string]any) {
-			inv := d["invocation"].(map[string]any)
-			inv["args"], inv["dir"] = []any{"verdict", "--install-hook", "--force"}, victim
-			d["protocol"] = "verdict"
-		}, "--install-hook: not a flag a verdict run records (a resume never installs a hook)"},
-		{"a resume of itself", func(s *sandbox, log string, d map[string]any) {
-			inv := d["invocation"].(map[string]any)
-			inv["args"] = []any{"resume", log}
-		}, `it runs "arena resume"`},
-		{"a resume of itself, flags first", func(s *sandbox, log string, d map[string]any) {
-			inv := d["invocation"].(map[string]any)
-			inv["args"] = []any{"--timeout", "5s", "resume", "--yes", log}
-		}, `it runs "arena resume"`},
-		{"its signature gone", func(s *sandbox, log string, d map[string]any) {
-			delete(d["invocation"].(map[string]any), "mac")
-		}, "resume it with --yes if that is what you want"},
-	}
+	cases := hostileInvocations(secret, victim)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -402,5 +368,65 @@ func TestAContradictoryLogIsNamed(t *testing.T) {
 	}
 	if r = s.run("stats"); r.code != 0 || !strings.Contains(r.stderr, named) {
 		t.Errorf("stats: exit %d, does not name what it ignored:\n%s", r.code, r.stderr)
+	}
+}
+
+// hostileInvocation is a log's start event edited by hand, and what
+// arena resume says refusing it.
+type hostileInvocation struct {
+	name string
+	edit func(s *sandbox, log string, d map[string]any)
+	want string
+}
+
+// hostileInvocations are TestResumeRefusesAHostileInvocation's cases: a
+// key given as context, a hook, a resume of itself, a configuration, as
+// an older arena's command line and as a request.
+func hostileInvocations(secret, victim string) []hostileInvocation {
+	// As an older arena recorded a run: its command line (the
+	// compatibility reader's), or as this one does: its typed request.
+	args := func(d map[string]any, args ...any) map[string]any {
+		inv := d["invocation"].(map[string]any)
+		delete(inv, "request")
+		delete(inv, "settings")
+		inv["args"] = args
+		return inv
+	}
+	request := func(d map[string]any) map[string]any {
+		return d["invocation"].(map[string]any)["request"].(map[string]any)
+	}
+	return []hostileInvocation{
+		{"a key as context", func(s *sandbox, log string, d map[string]any) {
+			args(d, "--context", keyPath(s), "topic")
+		}, "context " + "KEY" + ": the run this log records attached no such file"},
+		{"a key as context, in the request", func(s *sandbox, log string, d map[string]any) {
+			request(d)["context"] = []any{keyPath(s)}
+		}, "context " + "KEY" + ": the run this log records attached no such file"},
+		{"a key as context, listed as attached", func(s *sandbox, log string, d map[string]any) {
+			args(d, "--no-tui", "--context", keyPath(s), "should we move sessions?")
+			d["context"] = []any{map[string]any{"name": keyPath(s), "bytes": len(secret)}}
+		}, "was not written by arena on this machine"},
+		{"a hook installed", func(s *sandbox, log string, d map[string]any) {
+			args(d, "verdict", "--install-hook", "--force")["dir"] = victim
+		}, `it runs "arena verdict", and the run this log records (adversarial) is started by "arena" or "arena debate" only`},
+		{"a hook installed by a verdict log", func(s *sandbox, log string, d map[string]any) {
+			args(d, "verdict", "--install-hook", "--force")["dir"] = victim
+			d["protocol"] = "verdict"
+		}, "--install-hook: not a flag a verdict run records (a resume never installs a hook)"},
+		{"a hook in the request", func(s *sandbox, log string, d map[string]any) {
+			request(d)["install_hook"] = true
+		}, `its request is not one of the adversarial protocol's: json: unknown field "install_hook"`},
+		{"a configuration in the request", func(s *sandbox, log string, d map[string]any) {
+			request(d)["config"] = "README.md"
+		}, `its request is not one of the adversarial protocol's: json: unknown field "config"`},
+		{"a resume of itself", func(s *sandbox, log string, d map[string]any) {
+			args(d, "resume", log)
+		}, `it runs "arena resume"`},
+		{"a resume of itself, flags first", func(s *sandbox, log string, d map[string]any) {
+			args(d, "--timeout", "5s", "resume", "--yes", log)
+		}, `it runs "arena resume"`},
+		{"its signature gone", func(s *sandbox, log string, d map[string]any) {
+			delete(d["invocation"].(map[string]any), "mac")
+		}, "resume it with --yes if that is what you want"},
 	}
 }

@@ -30,7 +30,7 @@ Read it with man -l, or install it where man looks.`,
 			if err != nil {
 				return fmt.Errorf("make the manual page: %w", err)
 			}
-			page = page.WithSection("Exit codes", debateExits.help()).
+			page = page.WithSection("Exit codes", a.rootExits().Help()).
 				WithSection("See also", "arena COMMAND --help says the same of each command, with its own exit codes.")
 			_, err = fmt.Fprint(a.stdout, page.Build(roff.NewDocument()))
 			return err

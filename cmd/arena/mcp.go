@@ -19,18 +19,18 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/settings/hostconfig"
+	"github.com/arenadebate/arena/tui/mcpserver"
 )
 
 // arena mcp: the protocols as Model Context Protocol tools
-// (cmd/arena/mcpserver), over stdio or Streamable HTTP on loopback.
+// (tui/mcpserver), over stdio or Streamable HTTP on loopback.
 
 var mcpExits = exits{
-	{code: exitOK, means: "the client closed the connection (or SIGINT, SIGTERM): every run was stopped first"},
-	{code: exitError, means: "the server failed"},
-	{code: exitUsage, means: "usage error (bad flag, config file, or an --http address that is not loopback)"},
+	{Code: exitOK, Means: "the client closed the connection (or SIGINT, SIGTERM): every run was stopped first"},
+	{Code: exitError, Means: "the server failed"},
+	{Code: exitUsage, Means: "usage error (bad flag, config file, or an --http address that is not loopback)"},
 }
 
 // envMCPHost names the agent whose CLI runs this server, as arena install
@@ -112,7 +112,7 @@ func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
 		}
 		defer ln.Close()
 	}
-	m, err := a.mcpManager(cmd, s, f.maxRuns)
+	m, err := a.mcpManager(cmd, cf, s, f.maxRuns)
 	if err != nil {
 		return err
 	}
@@ -135,26 +135,24 @@ func (a *app) runMCP(cmd *cobra.Command, cf *commonFlags, f *mcpFlags) error {
 
 // mcpManager is the manager of the runs the server starts: each the
 // arena binary, with the server's own flags, directory and environment.
-func (a *app) mcpManager(cmd *cobra.Command, s *settings.Settings, maxRuns int) (*mcpserver.Manager, error) {
+func (a *app) mcpManager(cmd *cobra.Command, cf *commonFlags, s *settings.Settings, maxRuns int) (*mcpserver.Manager, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("cannot find arena's own binary to start runs with: %w", err)
 	}
 	dir, _ := os.Getwd()
-	var passed []string
-	for _, name := range []string{"config", "log-dir", "no-log"} {
-		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {
-			passed = append(passed, "--"+name+"="+fl.Value.String())
-		}
+	// Every run gets the server's own config file and log directory.
+	own := mcpserver.Own{NoLog: cf.noLog}
+	if cmd.Flags().Changed("config") {
+		own.Config = cf.config
 	}
-	tools, err := mcpTools(cmd.Root())
-	if err != nil {
-		return nil, err
+	if cmd.Flags().Changed("log-dir") {
+		own.LogDir = cf.logDir
 	}
 	return mcpserver.NewManager(mcpserver.Config{
-		Arena: self, Args: passed, Dir: dir, Env: a.agentEnv, Credentials: challengers.CredentialVars(s.Agents), LogDir: s.DebateLogPath, OtherLogDirs: s.LogDirs(a.env)[1:],
+		Arena: self, Own: own, Dir: dir, Env: a.agentEnv, Credentials: challengers.CredentialVars(s.Agents), LogDir: s.DebateLogPath, OtherLogDirs: s.LogDirs(a.env)[1:],
 		Agents: slices.Sorted(maps.Keys(s.Agents)), Host: os.Getenv(envMCPHost),
-		Tools: tools, Version: buildVersion(), MaxRuns: maxRuns,
+		Tools: a.mcpTools(), Version: buildVersion(), MaxRuns: maxRuns,
 		Budget: mcpserver.Budget{MaxCost: s.MaxCostUSD, MaxCalls: s.MaxCalls, MaxTokens: int(s.MaxTokens)},
 	}), nil
 }
@@ -198,42 +196,4 @@ func (a *app) mcpTokenPath() string {
 		return filepath.Join(dir, "mcp-token")
 	}
 	return ""
-}
-
-// tool is a protocol's MCP tool: what of its command an agent may set.
-// Its inputs are the command's own flags, drawn from the command (their
-// names, types and descriptions: mcpserver.FromFlags), and the
-// positional inputs it declares.
-type tool struct {
-	about string
-	// inputs are its positional inputs (the topic, the files), in the
-	// order they go on the command line.
-	inputs []mcpserver.Param
-	// flags are the command's flags it takes; the budget's are added to
-	// every tool.
-	flags []mcpserver.FlagInput
-	// fixed are flags every call gets (--no-tui).
-	fixed []string
-	guard mcpserver.Guard
-}
-
-// mcpTools are the protocols' run tools, drawn from their commands under
-// root.
-func mcpTools(root *cobra.Command) ([]mcpserver.Tool, error) {
-	var out []mcpserver.Tool
-	for _, p := range protocols() {
-		cmd, _, err := root.Find([]string{p.command})
-		if err != nil || cmd == root {
-			return nil, fmt.Errorf("the %s protocol has no command %q", p.name, p.command)
-		}
-		params, err := mcpserver.FromFlags(cmd.Flag, p.tool.flags)
-		if err != nil {
-			return nil, fmt.Errorf("arena %s: %w", cmd.Name(), err)
-		}
-		out = append(out, mcpserver.Tool{
-			Name: p.command, Protocol: p.name, Description: p.tool.about, Command: []string{p.command},
-			Params: slices.Concat(p.tool.inputs, params), Fixed: p.tool.fixed, Exits: p.exits.meanings(), ExitOf: p.exits.code, Guard: p.tool.guard,
-		})
-	}
-	return out, nil
 }

@@ -3,29 +3,22 @@ package main
 import (
 	"encoding/json"
 	"io"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
-	"github.com/arenadebate/arena/engine/mcpserver"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/tui/mcpserver"
 )
 
-// runTools are the run tools arena mcp serves, drawn from a fresh root
-// command as runMCP draws them.
-func runTools(t *testing.T) (*cobra.Command, []mcpserver.Tool) {
+// runTools are the run tools arena mcp serves, as runMCP draws them.
+func runTools(t *testing.T) (*app, []mcpserver.Tool) {
 	t.Helper()
-	root := newApp(strings.NewReader(""), io.Discard, io.Discard).rootCmd()
-	tools, err := mcpTools(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root, tools
+	a := newApp(strings.NewReader(""), io.Discard, io.Discard)
+	return a, a.mcpTools()
 }
 
-// sample is a value of p's type for a test call; Timeout flags parse it.
+// sample is a value of p's type for a test call.
 func sample(p mcpserver.Param) any {
 	switch p.Type {
 	case mcpserver.Bool:
@@ -34,115 +27,94 @@ func sample(p mcpserver.Param) any {
 		return json.Number("7")
 	case mcpserver.Number:
 		return json.Number("3.5")
-	case mcpserver.List, mcpserver.Repeated:
+	case mcpserver.List:
 		return []any{"a-" + p.Name, "b-" + p.Name}
 	}
 	if len(p.Enum) > 0 {
 		return p.Enum[len(p.Enum)-1]
 	}
 	if strings.HasSuffix(p.Name, "timeout") {
-		return "90s" // a duration flag parses its value
+		return "90s" // a duration reads as one
 	}
 	return "x-" + p.Name
 }
 
-// Every input of a run tool becomes a flag or an argument of its
-// command, every flag it becomes is one the command has and parses to
-// the value given: a flag renamed on the command line fails here, not in
-// a user's agent.
-func TestMCPToolInputsAreTheCommandsFlags(t *testing.T) {
+// Every input of a run tool fills a field of its protocol's request, read
+// as arena __run reads it, or a setting the run is asked with: a field
+// renamed fails here, not in a user's agent.
+func TestMCPToolInputsFillTheRequest(t *testing.T) {
 	t.Parallel()
-	root, tools := runTools(t)
+	a, tools := runTools(t)
 	for _, tool := range tools {
-		base, baseStdin := tool.Args(mcpserver.Input{})
-		for _, p := range tool.Params {
-			in := mcpserver.Input{p.Name: sample(p)}
-			args, stdin := tool.Args(in)
-			if slices.Equal(args, base) && stdin == baseStdin {
-				t.Errorf("%s.%s changes nothing of the command line", tool.Name, p.Name)
+		p, ok := a.protocolNamed(tool.Protocol)
+		if !ok {
+			t.Fatalf("%s: no protocol %s", tool.Name, tool.Protocol)
+		}
+		for _, param := range tool.Params {
+			v := sample(param)
+			l, err := tool.Launch(mcpserver.Input{param.Name: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req, err := decodeRequest(p, l.Request)
+			if err != nil {
+				t.Errorf("%s.%s: %v", tool.Name, param.Name, err)
 				continue
 			}
-			cmd, rest, err := root.Find(args)
-			if err != nil || cmd.Name() != tool.Name {
-				t.Fatalf("%s.%s: %v runs %q (%v)", tool.Name, p.Name, args, cmd.Name(), err)
-			}
-			if err := cmd.ParseFlags(rest); err != nil {
-				t.Errorf("%s.%s: arena %s does not take %v: %v", tool.Name, p.Name, cmd.Name(), args, err)
+			if param.Setting {
+				if reflect.DeepEqual(askedWith(settingsOf(l.Settings)), engine.RunSettings{}) {
+					t.Errorf("%s.%s sets no setting: %+v", tool.Name, param.Name, l.Settings)
+				}
 				continue
 			}
-			if p.Place == mcpserver.AsFlag {
-				checkParsed(t, cmd, tool.Name, p, in[p.Name])
-			}
-			resetFlags(cmd)
+			checkFilled(t, tool.Name, param, req, v)
 		}
 	}
 }
 
-// checkParsed checks that the flag p became holds the value given.
-func checkParsed(t *testing.T, cmd *cobra.Command, tool string, p mcpserver.Param, v any) {
+// checkFilled checks that the field of req named by param holds v.
+func checkFilled(t *testing.T, tool string, param mcpserver.Param, req engine.Request, v any) {
 	t.Helper()
-	f := cmd.Flag(p.Flag)
-	got := f.Value.String()
-	want := ""
-	switch x := v.(type) {
-	case []any:
-		var parts []string
-		for _, s := range x {
-			parts = append(parts, s.(string))
+	for _, f := range engine.FieldsOf(req) {
+		if f.Name != param.Name {
+			continue
 		}
-		want = strings.Join(parts, ",")
-		got = strings.Trim(got, "[]")
-	case json.Number:
-		want = x.String()
-	case bool:
-		want = "true"
-	case string:
-		want = x
-	}
-	if strings.HasSuffix(p.Flag, "timeout") && got == "1m30s" {
-		got = "90s"
-	}
-	if got != want {
-		t.Errorf("%s.%s: --%s = %q, want %q", tool, p.Name, p.Flag, got, want)
-	}
-}
-
-// resetFlags sets every flag of cmd (and those it inherits) back to its
-// default, for the next parse.
-func resetFlags(cmd *cobra.Command) {
-	reset := func(f *pflag.Flag) {
-		if f.Changed {
-			if sv, ok := f.Value.(interface{ Replace([]string) error }); ok {
-				_ = sv.Replace(nil)
-			} else {
-				_ = f.Value.Set(f.DefValue)
+		want := ""
+		switch x := v.(type) {
+		case []any:
+			var parts []string
+			for _, s := range x {
+				parts = append(parts, s.(string))
 			}
-			f.Changed = false
+			want = strings.Join(parts, ",")
+		case json.Number:
+			want = x.String()
+		case bool:
+			want = "true"
+		case string:
+			want = x
 		}
+		if got := f.String(); got != want && !(f.Kind() == engine.FieldDuration && got == "1m30s") {
+			t.Errorf("%s.%s: the request holds %q, want %q", tool, param.Name, got, want)
+		}
+		return
 	}
-	cmd.Flags().VisitAll(reset)
-	cmd.InheritedFlags().VisitAll(reset)
+	t.Errorf("%s.%s: no field of its request", tool, param.Name)
 }
 
-// Every run tool's budget becomes the command's budget flags.
+// Every run tool's budget becomes the run's budget settings.
 func TestMCPBudgetInputs(t *testing.T) {
 	t.Parallel()
-	root, tools := runTools(t)
+	_, tools := runTools(t)
 	for _, tool := range tools {
-		args, _ := tool.Args(mcpserver.Input{"max_cost": json.Number("0.5"), "max_calls": json.Number("7"), "max_tokens": json.Number("9000")})
-		cmd, rest, err := root.Find(args)
+		l, err := tool.Launch(mcpserver.Input{"max_cost": json.Number("0.5"), "max_calls": json.Number("7"), "max_tokens": json.Number("9000")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := cmd.ParseFlags(rest); err != nil {
-			t.Fatalf("%v: %v", args, err)
+		sf := settingsOf(l.Settings)
+		if sf.MaxCost == nil || *sf.MaxCost != "0.5" || sf.MaxCalls == nil || *sf.MaxCalls != 7 || sf.MaxTokens == nil || *sf.MaxTokens != "9000" {
+			t.Errorf("%s: %+v", tool.Name, l.Settings)
 		}
-		for flag, want := range map[string]string{"max-cost": "0.5", "max-calls": "7", "max-tokens": "9000"} {
-			if f := cmd.Flag(flag); f == nil || f.Value.String() != want {
-				t.Errorf("%s: --%s = %v, want %s", tool.Name, flag, f, want)
-			}
-		}
-		resetFlags(cmd)
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
 	odoc "github.com/arenadebate/arena/engine/doc"
-	"github.com/arenadebate/arena/engine/mcpserver"
+	"github.com/arenadebate/arena/tui/mcpserver"
 )
 
 // arena mcp end to end: the SDK's client over stdio (or Streamable HTTP)

@@ -216,7 +216,7 @@ func (a *app) listLogs(s *settings.Settings, f logsFlags) error {
 		n = min(n, f.n)
 	}
 	// What is wrong with a log is said on stderr, a line each.
-	return plain.LogsPaged(a.stdout, where, n, namedByCommand(l.Summary), f.json, func(page []runlog.Summary) {
+	return plain.LogsPaged(a.stdout, where, n, a.namedByCommand(l.Summary), f.json, func(page []runlog.Summary) {
 		for _, x := range page {
 			if what := plain.LogProblems(x); what != "" {
 				a.warn("%s: %s", x.Path, trust.Text(what))
@@ -227,11 +227,11 @@ func (a *app) listLogs(s *settings.Settings, f logsFlags) error {
 
 // namedByCommand names each run's protocol as a person types it (debate),
 // not as its log does (adversarial).
-func namedByCommand(summary func(int) runlog.Summary) func(int) runlog.Summary {
+func (a *app) namedByCommand(summary func(int) runlog.Summary) func(int) runlog.Summary {
 	return func(i int) runlog.Summary {
 		s := summary(i)
-		if p, ok := protocolNamed(s.Protocol); ok {
-			s.Protocol = p.command
+		if p, ok := a.protocolNamed(s.Protocol); ok {
+			s.Protocol = p.Command
 		}
 		return s
 	}

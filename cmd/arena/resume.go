@@ -16,15 +16,18 @@ import (
 )
 
 // arena resume takes an interrupted run up again. Every run's log records
-// how it was started (engine.Invocation: its arguments, directory and
-// what it read from stdin), so resuming is starting the same command
-// again, in the same directory, with the earlier run's replies at hand:
-// the protocol is rebuilt by the code that built it the first time, the
-// engine answers every question the log holds an answer to from the log
-// (engine/resume.go), and the command appends to the same log. The
-// recorded command is data: resumeguard.go checks and rebuilds it, and
-// shows it before it runs. The log is locked for the whole resume: one
-// writer per log.
+// how it was started (engine.Invocation: its protocol's typed request,
+// the settings it was asked with, its directory and what it read from
+// stdin), so resuming is running the same request again, in the same
+// directory, with the earlier run's replies at hand: the protocol is
+// rebuilt by the code that built it the first time, the engine answers
+// every question the log holds an answer to from the log
+// (engine/resume.go), and the run appends to the same log. The recorded
+// request is data: resumeguard.go reads it back (an older log's command
+// line through resumecompat.go), checks it and shows it before it runs,
+// and it runs with the settings of the person who resumes it, never a
+// configuration the log names. The log is locked for the whole resume:
+// one writer per log.
 
 // resumeRun is a resumed run in progress: what the log held, and what the
 // command's run must do differently (openLog, runProtocol).
@@ -74,15 +77,15 @@ that can be read; its bytes are all kept, and the resumed run is written
 after them. A context file that changed since the run is named, and the run
 is not resumed unless --force is given.
 
-A log is data, not a command line: the command it records is checked
-against what its protocol's runs record (no other command, no hook, no file
-the run did not attach) and rebuilt, and what it will run is shown first
-(the files it reads, where it writes, the seats). On a terminal you are
+A log is data, not a command line: it records its run's request, which
+is checked against what the run did (no file the run did not attach) and
+shown first (the files it reads, where it writes, the seats). The run goes
+on with your settings: a log names no config file and no agent. On a terminal you are
 asked; without one, only a log arena wrote on this machine (signed with
 your key in ~/.local/state/arena) is resumed, any other only with --yes.
 
 Exit codes: those of the resumed run's command (75 when it is over budget
-again); 2 when the log cannot be resumed (finished, being written, newer format, not a log, a command line
+again); 2 when the log cannot be resumed (finished, being written, newer format, not a log, its request
 refused, an unsigned log without --yes, a changed context file).`,
 		Example: `  arena resume                      # the latest interrupted run
   arena resume debate-logs/20261121-153000.042-should-we-move.jsonl --timeout 5m
@@ -97,7 +100,7 @@ refused, an unsigned log without --yes, a changed context file).`,
 	fl.StringArrayVar(&f.seats, "seat", nil, "SEAT=AGENT: give a seat (or every seat an agent holds) another agent (repeatable)")
 	fl.BoolVar(&f.force, "force", false, "resume even if a context file changed since the run")
 	fl.BoolVarP(&f.yes, "yes", "y", false, "resume a log arena did not write on this machine, without asking")
-	f.outputFlags.register(cmd)
+	f.outputFlags.register(cmd, false)
 	return cmd
 }
 
@@ -119,20 +122,31 @@ func (a *app) runResume(cmd *cobra.Command, cf *commonFlags, f *resumeFlags, arg
 	if rr.swap, rr.changed, err = resume.Swap(rr.start, f.seats, s.Agents); err != nil {
 		return usagef("%w", err)
 	}
-	raw, err := rr.protocol.resume.StartAgain(rr.start)
+	req, asked, left, err := a.loggedRequest(rr)
 	if err != nil {
-		return usageCause(err, "cannot resume %s: %v", path, err)
+		return err
 	}
-	plan, err := a.planResume(rr, raw)
+	if again := rr.protocol.Resume.Again; again != nil {
+		again(rr.start, req)
+	}
+	plan, err := a.planResume(rr, req, asked, left)
 	if err != nil {
 		return err
 	}
 	if err := a.confirmResume(rr, plan, f.yes); err != nil {
 		return err
 	}
-	run := resume.WithFlags(plan.Args, rr.overrides(cmd, cf, f)...)
+	sf, err := rr.resumedSettings(cmd, cf, asked)
+	if err != nil {
+		return err
+	}
 	if rr.lc.Problem != "" {
 		a.warn("the log is damaged: %s; every byte of it is kept, and the resumed run is written after it, from the %d events that can be read (arena replay names the damaged lines)", rr.lc.Problem, rr.lc.Count)
+	}
+	out := f.outputFlags
+	if out.moderate != "" {
+		abs, _ := filepath.Abs(string(out.moderate)) // the run goes on in its own directory
+		out.moderate = moderateFile(abs)
 	}
 	if dir := rr.start.Invocation.Dir; dir != "" {
 		if err := os.Chdir(dir); err != nil {
@@ -141,11 +155,11 @@ func (a *app) runResume(cmd *cobra.Command, cf *commonFlags, f *resumeFlags, arg
 	}
 	a.resume = rr
 	a.stdin = strings.NewReader(rr.start.Invocation.Stdin)
-	code := a.execute(run)
+	err = a.runRequest(rr.protocol, req, sf, out)
 	if rr.err != nil {
 		return rr.err
 	}
-	return exitCode(code)
+	return err
 }
 
 // resumePath is the log named, or the latest interrupted, aborted or
@@ -177,7 +191,7 @@ func (a *app) lockResumable(path string) (*resumeRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	rr, err := resumable(path, lc, hist)
+	rr, err := a.resumable(path, lc, hist)
 	if err != nil {
 		w.Close()
 		return nil, err
@@ -195,44 +209,41 @@ func (rr *resumeRun) release() {
 }
 
 // resumable says why a log cannot be resumed, if it cannot.
-func resumable(path string, lc runlog.Contents, hist *resume.History) (*resumeRun, error) {
-	known := func(name string) bool { _, ok := protocolNamed(name); return ok }
+func (a *app) resumable(path string, lc runlog.Contents, hist *resume.History) (*resumeRun, error) {
+	known := func(name string) bool { _, ok := a.protocolNamed(name); return ok }
 	if err := hist.Refusal(path, known); err != nil {
 		return nil, usagef("%w", err)
 	}
 	rr := &resumeRun{path: path, lc: lc, hist: hist, start: hist.Start()}
-	rr.protocol, _ = protocolNamed(rr.start.Protocol)
+	rr.protocol, _ = a.protocolNamed(rr.start.Protocol)
 	return rr, nil
 }
 
-// overrides are the flags the resumed command runs with on top of its
-// own: the settings the person changed, and the front end.
-func (rr *resumeRun) overrides(cmd *cobra.Command, cf *commonFlags, f *resumeFlags) []string {
-	var out []string
-	if cmd.Flags().Changed("timeout") {
-		out = append(out, "--timeout", cf.timeout)
-		rr.changed = append(rr.changed, engine.Setting{Name: "timeout", Value: cf.timeout})
+// resumedSettings are the settings the resumed run is asked with: those
+// its log records (asked), with what the person changes on top (--timeout,
+// --max-rounds, the budget), and the person's own config file (--config),
+// never one a log names.
+func (rr *resumeRun) resumedSettings(cmd *cobra.Command, cf *commonFlags, asked engine.RunSettings) (settings.Flags, error) {
+	sf := settingsOf(asked)
+	given := cf.settingsFlags(cmd)
+	sf.Config = given.Config
+	p := rr.protocol
+	if given.Timeout != nil {
+		if !p.Uses.Timeout {
+			return sf, usagef("--timeout: a %s run's seats keep their own timeouts (it takes no --timeout)", p.Name)
+		}
+		sf.Timeout = given.Timeout
+		rr.changed = append(rr.changed, engine.Setting{Name: "timeout", Value: *given.Timeout})
 	}
-	if cmd.Flags().Changed("max-rounds") {
-		out = append(out, "--max-rounds", fmt.Sprint(cf.maxRounds))
-		rr.changed = append(rr.changed, engine.Setting{Name: "max rounds", Value: fmt.Sprint(cf.maxRounds)})
+	if given.MaxRounds != nil {
+		if p.Uses.Rounds == "" {
+			return sf, usagef("--max-rounds: a %s run has no rounds", p.Name)
+		}
+		sf.MaxRounds = given.MaxRounds
+		rr.changed = append(rr.changed, engine.Setting{Name: "max rounds", Value: fmt.Sprint(*given.MaxRounds)})
 	}
-	if cmd.Flags().Changed("config") {
-		out = append(out, "--config", cf.config)
-	}
-	out = append(out, rr.budgetOverrides(cmd)...)
-	if f.moderate != "" {
-		abs, _ := filepath.Abs(string(f.moderate)) // the run goes on in its own directory
-		out = append(out, "--moderate", abs)
-	}
-	if f.includeSecrets {
-		out = append(out, "--include-secrets") // the person's own say, never the log's
-	}
-	if f.dryRun {
-		out = append(out, "--dry-run")
-	}
-	// The front end is this command's, not the first run's.
-	return append(out, fmt.Sprintf("--no-tui=%v", f.noTUI), fmt.Sprintf("--json=%v", f.json))
+	rr.budgetOverrides(given, &sf)
+	return sf, nil
 }
 
 // resumeLog hands the locked log over to the resumed run, which appends
@@ -256,5 +267,5 @@ func (rr *resumeRun) check(st engine.DebateStarted) error {
 }
 
 var resumeExits = exits{
-	{code: exitUsage, means: "the log cannot be resumed: a finished run (use arena replay), one being written,\na newer format, its command line refused, a log not signed here (without --yes),\na context file that changed since (unless --force)"},
+	{Code: exitUsage, Means: "the log cannot be resumed: a finished run (use arena replay), one being written,\na newer format, its request refused, a log not signed here (without --yes),\na context file that changed since (unless --force)"},
 }

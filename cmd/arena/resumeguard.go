@@ -5,53 +5,52 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/arenadebate/arena/challengers/trust"
+	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/resume"
 )
 
-// arena resume's checks of the command line a log records are the
-// resume policy's (engine/resume); here they meet cobra, which parses it
-// as the protocol's own command would.
+// arena resume's checks of the request a log records are the resume
+// policy's (engine/resume); here the request is read back into its
+// protocol's own type, and shown as the command a person would type.
 
-// refusal is a log's command line refused: exit 2, nothing run.
+// refusal is a log's request refused: exit 2, nothing run.
 func (rr *resumeRun) refusal(why []string) error {
-	return usagef("cannot resume %s: the command line its log records is refused (nothing was run):\n  - %s",
+	return usagef("cannot resume %s: the request its log records is refused (nothing was run):\n  - %s",
 		rr.path, strings.Join(why, "\n  - "))
 }
 
-// planResume checks the command line raw (from the log) against what
-// the run's protocol can record, and rebuilds it.
-func (a *app) planResume(rr *resumeRun, raw []string) (*resume.Plan, error) {
-	st, rule := rr.start, rr.protocol.resume
-	root := a.rootCmd()
-	cmd, rest, err := root.Find(raw)
+// loggedRequest is the request the log records, read into its protocol's
+// own Request type (nothing but its fields: an unknown one is refused),
+// and the settings it was asked with; an older log's command line goes
+// through the compatibility reader (compatRequest), which also says what
+// of it is left out.
+func (a *app) loggedRequest(rr *resumeRun) (engine.Request, engine.RunSettings, []string, error) {
+	inv := rr.start.Invocation
+	if inv.Request == nil {
+		return a.compatRequest(rr)
+	}
+	req, err := decodeRequest(rr.protocol, inv.Request)
 	if err != nil {
-		return nil, rr.refusal([]string{fmt.Sprintf("it is not a command of arena's (%v)", err)})
+		return nil, engine.RunSettings{}, nil, rr.refusal([]string{err.Error()})
 	}
-	if !rr.protocol.runBy(cmd) {
-		by := fmt.Sprintf("%q", "arena "+rr.protocol.command)
-		if rr.protocol.root {
-			by = fmt.Sprintf("%q or %s", "arena", by)
-		}
-		return nil, rr.refusal([]string{fmt.Sprintf("it runs %q, and the run this log records (%s) is started by %s only", trust.Text(cmd.CommandPath()), st.Protocol, by)})
+	var asked engine.RunSettings
+	if inv.Settings != nil {
+		asked = *inv.Settings
 	}
-	if err := cmd.ParseFlags(rest); err != nil {
-		return nil, rr.refusal([]string{"its flags do not parse: " + trust.Text(err.Error())})
-	}
-	flags, values, why := rule.Logged(cmd.Flags(), st.Protocol)
-	pos := cmd.Flags().Args()
-	why = append(why, rule.Check(st, values, pos)...)
-	inv := st.Invocation
-	if len(why) > 0 {
+	return req, asked, nil, nil
+}
+
+// planResume checks the request against what the run recorded, and
+// says what resuming it will do.
+func (a *app) planResume(rr *resumeRun, req engine.Request, asked engine.RunSettings, left []string) (*resume.Plan, error) {
+	st, rule := rr.start, rr.protocol.Resume
+	if why := resume.Check(rule, st, req); len(why) > 0 {
 		return nil, rr.refusal(why)
 	}
-	plan := &resume.Plan{Dir: inv.Dir, Stdin: len(inv.Stdin), Signed: a.signedHere(st.Protocol, *inv)}
-	if cmd != root {
-		plan.Args = append(plan.Args, cmd.Name())
-	}
-	plan.Args = append(append(plan.Args, flags...), "--")
-	plan.Args = append(plan.Args, pos...)
-	plan.Touches(rule, inv.Dir, values, pos)
+	inv := st.Invocation
+	plan := &resume.Plan{Dir: inv.Dir, Stdin: len(inv.Stdin), Signed: a.signedHere(st.Protocol, *inv), Left: left,
+		Args: commandLine(rr.protocol.Spec, req, asked)}
+	plan.Touches(rule, inv.Dir, req)
 	return plan, nil
 }
 

@@ -2,34 +2,42 @@ package main
 
 import (
 	"fmt"
+
+	"github.com/arenadebate/arena/engine"
 	"github.com/spf13/cobra"
 )
 
 func (a *app) rootCmd() *cobra.Command {
 	var cf commonFlags
-	var f debateFlags
-	root := &cobra.Command{
-		Use:   "arena [flags] \"topic\"",
-		Short: "A terminal debate arena for AI models",
-		Long: `arena puts a question or a decision to a debate: a defender model (claude)
+	a.requests = map[*cobra.Command]engine.Request{}
+	// arena "topic" runs the protocol the root runs (the debate), with
+	// its command's flags and exit codes.
+	var root *cobra.Command
+	for _, p := range a.protocols() {
+		if p.Root && root == nil {
+			root = a.protocolCmd(p, &cf)
+		}
+	}
+	root.Use, root.Short = "arena [flags] \"topic\"", "A terminal debate arena for AI models"
+	root.Long = `arena puts a question or a decision to a debate: a defender model (claude)
 takes a position, challenger models (gemini, codex, qwen, or any command you
 configure) attack it in parallel, and a protocol drives them round by round
 to a consensus report or, failing that, a tradeoff document.
 
-The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
-		Example: `  arena "should we move sessions from Redis to Postgres?"
+The topic comes from the arguments, from -f FILE, or from stdin with "-".`
+	root.Example = `  arena "should we move sessions from Redis to Postgres?"
   arena -f question.md --context schema.sql --context api.go
   git diff | arena - --no-tui
   arena doctor            # which challengers are installed and working
   arena replay            # watch the latest debate again
-  arena demo              # a recorded debate, no model CLI needed`,
-		Version:       buildVersion(),
-		Args:          cobra.ArbitraryArgs,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runDebate(cmd, &cf, &f, args)
-		},
+  arena demo              # a recorded debate, no model CLI needed`
+	root.Version, root.SilenceUsage, root.SilenceErrors = buildVersion(), true, true
+	run := root.RunE
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := mistypedCommand(cmd, args); err != nil {
+			return err
+		}
+		return run(cmd, args)
 	}
 	root.SuggestionsMinimumDistance = 2 // for mistypedCommand
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
@@ -38,13 +46,8 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 		}
 		return flagError{err}
 	})
-	cf.register(root)
-	f.register(root)
-	// The root's usage ends with the debate's exit codes, every other
-	// command's with its own.
-	root.SetUsageTemplate(root.UsageTemplate() + "\n" + debateExits.help() + "\n")
-	for _, p := range protocols() {
-		root.AddCommand(withExits(p.build(a, &cf), p.exits))
+	for _, p := range a.protocols() {
+		root.AddCommand(a.protocolCmd(p, &cf))
 	}
 	for _, c := range a.commands(&cf) {
 		root.AddCommand(c)
@@ -56,22 +59,28 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`,
 // commands are arena's commands other than the protocols', each with its
 // exit codes.
 func (a *app) commands(cf *commonFlags) []*cobra.Command {
-	usage := exit{code: exitUsage, means: "usage error (bad flag or config file)"}
+	usage := exit{Code: exitUsage, Means: "usage error (bad flag or config file)"}
+	// Each takes the settings' flags it uses, and no other.
+	with := func(cmd *cobra.Command, use settingsUse) *cobra.Command {
+		cf.register(cmd, use, "the rounds the resumed run may take in all (default: the run's)")
+		return cmd
+	}
 	return []*cobra.Command{
-		withExits(a.doctorCmd(cf), exits{{code: exitOK, means: "ready to debate"}, {code: exitError, means: "not ready: no usable defender or challenger"}, usage}),
-		withExits(a.configCmd(cf), exits{{code: exitOK, means: "printed"}, usage}),
-		withExits(a.replayCmd(cf), exits{{code: exitOK, means: "played to its end (or quit)"}, {code: exitUsage, means: "usage error (no such log, not an arena log, a newer format)"}, {code: exitInterrupted, means: "interrupted"}}),
-		withExits(a.logsCmd(cf), exits{{code: exitOK, means: "listed"}, {code: exitUsage, means: "usage error (bad flag, config file, or an unreadable log directory)"}}),
-		withExits(a.demoCmd(), exits{{code: exitOK, means: "played to its end (or quit)"}, {code: exitUsage, means: "usage error (no demo of that protocol)"}, {code: exitInterrupted, means: "interrupted"}}),
-		withExitsAfter(a.resumeCmd(cf), "the resumed command's own (see its --help; 75 over budget again), and", resumeExits),
-		withExits(a.askCmd(cf), askExits),
-		withExits(a.statsCmd(cf), statsExits),
+		withExits(with(a.doctorCmd(cf), useConfig|useSeats), exits{{Code: exitOK, Means: "ready to debate"}, {Code: exitError, Means: "not ready: no usable defender or challenger"}, usage}),
+		withExits(with(a.configCmd(cf), useConfig|useLogDir|usePersistent), exits{{Code: exitOK, Means: "printed"}, usage}),
+		withExits(with(a.replayCmd(cf), useConfig|useLogDir), exits{{Code: exitOK, Means: "played to its end (or quit)"}, {Code: exitUsage, Means: "usage error (no such log, not an arena log, a newer format)"}, {Code: exitInterrupted, Means: "interrupted"}}),
+		withExits(with(a.logsCmd(cf), useConfig|useLogDir), exits{{Code: exitOK, Means: "listed"}, {Code: exitUsage, Means: "usage error (bad flag, config file, or an unreadable log directory)"}}),
+		withExits(a.demoCmd(), exits{{Code: exitOK, Means: "played to its end (or quit)"}, {Code: exitUsage, Means: "usage error (no demo of that protocol)"}, {Code: exitInterrupted, Means: "interrupted"}}),
+		withExitsAfter(with(a.resumeCmd(cf), useConfig|useLogDir|useTimeout|useRounds|useBudget|useAsStarted), "the resumed command's own (see its --help; 75 over budget again), and", resumeExits),
+		withExits(with(a.askCmd(cf), useConfig|useTimeout), askExits),
+		withExits(with(a.statsCmd(cf), useConfig|useLogDir), statsExits),
 		withExits(a.labelCmd(cf), labelExits),
-		withExits(a.installCmd(cf), installExits),
-		withExits(a.mcpCmd(cf), mcpExits),
+		withExits(with(a.installCmd(cf), useConfig), installExits),
+		withExits(with(a.mcpCmd(cf), useConfig|useLogDir|useNoLog|useBudget), mcpExits),
 		withExits(a.exportCmd(), exportExits),
-		withExits(a.serveCmd(cf), serveExits),
-		withExits(a.manCmd(), exits{{code: exitOK, means: "printed"}, {code: exitUsage, means: "usage error"}}),
+		withExits(with(a.serveCmd(cf), useConfig|useLogDir), serveExits),
+		withExits(a.manCmd(), exits{{Code: exitOK, Means: "printed"}, {Code: exitUsage, Means: "usage error"}}),
+		a.runCmd(), // hidden: a run arena mcp starts
 	}
 }
 

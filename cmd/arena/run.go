@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -14,10 +16,10 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui"
+	"github.com/arenadebate/arena/tui/mcpserver"
 	"github.com/arenadebate/arena/tui/plain"
 )
 
@@ -31,7 +33,8 @@ import (
 // as arena starts, before any agent could inherit it.
 var server = mcpserver.ChildFromEnv()
 
-// outputFlags choose the front end.
+// outputFlags choose the front end, and what the person alone may say of
+// a run (a log never does: resume takes them from its own flags).
 type outputFlags struct {
 	noTUI    bool
 	json     bool
@@ -40,19 +43,123 @@ type outputFlags struct {
 	includeSecrets bool
 	// dryRun shows what each seat would receive and calls none (dryrun.go)
 	dryRun bool
+	// record: --json prints the run's final record alone (engine.Tool's
+	// Record), not its events; brief: one line, the outcome and the log.
+	record, brief bool
 }
 
-func (o *outputFlags) register(cmd *cobra.Command) {
+// register binds the front end's flags; record: --json prints the run's
+// final record (engine.Tool's Record).
+func (o *outputFlags) register(cmd *cobra.Command, record bool) {
 	fl := cmd.Flags()
 	fl.BoolVar(&o.noTUI, "no-tui", false, "print the run as plain text instead of the live screen")
-	fl.BoolVar(&o.json, "json", false, "print the run's events as JSON Lines")
+	if record {
+		fl.BoolVar(&o.record, "json", false, "print only the final record, as one JSON object")
+	} else {
+		fl.BoolVar(&o.json, "json", false, "print the run's events as JSON Lines")
+	}
+	fl.Var(&o.moderate, "moderate", "read moderator's notes for every seat from FILE (or a fifo), a line each, as they are written")
 	fl.BoolVar(&o.includeSecrets, "include-secrets", false, "send input files that look like secrets (.env, keys, tokens) to the models anyway")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "show what each seat would receive (files and bytes), and call no model")
-	o.registerModerate(cmd)
+	inGroup(fl, groupOutput, "no-tui", "json", "moderate", "include-secrets", "dry-run")
 }
 
-func (o *outputFlags) registerModerate(cmd *cobra.Command) {
-	cmd.Flags().Var(&o.moderate, "moderate", "read moderator's notes for every seat from FILE (or a fifo), a line each, as they are written")
+// runRequest runs p's request req with the settings the flags sf give,
+// on the front end out asks for, and exits with the code of its outcome.
+func (a *app) runRequest(p protocol, req engine.Request, sf settings.Flags, out outputFlags) error {
+	if p.Tool.Record && out.json {
+		out.json, out.record = false, true // its JSON is its final record
+	}
+	s, err := a.loadSettingsFlags(sf)
+	if err != nil {
+		return err
+	}
+	if p.LogsOutOfTree {
+		s.DebateLogPath = s.VerdictLogDir(a.env)
+	}
+	prep, err := req.Prepare(a.setup(p.Spec, s, sf, out))
+	if err != nil {
+		return usageOf(err)
+	}
+	if prep.Cleanup != nil {
+		defer prep.Cleanup()
+	}
+	if out.dryRun {
+		return a.showManifest(prep.Protocol, out.json || out.record, prep.Notes...)
+	}
+	logw, err := a.openLog(s, prep.Name)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	asked := askedWith(sf)
+	a.asked = engine.Invocation{Request: b, Settings: &asked}
+	run := prep.Protocol
+	if prep.Logged != nil {
+		logPath := ""
+		if logw != nil {
+			logPath = logw.Path()
+		}
+		run = prep.Logged(logPath)
+	}
+	res := a.runProtocol(run, logw, out)
+	a.afterRun(prep, res, out)
+	code := p.AllExits().Code(res.Result)
+	if prep.Exit != nil {
+		if c, ok := prep.Exit(res); ok {
+			code = c
+		}
+	}
+	return exitCode(code)
+}
+
+// afterRun says what the run left to say: what went wrong beside it, and
+// its final record (--json of a protocol that keeps one), its one line
+// (--brief), or with JSON Lines on stdout, what it wrote beside its log.
+func (a *app) afterRun(prep *engine.Prepared, res engine.Outcome, out outputFlags) {
+	if prep.Warnings != nil {
+		for _, w := range prep.Warnings() {
+			a.warn("%s", w)
+		}
+	}
+	switch {
+	case out.record && prep.Record != nil:
+		b, _ := json.Marshal(prep.Record())
+		fmt.Fprintf(a.stdout, "%s\n", b)
+	case out.brief:
+		fmt.Fprintln(trust.Writer{W: a.stdout}, plain.BriefLine(res, a.env.Home))
+	case out.json && prep.Said != nil:
+		// The live screen's account and the headless printer's list them
+		// already; JSON Lines on stdout do not.
+		for _, line := range prep.Said() {
+			fmt.Fprintf(a.stderr, "arena: %s\n", line)
+		}
+	}
+}
+
+// setup is what a request of p is prepared with: the settings s (of the
+// person running it), and the run's plumbing.
+func (a *app) setup(p engine.Spec, s *settings.Settings, sf settings.Flags, out outputFlags) engine.Setup {
+	rounds := s.MaxRounds
+	if sf.MaxRounds == nil && p.Uses.RoundsDefault > 0 {
+		rounds = p.Uses.RoundsDefault
+	}
+	var resumes []engine.Event
+	if rr := a.resume; rr != nil {
+		resumes = rr.hist.Resumes
+	}
+	resuming := a.resume != nil
+	return engine.Setup{
+		Roster: roster(s), Defender: s.Defender, Challengers: s.Challengers, NoChallengers: s.NoChallengers,
+		MaxRounds: rounds, Timeout: s.TimeoutPerCLI, Skeptical: s.SkepticalOfEarlyAgreement,
+		Value: func(key string) string { v, _ := s.ProtocolValue(p.Name, key); return v },
+		Stdin: a.stdin, IncludeSecrets: out.includeSecrets,
+		LogDir: s.DebateLogPath, SaveLogs: s.SaveDebateLogs, DryRun: out.dryRun, Resuming: resuming, Resumes: resumes,
+		Warn: func(msg string) { a.warn("%s", msg) }, NoteSeats: a.noteSeats, Reaper: a.startReaper,
+	}
 }
 
 // runProtocol runs a protocol with the log writer, the outcome document's
@@ -79,20 +186,21 @@ func (a *app) runProtocol(p engine.Protocol, logw *runlog.Writer, f outputFlags)
 	}
 	if out.InternalError != "" {
 		a.internalError = true
-		if f.json || f.noTUI || !a.isTTY() {
+		if !f.live() || !a.isTTY() {
 			fmt.Fprintf(a.stderr, "arena: internal error: %s (the stack is in the outcome document and the log)\n", out.InternalError)
 		}
 	}
-	if !f.json && !f.noTUI && a.isTTY() {
+	if f.live() && a.isTTY() {
 		a.afterScreen(p.Start().RunNoun(), out, saved)
 	}
 	return out
 }
 
-// recorded records in p's start event the command line, the directory
-// and what was read from stdin, signed with the user's log key.
+// recorded records in p's start event the request it was asked for, the
+// settings it was asked with, the directory and what was read from stdin,
+// signed with the user's log key.
 func (a *app) recorded(p engine.Protocol) engine.Protocol {
-	inv := engine.Invocation{Args: a.args}
+	inv := a.asked
 	inv.Dir, _ = os.Getwd()
 	if a.stdinRead != nil {
 		inv.Stdin = string(a.stdinRead.buf)
@@ -293,6 +401,9 @@ func (a *app) replayBefore(fe engine.FrontEnd, f outputFlags, rr *resumeRun) {
 	}
 }
 
+// live says the run may be shown on the live screen (a terminal allowing).
+func (o outputFlags) live() bool { return !o.json && !o.noTUI && !o.record && !o.brief }
+
 func isLive(fe engine.FrontEnd) bool {
 	_, ok := fe.(*tui.Live)
 	return ok
@@ -300,9 +411,12 @@ func isLive(fe engine.FrontEnd) bool {
 
 func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, followUp func(string) bool) engine.FrontEnd {
 	switch {
+	case f.record || f.brief:
+		// Its stdout is the final record, or one line: the run is quiet.
+		return plain.NewHeadless(plain.New(io.Discard))
 	case f.json:
 		return plain.NewHeadless(plain.NewJSON(a.stdout))
-	case f.noTUI || !a.isTTY():
+	case !f.live() || !a.isTTY():
 		return plain.NewHeadless(plain.New(a.stdout))
 	}
 	moderate := func(note string) bool {

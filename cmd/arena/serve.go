@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arenadebate/arena/challengers/trust"
-	"github.com/arenadebate/arena/engine/mcpserver"
 	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui/mcpserver"
 	"github.com/arenadebate/arena/tui/page/serve"
 )
 
@@ -21,9 +21,9 @@ import (
 // (tui/page/serve), behind arena mcp --http's guards.
 
 var serveExits = exits{
-	{code: exitOK, means: "stopped (SIGINT, SIGTERM)"},
-	{code: exitError, means: "the server failed"},
-	{code: exitUsage, means: "usage error (an --addr that is not loopback, a token file that is not yours alone, a path that is not a directory)"},
+	{Code: exitOK, Means: "stopped (SIGINT, SIGTERM)"},
+	{Code: exitError, Means: "the server failed"},
+	{Code: exitUsage, Means: "usage error (an --addr that is not loopback, a token file that is not yours alone, a path that is not a directory)"},
 }
 
 type serveFlags struct {

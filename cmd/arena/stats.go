@@ -18,9 +18,9 @@ import (
 // arena stats: how each model judges, across runs.
 
 var statsExits = exits{
-	{code: exitOK, means: "printed (also when no log holds a figure yet)"},
-	{code: exitError, means: "internal error"},
-	{code: exitUsage, means: "usage error (no such file or directory, a file named that is not a log, a bad --since or --protocol, a bad config file)"},
+	{Code: exitOK, Means: "printed (also when no log holds a figure yet)"},
+	{Code: exitError, Means: "internal error"},
+	{Code: exitUsage, Means: "usage error (no such file or directory, a file named that is not a log, a bad --since or --protocol, a bad config file)"},
 }
 
 type statsFlags struct {
@@ -71,13 +71,13 @@ prints tables; --json for scripts.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.since, "since", "", "only runs started since: a date (2026-01-31), a time (RFC 3339) or an age (7d, 36h)")
-	fl.StringSliceVar(&f.protocols, "protocol", nil, "only runs of these protocols, comma-separated (debate, compare, judge, verdict, rank)")
+	fl.StringSliceVar(&f.protocols, "protocol", nil, "only runs of these protocols, comma-separated ("+strings.Join(a.protocolCommands(), ", ")+")")
 	fl.BoolVar(&f.json, "json", false, "print the figures as JSON")
 	return cmd
 }
 
 func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args []string) error {
-	filter, err := f.filter()
+	filter, err := f.filter(a)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func (a *app) runStats(cmd *cobra.Command, cf *commonFlags, f *statsFlags, args 
 }
 
 // filter is what --since and --protocol keep of the runs.
-func (f *statsFlags) filter() (stats.Filter, error) {
+func (f *statsFlags) filter(a *app) (stats.Filter, error) {
 	var filter stats.Filter
 	if f.since != "" {
 		t, err := stats.ParseSince(f.since, time.Now())
@@ -122,11 +122,11 @@ func (f *statsFlags) filter() (stats.Filter, error) {
 		filter.Since = t
 	}
 	for _, name := range f.protocols {
-		p, ok := protocolNamed(strings.TrimSpace(name))
+		p, ok := a.protocolNamed(strings.TrimSpace(name))
 		if !ok {
-			return filter, usagef("--protocol %q: the protocols are %s", trust.Text(name), strings.Join(protocolCommands(), ", "))
+			return filter, usagef("--protocol %q: the protocols are %s", trust.Text(name), strings.Join(a.protocolCommands(), ", "))
 		}
-		filter.Protocols = append(filter.Protocols, p.name)
+		filter.Protocols = append(filter.Protocols, p.Name)
 	}
 	return filter, nil
 }

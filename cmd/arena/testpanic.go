@@ -23,9 +23,6 @@ func outOfRange() {
 
 func init() {
 	at := os.Getenv("ARENA_TEST_PANIC")
-	if at == "tests" {
-		injectTestsPanic = outOfRange
-	}
 	injectPanic = func(p engine.Protocol, bus *engine.Bus, opts *engine.Options) engine.Protocol {
 		switch at {
 		case "protocol":

@@ -164,7 +164,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		ctxFiles = append(ctxFiles, engine.ContextOf(doc.Name, doc.Content))
 	}
 	return engine.DebateStarted{
-		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Topic: cfg.Topic,
+		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Words: Spec.Words, Topic: cfg.Topic,
 		Seats: seats, FollowUpSeat: cfg.Defender.Name, Agents: agents, MaxRounds: cfg.MaxRounds, Timeout: engine.Duration(cfg.Timeout),
 		Context: ctxFiles, Phases: Phases, Layouts: Layouts,
 		Settings: []engine.Setting{{Name: "skeptical of early agreement", Value: fmt.Sprint(cfg.Skeptical)}},

@@ -218,7 +218,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		settings = append(settings, engine.Setting{Name: "authors", Value: strings.Join(parts, " · ")})
 	}
 	return engine.DebateStarted{
-		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Topic: cfg.Decision,
+		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Words: Spec.Words, Topic: cfg.Decision,
 		Seats: seats, FollowUpSeat: judgeSeat, Agents: agents, Timeout: engine.Duration(cfg.Timeout),
 		Context: ctxFiles, Settings: settings, Phases: p.Phases(), Layouts: Layouts,
 	}

@@ -14,25 +14,80 @@ import (
 	"github.com/arenadebate/arena/engine/receipt"
 )
 
-// Request is a comparison as the command line asks for it: its flags. A
-// mistake in one matches inputs.ErrInput.
+// Request is a comparison as it is asked for (engine.Request): the
+// decision (as text, or from a file; "-": stdin), its options, and how to
+// weigh and seat them. A mistake in one matches inputs.ErrInput.
 type Request struct {
-	// Criteria are the weighted criteria as given, when CriteriaGiven
-	// (else the judge proposes them).
-	Criteria      string
-	CriteriaGiven bool
-	// Orders is how many orders the judge is asked in, when OrdersGiven.
-	Orders      int
-	OrdersGiven bool
+	Decision     string   `json:"decision,omitempty" arg:"all" mcp:"required" about:"the decision the options are for"`
+	DecisionFile string   `json:"file,omitempty" flag:"file,f" mcp:"-" help:"read the decision from FILE (\"-\" for stdin)"`
+	Options      []string `json:"options,omitempty" flag:"option,repeat" mcp:"required" help:"an option to compare (two to four, repeat the flag)" about:"two to four options to compare"`
+	// Criteria are the weighted criteria (nil: the judge proposes them).
+	Criteria     *string  `json:"criteria,omitempty" flag:"criteria" help:"weighted criteria, e.g. \"throughput:high,ops cost:medium\" (default: the judge proposes them)"`
+	Context      []string `json:"context,omitempty" flag:"context,repeat" help:"attach a file of evidence every seat reads (repeatable)" about:"files of evidence every seat reads"`
+	Stakeholders string   `json:"stakeholders,omitempty" flag:"stakeholders" help:"a file describing the stakeholders and their preferences"`
+	Quick        bool     `json:"quick,omitempty" flag:"quick" help:"skip the rebuttals"`
+	Single       bool     `json:"single,omitempty" flag:"single" help:"one agent scores the options alone, for a quick look"`
+	// Advocates and Judge are the agents named for the seats.
+	Advocates []string `json:"advocates,omitempty" flag:"advocates" help:"advocate agents, one per option in option order, comma-separated"`
+	Judge     string   `json:"judge,omitempty" flag:"judge" help:"the judge's agent"`
+	// Orders is how many orders the judge is asked in (nil: the default).
+	Orders *int `json:"orders,omitempty" flag:"orders" mcp:"-" help:"how many counterbalanced orders of the options the judge is asked in (default 2; 1 with --single)"`
 	// Authors are the agents that wrote each option ("" for none), and
 	// Author the one that proposed them all ("" when not known).
-	Authors []string
-	Author  string
-	Quick   bool
-	Single  bool
-	// Advocates and Judge are the agents the flags name for the seats.
-	Advocates []string
-	Judge     string
+	Authors []string `json:"authors,omitempty" flag:"authors" mcp:"-" help:"the agent that wrote each option, comma-separated in option order (\"\" for none): for arena stats"`
+	Author  string   `json:"author,omitempty" flag:"author" help:"the agent that proposed the options: no seat the defaults fill goes to it (flags and the config still can)" about:"the agent that proposed the options: it gets no judge seat (default: the calling agent, when it is one of arena's agents)"`
+}
+
+func newRequest() engine.Request { return &Request{} }
+
+// Prepare reads and checks the decision, the options and the files the
+// comparison is given, and seats the judge and the advocates.
+func (r *Request) Prepare(s engine.Setup) (*engine.Prepared, error) {
+	in, err := r.read(s)
+	if err != nil {
+		return nil, err
+	}
+	exclude, err := r.Exclude(s.Roster.Agents)
+	if err != nil {
+		return nil, err
+	}
+	if r.Author != "" && r.Judge == r.Author {
+		s.Warn(r.Author + " proposed the options and judges them, because --judge names it")
+	}
+	seats := s.Picker(Seating, exclude...)
+	got, err := seats.Pick(r.Wants(len(in.Options))...)
+	if err != nil {
+		return nil, err
+	}
+	cfg := r.Config(in, got, s.Timeout)
+	s.Shared(seats)
+	cfg.StandIns = seats.StandIns()
+	return &engine.Prepared{Protocol: New(cfg), Name: in.Decision}, nil
+}
+
+// read reads and checks the decision, the options, the request and the
+// files the comparison is given, before any seat is taken.
+func (r *Request) read(s engine.Setup) (Input, error) {
+	var in Input
+	var args []string
+	if r.Decision != "" {
+		args = []string{r.Decision}
+	}
+	var err error
+	if in.Decision, err = inputs.Topic(r.DecisionFile, args, inputs.Options{Stdin: s.Stdin, IncludeSecrets: s.IncludeSecrets}); err != nil {
+		return in, err
+	}
+	if in.Options, err = CheckOptions(r.Options); err != nil {
+		return in, inputs.Errorf("%w", err)
+	}
+	if in.Criteria, err = r.Check(len(in.Options)); err != nil {
+		return in, err
+	}
+	if in.Context, err = inputs.Context(r.Context, s.IncludeSecrets); err != nil {
+		return in, err
+	}
+	in.Stakeholders, err = inputs.Stakeholders(r.Stakeholders, s.IncludeSecrets)
+	return in, err
 }
 
 // Input is what a comparison is of, read and checked.
@@ -50,14 +105,14 @@ type Input struct {
 // to propose them.
 func (r Request) Check(n int) ([]Criterion, error) {
 	var criteria []Criterion
-	if r.CriteriaGiven {
+	if r.Criteria != nil {
 		var err error
-		if criteria, err = ParseCriteria(trust.Text(r.Criteria)); err != nil {
+		if criteria, err = ParseCriteria(trust.Text(*r.Criteria)); err != nil {
 			return nil, inputs.Cause(err, "--criteria: %v", err)
 		}
 	}
-	if most := receipt.MaxOrders(n); r.OrdersGiven && (r.Orders < 1 || r.Orders > most) {
-		return nil, inputs.Errorf("--orders %d: %d options can be shown in 1 to %d counterbalanced orders", r.Orders, n, most)
+	if most := receipt.MaxOrders(n); r.Orders != nil && (*r.Orders < 1 || *r.Orders > most) {
+		return nil, inputs.Errorf("--orders %d: %d options can be shown in 1 to %d counterbalanced orders", *r.Orders, n, most)
 	}
 	if r.Authors != nil && len(r.Authors) != n {
 		return nil, inputs.Errorf("--authors names %s for %d options (one per option, in order; \"\" for one not written by an agent)", engine.Plural(len(r.Authors), "agent"), n)
@@ -107,7 +162,10 @@ func (r Request) Config(in Input, got [][]challengers.Agent, timeout time.Durati
 	cfg := Config{
 		ID: engine.Slug(in.Decision, 40), Decision: in.Decision, Options: in.Options, Criteria: in.Criteria,
 		Context: in.Context, Stakeholders: in.Stakeholders, Judge: got[0][0],
-		Quick: r.Quick, Single: r.Single, Timeout: timeout, Orders: r.Orders, Authors: r.Authors,
+		Quick: r.Quick, Single: r.Single, Timeout: timeout, Authors: r.Authors,
+	}
+	if r.Orders != nil {
+		cfg.Orders = *r.Orders
 	}
 	if !r.Single {
 		cfg.Advocates = got[1]

@@ -11,16 +11,16 @@ import (
 
 func TestRequestCheck(t *testing.T) {
 	t.Parallel()
-	criteria, err := Request{Criteria: "safety:high,speed:low", CriteriaGiven: true, Orders: 6, OrdersGiven: true}.Check(3)
+	criteria, err := Request{Criteria: ptr("safety:high,speed:low"), Orders: ptr(6)}.Check(3)
 	if err != nil || len(criteria) != 2 || criteria[0].Name != "safety" {
 		t.Fatalf("%+v %v", criteria, err)
 	}
-	if criteria, err := (Request{Criteria: "ignored"}).Check(2); err != nil || criteria != nil {
+	if criteria, err := (Request{}).Check(2); err != nil || criteria != nil {
 		t.Fatalf("criteria not given: %+v %v", criteria, err)
 	}
 	for want, r := range map[string]Request{
-		"--orders 3: 2 options can be shown in 1 to 2 counterbalanced orders":                                  {Orders: 3, OrdersGiven: true},
-		"--orders 0: 2 options can be shown in 1 to 2 counterbalanced orders":                                  {OrdersGiven: true},
+		"--orders 3: 2 options can be shown in 1 to 2 counterbalanced orders":                                  {Orders: ptr(3)},
+		"--orders 0: 2 options can be shown in 1 to 2 counterbalanced orders":                                  {Orders: ptr(0)},
 		`--authors names 1 agent for 2 options (one per option, in order; "" for one not written by an agent)`: {Authors: []string{"claude"}},
 		"--quick and --single do not go together: --single has no advocates to rebut":                          {Quick: true, Single: true},
 	} {
@@ -28,7 +28,7 @@ func TestRequestCheck(t *testing.T) {
 			t.Errorf("%+v: %v", r, err)
 		}
 	}
-	if _, err := (Request{Criteria: "", CriteriaGiven: true}).Check(2); !errors.Is(err, inputs.ErrInput) || err.Error()[:11] != "--criteria:" {
+	if _, err := (Request{Criteria: ptr("")}).Check(2); !errors.Is(err, inputs.ErrInput) || err.Error()[:11] != "--criteria:" {
 		t.Errorf("empty criteria: %v", err)
 	}
 }
@@ -71,3 +71,5 @@ func TestRequestWantsAndConfig(t *testing.T) {
 		t.Fatalf("%+v", cfg)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -136,7 +136,7 @@ func New(cfg Config) *Protocol {
 func (p *Protocol) Start() engine.DebateStarted {
 	cfg := p.cfg
 	st := engine.DebateStarted{
-		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Topic: cfg.Task,
+		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Words: Spec.Words, Topic: cfg.Task,
 		FollowUpSeat: judgeName(1), MaxRounds: cfg.MaxRounds, Timeout: engine.Duration(cfg.Timeout),
 		Phases: Phases, Layouts: Layouts,
 	}

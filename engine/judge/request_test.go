@@ -13,8 +13,8 @@ import (
 
 func TestRequestConfigReadsTheSolution(t *testing.T) {
 	t.Parallel()
-	r := Request{Task: "fix \x1b[31mit", MaxBytes: DefaultBudget, MinScore: 3.5, MinScoreGiven: true, Author: "claude"}
-	cfg, err := r.Config([]string{"-"}, strings.NewReader("package main\n"))
+	r := Request{Task: "fix \x1b[31mit", MaxBytes: DefaultBudget, MinScore: ptr(3.5), Author: "claude"}
+	cfg, err := r.Config([]string{"-"}, strings.NewReader("package main\n"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestRequestConfigReadsTheSolution(t *testing.T) {
 		t.Fatalf("%+v", cfg)
 	}
 	r.Criteria = "correctness:60,docs:40"
-	if cfg, err := r.Config([]string{"-"}, strings.NewReader("x")); err != nil || cfg.Preset != "" || len(cfg.Criteria) != 2 {
+	if cfg, err := r.Config([]string{"-"}, strings.NewReader("x"), false); err != nil || cfg.Preset != "" || len(cfg.Criteria) != 2 {
 		t.Fatalf("%+v %v", cfg, err)
 	}
 }
@@ -41,16 +41,16 @@ func TestRequestConfigRefusesMistakes(t *testing.T) {
 		"--task is required: say what the solution was supposed to accomplish":                      {with(func(r *Request) { r.Task = " " }), []string{"-"}},
 		"give either --criteria or --preset, not both":                                              {with(func(r *Request) { r.Criteria, r.Preset = "a:1", "docs" }), []string{"-"}},
 		`--preset "poetry": not a preset (choose code, design, docs)`:                               {with(func(r *Request) { r.Preset = "poetry" }), []string{"-"}},
-		"--min-score must be from 1 to 5, got NaN":                                                  {with(func(r *Request) { r.MinScore, r.MinScoreGiven = math.NaN(), true }), []string{"-"}},
+		"--min-score must be from 1 to 5, got NaN":                                                  {with(func(r *Request) { r.MinScore = ptr(math.NaN()) }), []string{"-"}},
 		"--max-bytes must be at least 1024, got 10":                                                 {with(func(r *Request) { r.MaxBytes = 10 }), []string{"-"}},
 		"no solution given: name its files or directories, or - for stdin (see arena judge --help)": {ok, nil},
 		"read the solution from stdin (-) or from paths, not both":                                  {ok, []string{"-", "a.go"}},
 	} {
-		if _, err := c.r.Config(c.paths, strings.NewReader("x")); !errors.Is(err, inputs.ErrInput) || err.Error() != want {
+		if _, err := c.r.Config(c.paths, strings.NewReader("x"), false); !errors.Is(err, inputs.ErrInput) || err.Error() != want {
 			t.Errorf("%s: got %v", want, err)
 		}
 	}
-	_, err := ok.Config([]string{"/nonexistent/solution.go"}, nil)
+	_, err := ok.Config([]string{"/nonexistent/solution.go"}, nil, false)
 	if !errors.Is(err, inputs.ErrInput) || strings.HasPrefix(err.Error(), ErrInput.Error()) {
 		t.Errorf("a missing path: %v", err)
 	}
@@ -79,3 +79,5 @@ func TestRequestExclude(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

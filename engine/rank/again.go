@@ -1,27 +1,26 @@
 package rank
 
 import (
-	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/arenadebate/arena/engine"
-	"github.com/arenadebate/arena/engine/resume"
 )
 
-// StartAgain starts a ranking again as it was started, with the seed of
+// startAgain starts a ranking again as it was started, with the seed of
 // its judges' orders: a random seed drawn again would shuffle the judges'
 // prompts differently, and none of their replies could be reused.
-func StartAgain(st engine.DebateStarted) ([]string, error) {
-	args, err := resume.ByInvocation(st)
-	if err != nil {
-		return nil, err
+func startAgain(st engine.DebateStarted, req engine.Request) {
+	r, ok := req.(*Request)
+	if !ok || r.Seed != 0 {
+		return
 	}
 	for _, set := range st.Settings {
-		if set.Name == "judge order seed" && !slices.Contains(args, "--seed") && !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--seed=") }) {
-			args = resume.WithFlags(args, "--seed", set.Value)
+		if set.Name == "judge order seed" {
+			if seed, err := strconv.ParseUint(set.Value, 10, 64); err == nil {
+				r.Seed = seed
+			}
 		}
 	}
-	return args, nil
 }
 
 // FirstAlone says whether the repository labelled label ranks first, and

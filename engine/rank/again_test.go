@@ -1,7 +1,6 @@
 package rank
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/arenadebate/arena/engine"
@@ -12,17 +11,15 @@ import (
 // are then the same, and their replies can be reused.
 func TestStartAgainKeepsTheSeed(t *testing.T) {
 	t.Parallel()
-	st := engine.DebateStarted{
-		Invocation: &engine.Invocation{Args: []string{"rank", "spec.md", "a", "b"}},
-		Settings:   []engine.Setting{{Name: "judge order seed", Value: "12345"}},
+	st := engine.DebateStarted{Settings: []engine.Setting{{Name: "judge order seed", Value: "12345"}}}
+	r := &Request{Spec: "spec.md", Repos: []string{"a", "b"}}
+	Spec.Resume.Again(st, r)
+	if r.Seed != 12345 {
+		t.Fatalf("seed %d", r.Seed)
 	}
-	args, err := StartAgain(st)
-	if err != nil || !slices.Equal(args, []string{"rank", "spec.md", "a", "b", "--seed", "12345"}) {
-		t.Fatalf("%q %v", args, err)
-	}
-	st.Invocation.Args = []string{"rank", "--seed", "9", "spec.md", "a", "b"}
-	if args, _ := StartAgain(st); slices.Contains(args, "12345") {
-		t.Fatalf("a seed the user gave is replaced: %q", args)
+	r.Seed = 9
+	if Spec.Resume.Again(st, r); r.Seed != 9 {
+		t.Fatalf("a seed the user gave is replaced: %d", r.Seed)
 	}
 }
 

@@ -32,21 +32,29 @@ func inputCause(cause error, format string, args ...any) error {
 // are named, and the seat can read them in the repository.
 const diffBudget = 120 << 10
 
-// Request is what the person asked to rank, as the command line gave it.
+// Request is a ranking as it is asked for (engine.Request): the spec,
+// the repositories implementing it, and how to measure and weigh them.
 type Request struct {
-	Paths []string // the repositories
-	// Labels, Weights: the flags' comma-separated lists ("" for none).
-	Labels, Weights string
-	Branch, Base    string // "" for each repository's current branch, its default base
-	Out             string // where the JSON report goes ("" for beside the log)
-	Expect          string // the label expected to rank first ("" for none)
-	Authors         []string
-	Orders          int
-	TestTimeout     time.Duration
-	// RunTests runs each repository's own tests; Seed draws the judges'
-	// orders (0: a seed drawn from the clock).
-	RunTests bool
-	Seed     uint64
+	Spec  string   `json:"spec,omitempty" arg:"first" mcp:"required" about:"the specification file every repository implements"`
+	Repos []string `json:"repos,omitempty" arg:"rest" mcp:"required" about:"two or more repositories (git work trees) implementing it"`
+	// Labels name the repositories, in order (nil: their directories').
+	Labels  []string `json:"labels,omitempty" flag:"labels" help:"comma-separated labels, one per repository (default: directory names)" about:"a label per repository, in order (default: directory names)"`
+	Weights string   `json:"weights,omitempty" flag:"weights" help:"dimension weights, e.g. \"functionality:40,security:30\" (the rest keep 30/25/20/15/10)"`
+	Branch  string   `json:"branch,omitempty" flag:"branch" help:"branch to judge in every repository (default: each one's current branch)"`
+	Base    string   `json:"base,omitempty" flag:"base" help:"base to compare with (default: main, else master, else origin's default)"`
+	// RunTests runs each repository's own tests.
+	RunTests    bool            `json:"run_tests,omitempty" flag:"run-tests" help:"run each repository's own tests (this runs their code)"`
+	TestTimeout engine.Duration `json:"test_timeout,omitempty" flag:"test-timeout" help:"timeout for one repository's tests"`
+	Out         string          `json:"out,omitempty" flag:"out" mcp:"-" help:"write the JSON report here (default: beside the log; never overwrites a file)"`
+	Expect      string          `json:"expect_winner,omitempty" flag:"expect-winner" help:"exit 3 unless the repository with this label ranks first alone" about:"the label expected to rank first alone (exit code 3 otherwise)"`
+	Authors     []string        `json:"authors,omitempty" flag:"authors" help:"the agent that wrote each repository, comma-separated: no judge is held by an author's agent where another exists" about:"the agent that wrote each repository, in order: no judge seat goes to an author's agent where another exists"`
+	// Seed draws the judges' orders (0: a seed drawn from the clock).
+	Seed   uint64 `json:"seed,omitempty" flag:"seed" help:"seed of the judges' shuffled orders (default: random, logged)"`
+	Orders int    `json:"orders,omitempty" flag:"orders" mcp:"-" help:"how many counterbalanced orders each judge is asked in (the second the reverse of the first)"`
+}
+
+func newRequest() engine.Request {
+	return &Request{TestTimeout: engine.Duration(10 * time.Minute), Orders: DefaultOrders}
 }
 
 // Input is a Request checked and measured: every mistake is found before
@@ -64,7 +72,7 @@ func Read(req Request) (Input, error) {
 	if in.Weights, err = ParseWeights(trust.Text(req.Weights)); err != nil {
 		return in, inputf("--weights: %w", err)
 	}
-	if in.Labels, err = Labels(req.Labels, req.Paths); err != nil {
+	if in.Labels, err = Labels(req.Labels, req.Repos); err != nil {
 		return in, err
 	}
 	if in.Repos, err = readRepos(req, in.Labels); err != nil {
@@ -80,7 +88,7 @@ func Read(req Request) (Input, error) {
 func readRepos(req Request, labels []string) ([]Repo, error) {
 	var repos []Repo
 	seen := map[string]string{}
-	for i, p := range req.Paths {
+	for i, p := range req.Repos {
 		r, err := ReadRepo(p, labels[i], req.Branch, req.Base)
 		if err != nil {
 			return nil, err
@@ -96,7 +104,7 @@ func readRepos(req Request, labels []string) ([]Repo, error) {
 
 // checkRest checks the flags that need no repository read.
 func checkRest(req Request) error {
-	n := len(req.Paths)
+	n := len(req.Repos)
 	if req.Authors != nil && len(req.Authors) != n {
 		return inputf("--authors names %s for %d repositories (one per repository, in order)", engine.Plural(len(req.Authors), "agent"), n)
 	}
@@ -112,16 +120,16 @@ func checkRest(req Request) error {
 		return inputf("--orders %d: %d repositories can be shown in 1 to %d counterbalanced orders", req.Orders, n, most)
 	}
 	if req.TestTimeout <= 0 {
-		return inputf("--test-timeout must be positive, got %s", req.TestTimeout)
+		return inputf("--test-timeout must be positive, got %s", req.TestTimeout.D())
 	}
 	return nil
 }
 
-// Labels are the labels given (flag, comma-separated), or the
-// repositories' directory names made unique.
-func Labels(flag string, paths []string) ([]string, error) {
-	if flag != "" {
-		return givenLabels(flag, paths)
+// Labels are the labels given, or the repositories' directory names made
+// unique.
+func Labels(given []string, paths []string) ([]string, error) {
+	if len(given) > 0 {
+		return givenLabels(given, paths)
 	}
 	var labels []string
 	for _, p := range paths {
@@ -139,10 +147,10 @@ func Labels(flag string, paths []string) ([]string, error) {
 }
 
 // givenLabels are --labels, one per repository, none empty, none twice.
-func givenLabels(flag string, paths []string) ([]string, error) {
+func givenLabels(given []string, paths []string) ([]string, error) {
 	var labels []string
-	for _, l := range strings.Split(trust.Text(flag), ",") {
-		labels = append(labels, strings.TrimSpace(l))
+	for _, l := range given {
+		labels = append(labels, strings.TrimSpace(trust.Text(l)))
 	}
 	if len(labels) != len(paths) {
 		return nil, inputf("--labels names %s for %d repositories (one per repository, in order)", engine.Plural(len(labels), "label"), len(paths))

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/arenadebate/arena/engine"
 )
 
 // gitRepo is a real repository at dir with a commit on main and one on
@@ -45,7 +47,7 @@ func gitRepo(t *testing.T, dir string) string {
 }
 
 func request(paths ...string) Request {
-	return Request{Paths: paths, Orders: DefaultOrders, TestTimeout: time.Minute}
+	return Request{Repos: paths, Orders: DefaultOrders, TestTimeout: engine.Duration(time.Minute)}
 }
 
 func TestReadMeasuresEachRepositoryUnderItsDirectorysName(t *testing.T) {
@@ -91,9 +93,9 @@ func TestReadRefusesWhatCannotBeRanked(t *testing.T) {
 		want string
 	}{
 		"weights":          {with(func(r *Request) { r.Weights = "speed:10" }), "--weights: "},
-		"labels too few":   {with(func(r *Request) { r.Labels = "x" }), "--labels names 1 label for 2 repositories (one per repository, in order)"},
-		"an empty label":   {with(func(r *Request) { r.Labels = "x, " }), "--labels: the label of repository " + b + " is empty"},
-		"a label twice":    {with(func(r *Request) { r.Labels = "x,x" }), `--labels: "x" is given twice; each repository needs its own`},
+		"labels too few":   {with(func(r *Request) { r.Labels = []string{"x"} }), "--labels names 1 label for 2 repositories (one per repository, in order)"},
+		"an empty label":   {with(func(r *Request) { r.Labels = []string{"x", " "} }), "--labels: the label of repository " + b + " is empty"},
+		"a label twice":    {with(func(r *Request) { r.Labels = []string{"x", "x"} }), `--labels: "x" is given twice; each repository needs its own`},
 		"no such path":     {request(a, filepath.Join(root, "gone")), "repository " + filepath.Join(root, "gone") + ": no such directory"},
 		"a file":           {request(a, file), "repository " + file + ": not a directory"},
 		"no git":           {request(a, plain), "repository " + plain + ": not a git work tree"},

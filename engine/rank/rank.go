@@ -319,7 +319,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		settings = append(settings, engine.Setting{Name: "authors", Value: strings.Join(parts, " · ")})
 	}
 	return engine.DebateStarted{
-		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, FollowUpSeat: VerdictSeat,
+		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Words: Spec.Words, FollowUpSeat: VerdictSeat,
 		Topic: fmt.Sprintf("Rank %d implementations of %s: %s", len(cfg.Repos), cfg.Spec.Name, strings.Join(labels, ", ")),
 		Seats: seats, Agents: agents, Timeout: engine.Duration(cfg.Timeout),
 		Context: []engine.ContextFile{engine.ContextOf(cfg.Spec.Name, cfg.Spec.Content)},

@@ -158,7 +158,7 @@ func (req Request) Config(spec engine.Doc, in Input, p *seating.Picker, pool []s
 		if testCommand != "" {
 			command = []string{testCommand}
 		}
-		timeout := req.TestTimeout
+		timeout := req.TestTimeout.D()
 		cfg.RunTests = func(ctx context.Context, r Repo) facts.TestRun {
 			return facts.Run(ctx, r.Path, r.Git.Head, command, timeout)
 		}

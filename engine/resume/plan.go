@@ -12,18 +12,22 @@ import (
 
 // Plan is what a resume will run, as a person checks it.
 type Plan struct {
-	Args   []string // the command, rebuilt
+	Args   []string // the command it runs, as a person would type it (shown, never parsed)
 	Dir    string   // where it runs
 	Reads  []string
 	Writes []string
 	Runs   []string
 	Stdin  int  // bytes of stdin the log recorded
 	Signed bool // the log carries this user's signature
+	// Left are what of the log the resume leaves out (an older log's
+	// --config): the run goes on with the settings of whoever resumes it.
+	Left []string
 }
 
-// Touches lists what the rebuilt command reads, writes and runs, paths
-// taken from dir, the directory it runs in.
-func (p *Plan) Touches(r Rule, dir string, values map[string][]string, pos []string) {
+// Touches lists what the request reads, writes and runs, paths taken
+// from dir, the directory it runs in.
+func (p *Plan) Touches(r engine.ResumeRule, dir string, req engine.Request) {
+	values := Values(req)
 	at := func(path string) string {
 		if path == "-" {
 			return "stdin"
@@ -33,14 +37,9 @@ func (p *Plan) Touches(r Rule, dir string, values map[string][]string, pos []str
 		}
 		return path
 	}
-	for _, name := range append([]string{"config"}, r.Reads...) {
+	for _, name := range r.Reads {
 		for _, v := range values[name] {
 			p.Reads = append(p.Reads, at(v))
-		}
-	}
-	if r.Args {
-		for _, path := range pos {
-			p.Reads = append(p.Reads, at(path))
 		}
 	}
 	for _, name := range r.Writes {
@@ -76,6 +75,9 @@ func (p Plan) Show(path string, start engine.DebateStarted, swap map[string]stri
 	}
 	for _, r := range p.Runs {
 		fmt.Fprintf(&b, "  runs:       %s\n", r)
+	}
+	for _, l := range p.Left {
+		fmt.Fprintf(&b, "  left out:   %s\n", trust.Text(l))
 	}
 	if p.Signed {
 		b.WriteString("  the log was written by arena on this machine (its signature holds)\n")

@@ -9,17 +9,26 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/runlog"
 )
 
-var rankRule = Rule{Args: true, Spec: true,
-	Flags:  []string{"labels", "run-tests", "out"},
+var rankRule = engine.ResumeRule{Reads: []string{"spec", "repos"}, First: "spec", Attached: []string{"context"},
 	Writes: []string{"out"},
-	Runs:   map[string]string{"run-tests": "each repository's own tests"}}
+	Runs:   map[string]string{"run_tests": "each repository's own tests"}}
+
+// rankish is a request shaped like a ranking's.
+type rankish struct {
+	Spec     string   `json:"spec,omitempty"`
+	Repos    []string `json:"repos,omitempty"`
+	Context  []string `json:"context,omitempty"`
+	Out      string   `json:"out,omitempty"`
+	RunTests bool     `json:"run_tests,omitempty"`
+	Labels   []string `json:"labels,omitempty"`
+}
+
+func (*rankish) Prepare(engine.Setup) (*engine.Prepared, error) { return nil, nil }
 
 func started(dir string) engine.DebateStarted {
 	return engine.DebateStarted{Protocol: "rank", Topic: "spec",
@@ -28,68 +37,47 @@ func started(dir string) engine.DebateStarted {
 		Invocation: &engine.Invocation{Args: []string{"rank", "spec.md", "a", "b"}, Dir: dir}}
 }
 
-func TestTakeKeepsWhatARunRecords(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		flag    string
-		keep    bool
-		refused string
-	}{
-		{"labels", true, ""},
-		{"timeout", true, ""}, // every protocol's
-		{"no-tui", false, ""}, // the resume's own say
-		{"install-hook", false, "--install-hook: not a flag a rank run records (a resume never installs a hook)"},
-		{"include-secrets", false, "--include-secrets: not a flag a rank run records (a log cannot ask for secrets to be sent; give --include-secrets to arena resume yourself)"},
-		{"schema", false, "--schema: not a flag a rank run records (it does not start a run)"},
-		{"branch", false, "--branch: not a flag a rank run records (a log cannot add it)"},
-	}
-	for _, c := range cases {
-		keep, refused := rankRule.Take(c.flag, "rank")
-		if keep != c.keep || refused != c.refused {
-			t.Errorf("--%s: keep %v, refused %q; want %v, %q", c.flag, keep, refused, c.keep, c.refused)
-		}
-	}
-}
-
 func TestCheckRefusesWhatTheRunDidNotDo(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	st := started(dir)
-	if why := rankRule.Check(st, map[string][]string{"context": {"notes.md"}}, []string{"spec.md", "a"}); len(why) != 0 {
+	if why := Check(rankRule, st, &rankish{Spec: "spec.md", Repos: []string{"a"}, Context: []string{"notes.md"}}); len(why) != 0 {
 		t.Fatalf("the run as it was: %q", why)
 	}
-	why := rankRule.Check(st, map[string][]string{"context": {"/etc/passwd"}}, []string{"other.md"})
+	why := Check(rankRule, st, &rankish{Spec: "other.md", Context: []string{"/etc/passwd"}})
 	want := []string{
-		"--context /etc/passwd: the run this log records attached no such file",
+		"context /etc/passwd: the run this log records attached no such file",
 		"the specification it names is not the one the run judged against",
 	}
 	if !slices.Equal(why, want) {
 		t.Fatalf("got %q\nwant %q", why, want)
 	}
 	st.Invocation.Dir = "relative/dir"
-	if why := rankRule.Check(st, nil, []string{"spec.md"}); len(why) != 1 || !strings.Contains(why[0], "is not an absolute path") {
+	if why := Check(rankRule, st, &rankish{Spec: "spec.md"}); len(why) != 1 || !strings.Contains(why[0], "is not an absolute path") {
 		t.Fatalf("a relative directory: %q", why)
 	}
 	st.Invocation.Dir = dir + "/gone"
-	if why := rankRule.Check(st, nil, []string{"spec.md"}); len(why) != 1 || !strings.Contains(why[0], "is not a directory here") {
+	if why := Check(rankRule, st, &rankish{Spec: "spec.md"}); len(why) != 1 || !strings.Contains(why[0], "is not a directory here") {
 		t.Fatalf("a directory that is gone: %q", why)
 	}
 }
 
 func TestPlanShowsWhatItReadsWritesAndRuns(t *testing.T) {
 	t.Parallel()
-	p := Plan{Args: []string{"rank", "--out=r.json", "--run-tests=true", "--", "spec.md", "a dir"}, Dir: "/w", Stdin: 12}
-	p.Touches(rankRule, "/w", map[string][]string{"config": {"/etc/arena.yaml"}, "out": {"r.json"}, "run-tests": {"true"}}, []string{"spec.md", "-"})
+	p := Plan{Args: []string{"rank", "--out=r.json", "--run-tests", "--", "spec.md", "a dir"}, Dir: "/w", Stdin: 12,
+		Left: []string{"--config=/etc/arena.yaml: resumed with your own settings"}}
+	p.Touches(rankRule, "/w", &rankish{Spec: "spec.md", Repos: []string{"-"}, Out: "r.json", RunTests: true})
 	got := p.Show("/w/log.jsonl", started("/w"), map[string]string{"codex": "qwen"})
 	want := `arena resume /w/log.jsonl
   the run:    rank: spec
-  runs:       arena rank --out=r.json --run-tests=true -- spec.md "a dir"
+  runs:       arena rank --out=r.json --run-tests -- spec.md "a dir"
   in:         /w
   seats:      security judge (qwen, was codex), facts 1 (claude)
-  reads:      /etc/arena.yaml, /w/spec.md, stdin (sent to the seats)
+  reads:      /w/spec.md, stdin (sent to the seats)
   stdin:      12 bytes the log recorded
   writes to:  /w/r.json
   runs:       each repository's own tests
+  left out:   --config=/etc/arena.yaml: resumed with your own settings
   the log was NOT written by arena on this machine, or was changed since: check the above
 `
 	if got != want {
@@ -103,20 +91,6 @@ func TestQuoteArgsShowsEachArgumentAsOne(t *testing.T) {
 	want := `plain "two words" "" "$(rm)" "a\x1b[31mred"`
 	if got != want {
 		t.Fatalf("got %s, want %s", got, want)
-	}
-}
-
-func TestWithFlagsGoBeforeTheEndOfFlags(t *testing.T) {
-	t.Parallel()
-	args := []string{"rank", "--x=1", "--", "spec.md"}
-	if got := WithFlags(args, "--seed", "7"); !slices.Equal(got, []string{"rank", "--x=1", "--seed", "7", "--", "spec.md"}) {
-		t.Fatalf("got %q", got)
-	}
-	if got := WithFlags([]string{"topic"}, "--no-tui"); !slices.Equal(got, []string{"topic", "--no-tui"}) {
-		t.Fatalf("got %q", got)
-	}
-	if !slices.Equal(args, []string{"rank", "--x=1", "--", "spec.md"}) {
-		t.Fatalf("the command line given was changed: %q", args)
 	}
 }
 
@@ -280,30 +254,5 @@ func TestCheckStartStopsARunThatIsNoLongerTheSame(t *testing.T) {
 	now.Protocol = "compare"
 	if err := CheckStart("r.jsonl", was, now, true); err == nil || err.Error() != "cannot resume r.jsonl: it is a rank run, and its command now starts a compare run" {
 		t.Fatalf("got %v", err)
-	}
-}
-
-// Only the flags a run records come back, each as --name=value, lists
-// one value a flag; the rest are refused, or the resume's own say.
-func TestLoggedRebuildsTheFlagsARunRecords(t *testing.T) {
-	t.Parallel()
-	fs := pflag.NewFlagSet("rank", pflag.ContinueOnError)
-	fs.String("labels", "", "")
-	fs.StringSlice("challengers", nil, "")
-	fs.Bool("no-tui", false, "")
-	fs.Bool("install-hook", false, "")
-	fs.String("out", "", "")
-	if err := fs.Parse([]string{"--labels=A,B", "--challengers", "gemini,codex", "--no-tui", "--install-hook"}); err != nil {
-		t.Fatal(err)
-	}
-	flags, values, why := rankRule.Logged(fs, "rank")
-	if !slices.Equal(flags, []string{"--challengers=gemini", "--challengers=codex", "--labels=A,B"}) {
-		t.Fatalf("flags %q", flags)
-	}
-	if !slices.Equal(values["challengers"], []string{"gemini", "codex"}) || len(values) != 2 {
-		t.Fatalf("values %q", values)
-	}
-	if !slices.Equal(why, []string{"--install-hook: not a flag a rank run records (a resume never installs a hook)"}) {
-		t.Fatalf("refused %q", why)
 	}
 }

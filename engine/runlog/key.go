@@ -101,16 +101,31 @@ func NewSecret(path string) error {
 	return err
 }
 
-// Sign is the signature of a run's invocation with the key.
+// Sign is the signature of a run's invocation with the key: of its typed
+// request, its settings, its directory and its stdin (v2), or, for the
+// command line an older arena recorded, of that (v1).
 func Sign(key []byte, protocol string, inv engine.Invocation) string {
-	msg, _ := json.Marshal(struct {
-		Protocol string   `json:"protocol"`
-		Args     []string `json:"args"`
-		Dir      string   `json:"dir"`
-		Stdin    string   `json:"stdin"`
-	}{protocol, inv.Args, inv.Dir, inv.Stdin})
 	m := hmac.New(sha256.New, key)
-	m.Write([]byte("arena invocation v1\n"))
+	if inv.Request == nil {
+		msg, _ := json.Marshal(struct {
+			Protocol string   `json:"protocol"`
+			Args     []string `json:"args"`
+			Dir      string   `json:"dir"`
+			Stdin    string   `json:"stdin"`
+		}{protocol, inv.Args, inv.Dir, inv.Stdin})
+		m.Write([]byte("arena invocation v1\n"))
+		m.Write(msg)
+		return hex.EncodeToString(m.Sum(nil))
+	}
+	msg, _ := json.Marshal(struct {
+		Protocol string              `json:"protocol"`
+		Request  json.RawMessage     `json:"request"`
+		Settings *engine.RunSettings `json:"settings"`
+		Args     []string            `json:"args"`
+		Dir      string              `json:"dir"`
+		Stdin    string              `json:"stdin"`
+	}{protocol, inv.Request, inv.Settings, inv.Args, inv.Dir, inv.Stdin})
+	m.Write([]byte("arena invocation v2\n"))
 	m.Write(msg)
 	return hex.EncodeToString(m.Sum(nil))
 }
@@ -120,7 +135,9 @@ func Signed(key []byte, protocol string, inv engine.Invocation) bool {
 	if inv.MAC == "" || key == nil {
 		return false
 	}
-	want := Sign(key, protocol, engine.Invocation{Args: inv.Args, Dir: inv.Dir, Stdin: inv.Stdin})
+	unsigned := inv
+	unsigned.MAC = ""
+	want := Sign(key, protocol, unsigned)
 	return hmac.Equal([]byte(want), []byte(inv.MAC))
 }
 

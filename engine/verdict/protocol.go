@@ -143,7 +143,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		files = append(files, engine.ContextOf(d.Name, d.Content))
 	}
 	return engine.DebateStarted{
-		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Topic: topic(cfg),
+		ID: cfg.ID, Protocol: Name, Title: Title, Noun: Noun, Words: Spec.Words, Topic: topic(cfg),
 		Seats: seats, FollowUpSeat: string(Quick), Agents: agents, Timeout: engine.Duration(cfg.Judges[Quick].Timeout),
 		Context: files, Phases: p.Phases(), Layouts: Layouts,
 		Settings: []engine.Setting{

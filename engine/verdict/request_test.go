@@ -11,6 +11,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/seating"
+	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/inputs"
 )
 
@@ -20,8 +21,8 @@ func TestConfigureSeatsTheJudgesWithTheirTimeouts(t *testing.T) {
 	t.Parallel()
 	var warned []string
 	warn := func(s string) { warned = append(warned, s) }
-	cfg, notes, err := Configure(roster(nil), Request{TaskID: " issue-18 ", Task: " fix it ", Author: "claude", TiebreakerGiven: true,
-		Timeouts: map[Mode]string{Deep: "2m"}}, warn)
+	cfg, notes, err := Configure(roster(nil), Request{TaskID: " issue-18 ", Task: " fix it ", Author: "claude", Tiebreaker: "qwen",
+		DeepTimeout: "2m"}, warn)
 	if err != nil || cfg.TaskID != "issue-18" || cfg.Task != "fix it" || len(notes) != 0 {
 		t.Fatalf("%+v %q %v", cfg, notes, err)
 	}
@@ -38,7 +39,7 @@ func TestConfigureSeatsTheJudgesWithTheirTimeouts(t *testing.T) {
 	r := roster(nil)
 	r.Agents["claude"] = challengers.Agent{Name: "claude", Family: "anthropic"}
 	r.Agents["codex"] = challengers.Agent{Name: "codex", Family: "anthropic"}
-	cfg, _, err = Configure(r, Request{TaskID: "x", Thorough: true, Named: map[Mode]string{Quick: "claude", Deep: "gemini", Tiebreaker: "codex"}}, warn)
+	cfg, _, err = Configure(r, Request{TaskID: "x", Thorough: true, QuickJudge: "claude", DeepJudge: "gemini", Tiebreaker: "codex"}, warn)
 	if err != nil || len(cfg.Judges) != 3 || len(cfg.Notes) != 1 || !strings.HasPrefix(cfg.Notes[0], "the tiebreaker codex is from the same family (anthropic) as the quick judge claude") {
 		t.Fatalf("%+v %v", cfg, err)
 	}
@@ -53,8 +54,8 @@ func TestConfigureRefusesWhatIsWrong(t *testing.T) {
 		want string
 	}{
 		"an unknown author": {Request{Author: "grok"}, inputs.ErrInput, `--author: unknown agent "grok" (known: claude, codex, gemini, qwen)`},
-		"a bad timeout":     {Request{Timeouts: map[Mode]string{Quick: "soon"}}, inputs.ErrInput, `--quick-timeout: "soon" is not a duration (use 30s, 2m, or a number of seconds)`},
-		"an unknown judge":  {Request{Named: map[Mode]string{Deep: "grok"}}, seating.ErrSeat, `--deep-judge: unknown agent "grok" (known: claude, codex, gemini, qwen)`},
+		"a bad timeout":     {Request{QuickTimeout: "soon"}, inputs.ErrInput, `--quick-timeout: "soon" is not a duration (use 30s, 2m, or a number of seconds)`},
+		"an unknown judge":  {Request{DeepJudge: "grok"}, seating.ErrSeat, `--deep-judge: unknown agent "grok" (known: claude, codex, gemini, qwen)`},
 	} {
 		if _, _, err := Configure(roster(nil), c.req, warn); !errors.Is(err, c.kind) || err.Error() != c.want {
 			t.Errorf("%s: %v", name, err)
@@ -67,18 +68,17 @@ func TestCheckModes(t *testing.T) {
 	for _, c := range []struct {
 		modes, files []string
 		force, hook  bool
-		taskID, want string
+		want         string
 	}{
-		{taskID: "x"},
+		{},
 		{modes: []string{"--schema"}},
 		{modes: []string{"--install-hook"}, force: true, hook: true},
 		{modes: []string{"--schema", "--stats"}, want: "--schema and --stats cannot be used together"},
 		{modes: []string{"--stats"}, files: []string{"a.md", "b.md"}, want: "--stats takes no files (got a.md b.md)"},
 		{modes: []string{"--schema"}, force: true, want: "--force goes with --install-hook only"},
-		{force: true, taskID: "x", want: "--force goes with --install-hook only"},
-		{taskID: " ", want: "--task-id is required: name what the work is for (an issue, a branch), e.g. --task-id issue-18"},
+		{force: true, want: "--force goes with --install-hook only"},
 	} {
-		err := CheckModes(c.modes, c.files, c.force, c.hook, c.taskID)
+		err := CheckModes(c.modes, c.files, c.force, c.hook)
 		if c.want == "" && err != nil || c.want != "" && (!errors.Is(err, inputs.ErrInput) || err.Error() != c.want) {
 			t.Errorf("%+v: %v", c, err)
 		}
@@ -100,5 +100,17 @@ func TestStatsOf(t *testing.T) {
 	}
 	if _, err := StatsOf(dir); !errors.Is(err, inputs.ErrInput) || !strings.HasPrefix(err.Error(), "--stats "+dir+": ") {
 		t.Fatalf("a directory: %v", err)
+	}
+}
+
+// Each seat's flag says its default timeout.
+func TestTimeoutHelpSaysTheDefault(t *testing.T) {
+	t.Parallel()
+	for _, f := range engine.FieldsOf(&Request{}) {
+		for m, d := range Timeouts {
+			if f.Flag == string(m)+"-timeout" && !strings.Contains(f.Help, "(default "+d.String()+")") {
+				t.Errorf("--%s: %q, the default is %s", f.Flag, f.Help, d)
+			}
+		}
 	}
 }

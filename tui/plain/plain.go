@@ -191,12 +191,12 @@ func (p *Printer) banner(v engine.DebateStarted) {
 		seats = append(seats, seatWords(s))
 	}
 	p.short = shortNames(names, maxPrefix)
-	words := bannerWords(v.Protocol)
+	words := bannerWords(v)
 	line := strings.Repeat("═", 66)
 	head := "(" + strings.ToUpper(p.noun) + ")"
 	p.printf("%s %s\n", head, strings.Repeat("═", max(3, 65-utf8.RuneCountInString(head))))
 	if !slices.ContainsFunc(v.Settings, func(st engine.Setting) bool { return st.Value == v.Topic }) {
-		p.printf("  %s: %s\n", words.topic, engine.OneLine(v.Topic, 61))
+		p.printf("  %s: %s\n", words.Topic, engine.OneLine(v.Topic, 61))
 	}
 	p.printf("  Protocol: %s\n", engine.OrDash(v.Title))
 	p.printf("%s", wrapList("  Seats: ", seats, 80))
@@ -207,9 +207,9 @@ func (p *Printer) banner(v engine.DebateStarted) {
 		p.printf("  Max rounds: %d\n", v.MaxRounds)
 	}
 	for i, c := range v.Context {
-		word := words.context
-		if i == 0 && words.first != "" {
-			word = words.first
+		word := words.Context
+		if i == 0 && words.First != "" {
+			word = words.First
 		}
 		p.printf("  %s: %s (%d bytes)\n", word, c.Name, c.Bytes)
 	}

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/protocols"
 )
 
 // What the printer calls the parts of a run, and how it keeps the
@@ -118,23 +119,18 @@ func wrapList(prefix string, items []string, width int) string {
 	return b.String() + line + "\n"
 }
 
-// bannerWord says what a protocol's topic and its context files are.
-type bannerWord struct {
-	topic, context string
-	first          string // the first context file's, when it is another thing ("" : the same)
-}
-
-// bannerWords are the protocol's words for its banner: a judging's topic
-// is its task and its files the solution judged, not a "Topic" and
-// "Context" (issue 32, point 10).
-func bannerWords(protocol string) bannerWord {
-	switch protocol {
-	case "judge", "verdict":
-		return bannerWord{topic: "Task", context: "File"}
-	case "rank":
-		return bannerWord{topic: "Topic", context: "Context", first: "Spec"}
+// bannerWords are the run's words for its banner, as its start event
+// says them (a judging's topic is its task and its files the solution
+// judged); a log written before the start event carried them takes its
+// protocol's from the list, and an unknown protocol's are "Topic" and
+// "Context".
+func bannerWords(v engine.DebateStarted) engine.Words {
+	if v.Words == (engine.Words{}) {
+		if s, ok := protocols.Named(v.Protocol); ok {
+			return s.Words.Or(engine.DefaultWords)
+		}
 	}
-	return bannerWord{topic: "Topic", context: "Context"}
+	return v.Words.Or(engine.DefaultWords)
 }
 
 // withArticle is word with "a" or "an" before it, by its first letter:

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/arenadebate/arena/engine"
 )
 
 // The self-preference guard. A model judging its own work grades it up;
@@ -57,12 +59,12 @@ func (m *Manager) caller(req *mcp.CallToolRequest) callerInfo {
 
 // guard adjusts a call's input for the calling agent (the
 // self-preference guard), as the tool's Guard says, and says what it did.
-func (g Guard) guard(c callerInfo, in Input) []string {
+func guard(g engine.Guard, c callerInfo, in Input) []string {
 	switch {
 	case c.agent == "":
 		return nil
 	case g.Author != "":
-		return g.guardAuthor(c, in)
+		return guardAuthor(g, c, in)
 	case g.Authors != "":
 		return guardAuthors(c, in[g.Authors])
 	case g.Against != "":
@@ -73,7 +75,7 @@ func (g Guard) guard(c callerInfo, in Input) []string {
 
 // guardAuthor names the calling agent the author, unless the input names
 // one.
-func (g Guard) guardAuthor(c callerInfo, in Input) []string {
+func guardAuthor(g engine.Guard, c callerInfo, in Input) []string {
 	author := str(in[g.Author])
 	switch {
 	case author != "" && author != c.agent:

@@ -4,92 +4,116 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/arenadebate/arena/engine"
 )
 
-// A run tool is a protocol's command, as an agent calls it: its inputs are
-// the command's own flags (those the protocol lets agents set) and its
-// positional inputs, and a call becomes the command line a person would
-// type. The run is that command, so it checks its input with the same
-// code and words its refusals the same way, and its log records that
-// command line, which arena resume runs again. The command line builds
-// each Tool from the protocol's descriptor and its cobra flags; nothing
-// here knows a protocol.
+// A run tool is a protocol, as an agent calls it: its inputs are the
+// fields of the protocol's typed request that agents may set (engine.Spec,
+// engine.FieldsOf), and the settings a run is asked with that its spec
+// says it reads. A call becomes the request, as JSON, and the run is
+// started from it (Launch): the run checks it with the same code and words
+// its refusals as the command line does, and its log records it, which
+// arena resume runs again. Nothing here knows a protocol, a command line
+// or a flag.
 
 // Tool is one protocol's run tool.
 type Tool struct {
-	// Name is the tool's name, and the command's.
+	// Name is the tool's name, and the protocol's command's.
 	Name string
 	// Protocol is what the protocol's logs call it (engine/NAME's Name).
 	Protocol    string
 	Description string
-	// Command is what comes before the flags on the command line: the
-	// command's name.
-	Command []string
-	// Params are the tool's inputs, in the order they go on the command
-	// line.
+	// Params are the tool's inputs: its request's fields, then the
+	// settings the run is asked with.
 	Params []Param
-	// Fixed are flags every call's command line gets (--no-tui).
-	Fixed []string
 	// Exits are the command's exit codes and their meanings, as its
 	// --help lists them; ExitOf is the code of a result read from a log.
 	Exits  map[int]string
 	ExitOf func(engine.OutcomeKind) int
 	// Guard names the inputs the self-preference guard reads and sets.
-	Guard Guard
+	Guard engine.Guard
+	// Record says that the run's standard output is its final record
+	// (arena verdict --json), which the result carries.
+	Record bool
 }
 
 // Param is one input of a tool.
 type Param struct {
-	Name     string // the input's name (snake_case)
+	Name     string // the input's name (snake_case): the request field's, or the setting's
 	About    string // its description
 	Type     Type
-	Place    Place
-	Flag     string // the flag it becomes (Place AsFlag)
 	Required bool
-	Enum     []string // the values it may take, when the flag takes few
+	Enum     []string // the values it may take, when it takes few
+	// Setting says it is a setting the run is asked with (max_cost), not
+	// a field of its request.
+	Setting bool
 }
 
-// Type is an input's JSON type, and how it is written as a flag.
+// Type is an input's JSON type.
 type Type int
 
 const (
-	String   Type = iota
-	Bool          // --flag when true
-	Int           // --flag=N
-	Number        // --flag=X
-	List          // an array, written --flag=a,b
-	Repeated      // an array, written --flag=a --flag=b
+	String Type = iota
+	Bool
+	Int
+	Number
+	List // an array of strings
 )
 
-// Place is where an input goes on the command line.
-type Place int
+// ToolOf is spec's run tool; rounds is what its max_rounds input says,
+// with its default, when its runs have rounds.
+func ToolOf(spec engine.Spec, rounds string) Tool {
+	t := Tool{Name: spec.Command, Protocol: spec.Name, Description: spec.Tool.About, Guard: spec.Tool.Guard, Record: spec.Tool.Record}
+	exits := spec.AllExits()
+	t.Exits, t.ExitOf = exits.Meanings(), exits.Code
+	for _, f := range engine.FieldsOf(spec.New()) {
+		if f.Agents {
+			t.Params = append(t.Params, Param{Name: f.Name, About: f.About, Type: typeOf(f.Kind()), Required: f.Required, Enum: f.Enum})
+		}
+	}
+	var settings []Param
+	if spec.Tool.Seats {
+		settings = append(settings,
+			Param{Name: "defender", About: "agent that opens and defends (default claude)"},
+			Param{Name: "challengers", About: "challenger agents (default: usable ones found by arena doctor)", Type: List})
+	}
+	if spec.Uses.Rounds != "" {
+		settings = append(settings, Param{Name: "max_rounds", About: rounds, Type: Int})
+	}
+	if spec.Uses.Timeout {
+		settings = append(settings, Param{Name: "timeout", About: "timeout per agent call, e.g. 90s, 2m, or seconds (default 120)"})
+	}
+	for _, p := range append(settings, budgetParams...) {
+		p.Setting = true
+		t.Params = append(t.Params, p)
+	}
+	return t
+}
 
-const (
-	AsFlag Place = iota
-	// AsStdinFile is text handed to the command on stdin, named by
-	// "-f -" (the debate's topic, the comparison's decision).
-	AsStdinFile
-	// AsStdinArg is text handed on stdin, named by the argument "-"
-	// (a judged solution, a verdict's work).
-	AsStdinArg
-	// AsArgs are arguments after "--" (files, repositories), in order.
-	AsArgs
-)
+// budgetParams are the inputs of the budget every run tool takes.
+var budgetParams = []Param{
+	{Name: "max_cost", Type: Number, About: "stop the run before a call once this many US dollars are spent (only claude's CLI reports a cost: other seats count against max_calls and max_tokens)"},
+	{Name: "max_calls", Type: Int, About: "stop the run before a call once this many model calls are made"},
+	{Name: "max_tokens", Type: Int, About: "stop the run before a call once this many tokens (in and out) are used"},
+}
 
-// Guard names a tool's inputs that the self-preference guard (caller.go)
-// reads and sets; "" where the tool has none.
-type Guard struct {
-	Author  string   // the work's author: the caller, unless named
-	Judges  []string // the inputs naming judging seats
-	Authors string   // each candidate's author, in order (rank)
-	Against string   // the seats attacking the caller's position (the debate's challengers)
+// typeOf is the input type of a request field's kind.
+func typeOf(k engine.FieldKind) Type {
+	switch k {
+	case engine.FieldBool:
+		return Bool
+	case engine.FieldInt, engine.FieldUint:
+		return Int
+	case engine.FieldFloat:
+		return Number
+	case engine.FieldStrings:
+		return List
+	}
+	return String
 }
 
 // Input is a call's arguments, as the schema let them through. Numbers
@@ -136,7 +160,7 @@ func (p Param) schema() *jsonschema.Schema {
 		s.Type = "integer"
 	case Number:
 		s.Type = "number"
-	case List, Repeated:
+	case List:
 		s.Type, s.Items = "array", &jsonschema.Schema{Type: "string"}
 	default:
 		s.Type = "string"
@@ -156,67 +180,41 @@ func waitSchema() *jsonschema.Schema {
 	}
 }
 
-// Args is the command line of a call with this input, and its stdin. The
-// flags come first, each as --name=value (a value that starts with a dash
-// stays a value), then the positional inputs after "--".
-func (t Tool) Args(in Input) ([]string, string) {
-	a := slices.Clone(t.Command)
-	var stdin string
-	var pos []string
+// Launch is the run of a call with this input: its request, the fields
+// it gives (an empty string, false, 0 or an empty list leaves a field
+// out, as a person would), and the settings it asks the run with.
+func (t Tool) Launch(in Input) (Launch, error) {
+	l := Launch{Protocol: t.Protocol, Record: t.Record}
+	req := map[string]any{}
 	for _, p := range t.Params {
 		v, ok := in[p.Name]
-		if !ok {
+		if !ok || !says(v) {
 			continue
 		}
-		switch p.Place {
-		case AsFlag:
-			a = p.flag(a, v)
-		case AsStdinFile:
-			stdin = str(v)
-			a = append(a, "-f", "-")
-		case AsStdinArg:
-			if stdin = str(v); stdin != "" {
-				pos = append(pos, "-")
-			}
-		case AsArgs:
-			pos = append(pos, strs(v)...)
+		if p.Setting {
+			set(&l.Settings, p.Name, v)
+		} else {
+			req[p.Name] = v
 		}
 	}
-	a = append(a, t.Fixed...)
-	if len(pos) > 0 {
-		a = append(append(a, "--"), pos...)
-	}
-	return a, stdin
+	var err error
+	l.Request, err = json.Marshal(req)
+	return l, err
 }
 
-// flag appends p's flag for the value v, if v says anything: an empty
-// string, false, 0 or an empty list leave the flag out, as a person
-// would.
-func (p Param) flag(a []string, v any) []string {
-	name := "--" + p.Flag
-	switch p.Type {
-	case Bool:
-		if b, _ := v.(bool); b {
-			a = append(a, name)
-		}
-	case Int, Number:
-		if n := num(v); n != "" && n != "0" {
-			a = append(a, name+"="+n)
-		}
-	case List:
-		if l := strs(v); len(l) > 0 {
-			a = append(a, name+"="+strings.Join(l, ","))
-		}
-	case Repeated:
-		for _, s := range strs(v) {
-			a = append(a, name+"="+s)
-		}
-	default:
-		if s := str(v); s != "" {
-			a = append(a, name+"="+s)
-		}
+// says is whether an input's value says anything.
+func says(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case []any:
+		return len(x) > 0
+	case json.Number:
+		return x.String() != "0"
 	}
-	return a
+	return v != nil
 }
 
 func str(v any) string {

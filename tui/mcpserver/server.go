@@ -1,14 +1,16 @@
 // Package mcpserver serves arena's protocols as Model Context Protocol
 // tools (arena mcp), so that the agents people already run (Claude Code,
 // Codex, Gemini CLI) can put a question to a debate, a judging or a
-// verdict and act on the outcome.
+// verdict and act on the outcome. It is a front end, as the screen is: it
+// starts runs from the requests agents send, follows their events and
+// answers with their outcomes.
 //
-// Each run is a child arena process running the very command a person
-// would type (its typed input turned into flags, tools.go): it checks its
-// input with the command line's code and words refusals the same way, it
-// writes its log as from the command line (arena replay, resume and logs
-// work on it, and a person can watch it with arena replay --follow), and
-// a run that crashes cannot take the server down. Its events come back on
+// Each run is a child arena process started from its protocol's typed
+// request (a call's inputs, tool.go; arena __run reads it, launch.go): it
+// checks its input with the command line's code and words refusals the
+// same way, it writes its log as from the command line (arena replay,
+// resume and logs work on it, and a person can watch it with arena replay
+// --follow), and a run that crashes cannot take the server down. Its events come back on
 // a pipe (EnvEventsFD), which is how the server knows what happened so far.
 //
 // Runs take minutes; hosts give a tool call about one. A run tool starts
@@ -43,7 +45,7 @@ import (
 // Config is what the server needs from arena's command line.
 type Config struct {
 	Arena string   // the arena binary each run is started with
-	Args  []string // flags every run gets after its command (--config, --log-dir)
+	Own   Own      // the server's own settings, which every run gets (--config, --log-dir)
 	Dir   string   // the runs' working directory ("": this process's)
 	Env   []string // the runs' environment (nil: this process's)
 	// Credentials are the variables the agents log in with: one that
@@ -127,16 +129,16 @@ const (
 // NewServer returns the MCP server of m's tools.
 func NewServer(m *Manager) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "arena", Title: "arena: AI models debate and judge", Version: m.cfg.Version}, &mcp.ServerOptions{
-		Instructions: instructions,
+		Instructions: m.instructions(),
 	})
 	for _, t := range m.cfg.Tools {
 		runTool(s, m, t)
 	}
-	mcp.AddTool(s, &mcp.Tool{Name: "run_status", Description: "Follow a run started by a run tool: what happened since the cursor you pass (phases, replies, failures), for up to wait_seconds, then its outcome once it is over.", InputSchema: schemaOf[StatusIn](), OutputSchema: schemaOf[RunStatus]()}, m.statusTool)
-	mcp.AddTool(s, &mcp.Tool{Name: "cancel_run", Description: "Stop a run as Ctrl+C would: its agents are stopped and its log stays resumable (arena resume LOG).", InputSchema: schemaOf[CancelIn](), OutputSchema: schemaOf[RunStatus]()}, m.cancelTool)
-	mcp.AddTool(s, &mcp.Tool{Name: "list_runs", Description: "List runs, newest first: those this server is running and those saved in the log directory.", InputSchema: schemaOf[ListIn](), OutputSchema: schemaOf[RunList](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.listTool)
+	mcp.AddTool(s, &mcp.Tool{Name: toolStatus, Description: "Follow a run started by a run tool: what happened since the cursor you pass (phases, replies, failures), for up to wait_seconds, then its outcome once it is over.", InputSchema: schemaOf[StatusIn](), OutputSchema: schemaOf[RunStatus]()}, m.statusTool)
+	mcp.AddTool(s, &mcp.Tool{Name: toolCancel, Description: "Stop a run as Ctrl+C would: its agents are stopped and its log stays resumable (arena resume LOG).", InputSchema: schemaOf[CancelIn](), OutputSchema: schemaOf[RunStatus]()}, m.cancelTool)
+	mcp.AddTool(s, &mcp.Tool{Name: toolList, Description: "List runs, newest first: those this server is running and those saved in the log directory.", InputSchema: schemaOf[ListIn](), OutputSchema: schemaOf[RunList](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.listTool)
 	s.AddReceivingMiddleware(cleanResults)
-	mcp.AddTool(s, &mcp.Tool{Name: "read_outcome", Description: "Read a run's outcome: the structured result and the outcome document, by run id or log path.", InputSchema: schemaOf[ReadIn](), OutputSchema: schemaOf[RunStatus](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.readTool)
+	mcp.AddTool(s, &mcp.Tool{Name: toolRead, Description: "Read a run's outcome: the structured result and the outcome document, by run id or log path.", InputSchema: schemaOf[ReadIn](), OutputSchema: schemaOf[RunStatus](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.readTool)
 	return s
 }
 
@@ -162,8 +164,39 @@ func cleanResults(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
+// FollowTools are the tools that follow and read runs, beside the run
+// tools (one per protocol).
+var FollowTools = []string{toolStatus, toolCancel, toolList, toolRead}
+
+const (
+	toolStatus = "run_status"
+	toolCancel = "cancel_run"
+	toolList   = "list_runs"
+	toolRead   = "read_outcome"
+)
+
+// instructions tell the client how to use the tools, naming the run tools.
+func (m *Manager) instructions() string {
+	names := make([]string, 0, len(m.cfg.Tools))
+	for _, t := range m.cfg.Tools {
+		names = append(names, t.Name)
+	}
+	return fmt.Sprintf(instructions, strings.Join(names, ", "))
+}
+
+// records says whether the tool's run writes its final record on its
+// standard output (arena verdict --json), for the result to carry.
+func (m *Manager) records(tool string) bool {
+	for _, t := range m.cfg.Tools {
+		if t.Name == tool {
+			return t.Record
+		}
+	}
+	return false
+}
+
 const instructions = `arena runs debates and judgings between different AI models (claude, gemini, codex, qwen CLIs).
-A run takes minutes. A run tool (debate, compare, judge, verdict, rank) starts one and follows it for up to wait_seconds:
+A run takes minutes. A run tool (%s) starts one and follows it for up to wait_seconds:
 if it ended by then you get its outcome, otherwise its run_id; call run_status with that run_id (and the cursor as since)
 until state is finished. The outcome's markdown is the outcome document (the final position, the objections, the judges'
 reasoning, the improvements): read it before you act; the result, exit code and tables are beside it. cancel_run stops
@@ -176,10 +209,14 @@ func runTool(s *mcp.Server, m *Manager, t Tool) {
 			if in == nil {
 				in = Input{}
 			}
-			notes := t.Guard.guard(m.caller(req), in)
+			notes := guard(t.Guard, m.caller(req), in)
 			in.within(m.cfg.Budget)
-			a, stdin := t.Args(in)
-			r, err := m.launch(t.Name, m.withCommon(a), stdin, notes)
+			l, err := t.Launch(in)
+			if err != nil {
+				return nil, RunStatus{}, err
+			}
+			l.Config, l.LogDir, l.NoLog = m.cfg.Own.Config, m.cfg.Own.LogDir, m.cfg.Own.NoLog
+			r, err := m.launch(t.Name, l, notes)
 			if err != nil {
 				return nil, RunStatus{}, err
 			}
@@ -188,26 +225,13 @@ func runTool(s *mcp.Server, m *Manager, t Tool) {
 		})
 }
 
-// withCommon adds the server's own flags (--config, --log-dir) after the
-// command's name.
-func (m *Manager) withCommon(a []string) []string {
-	if len(m.cfg.Args) == 0 {
-		return a
-	}
-	at := 0
-	if len(a) > 0 && !strings.HasPrefix(a[0], "-") {
-		at = 1 // after the subcommand
-	}
-	return slices.Concat(a[:at], m.cfg.Args, a[at:])
-}
-
 // launch starts a run and registers it; a run that refused its input
 // (it exited before it began) is an error worded as the command words it.
-func (m *Manager) launch(tool string, args []string, stdin string, notes []string) (*run, error) {
+func (m *Manager) launch(tool string, l Launch, notes []string) (*run, error) {
 	if err := m.reserve(); err != nil {
 		return nil, err
 	}
-	r, err := m.startRun(tool, args, stdin, notes)
+	r, err := m.startRun(tool, l, notes)
 	if err != nil {
 		m.register(nil)
 		return nil, err

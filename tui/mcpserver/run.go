@@ -86,9 +86,13 @@ type seatState struct {
 	latest string // the latest badge, or failure
 }
 
-// startRun starts arena with args (stdin: what it reads on stdin) and
+// startRun starts the run l (arena __run, reading l on its stdin) and
 // returns once the run announced its log or exited, whichever is first.
-func (m *Manager) startRun(tool string, args []string, stdin string, notes []string) (*run, error) {
+func (m *Manager) startRun(tool string, l Launch, notes []string) (*run, error) {
+	launch, err := json.Marshal(l)
+	if err != nil {
+		return nil, err
+	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -99,7 +103,7 @@ func (m *Manager) startRun(tool string, args []string, stdin string, notes []str
 		pw.Close()
 		return nil, err
 	}
-	cmd := exec.Command(m.cfg.Arena, args...)
+	cmd := exec.Command(m.cfg.Arena, RunCommand)
 	cmd.Dir = m.cfg.Dir
 	env := m.cfg.Env
 	if env == nil {
@@ -107,7 +111,7 @@ func (m *Manager) startRun(tool string, args []string, stdin string, notes []str
 	}
 	cmd.Env = append(withoutKey(withoutKey(env, EnvEventsFD), EnvLifelineFD), EnvEventsFD+"=3", EnvLifelineFD+"=4")
 	cmd.ExtraFiles = []*os.File{pw, lr}
-	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Stdin = bytes.NewReader(launch)
 	r := &run{
 		tool: tool, cmd: cmd, lifeline: lw, started: time.Now(), notes: notes,
 		announce: make(chan struct{}), done: make(chan struct{}), changed: make(chan struct{}),

@@ -17,84 +17,53 @@ import (
 	"github.com/arenadebate/arena/engine/runlog"
 )
 
-// A tool as the command line would build one: a positional stdin input,
-// flags of every type, a list written with commas and one repeated.
-var testTool = Tool{
-	Name: "compare", Protocol: "compare", Description: "compare options", Command: []string{"compare"},
-	Params: []Param{
-		{Name: "decision", About: "the decision", Place: AsStdinFile, Required: true},
-		{Name: "options", Flag: "option", Type: Repeated, About: "the options", Required: true},
-		{Name: "advocates", Flag: "advocates", Type: List},
-		{Name: "quick", Flag: "quick", Type: Bool},
-		{Name: "orders", Flag: "orders", Type: Int},
-		{Name: "max_cost", Flag: "max-cost", Type: Number},
-		{Name: "judge", Flag: "judge"},
-		{Name: "author", Flag: "author"},
-		{Name: "preset", Flag: "preset", Enum: []string{"code", "docs"}},
-	},
-	Fixed: []string{"--no-tui"},
-	Exits: map[int]string{0: "a recommendation", 3: "order dependent"},
-	ExitOf: func(k engine.OutcomeKind) int {
-		if k == "order_dependent" {
-			return 3
-		}
-		return 0
-	},
-	Guard: Guard{Author: "author", Judges: []string{"judge"}},
+// compareish is a request shaped like a comparison's.
+type compareish struct {
+	Decision  string   `json:"decision,omitempty" arg:"all" mcp:"required" about:"the decision"`
+	Options   []string `json:"options,omitempty" flag:"option,repeat" mcp:"required" about:"the options"`
+	Advocates []string `json:"advocates,omitempty" flag:"advocates"`
+	Quick     bool     `json:"quick,omitempty" flag:"quick"`
+	Orders    uint64   `json:"orders,omitempty" flag:"orders"`
+	Judge     string   `json:"judge,omitempty" flag:"judge"`
+	Author    string   `json:"author,omitempty" flag:"author"`
+	Preset    string   `json:"preset,omitempty" flag:"preset" enum:"code,docs"`
+	File      string   `json:"file,omitempty" flag:"file" mcp:"-"`
 }
 
-func TestArgsAreTheCommandLineAPersonWouldType(t *testing.T) {
+func (*compareish) Prepare(engine.Setup) (*engine.Prepared, error) { return nil, nil }
+
+// A tool as the server builds one from a protocol's spec.
+var testTool = ToolOf(engine.Spec{
+	Name: "compare", Command: "compare", Tool: engine.Tool{About: "compare options", Guard: engine.Guard{Author: "author", Judges: []string{"judge"}}},
+	Exits: engine.Exits{{Code: 0, Means: "a recommendation"}, {Code: 3, Means: "order dependent", Outcomes: []engine.OutcomeKind{"order_dependent"}}},
+	Uses:  engine.Uses{Timeout: true},
+	New:   func() engine.Request { return &compareish{} },
+}, "")
+
+// A call is the protocol's request, as JSON, and the settings it asks
+// the run with: no command line.
+func TestLaunchIsTheRequest(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		in    string
-		args  []string
-		stdin string
+		in, request string
+		settings    engine.RunSettings
 	}{
-		{`{"decision":"which queue?","options":["Kafka","-rm -rf"]}`,
-			[]string{"compare", "-f", "-", "--option=Kafka", "--option=-rm -rf", "--no-tui"}, "which queue?"},
-		{`{"decision":"d","options":["a","b"],"advocates":["gemini","codex"],"quick":true,"orders":3,"max_cost":0.5,"judge":"qwen"}`,
-			[]string{"compare", "-f", "-", "--option=a", "--option=b", "--advocates=gemini,codex", "--quick", "--orders=3", "--max-cost=0.5", "--judge=qwen", "--no-tui"}, "d"},
-		// What says nothing leaves its flag out, as a person would.
-		{`{"decision":"d","options":[],"advocates":[],"quick":false,"orders":0,"judge":""}`,
-			[]string{"compare", "-f", "-", "--no-tui"}, "d"},
+		{`{"decision":"which queue?","options":["Kafka","-rm -rf"]}`, `{"decision":"which queue?","options":["Kafka","-rm -rf"]}`, engine.RunSettings{}},
+		{`{"decision":"d","options":["a","b"],"advocates":["gemini","codex"],"quick":true,"orders":3,"max_cost":0.5,"judge":"qwen","timeout":"90s"}`,
+			`{"advocates":["gemini","codex"],"decision":"d","judge":"qwen","options":["a","b"],"orders":3,"quick":true}`, engine.RunSettings{MaxCost: "0.5", Timeout: "90s"}},
+		// What says nothing is left out, as a person would.
+		{`{"decision":"d","options":[],"advocates":[],"quick":false,"orders":0,"judge":"","max_calls":0}`, `{"decision":"d"}`, engine.RunSettings{}},
 		// A 64-bit number stays the number it was.
-		{`{"decision":"d","orders":18446744073709551615}`,
-			[]string{"compare", "-f", "-", "--orders=18446744073709551615", "--no-tui"}, "d"},
+		{`{"decision":"d","orders":18446744073709551615}`, `{"decision":"d","orders":18446744073709551615}`, engine.RunSettings{}},
 	}
 	for _, c := range cases {
 		var in Input
 		if err := json.Unmarshal([]byte(c.in), &in); err != nil {
 			t.Fatal(err)
 		}
-		args, stdin := testTool.Args(in)
-		if !slices.Equal(args, c.args) || stdin != c.stdin {
-			t.Errorf("%s:\n got %q, stdin %q\nwant %q, stdin %q", c.in, args, stdin, c.args, c.stdin)
-		}
-	}
-}
-
-func TestPositionalInputsFollowTheFlags(t *testing.T) {
-	t.Parallel()
-	tool := Tool{Name: "judge", Command: []string{"judge"}, Fixed: []string{"--no-tui"}, Params: []Param{
-		{Name: "solution", Place: AsStdinArg},
-		{Name: "paths", Type: Repeated, Place: AsArgs},
-		{Name: "task", Flag: "task"},
-	}}
-	cases := []struct {
-		in    Input
-		args  []string
-		stdin string
-	}{
-		{Input{"task": "t", "paths": []any{"-a.go", "b.go"}}, []string{"judge", "--task=t", "--no-tui", "--", "-a.go", "b.go"}, ""},
-		{Input{"task": "t", "solution": "diff"}, []string{"judge", "--task=t", "--no-tui", "--", "-"}, "diff"},
-		// Both: the command refuses stdin with paths, in its own words.
-		{Input{"solution": "diff", "paths": []any{"a.go"}}, []string{"judge", "--no-tui", "--", "-", "a.go"}, "diff"},
-		{Input{}, []string{"judge", "--no-tui"}, ""},
-	}
-	for _, c := range cases {
-		args, stdin := tool.Args(c.in)
-		if !slices.Equal(args, c.args) || stdin != c.stdin {
-			t.Errorf("%v: got %q %q, want %q %q", c.in, args, stdin, c.args, c.stdin)
+		l, err := testTool.Launch(in)
+		if err != nil || string(l.Request) != c.request || fmt.Sprint(l.Settings) != fmt.Sprint(c.settings) || l.Protocol != "compare" {
+			t.Errorf("%s:\n got %s %+v (%v)\nwant %s %+v", c.in, l.Request, l.Settings, err, c.request, c.settings)
 		}
 	}
 }
@@ -102,7 +71,7 @@ func TestPositionalInputsFollowTheFlags(t *testing.T) {
 func TestSchemaIsTheToolsInputs(t *testing.T) {
 	t.Parallel()
 	s := testTool.Schema()
-	want := []string{"decision", "options", "advocates", "quick", "orders", "max_cost", "judge", "author", "preset", "wait_seconds"}
+	want := []string{"decision", "options", "advocates", "quick", "orders", "judge", "author", "preset", "timeout", "max_cost", "max_calls", "max_tokens", "wait_seconds"}
 	if !slices.Equal(s.PropertyOrder, want) {
 		t.Fatalf("properties %q, want %q", s.PropertyOrder, want)
 	}
@@ -143,34 +112,35 @@ func TestTheCallerIsKeptFromJudgingItsOwnWork(t *testing.T) {
 	t.Parallel()
 	me := callerInfo{agent: "claude", how: "the client calls itself \"claude-code\""}
 	in := Input{}
-	notes := testTool.Guard.guard(me, in)
+	notes := guard(testTool.Guard, me, in)
 	if in["author"] != "claude" || len(notes) != 1 || !strings.Contains(notes[0], "kept out of the judging seats") {
 		t.Fatalf("no author named: %v, %q", in, notes)
 	}
 	in = Input{"judge": "claude"}
-	if notes := testTool.Guard.guard(me, in); in["author"] != "claude" || !strings.Contains(notes[0], "judges as named") {
+	if notes := guard(testTool.Guard, me, in); in["author"] != "claude" || !strings.Contains(notes[0], "judges as named") {
 		t.Fatalf("named as judge: %v, %q", in, notes)
 	}
 	in = Input{"author": "codex"}
-	if notes := testTool.Guard.guard(me, in); in["author"] != "codex" || !strings.Contains(notes[0], "may hold a judging seat") {
+	if notes := guard(testTool.Guard, me, in); in["author"] != "codex" || !strings.Contains(notes[0], "may hold a judging seat") {
 		t.Fatalf("another author: %v, %q", in, notes)
 	}
-	if notes := testTool.Guard.guard(callerInfo{}, Input{}); notes != nil {
+	if notes := guard(testTool.Guard, callerInfo{}, Input{}); notes != nil {
 		t.Fatalf("no agent of arena's calls: %q", notes)
 	}
-	debate := Guard{Against: "challengers"}
-	if notes := debate.guard(me, Input{"challengers": []any{"claude", "qwen"}}); len(notes) != 1 {
+	debate := engine.Guard{Against: "challengers"}
+	if notes := guard(debate, me, Input{"challengers": []any{"claude", "qwen"}}); len(notes) != 1 {
 		t.Fatalf("a challenger against itself: %q", notes)
 	}
-	rank := Guard{Authors: "authors"}
-	if notes := rank.guard(me, Input{"authors": []any{"claude", "codex"}}); notes != nil {
+	rank := engine.Guard{Authors: "authors"}
+	if notes := guard(rank, me, Input{"authors": []any{"claude", "codex"}}); notes != nil {
 		t.Fatalf("an author named: %q", notes)
 	}
 }
 
 // Through the SDK, as a client calls it: an input the schema refuses
-// starts nothing, and one it takes starts the command line above (here a
-// script standing in for arena, which writes down how it was run).
+// starts nothing, and one it takes starts arena __run with the launch on
+// its stdin (here a script standing in for arena, which writes down how
+// it was run).
 func TestToolCallsAreCheckedThenRun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -180,7 +150,7 @@ func TestToolCallsAreCheckedThenRun(t *testing.T) {
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	m := NewManager(Config{Arena: fake, Args: []string{"--log-dir=/tmp/x"}, Tools: []Tool{testTool}, Agents: []string{"claude"}})
+	m := NewManager(Config{Arena: fake, Own: Own{LogDir: "/tmp/x"}, Tools: []Tool{testTool}, Agents: []string{"claude"}})
 	cs := connect(t, m, "claude-code")
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "compare", Arguments: map[string]any{"decision": "d", "options": []string{"a"}, "colour": "blue"}})
 	if err != nil || !res.IsError || !strings.Contains(text(res), "colour") {
@@ -194,9 +164,16 @@ func TestToolCallsAreCheckedThenRun(t *testing.T) {
 		t.Fatalf("the stand-in exits 2 before the run begins: %v %s", err, text(res))
 	}
 	got, _ := os.ReadFile(record)
-	want := "compare\n--log-dir=/tmp/x\n-f\n-\n--option=a\n--option=b\n--author=claude\n--no-tui\nwhich?"
+	want := RunCommand + "\n" + `{"protocol":"compare","request":{"author":"claude","decision":"which?","options":["a","b"]},"settings":{},"log_dir":"/tmp/x"}`
 	if string(got) != want {
 		t.Fatalf("ran:\n%s\nwant:\n%s", got, want)
+	}
+	l, err := ReadLaunch(strings.NewReader(strings.TrimPrefix(want, RunCommand+"\n")))
+	if err != nil || l.LogDir != "/tmp/x" || string(l.Request) != `{"author":"claude","decision":"which?","options":["a","b"]}` {
+		t.Fatalf("read back %+v %v", l, err)
+	}
+	if _, err := ReadLaunch(strings.NewReader(`{"protocol":"compare","config_file":"x"}`)); err == nil {
+		t.Fatal("a launch with a field it does not have was read")
 	}
 }
 

@@ -155,7 +155,7 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 		}
 		text = st.Warnings
 	}
-	if r.tool == "verdict" {
+	if m.records(r.tool) {
 		out.Verdict = lastJSON(r.stdout.String())
 	}
 	st.Outcome = out

@@ -29,7 +29,7 @@ func TestARunIsAskedToStopOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := NewManager(Config{Arena: fake, Dir: dir})
-	r, err := m.startRun("debate", nil, "", nil)
+	r, err := m.startRun("debate", Launch{Protocol: "adversarial"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,7 +89,11 @@ func (s *sandbox) hostRun(host string, api *standIn, prompt string, extraEnv ...
 		env = []string{"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin", claudeOffersEveryTool}
 	case "codex":
 		s.writeHome(".codex/config.toml", fmt.Sprintf("model = \"gpt-standin\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"standin\"\nbase_url = \"%s/v1\"\nenv_key = \"ARENA_STANDIN_KEY\"\nwire_api = \"responses\"\n", api.URL))
-		args = []string{"exec", "--skip-git-repo-check", "-c", `mcp_servers.arena.default_tools_approval_mode="approve"`}
+		// Codex from 0.147 gives an optional MCP server one second to
+		// start, then runs the turn without its tools; on a busy machine
+		// arena can take longer. A required server is waited for, so the
+		// verdict does not depend on the machine's speed.
+		args = []string{"exec", "--skip-git-repo-check", "-c", `mcp_servers.arena.default_tools_approval_mode="approve"`, "-c", "mcp_servers.arena.required=true"}
 		// Codex gives a server none of the fakes' variables: the command
 		// line adds them to the entry's env, leaving what arena wrote.
 		for k, v := range map[string]string{fakeapi.EnvScript: s.fakes.Script, fakeapi.EnvState: s.fakes.State, fakeapi.EnvLog: s.fakes.Log} {
@@ -145,7 +149,7 @@ func TestHostsHandTheirModelTheOutcome(t *testing.T) {
 			out, err := s.hostRun(host, api, "put it to a debate").CombinedOutput()
 			results := api.Results()
 			if len(results) != 1 {
-				t.Fatalf("%d tool results reached the model (%v):\n%s", len(results), err, out)
+				t.Fatalf("%d tool results reached the model (%v); the requests offered %q:\n%s", len(results), err, api.Offered(), out)
 			}
 			seen := textOfResult(results[0])
 			var missing []string

@@ -76,6 +76,12 @@ func TestSeatsLoadNoMCPServerOfTheUsers(t *testing.T) {
 // a request would name none of them.
 const claudeOffersEveryTool = "ENABLE_TOOL_SEARCH=false"
 
+// claudeWaitsForServers makes Claude Code 2.1.332 with -p wait for its
+// MCP servers before the first turn: without it the turn starts while
+// arena is still starting on a busy machine, and the model is offered no
+// arena tool (the init event says the server is "pending").
+const claudeWaitsForServers = "CLAUDE_CODE_MCP_STARTUP_WAIT_MS=60000"
+
 // hostRun is a host CLI set up to run arena mcp as arena install
 // registered it, its model the stand-in API: the command that puts prompt
 // to it.
@@ -86,7 +92,7 @@ func (s *sandbox) hostRun(host string, api *standIn, prompt string, extraEnv ...
 	switch host {
 	case "claude":
 		args = []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", api.tool}
-		env = []string{"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin", claudeOffersEveryTool}
+		env = []string{"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin", claudeOffersEveryTool, claudeWaitsForServers}
 	case "codex":
 		s.writeHome(".codex/config.toml", fmt.Sprintf("model = \"gpt-standin\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"standin\"\nbase_url = \"%s/v1\"\nenv_key = \"ARENA_STANDIN_KEY\"\nwire_api = \"responses\"\n", api.URL))
 		// Codex from 0.147 gives an optional MCP server one second to

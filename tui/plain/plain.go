@@ -15,6 +15,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/layout"
@@ -31,8 +33,7 @@ type Printer struct {
 	mu      sync.Mutex
 	w       io.Writer
 	partial map[string]*strings.Builder
-	nameW   int
-	short   map[string]string // a seat's prefix on its streamed lines (shortNames)
+	nameW   int // the width of a seat's name at the head of its lines (prefixWidth)
 	err     error
 
 	// A reply whose shape has a layout prints as readable text, a field
@@ -186,11 +187,10 @@ func (p *Printer) banner(v engine.DebateStarted) {
 	seats := make([]string, 0, len(v.Seats))
 	names := make([]string, 0, len(v.Seats))
 	for _, s := range v.Seats {
-		p.nameW = max(p.nameW, utf8.RuneCountInString(s.Name))
 		names = append(names, s.Name)
 		seats = append(seats, seatWords(s))
 	}
-	p.short = shortNames(names, maxPrefix)
+	p.nameW = max(p.nameW, prefixWidth(names))
 	words := bannerWords(v)
 	line := strings.Repeat("═", 66)
 	head := "(" + strings.ToUpper(p.noun) + ")"
@@ -216,10 +216,13 @@ func (p *Printer) banner(v engine.DebateStarted) {
 	p.printf("%s\n", line)
 }
 
-// name is a seat's name as the lines that start and end its calls give
-// it: whole, padded to the width of the streamed lines' prefix.
-func (p *Printer) name(agent string) string {
-	return fmt.Sprintf("%-*s", min(p.nameW, maxPrefix), agent)
+// name is a seat's name at the head of each line of its calls: the same
+// on the line that starts a call, on its streamed lines and on the one
+// that ends it, padded to the seats' width and cut at its end when it is
+// wider than maxPrefix (prefixWidth). A seat the banner did not list (a
+// log without its start event) has the same cap.
+func (p *Printer) name(seat string) string {
+	return fitName(seat, max(p.nameW, min(ansi.StringWidth(seat), maxPrefix)))
 }
 
 func (p *Printer) agentStarted(v engine.AgentStarted) {
@@ -331,20 +334,7 @@ func (p *Printer) line(agent, s string) {
 		p.said = map[string]bool{}
 	}
 	p.said[agent] = true
-	p.printf("%s │ %s\n", p.prefix(agent), s)
-}
-
-// prefix is a seat's name before its streamed lines: short, so that the
-// reply has the width (issue 32, point 8: "for Postgres LISTEN/NOTIFY │"
-// took 29 columns of every line). The line that starts the call names the
-// seat whole.
-func (p *Printer) prefix(seat string) string {
-	name := seat
-	if s, ok := p.short[seat]; ok {
-		name = s
-	}
-	w := min(p.nameW, maxPrefix)
-	return name + strings.Repeat(" ", max(0, w-utf8.RuneCountInString(name)))
+	p.printf("%s │ %s\n", p.name(agent), s)
 }
 
 func (p *Printer) flush(agent string) {

@@ -131,7 +131,7 @@ func TestCompareHangingAdvocateGivesUpItsSeat(t *testing.T) {
 	if _, who := shapeCalls(s, compare.ShapeOpening); !strings.Contains(strings.Join(who, ","), "qwen") {
 		t.Fatalf("openings by %v: qwen did not take the seat", who)
 	}
-	if !strings.Contains(r.stdout, "qwen takes the for Postgres LISTEN/NOTIFY seat") {
+	if !strings.Contains(r.stdout, "qwen takes the seat for Postgres LISTEN/NOTIFY") {
 		t.Fatalf("no note of the stand-in:\n%s", r.stdout)
 	}
 }

@@ -57,6 +57,8 @@ type Printer struct {
 	// said are the seats whose call under way streamed a line: the
 	// position such a reply gives is not printed again after it.
 	said map[string]bool
+	// path is how a file's path is printed (WithPaths); nil: as it is.
+	path func(string) string
 }
 
 // liveReply is a reply being rendered as it streams.
@@ -86,6 +88,20 @@ func NewStyled(w io.Writer, s *Style) *Printer {
 	// before glamour drew it, and its escape sequences are glamour's
 	// styles, which the cleaner would strip.
 	return &Printer{w: trust.Writer{W: w}, raw: w, partial: map[string]*strings.Builder{}, nameW: 6, live: map[string]*liveReply{}, style: s}
+}
+
+// WithPaths makes p print every file's path as shown says (RelativeTo).
+func (p *Printer) WithPaths(shown func(string) string) *Printer {
+	p.path = shown
+	return p
+}
+
+// shownPath is path as p prints it.
+func (p *Printer) shownPath(path string) string {
+	if p.path == nil {
+		return path
+	}
+	return p.path(path)
 }
 
 // Err is the first write error.
@@ -145,7 +161,7 @@ func (p *Printer) Handle(e engine.Event) {
 	case engine.Outcome:
 		p.outcome(v)
 	case engine.Saved:
-		p.printf("%s: %s\n", capitalize(v.What), v.Path)
+		p.printf("%s: %s\n", capitalize(v.What), p.shownPath(v.Path))
 	case engine.Resumed:
 		p.flushAll()
 		p.printf("\n%s\n", v.Words())
@@ -449,7 +465,8 @@ func (p *Printer) outcome(v engine.Outcome) {
 	p.printf("\n%s\n", strings.Repeat("═", 66))
 	p.printf("%s\n", v.Summary)
 	if v.LogPath != "" {
-		p.printf("%s: %s  (arena replay %s)\n", LogWords(p.noun), v.LogPath, v.LogPath)
+		path := p.shownPath(v.LogPath)
+		p.printf("%s: %s  (arena replay %s)\n", LogWords(p.noun), path, path)
 	}
 }
 

@@ -82,11 +82,7 @@ is checked against what the run did (no file the run did not attach) and
 shown first (the files it reads, where it writes, the seats). The run goes
 on with your settings: a log names no config file and no agent. On a terminal you are
 asked; without one, only a log arena wrote on this machine (signed with
-your key in ~/.local/state/arena) is resumed, any other only with --yes.
-
-Exit codes: those of the resumed run's command (75 when it is over budget
-again); 2 when the log cannot be resumed (finished, being written, newer format, not a log, its request
-refused, an unsigned log without --yes, a changed context file).`,
+your key in ~/.local/state/arena) is resumed, any other only with --yes.`,
 		Example: `  arena resume                      # the latest interrupted run
   arena resume debate-logs/20261121-153000.042-should-we-move.jsonl --timeout 5m
   arena resume LOG --seat codex=qwen  # codex kept failing: qwen takes its seats
@@ -267,5 +263,5 @@ func (rr *resumeRun) check(st engine.DebateStarted) error {
 }
 
 var resumeExits = exits{
-	{Code: exitUsage, Means: "the log cannot be resumed: a finished run (use arena replay), one being written,\na newer format, its request refused, a log not signed here (without --yes),\na context file that changed since (unless --force)"},
+	{Code: exitUsage, Means: "the log cannot be resumed: a finished run (use arena replay), one being written,\nnot a log or a newer format, its request refused, a log not signed here (without --yes),\na context file that changed since (unless --force)"},
 }

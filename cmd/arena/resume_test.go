@@ -632,4 +632,10 @@ func TestHeadlessResumeNamesItsLogAndPlanFirst(t *testing.T) {
 	if strings.Contains(r.stdout+r.stderr, s.dir+string(filepath.Separator)+"debate-logs") {
 		t.Errorf("a file beneath the directory is named absolute:\n%s\n%s", r.stderr, tail(r.stdout, 12))
 	}
+	// Named by its absolute path, the finished log is refused in the
+	// same words.
+	r = s.run("resume", "--no-tui", log)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "cannot resume "+rel+": the run is finished") {
+		t.Errorf("exit %d\n%s", r.code, r.stderr)
+	}
 }

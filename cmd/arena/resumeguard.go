@@ -16,7 +16,7 @@ import (
 // refusal is a log's request refused: exit 2, nothing run.
 func (rr *resumeRun) refusal(why []string) error {
 	return usagef("cannot resume %s: the request its log records is refused (nothing was run):\n  - %s",
-		rr.path, strings.Join(why, "\n  - "))
+		rr.shown, strings.Join(why, "\n  - "))
 }
 
 // loggedRequest is the request the log records, read into its protocol's
@@ -61,7 +61,7 @@ func (a *app) planResume(rr *resumeRun, req engine.Request, asked engine.RunSett
 // resume named neither the log it picked nor what it would run).
 func (a *app) confirmResume(rr *resumeRun, p *resume.Plan, yes bool) error {
 	p.Path = a.shown
-	plan := p.Show(rr.path, rr.start, rr.swapped())
+	plan := p.Show(rr.shown, rr.start, rr.swapped())
 	switch {
 	case yes, !a.isTTY() && p.Signed:
 		fmt.Fprint(a.stderr, plan)
@@ -84,7 +84,7 @@ func (a *app) confirmResume(rr *resumeRun, p *resume.Plan, yes bool) error {
 		}
 		return exitCode(exitOK)
 	}
-	return usagef("cannot resume %s: the log was not written by arena on this machine (its command line carries no valid signature of this user's), so nothing was run; here is what resuming it would do:\n%sresume it with --yes if that is what you want", a.shown(rr.path), plan)
+	return usagef("cannot resume %s: the log was not written by arena on this machine (its command line carries no valid signature of this user's), so nothing was run; here is what resuming it would do:\n%sresume it with --yes if that is what you want", rr.shown, plan)
 }
 
 // swapped is the seats' new agents by name, as the plan shows them.

@@ -43,7 +43,7 @@ func TestUsageErrorsAreClearAndExit2(t *testing.T) {
 		{[]string{"init"}, "did you mean arena config init?"},
 		// arena help with a word that names no command (cobra: exit 0).
 		{[]string{"help", "me"}, `arena help me: no command is named "me" (arena help lists them)`},
-		{[]string{"help", "comapre"}, "did you mean arena help compare?"},
+		{[]string{"help", "doctr"}, "did you mean arena help doctor?"},
 		{[]string{"help", "config", "nope"}, `no command is named "config nope"`},
 		{[]string{"--dry-run", "banana"}, `"banana" is not a command, and one word is too little to debate: ask it as a question (arena "banana?")`},
 	}

@@ -93,7 +93,7 @@ func FollowUpTo(start DebateStarted, name string, agents map[string]challengers.
 	}
 	agent, ok := agents[seat.Agent]
 	if !ok {
-		return seat, agent, seatError{fmt.Sprintf("the %s seat's agent %q is not defined in the settings now", seat.Name, seat.Agent)}
+		return seat, agent, seatError{fmt.Sprintf("the agent of %s, %q, is not defined in the settings now", TheSeat(seat.Name), seat.Agent)}
 	}
 	return seat, agent, nil
 }

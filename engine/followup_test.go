@@ -43,7 +43,7 @@ func TestFollowUpToNamedSeat(t *testing.T) {
 		t.Errorf("no such seat: %v", err)
 	}
 	_, _, err = FollowUpTo(start, "", map[string]challengers.Agent{"gemini": {Name: "gemini"}})
-	if !errors.Is(err, ErrFollowUpSeat) || err.Error() != `the judge seat's agent "claude" is not defined in the settings now` {
+	if !errors.Is(err, ErrFollowUpSeat) || err.Error() != `the agent of the judge seat, "claude", is not defined in the settings now` {
 		t.Errorf("an agent gone from the settings: %v", err)
 	}
 }
@@ -60,5 +60,28 @@ func TestLastOutcomeIsTheLatestRuns(t *testing.T) {
 	}
 	if o, ok := LastOutcome(append(events, ev(Resumed{}), ev(Outcome{Result: "done"}), ev(FollowUp{}))); !ok || o.Result != "done" {
 		t.Errorf("after a follow-up: %+v %v", o, ok)
+	}
+}
+
+// A seat's name reads as words in a sentence, whatever its shape (issue
+// 40, item 14): every protocol's seats, as their recorded demos name them.
+func TestTheSeat(t *testing.T) {
+	for name, want := range map[string]string{
+		"for Postgres LISTEN/NOTIFY":    "the seat for Postgres LISTEN/NOTIFY",
+		"for Kafka, with Zookeeper":     "the seat for Kafka, with Zookeeper",
+		"judge":                         "the judge seat",
+		"judge, reversed":               "the judge seat (reversed)",
+		"judge, order 3":                "the judge seat (order 3)",
+		"functionality judge, reversed": "the functionality judge seat (reversed)",
+		"facts: Claude":                 "the facts seat (Claude)",
+		"Judge 1":                       "the Judge 1 seat",
+		"quick":                         "the quick seat",
+		"verdict writer":                "the verdict writer seat",
+		"qwen":                          "the qwen seat",
+		"":                              "a seat",
+	} {
+		if got := TheSeat(name); got != want {
+			t.Errorf("TheSeat(%q) = %q, want %q", name, got, want)
+		}
 	}
 }

@@ -117,3 +117,28 @@ func callNames(c *CallInfo) {
 	oneLine(&c.Phase)
 	oneLine(&c.Task)
 }
+
+// TheSeat is a seat's name as a noun phrase, for a sentence about the
+// seat (issue 40, item 14: "qwen takes the for Postgres LISTEN/NOTIFY
+// seat"). Seats are named in three shapes, and each reads as words:
+//   - an advocate's seat is named "for" its option: "the seat for
+//     Postgres LISTEN/NOTIFY";
+//   - a seat a qualifier names after a comma or a colon ("judge,
+//     reversed", "facts: Claude"): "the judge seat (reversed)", "the
+//     facts seat (Claude)";
+//   - any other name, a role's or an agent's ("judge", "Judge 1",
+//     "quick", "qwen"): "the judge seat", "the qwen seat".
+func TheSeat(name string) string {
+	if strings.HasPrefix(name, "for ") {
+		return "the seat " + name
+	}
+	for _, sep := range []string{", ", ": "} {
+		if head, qual, ok := strings.Cut(name, sep); ok && head != "" && qual != "" {
+			return "the " + head + " seat (" + qual + ")"
+		}
+	}
+	if name == "" {
+		return "a seat"
+	}
+	return "the " + name + " seat"
+}

@@ -44,6 +44,9 @@ type Options struct {
 	// TruncatedNote is shown when a replay's events end without an
 	// Outcome, e.g. "log ends here (cut short at event 812)".
 	TruncatedNote string
+	// Paths is how the outcome's footer names a file (the command line's
+	// plain.RelativeTo); nil: as its event gives it.
+	Paths func(string) string
 	// NoColor forces a colourless screen. NO_COLOR is honoured too.
 	NoColor bool
 	// Input and Output replace the terminal (tests). Nil: stdin, stdout.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -68,6 +69,10 @@ func (m *Model) apply(e engine.Event) tea.Cmd {
 	case engine.FollowUp:
 		m.onFollowUp(p)
 	case engine.Saved:
+		// A file saved again (a resumed run's outcome document, after the
+		// earlier run's in the log it replays) is named once, where it
+		// was saved last.
+		m.saved = slices.DeleteFunc(m.saved, func(s engine.Saved) bool { return s.What == p.What })
 		m.saved = append(m.saved, p)
 		if m.outcome != nil {
 			m.relayout()

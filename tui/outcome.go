@@ -173,12 +173,16 @@ func (m *Model) outcomeBanner() []string {
 // outcomePaths is where the report and the log were saved, or nil.
 func (m *Model) outcomePaths() []string {
 	o := m.outcome
+	shown := m.opts.Paths
+	if shown == nil {
+		shown = func(path string) string { return path }
+	}
 	var parts []string
 	for _, sv := range m.saved {
-		parts = append(parts, m.th.dim.Render(sv.What+" ")+sv.Path)
+		parts = append(parts, m.th.dim.Render(sv.What+" ")+shown(sv.Path))
 	}
 	if o.LogPath != "" {
-		parts = append(parts, m.th.dim.Render("log ")+o.LogPath)
+		parts = append(parts, m.th.dim.Render("log ")+shown(o.LogPath))
 	}
 	if len(parts) == 0 {
 		return nil

@@ -74,3 +74,25 @@ func TestATablesDecisionIsSaidOnce(t *testing.T) {
 		}
 	}
 }
+
+// A resumed run on the screen replays its log, with the outcome document
+// the earlier run saved, and then saves it again: the footer names it
+// once, where it was saved last, in the form the command line gives
+// (issue 40, item 12: "outcome document debate-logs/X.md · outcome
+// document /…/X.md").
+func TestTheFooterNamesASavedFileOnce(t *testing.T) {
+	var events []engine.Event
+	for _, e := range tuitest.Debate() {
+		if _, ok := e.Payload.(engine.Outcome); ok {
+			events = append(events, engine.Event{Payload: engine.Saved{What: engine.WhatOutcomeDocument, Path: "debate-logs/x.md"}})
+		}
+		events = append(events, e)
+	}
+	events = append(events, engine.Event{Payload: engine.Saved{What: engine.WhatOutcomeDocument, Path: "/home/u/work/debate-logs/x.md"}})
+	shown := func(p string) string { return strings.TrimPrefix(p, "/home/u/work/") }
+	h := newHarness(t, Options{Paths: shown}, events, 160, 40)
+	view := plain(h.view())
+	if n := strings.Count(view, "outcome document "); n != 1 || !strings.Contains(view, "outcome document debate-logs/x.md") {
+		t.Fatalf("the footer names the outcome document %d times:\n%s", n, view)
+	}
+}

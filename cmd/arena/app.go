@@ -17,6 +17,7 @@ import (
 	"github.com/arenadebate/arena/engine/inputs"
 	"github.com/arenadebate/arena/engine/protocols"
 	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui/plain"
 )
 
 // Exit codes, documented in docs/usage.md and in each command's --help.
@@ -98,6 +99,9 @@ type app struct {
 	// of its own family's work): warned, shown by the dry run, and said
 	// in the run and its outcome (seats.go).
 	seatNotes []string
+	// startDir is the directory arena was started in: the files it names
+	// are named from it (shown), though a resume goes on in its run's own.
+	startDir string
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -110,6 +114,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	}
 }
 
+// shown is how arena names a file to the person: relative to the
+// directory it was started in when beneath it, else absolute.
+func (a *app) shown(path string) string { return plain.RelativeTo(a.startDir)(path) }
+
 func isTerminal(x any) bool {
 	f, ok := x.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
@@ -119,6 +127,9 @@ func (a *app) execute(args []string) int {
 	if a.stdinRead == nil && a.stdin != nil {
 		a.stdinRead = &recorder{r: a.stdin, max: inputs.MaxBytes + 1}
 		a.stdin = a.stdinRead
+	}
+	if a.startDir == "" {
+		a.startDir, _ = os.Getwd()
 	}
 	root := a.rootCmd()
 	root.SetArgs(args)

@@ -41,6 +41,10 @@ func TestUsageErrorsAreClearAndExit2(t *testing.T) {
 		{[]string{"show"}, "did you mean arena replay?"},
 		{[]string{"update"}, `arena has no "update" command: to upgrade arena, run git pull && go install ./cmd/arena in your clone of arena`},
 		{[]string{"init"}, "did you mean arena config init?"},
+		// arena help with a word that names no command (cobra: exit 0).
+		{[]string{"help", "me"}, `arena help me: no command is named "me" (arena help lists them)`},
+		{[]string{"help", "doctr"}, "did you mean arena help doctor?"},
+		{[]string{"help", "config", "nope"}, `no command is named "config nope"`},
 		{[]string{"--dry-run", "banana"}, `"banana" is not a command, and one word is too little to debate: ask it as a question (arena "banana?")`},
 	}
 	for _, tc := range cases {

@@ -131,7 +131,7 @@ func TestCompareHangingAdvocateGivesUpItsSeat(t *testing.T) {
 	if _, who := shapeCalls(s, compare.ShapeOpening); !strings.Contains(strings.Join(who, ","), "qwen") {
 		t.Fatalf("openings by %v: qwen did not take the seat", who)
 	}
-	if !strings.Contains(r.stdout, "qwen takes the for Postgres LISTEN/NOTIFY seat") {
+	if !strings.Contains(r.stdout, "qwen takes the seat for Postgres LISTEN/NOTIFY") {
 		t.Fatalf("no note of the stand-in:\n%s", r.stdout)
 	}
 }
@@ -211,7 +211,7 @@ func TestCompareUsageErrors(t *testing.T) {
 		{[]string{"compare", "q?", "--option", "a", "--option", "b", "--criteria", "speed:urgent"}, `--criteria: criterion "speed": the weight "urgent" is not high, medium or low`},
 		{[]string{"compare", "q?", "--option", "a", "--option", "b", "--context", "missing.md"}, "missing.md"},
 		{[]string{"compare", "q?", "--option", "a", "--option", "b", "--quick", "--single"}, "--quick and --single do not go together"},
-		{[]string{"compare", "--option", "a", "--option", "b"}, "no topic given"},
+		{[]string{"compare", "--option", "a", "--option", "b"}, `arena compare needs the decision: arena compare "decision" --option A --option B`},
 		{[]string{"compare", "q?", "--option", "a", "--option", "b", "--judge", "gpt5"}, `--judge: unknown agent "gpt5" for the judge seat (known: claude, codex, gemini, qwen)`},
 		{[]string{"compare", "q?", "--option", "a", "--option", "b", "--advocates", "gemini"}, "the advocate seat needs 2 agents, --advocates names 1 (gemini)"},
 	} {

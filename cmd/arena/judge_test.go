@@ -279,7 +279,7 @@ func TestJudgeUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"judge", sol}, "--task is required"},
-		{[]string{"judge", "--task", "t"}, "no solution given"},
+		{[]string{"judge", "--task", "t"}, "arena judge needs the solution to judge"},
 		{[]string{"judge", "missing.go", "--task", "t"}, "solution missing.go: does not exist"},
 		{[]string{"judge", "logo.png", "--task", "t"}, "logo.png (binary)"},
 		{[]string{"judge", sol, "--task", "t", "--criteria", "a:x"}, `--criteria: criterion "a": the weight "x" must be a number above 0`},

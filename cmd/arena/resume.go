@@ -32,7 +32,8 @@ import (
 // resumeRun is a resumed run in progress: what the log held, and what the
 // command's run must do differently (openLog, runProtocol).
 type resumeRun struct {
-	path     string
+	path     string          // absolute: the run goes on in its own directory
+	shown    string          // path as the person reads it (app.shown)
 	protocol protocol        // the run's
 	lc       runlog.Contents // without its events: hist has what the run needs of them
 	hist     *resume.History
@@ -82,11 +83,7 @@ is checked against what the run did (no file the run did not attach) and
 shown first (the files it reads, where it writes, the seats). The run goes
 on with your settings: a log names no config file and no agent. On a terminal you are
 asked; without one, only a log arena wrote on this machine (signed with
-your key in ~/.local/state/arena) is resumed, any other only with --yes.
-
-Exit codes: those of the resumed run's command (75 when it is over budget
-again); 2 when the log cannot be resumed (finished, being written, newer format, not a log, its request
-refused, an unsigned log without --yes, a changed context file).`,
+your key in ~/.local/state/arena) is resumed, any other only with --yes.`,
 		Example: `  arena resume                      # the latest interrupted run
   arena resume debate-logs/20261121-153000.042-should-we-move.jsonl --timeout 5m
   arena resume LOG --seat codex=qwen  # codex kept failing: qwen takes its seats
@@ -150,7 +147,7 @@ func (a *app) runResume(cmd *cobra.Command, cf *commonFlags, f *resumeFlags, arg
 	}
 	if dir := rr.start.Invocation.Dir; dir != "" {
 		if err := os.Chdir(dir); err != nil {
-			return usageCause(err, "cannot resume %s: the run was started in %s, which cannot be entered now (%v)", path, dir, err)
+			return usageCause(err, "cannot resume %s: the run was started in %s, which cannot be entered now (%v)", rr.shown, dir, err)
 		}
 	}
 	a.resume = rr
@@ -211,10 +208,11 @@ func (rr *resumeRun) release() {
 // resumable says why a log cannot be resumed, if it cannot.
 func (a *app) resumable(path string, lc runlog.Contents, hist *resume.History) (*resumeRun, error) {
 	known := func(name string) bool { _, ok := a.protocolNamed(name); return ok }
-	if err := hist.Refusal(path, known); err != nil {
+	shown := a.shown(path)
+	if err := hist.Refusal(shown, known); err != nil {
 		return nil, usagef("%w", err)
 	}
-	rr := &resumeRun{path: path, lc: lc, hist: hist, start: hist.Start()}
+	rr := &resumeRun{path: path, shown: shown, lc: lc, hist: hist, start: hist.Start()}
 	rr.protocol, _ = a.protocolNamed(rr.start.Protocol)
 	return rr, nil
 }
@@ -251,7 +249,7 @@ func (rr *resumeRun) resumedSettings(cmd *cobra.Command, cf *commonFlags, asked 
 func (rr *resumeRun) resumeLog() (*runlog.Writer, error) {
 	w := rr.w
 	if w == nil {
-		return nil, usagef("cannot resume %s: the log was opened once already", rr.path)
+		return nil, usagef("cannot resume %s: the log was opened once already", rr.shown)
 	}
 	rr.w = nil
 	return w, nil
@@ -260,12 +258,12 @@ func (rr *resumeRun) resumeLog() (*runlog.Writer, error) {
 // check compares the rebuilt protocol's start with the log's: a context
 // file that changed since, or is gone, stops the resume unless forced.
 func (rr *resumeRun) check(st engine.DebateStarted) error {
-	if err := resume.CheckStart(rr.path, rr.start, st, rr.force); err != nil {
+	if err := resume.CheckStart(rr.shown, rr.start, st, rr.force); err != nil {
 		return usagef("%w", err)
 	}
 	return nil
 }
 
 var resumeExits = exits{
-	{Code: exitUsage, Means: "the log cannot be resumed: a finished run (use arena replay), one being written,\na newer format, its request refused, a log not signed here (without --yes),\na context file that changed since (unless --force)"},
+	{Code: exitUsage, Means: "the log cannot be resumed: a finished run (use arena replay), one being written,\nnot a log or a newer format, its request refused, a log not signed here (without --yes),\na context file that changed since (unless --force)"},
 }

@@ -589,3 +589,53 @@ func TestResumeWithFewerRounds(t *testing.T) {
 		t.Fatalf("the resumed run went %d rounds past --max-rounds 1", o.Rounds)
 	}
 }
+
+// A headless resume names the log it picked and shows its plan before it
+// runs, and names every file as the run does: relative to where arena was
+// started, the outcome document once (issue 40, item 12: it named neither,
+// and its paths switched from relative to absolute).
+func TestHeadlessResumeNamesItsLogAndPlanFirst(t *testing.T) {
+	s, log := interruptedDebate(t)
+	rel, err := filepath.Rel(s.dir, log)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		t.Fatalf("the log %s is not beneath %s", log, s.dir)
+	}
+	r := s.run("resume", "--no-tui")
+	if r.code != exitConsensus {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"arena resume " + rel + "\n",
+		"  runs:       arena debate --context=schema.sql -- \"should we move sessions?\"\n",
+		"  reads:      schema.sql (sent to the seats)\n",
+		"  the log was written by arena on this machine",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if !strings.HasPrefix(r.stderr, "arena resume ") {
+		t.Errorf("the plan is not the first thing said:\n%s", r.stderr)
+	}
+	doc := strings.TrimSuffix(rel, ".jsonl") + ".md"
+	for _, want := range []string{
+		"Log of this debate: " + rel + "  (arena replay " + rel + ")\n",
+		"Outcome document: " + doc + "\n",
+	} {
+		if strings.Count(r.stdout, want) != 1 {
+			t.Errorf("the run does not say %q once:\n%s", want, tail(r.stdout, 12))
+		}
+	}
+	if n := strings.Count(strings.ToLower(r.stdout), "outcome document: "); n != 1 {
+		t.Errorf("the outcome document is named %d times", n)
+	}
+	if strings.Contains(r.stdout+r.stderr, s.dir+string(filepath.Separator)+"debate-logs") {
+		t.Errorf("a file beneath the directory is named absolute:\n%s\n%s", r.stderr, tail(r.stdout, 12))
+	}
+	// Named by its absolute path, the finished log is refused in the
+	// same words.
+	r = s.run("resume", "--no-tui", log)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "cannot resume "+rel+": the run is finished") {
+		t.Errorf("exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -33,7 +33,7 @@ func (a *app) compatRequest(rr *resumeRun) (engine.Request, engine.RunSettings, 
 	var asked engine.RunSettings
 	raw := rr.start.Invocation.Args
 	if len(raw) == 0 {
-		return nil, asked, nil, usagef("cannot resume %s: the log does not record how the run was started (it was written by an older arena); start it again", rr.path)
+		return nil, asked, nil, usagef("cannot resume %s: the log does not record how the run was started (it was written by an older arena); start it again", rr.shown)
 	}
 	root := a.rootCmd()
 	cmd, rest, err := root.Find(raw)

@@ -16,7 +16,7 @@ import (
 // refusal is a log's request refused: exit 2, nothing run.
 func (rr *resumeRun) refusal(why []string) error {
 	return usagef("cannot resume %s: the request its log records is refused (nothing was run):\n  - %s",
-		rr.path, strings.Join(why, "\n  - "))
+		rr.shown, strings.Join(why, "\n  - "))
 }
 
 // loggedRequest is the request the log records, read into its protocol's
@@ -54,18 +54,20 @@ func (a *app) planResume(rr *resumeRun, req engine.Request, asked engine.RunSett
 	return plan, nil
 }
 
-// confirm decides whether the plan runs: with --yes, or when the log was
-// signed here and no one is at the terminal; on a terminal the person
-// answers.
+// confirmResume shows the plan, the log it resumes first, and decides
+// whether it runs: with --yes, or when the log was signed here and no one
+// is at the terminal; on a terminal the person answers. Headless, the plan
+// is shown all the same, before the run (issue 40, item 12: a headless
+// resume named neither the log it picked nor what it would run).
 func (a *app) confirmResume(rr *resumeRun, p *resume.Plan, yes bool) error {
+	p.Path = a.shown
+	plan := p.Show(rr.shown, rr.start, rr.swapped())
 	switch {
-	case yes:
-		if !p.Signed {
-			fmt.Fprint(a.stderr, p.Show(rr.path, rr.start, rr.swapped()))
-		}
+	case yes, !a.isTTY() && p.Signed:
+		fmt.Fprint(a.stderr, plan)
 		return nil
 	case a.isTTY():
-		fmt.Fprint(a.stderr, p.Show(rr.path, rr.start, rr.swapped()))
+		fmt.Fprint(a.stderr, plan)
 		prompt, def := "Resume it? [Y/n] ", true
 		if !p.Signed {
 			prompt, def = "Resume it anyway? [y/N] ", false
@@ -81,10 +83,8 @@ func (a *app) confirmResume(rr *resumeRun, p *resume.Plan, yes bool) error {
 			}
 		}
 		return exitCode(exitOK)
-	case p.Signed:
-		return nil
 	}
-	return usagef("cannot resume %s: the log was not written by arena on this machine (its command line carries no valid signature of this user's), so nothing was run; here is what resuming it would do:\n%sresume it with --yes if that is what you want", rr.path, p.Show(rr.path, rr.start, rr.swapped()))
+	return usagef("cannot resume %s: the log was not written by arena on this machine (its command line carries no valid signature of this user's), so nothing was run; here is what resuming it would do:\n%sresume it with --yes if that is what you want", rr.shown, plan)
 }
 
 // swapped is the seats' new agents by name, as the plan shows them.

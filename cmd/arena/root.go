@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/spf13/cobra"
 )
@@ -53,7 +55,42 @@ The topic comes from the arguments, from -f FILE, or from stdin with "-".`
 		root.AddCommand(c)
 	}
 	argsAreUsage(root)
+	helpTopicsAreUsage(root)
 	return root
+}
+
+// helpTopicsAreUsage makes arena help with a word that names no command
+// (arena help me) a usage error, exit 2, naming the word: cobra's own
+// help command prints "Unknown help topic" and the whole usage, and exits
+// 0 (issue 40, item 14).
+func helpTopicsAreUsage(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	var help *cobra.Command
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			help = c
+		}
+	}
+	if help == nil || help.Run == nil {
+		return
+	}
+	run := help.Run
+	help.Run = nil
+	help.RunE = func(cmd *cobra.Command, args []string) error {
+		_, rest, err := root.Find(args)
+		if err == nil && len(rest) == 0 {
+			run(cmd, args)
+			return nil
+		}
+		topic := trust.Text(strings.Join(args, " "))
+		// A word of a letter or two is near every command.
+		if len(args) == 1 && len([]rune(topic)) >= 2*root.SuggestionsMinimumDistance {
+			if near := root.SuggestionsFor(args[0]); len(near) > 0 {
+				return usagef("arena help %s: no command is named %q: did you mean arena help %s?", topic, topic, near[0])
+			}
+		}
+		return usagef("arena help %s: no command is named %q (arena help lists them)", topic, topic)
+	}
 }
 
 // commands are arena's commands other than the protocols', each with its

@@ -417,7 +417,7 @@ func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, follow
 	case f.json:
 		return plain.NewHeadless(plain.NewJSON(a.stdout))
 	case !f.live() || !a.isTTY():
-		return plain.NewHeadless(plain.New(a.stdout))
+		return plain.NewHeadless(plain.New(a.stdout).WithPaths(a.shown))
 	}
 	moderate := func(note string) bool {
 		select {
@@ -427,12 +427,12 @@ func (a *app) frontEnd(f outputFlags, cancel func(), notes chan<- string, follow
 			return false // the engine is not taking notes: the run is over
 		}
 	}
-	return tui.NewLive(tui.Options{Cancel: cancel, Moderate: moderate, FollowUp: followUp})
+	return tui.NewLive(tui.Options{Cancel: cancel, Moderate: moderate, FollowUp: followUp, Paths: a.shown})
 }
 
 // afterScreen leaves a short account in the scrollback once the screen,
 // drawn on the alternate screen, is gone.
 func (a *app) afterScreen(noun string, out engine.Outcome, saved []engine.Saved) {
 	// The summary and failures quote the agents.
-	fmt.Fprint(trust.Writer{W: a.stdout}, plain.Account(noun, out, saved))
+	fmt.Fprint(trust.Writer{W: a.stdout}, plain.Account(noun, out, saved, a.shown))
 }

@@ -351,7 +351,7 @@ func TestVerdictUsageErrors(t *testing.T) {
 		want  string
 	}{
 		"no task id":        {nil, []string{"report.md"}, "--task-id is required"},
-		"no work":           {nil, []string{"--task-id", "t"}, "nothing to judge"},
+		"no work":           {nil, []string{"--task-id", "t"}, "arena verdict needs the work to judge (its files, or - for a diff on stdin): arena verdict [FILE... | -] --task-id ID"},
 		"empty stdin":       {[]byte("  \n"), []string{"-", "--task-id", "t"}, "stdin was empty"},
 		"missing file":      {nil, []string{"nope.md", "--task-id", "t"}, "work file nope.md: does not exist"},
 		"unknown judge":     {nil, []string{"report.md", "--task-id", "t", "--deep-judge", "gpt9"}, `--deep-judge: unknown agent "gpt9"`},

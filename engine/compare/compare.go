@@ -317,10 +317,10 @@ func (r *run) preflight() {
 		r.failures = append(r.failures, why)
 		sub, ok := r.nextStandIn()
 		if !ok {
-			r.abort = fmt.Sprintf("no agent left for the %s seat: %s", seat, why)
+			r.abort = fmt.Sprintf("no agent left for %s: %s", engine.TheSeat(seat), why)
 			return a, false
 		}
-		r.rt.Note(engine.NoteWarn, "%s; %s takes the %s seat", why, sub.Name, seat)
+		r.rt.Note(engine.NoteWarn, "%s; %s takes %s", why, sub.Name, engine.TheSeat(seat))
 		return sub, true
 	}
 	var ok bool
@@ -368,13 +368,13 @@ func (r *run) askSeats(ctx context.Context, qs []engine.Question) ([]engine.Answ
 			}
 			q := qs[i]
 			why := engine.FailureWords(q.Agent.Name, answers[i].Failed, 0)
-			r.failures = append(r.failures, fmt.Sprintf("%s (%s seat)", why, q.Seat))
+			r.failures = append(r.failures, fmt.Sprintf("%s (%s)", why, engine.TheSeat(q.Seat)))
 			sub, ok := r.nextStandIn()
 			if !ok {
-				r.abort = fmt.Sprintf("no agent left for the %s seat after %s", q.Seat, why)
+				r.abort = fmt.Sprintf("no agent left for %s after %s", engine.TheSeat(q.Seat), why)
 				return answers, false
 			}
-			r.rt.Note(engine.NoteWarn, "%s; %s takes the %s seat", why, sub.Name, q.Seat)
+			r.rt.Note(engine.NoteWarn, "%s; %s takes %s", why, sub.Name, engine.TheSeat(q.Seat))
 			r.replace(q.Agent.Name, sub)
 			q.Agent = sub
 			qs[i] = q

@@ -230,7 +230,7 @@ func TestAFailingAdvocateIsReplacedByAStandIn(t *testing.T) {
 		t.Fatalf("failures %q", out.Failures)
 	}
 	if !slices.ContainsFunc(enginetest.Payloads[engine.Note](events), func(n engine.Note) bool {
-		return strings.Contains(n.Message, "qwen takes the for Postgres LISTEN/NOTIFY seat")
+		return strings.Contains(n.Message, "qwen takes the seat for Postgres LISTEN/NOTIFY")
 	}) {
 		t.Fatal("no note says who took the seat")
 	}

@@ -74,7 +74,8 @@ func (r *Request) read(s engine.Setup) (Input, error) {
 		args = []string{r.Decision}
 	}
 	var err error
-	if in.Decision, err = inputs.Topic(r.DecisionFile, args, inputs.Options{Stdin: s.Stdin, IncludeSecrets: s.IncludeSecrets}); err != nil {
+	missing := inputs.Needs(Spec, "the decision")
+	if in.Decision, err = inputs.Topic(r.DecisionFile, args, inputs.Options{Stdin: s.Stdin, IncludeSecrets: s.IncludeSecrets, Missing: missing}); err != nil {
 		return in, err
 	}
 	if in.Options, err = CheckOptions(r.Options); err != nil {

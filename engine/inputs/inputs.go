@@ -55,11 +55,24 @@ func inputf(format string, args ...any) error { return Errorf(format, args...) }
 
 func inputCause(cause error, format string, args ...any) error { return Cause(cause, format, args...) }
 
+// Needs is the error of a request that lacks an input its protocol
+// needs: it names the command, what it needs and how it is given, from
+// the protocol's spec, e.g. `arena compare needs the decision: arena
+// compare "decision" --option A --option B [flags] (see arena compare
+// --help)`. (Issue 40, item 14: a comparison without its decision was
+// told to run arena "your question", the debate.)
+func Needs(s engine.Spec, what string) error {
+	return inputf("arena %s needs %s: arena %s (see arena %s --help)", s.Command, what, s.Help.Use, s.Command)
+}
+
 // Options say where stdin comes from and whether files that look like
 // secrets may be sent.
 type Options struct {
 	Stdin          io.Reader
 	IncludeSecrets bool
+	// Missing is the error when no topic is given (Needs); nil: the
+	// debate's, arena "your question or decision".
+	Missing error
 }
 
 // File reads the text file at path, a `what` ("context file") of the run.
@@ -97,6 +110,9 @@ func Topic(topicFile string, args []string, o Options) (string, error) {
 	// no escape sequence of an argument's or a file's goes with it.
 	topic = trust.Text(topic)
 	if strings.TrimSpace(topic) == "" {
+		if o.Missing != nil {
+			return "", o.Missing
+		}
 		return "", inputf("no topic given: run arena \"your question or decision\" (see arena --help)")
 	}
 	return topic, nil

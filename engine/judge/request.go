@@ -100,6 +100,8 @@ func (r *Request) seats(s engine.Setup) ([]challengers.Agent, error) {
 func (r Request) Config(paths []string, stdin io.Reader, includeSecrets bool) (Config, error) {
 	var cfg Config
 	switch {
+	case len(paths) == 0:
+		return cfg, inputs.Needs(Spec, "the solution to judge (its files or directories, or - for stdin)")
 	case strings.TrimSpace(r.Task) == "":
 		return cfg, inputs.Errorf("--task is required: say what the solution was supposed to accomplish")
 	case r.Criteria != "" && r.Preset != "":
@@ -135,8 +137,6 @@ func (r Request) check(paths []string) error {
 		return inputs.Errorf("--min-score must be from 1 to 5, got %s", strconv.FormatFloat(*r.MinScore, 'g', -1, 64))
 	case r.MaxBytes < 1024:
 		return inputs.Errorf("--max-bytes must be at least 1024, got %d", r.MaxBytes)
-	case len(paths) == 0:
-		return inputs.Errorf("no solution given: name its files or directories, or - for stdin (see arena judge --help)")
 	case slices.Contains(paths, "-") && len(paths) > 1:
 		return inputs.Errorf("read the solution from stdin (-) or from paths, not both")
 	}

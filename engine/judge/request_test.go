@@ -38,13 +38,13 @@ func TestRequestConfigRefusesMistakes(t *testing.T) {
 		r     Request
 		paths []string
 	}{
-		"--task is required: say what the solution was supposed to accomplish":                      {with(func(r *Request) { r.Task = " " }), []string{"-"}},
-		"give either --criteria or --preset, not both":                                              {with(func(r *Request) { r.Criteria, r.Preset = "a:1", "docs" }), []string{"-"}},
-		`--preset "poetry": not a preset (choose code, design, docs)`:                               {with(func(r *Request) { r.Preset = "poetry" }), []string{"-"}},
-		"--min-score must be from 1 to 5, got NaN":                                                  {with(func(r *Request) { r.MinScore = ptr(math.NaN()) }), []string{"-"}},
-		"--max-bytes must be at least 1024, got 10":                                                 {with(func(r *Request) { r.MaxBytes = 10 }), []string{"-"}},
-		"no solution given: name its files or directories, or - for stdin (see arena judge --help)": {ok, nil},
-		"read the solution from stdin (-) or from paths, not both":                                  {ok, []string{"-", "a.go"}},
+		"--task is required: say what the solution was supposed to accomplish": {with(func(r *Request) { r.Task = " " }), []string{"-"}},
+		"give either --criteria or --preset, not both":                         {with(func(r *Request) { r.Criteria, r.Preset = "a:1", "docs" }), []string{"-"}},
+		`--preset "poetry": not a preset (choose code, design, docs)`:          {with(func(r *Request) { r.Preset = "poetry" }), []string{"-"}},
+		"--min-score must be from 1 to 5, got NaN":                             {with(func(r *Request) { r.MinScore = ptr(math.NaN()) }), []string{"-"}},
+		"--max-bytes must be at least 1024, got 10":                            {with(func(r *Request) { r.MaxBytes = 10 }), []string{"-"}},
+		`arena judge needs the solution to judge (its files or directories, or - for stdin): arena judge FILE|DIR|- ... --task "what it should do" [flags] (see arena judge --help)`: {ok, nil},
+		"read the solution from stdin (-) or from paths, not both": {ok, []string{"-", "a.go"}},
 	} {
 		if _, err := c.r.Config(c.paths, strings.NewReader("x"), false); !errors.Is(err, inputs.ErrInput) || err.Error() != want {
 			t.Errorf("%s: got %v", want, err)

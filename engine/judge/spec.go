@@ -13,7 +13,7 @@ var Spec = engine.Spec{
 	Phases:  Phases,
 	Layouts: Layouts,
 	Help: engine.Help{
-		Use:   "judge [flags] FILE|DIR|- ...",
+		Use:   `judge FILE|DIR|- ... --task "what it should do" [flags]`,
 		Short: "Three judges score a solution and debate their scores to consensus",
 		Long: `arena judge has judges (three different models by default) score a solution
 against weighted criteria, each on its own and with evidence quoted from the

@@ -3,6 +3,7 @@ package resume
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,6 +23,10 @@ type Plan struct {
 	// Left are what of the log the resume leaves out (an older log's
 	// --config): the run goes on with the settings of whoever resumes it.
 	Left []string
+	// Path is how Show names a file or directory, as the run's printed
+	// lines name them (the command line's: relative to where arena was
+	// started when beneath it); nil: as it is.
+	Path func(string) string
 }
 
 // Touches lists what the request reads, writes and runs, paths taken
@@ -58,20 +63,31 @@ func (p *Plan) Touches(r engine.ResumeRule, dir string, req engine.Request) {
 // runs and where, its seats (swap: a seat's or an agent's new agent),
 // what it reads, writes and runs, and whether arena wrote the log here.
 func (p Plan) Show(path string, start engine.DebateStarted, swap map[string]string) string {
+	shown := func(paths ...string) string {
+		if p.Path != nil {
+			paths = slices.Clone(paths)
+			for i, q := range paths {
+				if q != "stdin" {
+					paths[i] = p.Path(q)
+				}
+			}
+		}
+		return trust.Text(strings.Join(paths, ", "))
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "arena resume %s\n", path)
+	fmt.Fprintf(&b, "arena resume %s\n", shown(path))
 	fmt.Fprintf(&b, "  the run:    %s: %s\n", start.Protocol, engine.OneLine(trust.Text(start.Topic), 70))
 	fmt.Fprintf(&b, "  runs:       arena %s\n", QuoteArgs(p.Args))
-	fmt.Fprintf(&b, "  in:         %s\n", trust.Text(p.Dir))
+	fmt.Fprintf(&b, "  in:         %s\n", shown(p.Dir))
 	fmt.Fprintf(&b, "  seats:      %s\n", trust.Text(strings.Join(seats(start, swap), ", ")))
 	if len(p.Reads) > 0 {
-		fmt.Fprintf(&b, "  reads:      %s (sent to the seats)\n", trust.Text(strings.Join(p.Reads, ", ")))
+		fmt.Fprintf(&b, "  reads:      %s (sent to the seats)\n", shown(p.Reads...))
 	}
 	if p.Stdin > 0 {
 		fmt.Fprintf(&b, "  stdin:      %d bytes the log recorded\n", p.Stdin)
 	}
 	if len(p.Writes) > 0 {
-		fmt.Fprintf(&b, "  writes to:  %s\n", trust.Text(strings.Join(p.Writes, ", ")))
+		fmt.Fprintf(&b, "  writes to:  %s\n", shown(p.Writes...))
 	}
 	for _, r := range p.Runs {
 		fmt.Fprintf(&b, "  runs:       %s\n", r)

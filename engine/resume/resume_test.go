@@ -83,6 +83,14 @@ func TestPlanShowsWhatItReadsWritesAndRuns(t *testing.T) {
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
+	// Its files named as the run's lines name them (issue 40, item 12).
+	p.Path = func(path string) string { return strings.TrimPrefix(path, "/w/") }
+	got = p.Show("/w/log.jsonl", started("/w"), nil)
+	for _, want := range []string{"arena resume log.jsonl\n", "  in:         /w\n", "  reads:      spec.md, stdin (sent", "  writes to:  r.json\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, got)
+		}
+	}
 }
 
 func TestQuoteArgsShowsEachArgumentAsOne(t *testing.T) {

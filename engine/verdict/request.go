@@ -62,6 +62,9 @@ func (r *Request) Prepare(s engine.Setup) (*engine.Prepared, error) {
 		}
 		files, stdin = []string{"-"}, strings.NewReader(r.Work)
 	}
+	if len(files) == 0 {
+		return nil, inputs.Needs(Spec, "the work to judge (its files, or - for a diff on stdin)")
+	}
 	work, err := inputs.Work(files, inputs.Options{Stdin: stdin, IncludeSecrets: s.IncludeSecrets})
 	if err != nil {
 		return nil, err

@@ -12,8 +12,12 @@ import (
 // Account is the short account a run on the live screen leaves in the
 // scrollback once the screen, drawn on the alternate screen, is gone: its
 // summary, its failures, and the files it saved (noun names the run in
-// the log's line). It quotes the agents: write it through a trust.Writer.
-func Account(noun string, out engine.Outcome, saved []engine.Saved) string {
+// the log's line), each file named as shown says (RelativeTo; nil: as it
+// is). It quotes the agents: write it through a trust.Writer.
+func Account(noun string, out engine.Outcome, saved []engine.Saved, shown func(string) string) string {
+	if shown == nil {
+		shown = func(path string) string { return path }
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "arena: %s\n", out.Summary)
 	for _, f := range out.Failures {
@@ -25,10 +29,11 @@ func Account(noun string, out engine.Outcome, saved []engine.Saved) string {
 		width = max(width, utf8.RuneCountInString(s.What)+1)
 	}
 	for _, s := range saved {
-		fmt.Fprintf(&b, "  %-*s %s\n", width, s.What+":", s.Path)
+		fmt.Fprintf(&b, "  %-*s %s\n", width, s.What+":", shown(s.Path))
 	}
 	if out.LogPath != "" {
-		fmt.Fprintf(&b, "  %-*s %s  (arena replay %s)\n", width, logWords, out.LogPath, out.LogPath)
+		path := shown(out.LogPath)
+		fmt.Fprintf(&b, "  %-*s %s  (arena replay %s)\n", width, logWords, path, path)
 	}
 	return b.String()
 }

@@ -14,10 +14,10 @@ func TestAccountAlignsWhatWasSaved(t *testing.T) {
 		"  outcome document:    logs/x.md\n" +
 		"  report:              r.json\n" +
 		"  log of this ranking: logs/x.jsonl  (arena replay logs/x.jsonl)\n"
-	if got := Account("ranking", out, saved); got != want {
+	if got := Account("ranking", out, saved, nil); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
-	if got := Account("", engine.Outcome{Summary: "Interrupted"}, nil); got != "arena: Interrupted\n" {
+	if got := Account("", engine.Outcome{Summary: "Interrupted"}, nil, nil); got != "arena: Interrupted\n" {
 		t.Fatalf("without a log: %q", got)
 	}
 }

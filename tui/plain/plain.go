@@ -15,6 +15,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/layout"
@@ -31,8 +33,7 @@ type Printer struct {
 	mu      sync.Mutex
 	w       io.Writer
 	partial map[string]*strings.Builder
-	nameW   int
-	short   map[string]string // a seat's prefix on its streamed lines (shortNames)
+	nameW   int // the width of a seat's name at the head of its lines (prefixWidth)
 	err     error
 
 	// A reply whose shape has a layout prints as readable text, a field
@@ -56,6 +57,8 @@ type Printer struct {
 	// said are the seats whose call under way streamed a line: the
 	// position such a reply gives is not printed again after it.
 	said map[string]bool
+	// path is how a file's path is printed (WithPaths); nil: as it is.
+	path func(string) string
 }
 
 // liveReply is a reply being rendered as it streams.
@@ -85,6 +88,20 @@ func NewStyled(w io.Writer, s *Style) *Printer {
 	// before glamour drew it, and its escape sequences are glamour's
 	// styles, which the cleaner would strip.
 	return &Printer{w: trust.Writer{W: w}, raw: w, partial: map[string]*strings.Builder{}, nameW: 6, live: map[string]*liveReply{}, style: s}
+}
+
+// WithPaths makes p print every file's path as shown says (RelativeTo).
+func (p *Printer) WithPaths(shown func(string) string) *Printer {
+	p.path = shown
+	return p
+}
+
+// shownPath is path as p prints it.
+func (p *Printer) shownPath(path string) string {
+	if p.path == nil {
+		return path
+	}
+	return p.path(path)
 }
 
 // Err is the first write error.
@@ -144,7 +161,7 @@ func (p *Printer) Handle(e engine.Event) {
 	case engine.Outcome:
 		p.outcome(v)
 	case engine.Saved:
-		p.printf("%s: %s\n", capitalize(v.What), v.Path)
+		p.printf("%s: %s\n", capitalize(v.What), p.shownPath(v.Path))
 	case engine.Resumed:
 		p.flushAll()
 		p.printf("\n%s\n", v.Words())
@@ -186,11 +203,10 @@ func (p *Printer) banner(v engine.DebateStarted) {
 	seats := make([]string, 0, len(v.Seats))
 	names := make([]string, 0, len(v.Seats))
 	for _, s := range v.Seats {
-		p.nameW = max(p.nameW, utf8.RuneCountInString(s.Name))
 		names = append(names, s.Name)
 		seats = append(seats, seatWords(s))
 	}
-	p.short = shortNames(names, maxPrefix)
+	p.nameW = max(p.nameW, prefixWidth(names))
 	words := bannerWords(v)
 	line := strings.Repeat("═", 66)
 	head := "(" + strings.ToUpper(p.noun) + ")"
@@ -216,10 +232,13 @@ func (p *Printer) banner(v engine.DebateStarted) {
 	p.printf("%s\n", line)
 }
 
-// name is a seat's name as the lines that start and end its calls give
-// it: whole, padded to the width of the streamed lines' prefix.
-func (p *Printer) name(agent string) string {
-	return fmt.Sprintf("%-*s", min(p.nameW, maxPrefix), agent)
+// name is a seat's name at the head of each line of its calls: the same
+// on the line that starts a call, on its streamed lines and on the one
+// that ends it, padded to the seats' width and cut at its end when it is
+// wider than maxPrefix (prefixWidth). A seat the banner did not list (a
+// log without its start event) has the same cap.
+func (p *Printer) name(seat string) string {
+	return fitName(seat, max(p.nameW, min(ansi.StringWidth(seat), maxPrefix)))
 }
 
 func (p *Printer) agentStarted(v engine.AgentStarted) {
@@ -331,20 +350,7 @@ func (p *Printer) line(agent, s string) {
 		p.said = map[string]bool{}
 	}
 	p.said[agent] = true
-	p.printf("%s │ %s\n", p.prefix(agent), s)
-}
-
-// prefix is a seat's name before its streamed lines: short, so that the
-// reply has the width (issue 32, point 8: "for Postgres LISTEN/NOTIFY │"
-// took 29 columns of every line). The line that starts the call names the
-// seat whole.
-func (p *Printer) prefix(seat string) string {
-	name := seat
-	if s, ok := p.short[seat]; ok {
-		name = s
-	}
-	w := min(p.nameW, maxPrefix)
-	return name + strings.Repeat(" ", max(0, w-utf8.RuneCountInString(name)))
+	p.printf("%s │ %s\n", p.name(agent), s)
 }
 
 func (p *Printer) flush(agent string) {
@@ -459,7 +465,8 @@ func (p *Printer) outcome(v engine.Outcome) {
 	p.printf("\n%s\n", strings.Repeat("═", 66))
 	p.printf("%s\n", v.Summary)
 	if v.LogPath != "" {
-		p.printf("%s: %s  (arena replay %s)\n", LogWords(p.noun), v.LogPath, v.LogPath)
+		path := p.shownPath(v.LogPath)
+		p.printf("%s: %s  (arena replay %s)\n", LogWords(p.noun), path, path)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/protocols"
 )
@@ -11,61 +13,54 @@ import (
 // What the printer calls the parts of a run, and how it keeps the
 // printed run from saying a thing twice (issue 32, points 8 and 10).
 
-// maxPrefix is the widest a seat's name is before its streamed lines.
-const maxPrefix = 20
+// maxPrefix is the widest a seat's name is at the head of its lines (its
+// calls' ▸, ✓ and ✗, its streamed │): a longer name is cut at its end, with
+// an ellipsis, on every line alike; the banner's seats name it whole.
+const maxPrefix = 24
 
-// shortNames gives each name longer than w a shortened form, cut at its
-// words (shortName). Names that would clash keep their whole form.
-func shortNames(names []string, w int) map[string]string {
-	out := map[string]string{}
-	taken := map[string]int{}
+// prefixWidth is the width of the seats' prefixes on the lines of their
+// calls: the longest name's, up to maxPrefix, and wider where two names
+// would be cut alike ("overengineering judge" and "overengineering judge,
+// reversed"), up to the longest name's.
+func prefixWidth(names []string) int {
+	longest := 0
 	for _, n := range names {
-		s := shortName(n, w)
-		out[n] = s
-		taken[s]++
+		longest = max(longest, ansi.StringWidth(n))
 	}
-	for n, s := range out {
-		if taken[s] > 1 {
-			out[n] = n
-		}
+	w := min(longest, maxPrefix)
+	for w < longest && !distinct(names, w) {
+		w++
 	}
-	return out
+	return w
 }
 
-// shortName is s in at most w columns: whole when it fits; else its first
-// words, and its last word when that is short, as what tells a seat from
-// its neighbour is often there ("tests judge…reversed"); else its first
-// words alone ("for Postgres…").
-func shortName(s string, w int) string {
-	if utf8.RuneCountInString(s) <= w {
-		return s
+// distinct says whether names cut to w columns stay apart.
+func distinct(names []string, w int) bool {
+	seen := map[string]bool{}
+	for _, n := range names {
+		c := cutName(n, w)
+		if seen[c] {
+			return false
+		}
+		seen[c] = true
 	}
-	words := strings.Fields(s)
-	last := words[len(words)-1]
-	if n := utf8.RuneCountInString(last); len(words) > 1 && n <= 8 {
-		return leadingWords(words[:len(words)-1], w-1-n) + "…" + last
-	}
-	if head := leadingWords(words, w-1); utf8.RuneCountInString(head) >= w/2 {
-		return head + "…"
-	}
-	return string([]rune(s)[:w-1]) + "…" // a long word: cut inside it
+	return true
 }
 
-// leadingWords are as many of words as fit in w columns, without the
-// punctuation that ends the last; the first word cut when none fits.
-func leadingWords(words []string, w int) string {
-	out := ""
-	for _, wd := range words {
-		next := strings.TrimSpace(out + " " + wd)
-		if utf8.RuneCountInString(strings.TrimRight(next, ",:;")) > w {
-			break
-		}
-		out = next
+// cutName is name in at most w columns: whole when it fits, else its
+// start and an ellipsis.
+func cutName(name string, w int) string {
+	if ansi.StringWidth(name) <= w {
+		return name
 	}
-	if out == "" {
-		return string([]rune(words[0])[:min(w, utf8.RuneCountInString(words[0]))])
-	}
-	return strings.TrimRight(out, ",:;")
+	head := strings.TrimRight(ansi.Truncate(name, w-1, ""), " ")
+	return head + "…"
+}
+
+// fitName is name cut to w columns and padded to them.
+func fitName(name string, w int) string {
+	c := cutName(name, w)
+	return c + strings.Repeat(" ", max(0, w-ansi.StringWidth(c)))
 }
 
 // seatWords is a seat as the banner lists it, its role said once: the

@@ -32,6 +32,8 @@ type Request struct {
 	Judge     string   `json:"judge,omitempty" flag:"judge" help:"the judge's agent"`
 	// Orders is how many orders the judge is asked in (nil: the default).
 	Orders *int `json:"orders,omitempty" flag:"orders" mcp:"-" help:"how many counterbalanced orders of the options the judge is asked in (default 2; 1 with --single)"`
+	// Repeats is how many times each order is asked (nil: once).
+	Repeats *int `json:"repeats,omitempty" flag:"repeats" mcp:"-" help:"ask the judge each order N times, to measure its noise apart from its position bias (arena stats' repeat stability; default 1)"`
 	// Authors are the agents that wrote each option ("" for none), and
 	// Author the one that proposed them all ("" when not known).
 	Authors []string `json:"authors,omitempty" flag:"authors" mcp:"-" help:"the agent that wrote each option, comma-separated in option order (\"\" for none): for arena stats"`
@@ -115,6 +117,9 @@ func (r Request) Check(n int) ([]Criterion, error) {
 	if most := receipt.MaxOrders(n); r.Orders != nil && (*r.Orders < 1 || *r.Orders > most) {
 		return nil, inputs.Errorf("--orders %d: %d options can be shown in 1 to %d counterbalanced orders", *r.Orders, n, most)
 	}
+	if r.Repeats != nil && (*r.Repeats < 1 || *r.Repeats > receipt.MaxRepeats) {
+		return nil, inputs.Errorf("--repeats %d: each order can be asked 1 to %d times", *r.Repeats, receipt.MaxRepeats)
+	}
 	if r.Authors != nil && len(r.Authors) != n {
 		return nil, inputs.Errorf("--authors names %s for %d options (one per option, in order; \"\" for one not written by an agent)", engine.Plural(len(r.Authors), "agent"), n)
 	}
@@ -167,6 +172,9 @@ func (r Request) Config(in Input, got [][]challengers.Agent, timeout time.Durati
 	}
 	if r.Orders != nil {
 		cfg.Orders = *r.Orders
+	}
+	if r.Repeats != nil {
+		cfg.Repeats = *r.Repeats
 	}
 	if !r.Single {
 		cfg.Advocates = got[1]

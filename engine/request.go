@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/seating"
 )
 
@@ -63,6 +64,10 @@ type Setup struct {
 	// outcome.
 	Warn      func(string)
 	NoteSeats func(...string)
+	// MinFamilies is how many vendor families the run's deciding seats
+	// must span once the authors' are kept out (min_families; 0: any):
+	// Quorum checks it.
+	MinFamilies int
 	// Reaper starts what removes the run's temporary directories if
 	// arena is killed: call it before making one.
 	Reaper func()
@@ -82,6 +87,21 @@ func (s Setup) Shared(p *seating.Picker) {
 	s.NoteSeats(p.Shared()...)
 	s.NoteSeats(p.SameFamily()...)
 	s.NoteSeats(p.Notes()...)
+}
+
+// Quorum refuses a run whose deciding seats (what names them: "judges")
+// span fewer vendor families than MinFamilies once the families of the
+// authors (agents' names; "" for none) are kept out, or, with an author,
+// only the author's family: the error matches seating.ErrFamilies and
+// names the families.
+func (s Setup) Quorum(what string, seats []challengers.Agent, authors ...string) error {
+	var out []challengers.Agent
+	for _, n := range authors {
+		if a, ok := s.Roster.Agents[n]; ok && n != "" {
+			out = append(out, a)
+		}
+	}
+	return seating.Quorum(s.MinFamilies, what, seats, out)
 }
 
 // Prepared is a request ready to run.

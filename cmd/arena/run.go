@@ -159,6 +159,7 @@ func (a *app) setup(p engine.Spec, s *settings.Settings, sf settings.Flags, out 
 		Stdin: a.stdin, IncludeSecrets: out.includeSecrets,
 		LogDir: s.DebateLogPath, SaveLogs: s.SaveDebateLogs, DryRun: out.dryRun, Resuming: resuming, Resumes: resumes,
 		Warn: func(msg string) { a.warn("%s", msg) }, NoteSeats: a.noteSeats, Reaper: a.startReaper,
+		MinFamilies: s.MinFamilies,
 	}
 }
 

@@ -61,6 +61,9 @@ func (r *Request) Prepare(s engine.Setup) (*engine.Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.quorum(s, got); err != nil {
+		return nil, err
+	}
 	cfg := r.Config(in, got, s.Timeout)
 	s.Shared(seats)
 	cfg.StandIns = seats.StandIns()
@@ -147,6 +150,18 @@ func (r Request) Exclude(agents map[string]challengers.Agent) ([]string, error) 
 		return nil, inputs.Errorf("--author: unknown agent %q (known: %s)", r.Author, strings.Join(slices.Sorted(maps.Keys(agents)), ", "))
 	}
 	return []string{r.Author}, nil
+}
+
+// quorum refuses seats (Wants') spanning fewer vendor families than the
+// setup's minimum once the author's are kept out: a comparison's one judge
+// cannot span several, so every seat counts, the advocates' too. And the
+// judge is never of the author's family alone: no judge on its own work.
+func (r Request) quorum(s engine.Setup, got [][]challengers.Agent) error {
+	if err := s.Quorum("seats", slices.Concat(got...), r.Author); err != nil {
+		return err
+	}
+	s.MinFamilies = 0
+	return s.Quorum("judges", got[0], r.Author)
 }
 
 // Wants are the seats of a comparison of n options: the judge, then,

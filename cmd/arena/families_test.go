@@ -1,0 +1,71 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/arenadebate/arena/engine"
+)
+
+// --min-families (and min_families in the config) refuses a run whose
+// deciding seats span fewer vendor families, before any call, with exit
+// 78 and the families named; so does a judging whose judges are all of
+// the author's family.
+func TestMinFamiliesRefusesBeforeAnyCall(t *testing.T) {
+	s := newSandbox(t)
+	// sonnet is Claude through a router: anthropic, as claude is. No call
+	// reaches its address.
+	s.writeConfig("agents:\n  sonnet: {api: openai, base_url: http://127.0.0.1:9/v1, model: anthropic/claude-sonnet-4.5}\n")
+	sol := s.writeSolution(t)
+	judgeArgs := []string{"judge", sol, "--task", "REST API for user management", "--criteria", judgeCriteria, "--no-tui"}
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"judges of two families", append(judgeArgs, "--judges", "claude,sonnet,gemini", "--min-families", "3"),
+			"arena: refused before any call: --min-families 3: the judges span 2 vendor families: anthropic (claude, sonnet), google (gemini)"},
+		{"the author's family left out", append(judgeArgs, "--judges", "sonnet,gemini,codex", "--author", "claude", "--min-families", "3"),
+			"the judges span 2 vendor families once the author's family is left out (anthropic: sonnet): google (gemini), openai (codex)"},
+		{"only the author's family judges", append(judgeArgs, "--judges", "claude,sonnet", "--author", "claude"),
+			"arena: refused before any call: no judge of another family than the author's"},
+		{"a debate's seats", []string{"--no-tui", "--challengers", "sonnet", "--min-families", "2", "should we shard?"},
+			"--min-families 2: the defender and challengers span 1 vendor family: anthropic (claude, sonnet)"},
+		{"compare's judge of the author's family", []string{"compare", "--no-tui", "which queue?", "--option", "Kafka", "--option", "NATS", "--author", "claude", "--judge", "sonnet"},
+			"no judge of another family than the author's: the judges span 0 vendor families once the author's family is left out (anthropic: sonnet)"},
+		{"verdict's judges", []string{"verdict", "--no-tui", sol, "--task-id", "issue-18", "--task", "an API", "--quick-judge", "gemini", "--deep-judge", "claude", "--min-families", "3"},
+			"--min-families 3: the judges span 2 vendor families: google (gemini), anthropic (claude)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := s.run(c.args...)
+			if r.code != engine.ExitFamilies || !strings.Contains(r.stderr, c.want) {
+				t.Fatalf("exit %d, want %d and %q:\n%s", r.code, engine.ExitFamilies, c.want, r.stderr)
+			}
+		})
+	}
+	if calls := s.fakes.Calls(); len(calls) > 0 || len(s.logs()) > 0 {
+		t.Fatalf("a refused run made %d calls and left %v", len(calls), s.logs())
+	}
+
+	// The config's min_families does the same, and --min-families
+	// lowers it.
+	s.appendConfig("min_families: 3\n")
+	r := s.run(append(judgeArgs, "--judges", "claude,gemini", "--dry-run")...)
+	if r.code != engine.ExitFamilies || !strings.Contains(r.stderr, "anthropic (claude), google (gemini)") {
+		t.Fatalf("min_families: 3 in the config: exit %d\n%s", r.code, r.stderr)
+	}
+	if r = s.run(append(judgeArgs, "--judges", "claude,gemini", "--dry-run", "--min-families", "2")...); r.code != 0 {
+		t.Fatalf("--min-families 2 with two families: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// Every protocol's --help lists exit 78 with its deciding seats.
+func TestMinFamiliesExitIsDeclared(t *testing.T) {
+	s := newSandbox(t)
+	for cmd, seats := range map[string]string{"debate": "the defender and the challengers", "compare": "the judge and the advocates", "judge": "the judges", "verdict": "the judges", "rank": "the dimension judges"} {
+		r := s.run(cmd, "--help")
+		if want := "78   refused before any call: " + seats + " span fewer vendor families"; !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "--min-families") {
+			t.Errorf("arena %s --help lacks %q or --min-families:\n%s", cmd, want, r.stdout)
+		}
+	}
+}

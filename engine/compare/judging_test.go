@@ -53,7 +53,7 @@ func TestTheCriteriaRotateWithTheOptions(t *testing.T) {
 		t.Fatalf("the receipts do not say what the reversed order showed: %+v", rc.Rows)
 	}
 	if !strings.Contains(out.Markdown, "- as given: options Kafka, Postgres LISTEN/NOTIFY; criteria throughput, ops cost, team skills") ||
-		!strings.Contains(out.Markdown, "the criteria rotated with them") {
+		!strings.Contains(out.Markdown, "the criteria rotated with the options") {
 		t.Fatalf("the document does not record the orders:\n%s", out.Markdown)
 	}
 }

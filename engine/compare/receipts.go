@@ -190,7 +190,7 @@ func (r *run) receiptSection(d *doc.Document) {
 	}
 	lines, _, tally := r.receiptLines()
 	d.Sections = append(d.Sections, doc.Section{ID: "receipts", Heading: "Order receipts", Restates: &doc.Restates{Tables: []string{"Order receipts"}}, Blocks: []doc.Block{
-		doc.Para(fmt.Sprintf("The judge was asked in %s of the options, the criteria rotated with them. A preference that did not hold in every reading counts as a tie, never a win: it is levelled in the averages above (computed by arena from the parsed scores).", r.askedWords())),
+		doc.Para(fmt.Sprintf("The judge was asked in %s, the criteria rotated with the options. A preference that did not hold in every reading counts as a tie, never a win: it is levelled in the averages above (computed by arena from the parsed scores).", r.askedWords())),
 		doc.Bullets("**What each order showed:**", r.orderLines()...),
 		doc.Bullets("**Receipts:**", lines...),
 		doc.Para(upperFirst(tally.Words()) + "."),

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -12,6 +13,7 @@ import (
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/bench"
 	"github.com/arenadebate/arena/engine/doc"
+	"github.com/arenadebate/arena/settings"
 )
 
 // arena bench: the person's panel judges a file of labelled pairs; the
@@ -58,7 +60,7 @@ command again after Ctrl+C or --max-cost to carry on where it stopped.`,
 	fl := cmd.Flags()
 	fl.StringSliceVar(&req.Judges, "judges", nil, "the panel, comma-separated (default: arena judge's: the config's judge.judges, else the pool)")
 	fl.IntVar(&req.Repeats, "repeats", 1, "ask each judge each order N times, to measure its noise apart from its position bias")
-	fl.StringVar(&req.Results, "results", "", "the results file (default: in the log directory, named after FILE and its content)")
+	fl.StringVar(&req.Results, "results", "", "the results file (default: bench/ in arena's state directory, ~/.local/state/arena, named after FILE and its content)")
 	fl.BoolVar(&asJSON, "json", false, "print the figures as JSON")
 	return cmd
 }
@@ -74,7 +76,7 @@ func (a *app) runBench(cmd *cobra.Command, cf *commonFlags, req bench.Request, a
 	tty := a.isTTY()
 	last := -10
 	out, err := req.Run(ctx, bench.Setup{
-		Roster: roster(s), MinFamilies: s.MinFamilies, Timeout: s.TimeoutPerCLI, LogDir: s.DebateLogPath,
+		Roster: roster(s), MinFamilies: s.MinFamilies, Timeout: s.TimeoutPerCLI, ResultsDir: benchDir(a.env, s),
 		Budget: engine.Budget{MaxCostUSD: s.MaxCostUSD, MaxCalls: s.MaxCalls, MaxTokens: s.MaxTokens},
 		Env:    a.agentEnv,
 		Progress: func(done, total int) {
@@ -120,6 +122,16 @@ func (a *app) runBench(cmd *cobra.Command, cf *commonFlags, req bench.Request, a
 		return exitCode(exitInterrupted)
 	}
 	return exitCode(exitAborted)
+}
+
+// benchDir is where results files go unless --results names one: arena's
+// state directory (apart from the logs, which arena logs and stats read),
+// else the log directory.
+func benchDir(env settings.Env, s *settings.Settings) string {
+	if state := settings.StateDir(env); state != "" {
+		return filepath.Join(state, "bench")
+	}
+	return s.DebateLogPath
 }
 
 // progressBar is done of total as a bar of width cells.

@@ -69,3 +69,15 @@ func TestMinFamiliesExitIsDeclared(t *testing.T) {
 		}
 	}
 }
+
+// arena bench refuses a panel of too few families the same way.
+func TestMinFamiliesRefusesABenchPanel(t *testing.T) {
+	s := newSandbox(t)
+	r := s.run("bench", benchSample(t, "judgebench-sample.jsonl"), "--judges", "claude,gemini", "--min-families", "3")
+	if r.code != engine.ExitFamilies || !strings.Contains(r.stderr, "--min-families 3: the judges span 2 vendor families: anthropic (claude), google (gemini)") {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if n := benchCalls(t, s); n > 0 {
+		t.Fatalf("%d calls", n)
+	}
+}

@@ -25,8 +25,8 @@ type Request struct {
 	File    string
 	Judges  []string // nil: arena judge's panel (the config's, else the pool's)
 	Repeats int
-	// Results is the results file ("": beside the logs, named after the
-	// benchmark file and its content): each answered call is appended as
+	// Results is the results file ("": in the setup's ResultsDir, named
+	// after the benchmark file and its content): each answered call is appended as
 	// it comes, and a run with the same file carries on from it.
 	Results string
 }
@@ -36,10 +36,11 @@ type Setup struct {
 	Roster      seating.Roster
 	MinFamilies int
 	Timeout     time.Duration
-	LogDir      string
-	Budget      engine.Budget
-	Env         []string
-	Run         engine.RunFunc
+	// ResultsDir is where a results file nobody named goes.
+	ResultsDir string
+	Budget     engine.Budget
+	Env        []string
+	Run        engine.RunFunc
 	// Progress is told how many calls are done of how many, as they are.
 	Progress func(done, total int)
 }
@@ -90,7 +91,7 @@ func (r Request) Run(ctx context.Context, s Setup) (Outcome, error) {
 	head := resultsHeader{Bench: 1, File: filepath.Base(r.File), SHA256: engine.Hash(string(data)), Layout: set.Layout}
 	path := r.Results
 	if path == "" {
-		path = filepath.Join(s.LogDir, fmt.Sprintf("bench-%s-%s.jsonl", engine.Slug(strings.TrimSuffix(head.File, filepath.Ext(head.File)), 30), head.SHA256[:12]))
+		path = filepath.Join(s.ResultsDir, fmt.Sprintf("bench-%s-%s.jsonl", engine.Slug(strings.TrimSuffix(head.File, filepath.Ext(head.File)), 30), head.SHA256[:12]))
 	}
 	done, f, err := openResults(path, head)
 	if err != nil {

@@ -107,11 +107,7 @@ func (a *app) runBench(cmd *cobra.Command, cf *commonFlags, req bench.Request, a
 		}
 		fmt.Fprintln(a.stdout, string(b))
 	} else {
-		d := out.Report.Document()
-		d.Result = string(out.Run.Result)
-		d.Summary = out.Report.Summary()
-		fmt.Fprint(a.stdout, doc.Markdown(d))
-		fmt.Fprintf(a.stdout, "\nResults: %s\n", out.Results)
+		fmt.Fprint(a.stdout, doc.Markdown(out.Document()))
 	}
 	switch out.Run.Result {
 	case bench.OutcomeScored:

@@ -101,7 +101,7 @@ func TestBenchReport(t *testing.T) {
 	for _, want := range []string{
 		"| claude | 100% [61–100%] (n=6) | 100% [61–100%] (n=6) | 0% [0–39%] (n=6) | 100% [76–100%] (n=12) |",
 		"consistency (MT-Bench)", "These are the papers' figures on the published file, not measured here",
-		"o1-preview", "claude and gemini: κ 0.00",
+		"o1-preview", "claude and gemini: κ 0.00", "## What each agent cost", "**Results file:**",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("the report lacks %q:\n%s", want, r.stdout)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 )
 
 func TestReadTheLayouts(t *testing.T) {
@@ -112,6 +114,20 @@ func TestCombine(t *testing.T) {
 	for _, c := range [][3]string{{LabelA, LabelA, LabelA}, {LabelA, LabelTie, LabelA}, {LabelTie, LabelB, LabelB}, {LabelA, LabelB, Inconsistent}, {LabelTie, LabelTie, LabelTie}} {
 		if got := combine(c[0], c[1]); got != c[2] {
 			t.Errorf("combine(%s, %s) = %s, want %s", c[0], c[1], got, c[2])
+		}
+	}
+}
+
+// A stopped run's document says how to carry on: the same command again.
+func TestOutcomeDocumentSaysHowToCarryOn(t *testing.T) {
+	for kind, want := range map[engine.OutcomeKind]string{
+		engine.OutcomeOverBudget:  "With a higher --max-cost, run the same command again to ask only the calls left; the answers so far are in r.jsonl.",
+		engine.OutcomeInterrupted: "Calls already answered are kept: run the same command again",
+	} {
+		o := Outcome{Run: engine.Outcome{Result: kind, Summary: "$0.01 spent of a $0.01 budget"}, Results: "r.jsonl"}
+		md := doc.Markdown(o.Document())
+		if !strings.Contains(md, want) || strings.Contains(md, "arena resume") {
+			t.Errorf("%s:\n%s", kind, md)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/engine/inputs"
 	"github.com/arenadebate/arena/engine/judge"
 )
@@ -159,4 +160,29 @@ func openResults(path string, head resultsHeader) ([]Result, *os.File, error) {
 		f.Write([]byte("\n")) // after a line cut off
 	}
 	return done, f, nil
+}
+
+// Document is the benchmark run's outcome document: its figures, what
+// stopped it and how to carry on, and what each agent cost.
+func (o Outcome) Document() doc.Document {
+	d := o.Report.Document()
+	d.Result, d.Summary = engine.ResultWords(o.Run.Result), o.Report.Summary()
+	d.Facts = append(d.Facts, doc.Fact{Name: "Results file", Value: trust.Text(o.Results)})
+	again := "run the same command again to ask only the calls left; the answers so far are in " + trust.Text(o.Results)
+	switch o.Run.Result {
+	case engine.OutcomeOverBudget:
+		d.Notices = append(d.Notices, doc.Notice{Label: "Over budget", Text: o.Run.Summary + ". With a higher --max-cost, " + again + "."})
+	case engine.OutcomeInterrupted:
+		d.Notices = append(d.Notices, doc.Notice{Label: "Interrupted", Text: "Calls already answered are kept: " + again + "."})
+	case engine.OutcomeAborted:
+		d.Notices = append(d.Notices, doc.Notice{Label: "Calls failed", Text: "Some calls failed: " + again + "."})
+	}
+	if rd := o.Run.Document; rd != nil {
+		for _, s := range rd.Sections {
+			if s.ID == doc.SectionCosts {
+				d.Sections = append(d.Sections, s)
+			}
+		}
+	}
+	return d
 }

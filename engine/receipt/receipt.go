@@ -152,8 +152,6 @@ func (p Pair) WordsIn(names []string, unit string) string {
 	return fmt.Sprintf("%s over %s in only %d of %d %s (level in the rest) — counted as a tie", a, b, hi, n, orders(n))
 }
 
-func orders(n int) string { return plural(n, "order") }
-
 func plural(n int, unit string) string {
 	if n == 1 {
 		return unit

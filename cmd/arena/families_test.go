@@ -2,8 +2,10 @@ package main
 
 import (
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
 )
 
@@ -79,5 +81,31 @@ func TestMinFamiliesRefusesABenchPanel(t *testing.T) {
 	}
 	if n := benchCalls(t, s); n > 0 {
 		t.Fatalf("%d calls", n)
+	}
+}
+
+// The log records --min-families, and arena resume holds the run to it
+// with the resumer's agents: once codex is configured as an Anthropic
+// model, the judging's three families are two, and the resume is refused.
+func TestResumeHoldsMinFamilies(t *testing.T) {
+	s := newSandbox(t)
+	c := resumeCases[2] // judge: codex's analysis hangs
+	s.fakes.SetScript(c.script(&clitest.Step{Mode: clitest.ModeHang}))
+	cmd, out := s.start(append(c.setup(s), "--judges", "claude,gemini,codex", "--min-families", "3")...)
+	waitForCall(t, s, c.cutAgent, c.cutKind)
+	waitForFinished(t, s, c.finished)
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := exitCodeOf(cmd.Wait()); code != exitInterrupted {
+		t.Fatalf("exit %d after SIGINT\n%s", code, out)
+	}
+	start := s.onlyLog().Events[0].Payload.(engine.DebateStarted)
+	if rs := start.Invocation.Settings; rs == nil || rs.MinFamilies == nil || *rs.MinFamilies != 3 {
+		t.Fatalf("the log does not record --min-families 3: %+v", start.Invocation.Settings)
+	}
+	s.fakes.SetScript(nil)
+	s.writeConfig("agents:\n  codex: {family: anthropic}\n")
+	r := s.run("resume", "--no-tui", s.logs()[0])
+	if r.code != engine.ExitFamilies || !strings.Contains(r.stderr, "--min-families 3: the judges span 2 vendor families: anthropic (claude, codex), google (gemini)") {
+		t.Fatalf("resume: exit %d\n%s", r.code, r.stderr)
 	}
 }

@@ -24,8 +24,8 @@ var benchExits = exits{
 	{Code: exitError, Means: "internal error"},
 	{Code: exitUsage, Means: "usage error (no such file, a layout arena does not read, a results file of another file)"},
 	{Code: exitAborted, Means: "some calls failed: run it again to ask them again"},
-	{Code: engine.ExitFamilies, Means: "refused before any call: the judges span fewer vendor families than --min-families"},
 	{Code: exitOverBudget, Means: "over budget: run it again with a higher --max-cost to carry on"},
+	{Code: engine.ExitFamilies, Means: "refused before any call: the judges span fewer vendor families than --min-families"},
 	{Code: exitInterrupted, Means: "interrupted: run it again to carry on"},
 }
 

@@ -3,7 +3,9 @@ package engine
 import (
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,6 +70,9 @@ type Setup struct {
 	// must span once the authors' are kept out (min_families; 0: any):
 	// Quorum checks it.
 	MinFamilies int
+	// Swap are the agents arena resume --seat gives seats, by the seat's
+	// or its agent's name: Quorum counts them in the seats' place.
+	Swap map[string]challengers.Agent
 	// Reaper starts what removes the run's temporary directories if
 	// arena is killed: call it before making one.
 	Reaper func()
@@ -95,6 +100,7 @@ func (s Setup) Shared(p *seating.Picker) {
 // only the author's family: the error matches seating.ErrFamilies and
 // names the families.
 func (s Setup) Quorum(what string, seats []challengers.Agent, authors ...string) error {
+	seats = s.swapped(seats)
 	var out []challengers.Agent
 	for _, n := range authors {
 		if a, ok := s.Roster.Agents[n]; ok && n != "" {
@@ -102,6 +108,30 @@ func (s Setup) Quorum(what string, seats []challengers.Agent, authors ...string)
 		}
 	}
 	return seating.Quorum(s.MinFamilies, what, seats, out)
+}
+
+// swapped are the seats with Swap's agents in their place: an agent's
+// replaced, and one given a seat by the seat's name added (the agent it
+// replaces may hold other seats still).
+func (s Setup) swapped(seats []challengers.Agent) []challengers.Agent {
+	if len(s.Swap) == 0 {
+		return seats
+	}
+	out := make([]challengers.Agent, 0, len(seats))
+	names := map[string]bool{}
+	for _, a := range seats {
+		names[a.Name] = true
+		if b, ok := s.Swap[a.Name]; ok {
+			a = b
+		}
+		out = append(out, a)
+	}
+	for _, key := range slices.Sorted(maps.Keys(s.Swap)) {
+		if !names[key] {
+			out = append(out, s.Swap[key])
+		}
+	}
+	return out
 }
 
 // Prepared is a request ready to run.

@@ -86,8 +86,31 @@ func TestMinFamiliesRefusesABenchPanel(t *testing.T) {
 
 // The log records --min-families, and arena resume holds the run to it
 // with the resumer's agents: once codex is configured as an Anthropic
-// model, the judging's three families are two, and the resume is refused.
+// model, or its seat goes to one (--seat codex=sonnet), the judging's
+// three families are two, and the resume is refused.
 func TestResumeHoldsMinFamilies(t *testing.T) {
+	for _, c := range []struct {
+		name, config string
+		seat         []string
+		want         string
+	}{
+		{"codex an Anthropic model", "agents:\n  codex: {family: anthropic}\n", nil, "anthropic (claude, codex), google (gemini)"},
+		{"codex's seat to one", "agents:\n  sonnet: {api: openai, base_url: http://127.0.0.1:9/v1, model: anthropic/claude-sonnet-4.5}\n", []string{"--seat", "codex=sonnet"}, "anthropic (claude, sonnet), google (gemini)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, log := interruptedJudging(t)
+			s.writeConfig(c.config)
+			r := s.run(append([]string{"resume", "--no-tui", log}, c.seat...)...)
+			if r.code != engine.ExitFamilies || !strings.Contains(r.stderr, "--min-families 3: the judges span 2 vendor families: "+c.want) {
+				t.Fatalf("resume: exit %d\n%s", r.code, r.stderr)
+			}
+		})
+	}
+}
+
+// interruptedJudging is a judging by claude, gemini and codex with
+// --min-families 3, interrupted while codex's analysis hangs.
+func interruptedJudging(t *testing.T) (*sandbox, string) {
 	s := newSandbox(t)
 	c := resumeCases[2] // judge: codex's analysis hangs
 	s.fakes.SetScript(c.script(&clitest.Step{Mode: clitest.ModeHang}))
@@ -103,9 +126,5 @@ func TestResumeHoldsMinFamilies(t *testing.T) {
 		t.Fatalf("the log does not record --min-families 3: %+v", start.Invocation.Settings)
 	}
 	s.fakes.SetScript(nil)
-	s.writeConfig("agents:\n  codex: {family: anthropic}\n")
-	r := s.run("resume", "--no-tui", s.logs()[0])
-	if r.code != engine.ExitFamilies || !strings.Contains(r.stderr, "--min-families 3: the judges span 2 vendor families: anthropic (claude, codex), google (gemini)") {
-		t.Fatalf("resume: exit %d\n%s", r.code, r.stderr)
-	}
+	return s, s.logs()[0]
 }

@@ -213,6 +213,8 @@ type RunSettings struct {
 	MaxCost     string   `json:"max_cost,omitempty"`
 	MaxCalls    *int     `json:"max_calls,omitempty"`
 	MaxTokens   string   `json:"max_tokens,omitempty"`
+	// MinFamilies is --min-families: a resumed run holds the same quorum.
+	MinFamilies *int `json:"min_families,omitempty"`
 }
 
 // Setting is one of a protocol's own parameters, for the record and for a

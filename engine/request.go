@@ -3,10 +3,13 @@ package engine
 import (
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/seating"
 )
 
@@ -63,6 +66,13 @@ type Setup struct {
 	// outcome.
 	Warn      func(string)
 	NoteSeats func(...string)
+	// MinFamilies is how many vendor families the run's deciding seats
+	// must span once the authors' are kept out (min_families; 0: any):
+	// Quorum checks it.
+	MinFamilies int
+	// Swap are the agents arena resume --seat gives seats, by the seat's
+	// or its agent's name: Quorum counts them in the seats' place.
+	Swap map[string]challengers.Agent
 	// Reaper starts what removes the run's temporary directories if
 	// arena is killed: call it before making one.
 	Reaper func()
@@ -82,6 +92,46 @@ func (s Setup) Shared(p *seating.Picker) {
 	s.NoteSeats(p.Shared()...)
 	s.NoteSeats(p.SameFamily()...)
 	s.NoteSeats(p.Notes()...)
+}
+
+// Quorum refuses a run whose deciding seats (what names them: "judges")
+// span fewer vendor families than MinFamilies once the families of the
+// authors (agents' names; "" for none) are kept out, or, with an author,
+// only the author's family: the error matches seating.ErrFamilies and
+// names the families.
+func (s Setup) Quorum(what string, seats []challengers.Agent, authors ...string) error {
+	seats = s.swapped(seats)
+	var out []challengers.Agent
+	for _, n := range authors {
+		if a, ok := s.Roster.Agents[n]; ok && n != "" {
+			out = append(out, a)
+		}
+	}
+	return seating.Quorum(s.MinFamilies, what, seats, out)
+}
+
+// swapped are the seats with Swap's agents in their place: an agent's
+// replaced, and one given a seat by the seat's name added (the agent it
+// replaces may hold other seats still).
+func (s Setup) swapped(seats []challengers.Agent) []challengers.Agent {
+	if len(s.Swap) == 0 {
+		return seats
+	}
+	out := make([]challengers.Agent, 0, len(seats))
+	names := map[string]bool{}
+	for _, a := range seats {
+		names[a.Name] = true
+		if b, ok := s.Swap[a.Name]; ok {
+			a = b
+		}
+		out = append(out, a)
+	}
+	for _, key := range slices.Sorted(maps.Keys(s.Swap)) {
+		if !names[key] {
+			out = append(out, s.Swap[key])
+		}
+	}
+	return out
 }
 
 // Prepared is a request ready to run.

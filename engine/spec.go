@@ -174,7 +174,12 @@ const (
 	ExitAborted = 4
 	// ExitOverBudget: the run's budget was spent, and it stopped before a
 	// call (sysexits' EX_TEMPFAIL: arena resume carries it on).
-	ExitOverBudget  = 75
+	ExitOverBudget = 75
+	// ExitFamilies: the run was refused before any call, for its deciding
+	// seats span fewer vendor families than --min-families asks, or only
+	// the author's (sysexits' EX_CONFIG: the panel is the person's to
+	// change).
+	ExitFamilies    = 78
 	ExitInterrupted = 130
 )
 
@@ -205,6 +210,13 @@ func RunExits(own ...Exit) Exits {
 // Aborted is a protocol's exit 4: its run could not go on, and why.
 func Aborted(why string) Exit {
 	return Exit{Code: ExitAborted, Means: why, Outcomes: []OutcomeKind{OutcomeAborted}}
+}
+
+// TooFewFamilies is a protocol's exit 78: its deciding seats (seats says
+// which they are) span fewer vendor families than --min-families, or only
+// the author's, and the run was refused before any call.
+func TooFewFamilies(seats string) Exit {
+	return Exit{Code: ExitFamilies, Means: "refused before any call: " + seats + " span fewer vendor families than --min-families (min_families), or only the author's"}
 }
 
 // Code is the exit code a run's outcome ends with: that of the exit

@@ -7,7 +7,7 @@ import (
 // applyFlags applies the command line, the most specific intent.
 func (l *loader) applyFlags() error {
 	for _, apply := range []func() error{
-		l.defenderFlag, l.challengersFlag, l.maxRoundsFlag, l.timeoutFlag, l.logFlags, l.budgetFlags,
+		l.defenderFlag, l.challengersFlag, l.maxRoundsFlag, l.timeoutFlag, l.logFlags, l.budgetFlags, l.minFamiliesFlag,
 	} {
 		if err := apply(); err != nil {
 			return err

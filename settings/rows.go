@@ -39,6 +39,7 @@ func (s *Settings) Rows() []Row {
 	for i := range rows {
 		rows[i].Source = s.Source(rows[i].Key)
 	}
+	rows = append(rows, s.minFamiliesRow())
 	rows = append(rows, s.budgetRows()...)
 	for _, name := range s.agentNames() {
 		key := keyAgents + "." + name

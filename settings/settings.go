@@ -38,6 +38,11 @@ type Settings struct {
 	// in arena stats (shadow mode: it decides nothing). Off by default.
 	ShadowEscalationGate bool
 
+	// MinFamilies is how many vendor families a run's deciding seats
+	// must span, once the author's are kept out (families.go; 0: no
+	// minimum).
+	MinFamilies int
+
 	// The run's budget (budget.go): 0 is no limit.
 	MaxCostUSD float64
 	MaxCalls   int
@@ -96,6 +101,7 @@ type Flags struct {
 	MaxCost     *string  // --max-cost USD
 	MaxCalls    *int     // --max-calls N
 	MaxTokens   *string  // --max-tokens N
+	MinFamilies *int     // --min-families N
 }
 
 // Env is everything the loader reads from the outside world, so tests can
@@ -212,7 +218,7 @@ func defaults() *Settings {
 		src:                       map[string]origin{},
 		agents:                    map[string]*agentMeta{},
 	}
-	for _, key := range append(topKeys, budgetKeys...) {
+	for _, key := range slices.Concat(topKeys, budgetKeys, []string{keyMinFamilies}) {
 		s.src[key] = defaultOrigin
 	}
 	delete(s.src, keyChallengers) // discovered at the end unless set

@@ -96,6 +96,12 @@ var precedenceCases = []struct {
 		want: [4]any{false, false, true, true},
 	},
 	{
+		key: "min_families", config: "min_families: 3",
+		flag: func(f *Flags) { f.MinFamilies = ptr(2) }, flagSource: "flag --min-families",
+		get:  func(s *Settings) any { return s.MinFamilies },
+		want: [4]any{0, 0, 3, 2},
+	},
+	{
 		key: "output_cap", config: "output_cap: 512KiB",
 		get:  func(s *Settings) any { return s.OutputCap },
 		want: [4]any{challengers.DefaultOutputCap, challengers.DefaultOutputCap, int64(512 << 10), int64(512 << 10)},

@@ -64,6 +64,9 @@ const starterHead = `# arena's config (arena config init wrote it; it is yours n
 # skeptical_of_early_agreement: true   # a round-1 "agree" counts as "partial"
 # output_cap: 8MiB               # per call: a runaway agent is stopped, not buffered
 
+# min_families: 3                # vendor families a panel must span, the
+#                                # author's left out (--min-families; 0: any)
+
 # A budget for every run (0: no limit; see arena --help).
 # max_cost: 2.50                 # USD (--max-cost)
 # max_calls: 40                  # model calls (--max-calls)

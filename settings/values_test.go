@@ -147,7 +147,7 @@ func TestRows(t *testing.T) {
 		}
 	}
 	wantKeys := "defender challengers max_rounds timeout_per_cli output_cap save_debate_logs debate_log_path skeptical_of_early_agreement shadow_escalation_gate " +
-		"max_cost max_calls max_tokens agents.claude agents.codex agents.gemini agents.qwen agents.llama"
+		"min_families max_cost max_calls max_tokens agents.claude agents.codex agents.gemini agents.qwen agents.llama"
 	if strings.Join(keys, " ") != wantKeys {
 		t.Errorf("row keys:\n%s\nwant\n%s", strings.Join(keys, " "), wantKeys)
 	}

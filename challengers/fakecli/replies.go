@@ -121,7 +121,7 @@ type replySet map[fakeapi.Kind]func(v voice, prompt string) obj
 // set per protocol: the shapes its spec lists (engine.Spec.Layouts),
 // which `fakecli shapes` prints and TestEveryProtocolHasEveryPart holds
 // the list to. A shape the fakes do not know is answered "OK".
-var protocolReplies = joinReplies(debateReplies, compareReplies, judgeReplies, verdictReplies, rankReplies)
+var protocolReplies = joinReplies(debateReplies, compareReplies, judgeReplies, verdictReplies, rankReplies, benchReplies)
 
 func joinReplies(sets ...replySet) replySet {
 	out := replySet{}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/seating"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/inputs"
@@ -153,6 +154,9 @@ func (a *app) execute(args []string) int {
 		return int(code)
 	}
 	fmt.Fprintf(a.stderr, "arena: %v\n", err)
+	if errors.Is(err, seating.ErrFamilies) {
+		return engine.ExitFamilies
+	}
 	var se *settings.Error
 	var ue usageError
 	if errors.As(err, &se) || errors.As(err, &ue) || isCobraUsage(err) {
@@ -215,6 +219,7 @@ type commonFlags struct {
 	noLog                             bool
 	maxCost, maxTokens                string
 	maxCalls                          int
+	minFamilies                       int
 }
 
 // settingsUse says which of the settings' flags a command takes.
@@ -228,6 +233,7 @@ const (
 	useLogDir                             // --log-dir
 	useNoLog                              // --no-log
 	useBudget                             // --max-cost, --max-calls, --max-tokens
+	useFamilies                           // --min-families
 	useOwnLogs                            // its logs go out of the work tree unless --log-dir says (verdict)
 	usePersistent                         // its subcommands take them too (config init)
 	useAsStarted                          // they change a run started before (resume): its own by default
@@ -270,13 +276,16 @@ func (f *commonFlags) register(cmd *cobra.Command, use settingsUse, rounds strin
 		fl.IntVar(&f.maxCalls, "max-calls", 0, "stop the run before a call once N calls are made (0: no limit)")
 		fl.StringVar(&f.maxTokens, "max-tokens", "", "stop the run before a call once N tokens are used, e.g. 200000 or 200k (0: no limit)")
 	}
-	inGroup(fl, groupSettings, "config", "defender", "challengers", "max-rounds", "timeout", "log-dir", "no-log", "max-cost", "max-calls", "max-tokens")
+	if use&useFamilies != 0 {
+		fl.IntVar(&f.minFamilies, "min-families", 0, "refuse the run, before any call, unless its deciding seats span N vendor families, the author's left out (0: any)")
+	}
+	inGroup(fl, groupSettings, "config", "defender", "challengers", "max-rounds", "timeout", "log-dir", "no-log", "max-cost", "max-calls", "max-tokens", "min-families")
 }
 
 // protocolUse are the settings' flags a protocol's command takes, and what
 // its --max-rounds says.
 func protocolUse(p engine.Spec) (settingsUse, string) {
-	use := useConfig | useSeats | useLogDir | useNoLog | useBudget
+	use := useConfig | useSeats | useLogDir | useNoLog | useBudget | useFamilies
 	if p.Uses.Timeout {
 		use |= useTimeout
 	}
@@ -328,6 +337,9 @@ func (f *commonFlags) settingsFlags(cmd *cobra.Command) settings.Flags {
 	}
 	if changed("max-tokens") {
 		sf.MaxTokens = &f.maxTokens
+	}
+	if changed("min-families") {
+		sf.MinFamilies = &f.minFamilies
 	}
 	return sf
 }

@@ -19,7 +19,7 @@ func askedWith(sf settings.Flags) engine.RunSettings {
 		rs.Defender = *sf.Defender
 	}
 	rs.Challengers = sf.Challengers
-	rs.MaxRounds, rs.MaxCalls = sf.MaxRounds, sf.MaxCalls
+	rs.MaxRounds, rs.MaxCalls, rs.MinFamilies = sf.MaxRounds, sf.MaxCalls, sf.MinFamilies
 	if sf.Timeout != nil {
 		rs.Timeout = *sf.Timeout
 	}
@@ -42,7 +42,7 @@ func settingsOf(rs engine.RunSettings) settings.Flags {
 		return &v
 	}
 	sf.Defender, sf.Timeout, sf.MaxCost, sf.MaxTokens = str(rs.Defender), str(rs.Timeout), str(rs.MaxCost), str(rs.MaxTokens)
-	sf.Challengers, sf.MaxRounds, sf.MaxCalls = rs.Challengers, rs.MaxRounds, rs.MaxCalls
+	sf.Challengers, sf.MaxRounds, sf.MaxCalls, sf.MinFamilies = rs.Challengers, rs.MaxRounds, rs.MaxCalls, rs.MinFamilies
 	return sf
 }
 
@@ -71,6 +71,9 @@ func commandLine(p engine.Spec, req engine.Request, rs engine.RunSettings) []str
 	}
 	if rs.MaxTokens != "" {
 		flag("max-tokens", rs.MaxTokens)
+	}
+	if rs.MinFamilies != nil {
+		flag("min-families", fmt.Sprint(*rs.MinFamilies))
 	}
 	defaults := engine.FieldsOf(p.New())
 	var pos []string

@@ -111,6 +111,7 @@ func (a *app) commands(cf *commonFlags) []*cobra.Command {
 		withExitsAfter(with(a.resumeCmd(cf), useConfig|useLogDir|useTimeout|useRounds|useBudget|useAsStarted), "the resumed command's own (see its --help; 75 over budget again), and", resumeExits),
 		withExits(with(a.askCmd(cf), useConfig|useTimeout), askExits),
 		withExits(with(a.statsCmd(cf), useConfig|useLogDir), statsExits),
+		withExits(with(a.benchCmd(cf), useConfig|useTimeout|useBudget|useFamilies), benchExits),
 		withExits(a.labelCmd(cf), labelExits),
 		withExits(with(a.installCmd(cf), useConfig), installExits),
 		withExits(with(a.mcpCmd(cf), useConfig|useLogDir|useNoLog|useBudget), mcpExits),

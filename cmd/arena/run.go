@@ -148,8 +148,9 @@ func (a *app) setup(p engine.Spec, s *settings.Settings, sf settings.Flags, out 
 		rounds = p.Uses.RoundsDefault
 	}
 	var resumes []engine.Event
+	var swap map[string]challengers.Agent
 	if rr := a.resume; rr != nil {
-		resumes = rr.hist.Resumes
+		resumes, swap = rr.hist.Resumes, rr.swap
 	}
 	resuming := a.resume != nil
 	return engine.Setup{
@@ -159,6 +160,7 @@ func (a *app) setup(p engine.Spec, s *settings.Settings, sf settings.Flags, out 
 		Stdin: a.stdin, IncludeSecrets: out.includeSecrets,
 		LogDir: s.DebateLogPath, SaveLogs: s.SaveDebateLogs, DryRun: out.dryRun, Resuming: resuming, Resumes: resumes,
 		Warn: func(msg string) { a.warn("%s", msg) }, NoteSeats: a.noteSeats, Reaper: a.startReaper,
+		MinFamilies: s.MinFamilies, Swap: swap,
 	}
 }
 

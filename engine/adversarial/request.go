@@ -53,6 +53,10 @@ func (r *Request) Prepare(s engine.Setup) (*engine.Prepared, error) {
 		}
 		cfg.Challengers = append(cfg.Challengers, c)
 	}
-	s.NoteSeats(seating.SameFamily(append([]challengers.Agent{def}, cfg.Challengers...))...)
+	seats := append([]challengers.Agent{def}, cfg.Challengers...)
+	if err := s.Quorum("defender and challengers", seats); err != nil {
+		return nil, err
+	}
+	s.NoteSeats(seating.SameFamily(seats)...)
 	return &engine.Prepared{Protocol: New(cfg), Name: topic}, nil
 }

@@ -24,6 +24,7 @@ by round to a consensus report or, failing that, a tradeoff document.`,
 		{Code: engine.ExitUsage, Means: "usage error (bad flag, config, topic or context file)"},
 		{Code: ExitTradeoff, Means: "no consensus: a tradeoff document was written", Outcomes: []engine.OutcomeKind{OutcomeTradeoff}},
 		engine.Aborted("debate aborted (no usable challenger, the defender failed, every challenger failed)"),
+		engine.TooFewFamilies("the defender and the challengers"),
 	},
 	Tool: engine.Tool{
 		About: "Adversarial debate: a defender model takes a position on a question or decision, challenger models attack it in parallel, round by round, to a consensus report or a tradeoff document naming the assumption the decision turns on. Use it to have other models attack a plan.",

@@ -96,6 +96,10 @@ type Config struct {
 	// Orders is how many counterbalanced orders the judge is asked in
 	// (0: two, or one with Single); see receipt.Orders.
 	Orders int
+	// Repeats is how many times each order is asked (0 or 1: once): the
+	// same prompt again, a call of its own, to tell the judge's noise
+	// from its position bias (arena stats' repeat stability).
+	Repeats int
 	// Authors are the agents that wrote each option, in option order,
 	// where the person said ("" or nil: not said), for arena stats.
 	Authors []string
@@ -116,6 +120,9 @@ func (c Config) orders() int {
 	return DefaultOrders
 }
 
+// repeats is how many times the judge is asked each order.
+func (c Config) repeats() int { return max(c.Repeats, 1) }
+
 // author is the agent that wrote option i ("" when not said).
 func (c Config) author(i int) string {
 	if i < len(c.Authors) {
@@ -135,27 +142,41 @@ func advocateSeat(option string) string { return "for " + option }
 
 const judgeSeat = "judge"
 
-// judgeSeatOf is the seat of the judge's k-th reading: "judge", "judge,
-// reversed", "judge, order 3".
-func judgeSeatOf(k int) string {
+// judgeSeatOf is the seat of the judge's k-th order, asked for the
+// rep-th time (0: the first): "judge", "judge, reversed", "judge, order
+// 3", "judge, reversed, repeat 2". Each asking is a seat of its own, so
+// that a repeat is a call of its own (arena resume reuses each asking's
+// own reply).
+func judgeSeatOf(k, rep int) string {
+	seat := fmt.Sprintf("judge, order %d", k+1)
 	switch k {
 	case 0:
-		return judgeSeat
+		seat = judgeSeat
 	case 1:
-		return "judge, reversed"
+		seat = "judge, reversed"
 	}
-	return fmt.Sprintf("judge, order %d", k+1)
+	return seat + repeatWords(rep)
 }
 
 // judgeRoleOf is that seat's role.
-func judgeRoleOf(k int) engine.Role {
+func judgeRoleOf(k, rep int) engine.Role {
+	role := fmt.Sprintf("judge, options in order %d", k+1)
 	switch k {
 	case 0:
-		return "judge"
+		role = "judge"
 	case 1:
-		return "judge, options reversed"
+		role = "judge, options reversed"
 	}
-	return engine.Role(fmt.Sprintf("judge, options in order %d", k+1))
+	return engine.Role(role + repeatWords(rep))
+}
+
+// repeatWords name the rep-th asking of an order: "" for the first,
+// ", repeat 2" for the second.
+func repeatWords(rep int) string {
+	if rep == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", repeat %d", rep+1)
 }
 
 // Phases lists the phases this comparison goes through.
@@ -190,7 +211,9 @@ func (p *Protocol) Start() engine.DebateStarted {
 		}
 	}
 	for k := range cfg.orders() {
-		seats = append(seats, engine.Seat{Name: judgeSeatOf(k), Agent: cfg.Judge.Name, Role: judgeRoleOf(k)})
+		for rep := range cfg.repeats() {
+			seats = append(seats, engine.Seat{Name: judgeSeatOf(k, rep), Agent: cfg.Judge.Name, Role: judgeRoleOf(k, rep)})
+		}
 	}
 	addAgent(cfg.Judge)
 	var ctxFiles []engine.ContextFile
@@ -209,6 +232,9 @@ func (p *Protocol) Start() engine.DebateStarted {
 	}
 	if k := cfg.orders(); k != DefaultOrders {
 		settings = append(settings, engine.Setting{Name: "orders", Value: fmt.Sprint(k)})
+	}
+	if n := cfg.repeats(); n > 1 {
+		settings = append(settings, engine.Setting{Name: "repeats", Value: fmt.Sprint(n)})
 	}
 	if slices.ContainsFunc(cfg.Authors, func(a string) bool { return a != "" }) {
 		var parts []string
@@ -255,7 +281,11 @@ type run struct {
 
 // reading is the judge's scorecard in one order of the options.
 type reading struct {
-	order       []string
+	order []string
+	// criteria are the criteria in the order the judge was shown them,
+	// rotated with the options (judgeOrders).
+	criteria    []string
+	k, rep      int // which order, and which asking of it
 	j           Judgement
 	card        Scorecard
 	seat, agent string
@@ -408,6 +438,47 @@ func (r *run) base(order []string) base {
 	return base{Topic: r.cfg.Decision, Context: r.cfg.Context, Options: order, Criteria: r.criteria, Stakeholders: r.cfg.Stakeholders}
 }
 
+// judgeOrder is one order the judge reads the options in: the options,
+// and the criteria, each in their k-th counterbalanced order.
+type judgeOrder struct {
+	options  []string
+	criteria []Criterion
+}
+
+// judgeOrders are the orders the judge is asked in: the options as given,
+// reversed, and further counterbalanced orders when asked (receipt.Orders),
+// with the criteria rotated the same way. A judge that weighs the first
+// criterion it reads most is then counterbalanced as one that favours the
+// first option is. Criteria with fewer distinct orders than the options
+// (one criterion; two of them over three orders) take theirs in turn.
+func (r *run) judgeOrders() []judgeOrder {
+	k := r.cfg.orders()
+	optionOrders := receipt.Orders(indexes(len(r.cfg.Options)), k)
+	criteriaOrders := receipt.Orders(indexes(len(r.criteria)), k)
+	out := make([]judgeOrder, len(optionOrders))
+	for n, o := range optionOrders {
+		for _, i := range o {
+			out[n].options = append(out[n].options, r.cfg.Options[i])
+		}
+		if len(criteriaOrders) == 0 {
+			continue
+		}
+		for _, i := range criteriaOrders[n%len(criteriaOrders)] {
+			out[n].criteria = append(out[n].criteria, r.criteria[i])
+		}
+	}
+	return out
+}
+
+// indexes are 0 … n-1.
+func indexes(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
 func (r *run) askCriteria(ctx context.Context) {
 	q := r.question(judgeSeat, r.judge, "judge", TaskCriteria, ShapeCriteria,
 		prompts.Render("criteria", ShapeCriteria, r.base(r.cfg.Options)),
@@ -517,25 +588,17 @@ type judgePrompt struct {
 
 // judgePhase asks the judge for its scorecard in every order at once: the
 // options as given, reversed, and further counterbalanced orders when
-// asked (receipt.Orders); once, alone, with --single.
+// asked, the criteria rotated with them (judgeOrders), each order asked
+// Repeats times; once, alone, with --single.
 func (r *run) judgePhase(ctx context.Context) {
-	base := make([]int, len(r.cfg.Options))
-	for i := range base {
-		base[i] = i
-	}
-	var orders [][]string
-	for _, o := range receipt.Orders(base, r.cfg.orders()) {
-		var names []string
-		for _, i := range o {
-			names = append(names, r.cfg.Options[i])
-		}
-		orders = append(orders, names)
-	}
-	qs := make([]engine.Question, len(orders))
-	cases := make([][]judgeCase, len(orders))
-	for k, order := range orders {
-		p := judgePrompt{base: r.base(order), Rebuttals: !r.cfg.Quick && !r.cfg.Single}
-		for _, o := range order {
+	var qs []engine.Question
+	var asked []reading
+	var cases [][]judgeCase
+	for k, jo := range r.judgeOrders() {
+		b := r.base(jo.options)
+		b.Criteria = jo.criteria
+		p := judgePrompt{base: b, Rebuttals: !r.cfg.Quick && !r.cfg.Single}
+		for _, o := range jo.options {
 			i := slices.Index(r.cfg.Options, o)
 			c := judgeCase{Option: o, Opening: r.openText[i]}
 			if r.rebuttals[i] != nil {
@@ -543,16 +606,23 @@ func (r *run) judgePhase(ctx context.Context) {
 			}
 			p.Cases = append(p.Cases, c)
 		}
-		cases[k] = p.Cases
 		name := "judge"
 		if r.cfg.Single {
 			name = "single"
 		}
-		qs[k] = r.question(judgeSeatOf(k), r.judge, string(judgeRoleOf(k)), TaskJudge, ShapeJudge,
-			prompts.Render(name, ShapeJudge, p),
-			func(t string) (engine.Reply, error) {
-				return nonNil(parseJudgement(t, r.cfg.Options, r.criteria, p.Rebuttals))
-			})
+		prompt := prompts.Render(name, ShapeJudge, p)
+		var names []string
+		for _, c := range jo.criteria {
+			names = append(names, c.Name)
+		}
+		for rep := range r.cfg.repeats() {
+			qs = append(qs, r.question(judgeSeatOf(k, rep), r.judge, string(judgeRoleOf(k, rep)), TaskJudge, ShapeJudge, prompt,
+				func(t string) (engine.Reply, error) {
+					return nonNil(parseJudgement(t, r.cfg.Options, r.criteria, p.Rebuttals))
+				}))
+			asked = append(asked, reading{order: jo.options, criteria: names, k: k, rep: rep})
+			cases = append(cases, p.Cases)
+		}
 	}
 	answers, ok := r.askSeats(ctx, qs)
 	if !ok {
@@ -560,7 +630,8 @@ func (r *run) judgePhase(ctx context.Context) {
 	}
 	for k, a := range answers {
 		j := a.Reply.(Judgement)
-		rd := reading{order: orders[k], j: j, card: Card(j.Scores), seat: qs[k].Seat, agent: qs[k].Agent.Name}
+		rd := asked[k]
+		rd.j, rd.card, rd.seat, rd.agent = j, Card(j.Scores), qs[k].Seat, qs[k].Agent.Name
 		for _, c := range cases[k] {
 			rd.bytes = append(rd.bytes, len(c.Opening)+len(c.Rebuttal))
 		}
@@ -596,7 +667,7 @@ func (r *run) picks() []string {
 func (r *run) scorecardTable() {
 	cols := []string{"option"}
 	for i := range r.readings {
-		cols = append(cols, readingName(i, len(r.readings)))
+		cols = append(cols, r.readingName(i))
 	}
 	cols = append(cols, "average", "recommended by")
 	v := Decide(r.picks())
@@ -612,7 +683,7 @@ func (r *run) scorecardTable() {
 		var by []string
 		for i, rd := range r.readings {
 			if rd.j.Recommendation == o {
-				by = append(by, readingName(i, len(r.readings)))
+				by = append(by, r.readingName(i))
 			}
 		}
 		cells = append(cells, strings.Join(by, ", "))
@@ -636,17 +707,26 @@ func (r *run) scorecardTable() {
 	r.rt.Bus.Emit(t)
 }
 
-// readingName names a reading: "as given", "reversed", "order 3".
-func readingName(i, n int) string {
-	switch {
-	case n == 1:
+// readingName names reading i: "as given", "reversed", "order 3", and
+// "as given, repeat 2" for an order asked again; "score" when there is
+// one reading.
+func (r *run) readingName(i int) string {
+	if len(r.readings) == 1 {
 		return "score"
-	case i == 0:
+	}
+	rd := r.readings[i]
+	return orderName(rd.k) + repeatWords(rd.rep)
+}
+
+// orderName names the judge's k-th order of the options.
+func orderName(k int) string {
+	switch k {
+	case 0:
 		return "as given"
-	case i == 1:
+	case 1:
 		return "reversed"
 	}
-	return fmt.Sprintf("order %d", i+1)
+	return fmt.Sprintf("order %d", k+1)
 }
 
 func (r *run) record(seat, agent, body string) {

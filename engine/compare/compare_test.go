@@ -305,7 +305,7 @@ func TestAFlipCountsAsATie(t *testing.T) {
 	}
 	rc := tables[0]
 	for _, row := range rc.Rows {
-		if row.Stance != engine.StanceDisagree {
+		if row.Stance != engine.StanceDisagree && !strings.HasPrefix(row.Cells[0], "shown ") {
 			t.Fatalf("a receipt held: %+v", row)
 		}
 	}

@@ -25,7 +25,7 @@ const recommendation = "recommendation"
 func (r *run) receiptReadings(criterion string) []receipt.Reading {
 	var out []receipt.Reading
 	for _, rd := range r.readings {
-		rr := receipt.Reading{Scores: receipt.NoScores(len(r.cfg.Options)), Pick: slices.Index(r.cfg.Options, rd.j.Recommendation)}
+		rr := receipt.Reading{Scores: receipt.NoScores(len(r.cfg.Options)), Pick: slices.Index(r.cfg.Options, rd.j.Recommendation), Order: rd.k, Repeat: rd.rep}
 		for _, o := range rd.order {
 			rr.Shown = append(rr.Shown, slices.Index(r.cfg.Options, o))
 		}
@@ -89,25 +89,69 @@ func (lv Levelled) Leader(options []string, criteria []Criterion) (string, bool)
 
 // receiptLines are the receipts in words, the recommendation first, then
 // each criterion's pairs: "security: Kafka over NATS in 2 of 2 orders".
+// A receipt counts every reading, repeats included ("in 4 of 4
+// readings"): a preference that changed when the same order was asked
+// again did not hold either. The tally's flip rate counts each order's
+// first asking, as arena stats does, and its repeats apart.
 func (r *run) receiptLines() (lines []string, held []bool, tally receipt.Tally) {
+	unit := "order"
+	if r.cfg.repeats() > 1 {
+		unit = "reading"
+	}
+	n := len(r.cfg.Options)
 	rs := r.receiptReadings("")
 	picks := receipt.PicksOf(rs)
-	lines = append(lines, recommendation+": "+picks.Words(r.cfg.Options))
+	lines = append(lines, recommendation+": "+picks.WordsIn(r.cfg.Options, unit))
 	held = append(held, picks.Held() >= 0)
 	tally.AddPicks(rs)
-	if len(r.cfg.Options) == 2 {
+	if n == 2 {
 		// The pick is a preference of one pair: counted with the rest.
-		tally.AddPairs([]receipt.Pair{pickPair(picks)})
+		tally.AddPairs([]receipt.Pair{pickPair(receipt.PicksOf(receipt.First(rs)))})
+		tally.AddRepeats(n, pickReadings(rs))
 	}
 	for _, c := range r.criteria {
-		pairs := receipt.Pairs(len(r.cfg.Options), r.receiptReadings(c.Name))
-		tally.AddPairs(pairs)
-		for _, p := range pairs {
-			lines = append(lines, c.Name+": "+p.Words(r.cfg.Options))
+		rs := r.receiptReadings(c.Name)
+		tally.AddPairs(receipt.Pairs(n, receipt.First(rs)))
+		tally.AddRepeats(n, rs)
+		for _, p := range receipt.Pairs(n, rs) {
+			lines = append(lines, c.Name+": "+p.WordsIn(r.cfg.Options, unit))
 			held = append(held, p.Held() || !p.Decisive())
 		}
 	}
 	return lines, held, tally
+}
+
+// pickReadings are two-option readings whose scores are their picks
+// (1 for the option picked), for the repeats of the pick to be counted
+// as a pair's.
+func pickReadings(rs []receipt.Reading) []receipt.Reading {
+	out := make([]receipt.Reading, len(rs))
+	for i, rd := range rs {
+		rd.Scores = receipt.NoScores(2)
+		if rd.Pick >= 0 {
+			rd.Scores[rd.Pick], rd.Scores[1-rd.Pick] = 1, 0
+		}
+		out[i] = rd
+	}
+	return out
+}
+
+// orderLines say what each reading was shown, in order: "as given:
+// options Kafka, NATS; criteria throughput, cost". The criteria rotate
+// with the options.
+func (r *run) orderLines() []string {
+	var out []string
+	for i, rd := range r.readings {
+		if rd.rep > 0 {
+			continue // the same order as its first asking
+		}
+		line := r.readingName(i) + ": options " + strings.Join(rd.order, ", ")
+		if len(rd.criteria) > 0 {
+			line += "; criteria " + strings.Join(rd.criteria, ", ")
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 // pickPair is a two-option pick receipt as a pair's.
@@ -128,9 +172,14 @@ func pickPair(p receipt.Picks) receipt.Pair {
 // the run's flip rate and first-position rate as its decision.
 func (r *run) receiptTable() engine.Table {
 	lines, held, tally := r.receiptLines()
-	t := engine.Table{Phase: PhaseJudge, Round: 1, Title: fmt.Sprintf("Order receipts (%d orders)", len(r.readings)),
+	t := engine.Table{Phase: PhaseJudge, Round: 1, Title: fmt.Sprintf("Order receipts (%s)", r.askedWords()),
 		Columns: []string{"judgement", "receipt"}, Decision: tally.Words()}
 	t.Rows = receipt.Rows(lines, held)
+	// Then what each order showed: the criteria rotate with the options.
+	for _, l := range r.orderLines() {
+		what, shown, _ := strings.Cut(l, ": ")
+		t.Rows = append(t.Rows, engine.Row{Cells: []string{"shown " + what, shown}, Stance: engine.StanceNeutral})
+	}
 	return t
 }
 
@@ -141,10 +190,25 @@ func (r *run) receiptSection(d *doc.Document) {
 	}
 	lines, _, tally := r.receiptLines()
 	d.Sections = append(d.Sections, doc.Section{ID: "receipts", Heading: "Order receipts", Restates: &doc.Restates{Tables: []string{"Order receipts"}}, Blocks: []doc.Block{
-		doc.Para(fmt.Sprintf("The judge was asked in %d orders of the options. A preference that did not hold in every order counts as a tie, never a win: it is levelled in the averages above (computed by arena from the parsed scores).", len(r.readings))),
-		doc.Bullets("", lines...),
+		doc.Para(fmt.Sprintf("The judge was asked in %s, the criteria rotated with the options. A preference that did not hold in every reading counts as a tie, never a win: it is levelled in the averages above (computed by arena from the parsed scores).", r.askedWords())),
+		doc.Bullets("**What each order showed:**", r.orderLines()...),
+		doc.Bullets("**Receipts:**", lines...),
 		doc.Para(upperFirst(tally.Words()) + "."),
 	}})
+}
+
+// askedWords say how the judge was asked: "2 orders", "2 orders, each
+// asked twice".
+func (r *run) askedWords() string {
+	w := engine.Plural(r.cfg.orders(), "order")
+	switch n := r.cfg.repeats(); n {
+	case 1:
+	case 2:
+		w += ", each asked twice"
+	default:
+		w += fmt.Sprintf(", each asked %d times", n)
+	}
+	return w
 }
 
 func upperFirst(s string) string {
@@ -158,8 +222,8 @@ func upperFirst(s string) string {
 // and pick, and its scores on each criterion, with the options in the
 // order shown.
 func (r *run) emitScored() {
-	n := len(r.readings)
-	for k, rd := range r.readings {
+	n := r.cfg.orders()
+	for _, rd := range r.readings {
 		cands := func(score func(o string) (float64, bool)) []engine.Candidate {
 			var out []engine.Candidate
 			for pos, o := range rd.order {
@@ -171,11 +235,11 @@ func (r *run) emitScored() {
 			}
 			return out
 		}
-		r.rt.Bus.Emit(engine.Scored{Seat: rd.seat, Agent: rd.agent, Judgement: recommendation, Order: k, Orders: n,
+		r.rt.Bus.Emit(engine.Scored{Seat: rd.seat, Agent: rd.agent, Judgement: recommendation, Order: rd.k, Orders: n, Repeat: rd.rep,
 			Candidates: cands(func(o string) (float64, bool) { return float64(Total(rd.card, o, r.criteria)), true }),
 			Pick:       rd.j.Recommendation})
 		for _, c := range r.criteria {
-			r.rt.Bus.Emit(engine.Scored{Seat: rd.seat, Agent: rd.agent, Judgement: c.Name, Order: k, Orders: n, Min: 1, Max: 5,
+			r.rt.Bus.Emit(engine.Scored{Seat: rd.seat, Agent: rd.agent, Judgement: c.Name, Order: rd.k, Orders: n, Repeat: rd.rep, Min: 1, Max: 5,
 				Candidates: cands(func(o string) (float64, bool) {
 					s, ok := rd.card[o][c.Name]
 					return float64(s), ok

@@ -46,14 +46,16 @@ func (r *run) outcome(ctx context.Context) engine.Outcome {
 func (r *run) pickWords(v Verdict) string {
 	var parts []string
 	for i, p := range v.Picks {
-		switch i {
+		rd := r.readings[i]
+		switch rd.k {
 		case 0:
-			parts = append(parts, p+" with the options as given")
+			p += " with the options as given"
 		case 1:
-			parts = append(parts, p+" with them reversed")
+			p += " with them reversed"
 		default:
-			parts = append(parts, fmt.Sprintf("%s in order %d", p, i+1))
+			p = fmt.Sprintf("%s in order %d", p, rd.k+1)
 		}
+		parts = append(parts, p+repeatWords(rd.rep))
 	}
 	if len(parts) <= 2 {
 		return strings.Join(parts, " and ")
@@ -61,7 +63,7 @@ func (r *run) pickWords(v Verdict) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
-func (r *run) wantReadings() int { return r.cfg.orders() }
+func (r *run) wantReadings() int { return r.cfg.orders() * r.cfg.repeats() }
 
 // margin says by how much the recommendation leads on average.
 func (r *run) margin(rec string) string {
@@ -75,6 +77,8 @@ func (r *run) margin(rec string) string {
 	}
 	what := fmt.Sprintf("in all %d orders", len(r.readings))
 	switch {
+	case r.cfg.repeats() > 1:
+		what = fmt.Sprintf("in all %d readings (%s, each asked %s)", len(r.readings), engine.Plural(r.cfg.orders(), "order"), engine.Plural(r.cfg.repeats(), "time"))
 	case len(r.readings) == 2:
 		what = "in both orders"
 	case r.cfg.Single && len(r.readings) == 1:
@@ -172,7 +176,7 @@ func (r *run) scoresSection(d *doc.Document) {
 	cols := []string{"Criterion"}
 	for _, o := range r.cfg.Options {
 		for i := range r.readings {
-			cols = append(cols, fmt.Sprintf("%s (%s)", o, readingName(i, len(r.readings))))
+			cols = append(cols, fmt.Sprintf("%s (%s)", o, r.readingName(i)))
 		}
 		if len(r.readings) > 1 {
 			cols = append(cols, o+" (average)")
@@ -226,8 +230,8 @@ func (r *run) justifications() doc.Block {
 			if s.MoreConvinced != "" {
 				words += "; more convincing: " + s.MoreConvinced
 			}
-			said[k] = append(said[k], fmt.Sprintf("%s: %s", readingName(i, len(r.readings)), words))
-			scores[k] = append(scores[k], fmt.Sprintf("%d/5 %s", s.Score, readingName(i, len(r.readings))))
+			said[k] = append(said[k], fmt.Sprintf("%s: %s", r.readingName(i), words))
+			scores[k] = append(scores[k], fmt.Sprintf("%d/5 %s", s.Score, r.readingName(i)))
 		}
 	}
 	var items []doc.Item
@@ -261,7 +265,7 @@ func sameWords(said []string) string {
 func (r *run) scorecardSection(d *doc.Document, v Verdict) {
 	cols := []string{"Option"}
 	for i := range r.readings {
-		cols = append(cols, readingName(i, len(r.readings)))
+		cols = append(cols, r.readingName(i))
 	}
 	cols = append(cols, "Average")
 	var rows [][]string
@@ -282,7 +286,7 @@ func (r *run) scorecardSection(d *doc.Document, v Verdict) {
 	d.Add("Weighted scorecard", card...)
 	var picks []string
 	for i, p := range v.Picks {
-		picks = append(picks, fmt.Sprintf("With the options %s (%s): **%s**", readingName(i, len(v.Picks)), strings.Join(r.readings[i].order, ", "), p))
+		picks = append(picks, fmt.Sprintf("With the options %s (%s): **%s**", r.readingName(i), strings.Join(r.readings[i].order, ", "), p))
 	}
 	rec := doc.Section{Heading: "Recommendation", Blocks: []doc.Block{doc.Bullets("", picks...)}}
 	if v.Flipped {
@@ -323,7 +327,7 @@ func (r *run) auditSection(d *doc.Document) {
 	var items []string
 	for i, rd := range r.readings {
 		for _, a := range rd.j.Audit {
-			items = append(items, fmt.Sprintf("**%s** (the advocate for %s, found by the judge, %s): %q — %s", engine.OrDash(a.Kind), engine.OrDash(a.Option), readingName(i, len(r.readings)), a.Claim, engine.OrDash(a.Detail)))
+			items = append(items, fmt.Sprintf("**%s** (the advocate for %s, found by the judge, %s): %q — %s", engine.OrDash(a.Kind), engine.OrDash(a.Option), r.readingName(i), a.Claim, engine.OrDash(a.Detail)))
 		}
 	}
 	for _, note := range r.notes {
@@ -345,7 +349,7 @@ func (r *run) rebuttalSection(d *doc.Document) {
 	var items []string
 	for i, rd := range r.readings {
 		for _, rs := range rd.j.Rebuttals {
-			it := fmt.Sprintf("**The rebuttal for %s** (%s): effectiveness %d/5", engine.OrDash(rs.Option), readingName(i, len(r.readings)), rs.Effectiveness)
+			it := fmt.Sprintf("**The rebuttal for %s** (%s): effectiveness %d/5", engine.OrDash(rs.Option), r.readingName(i), rs.Effectiveness)
 			if len(rs.Survived) > 0 {
 				it += "; survived: " + strings.Join(rs.Survived, "; ")
 			}

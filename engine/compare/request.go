@@ -32,6 +32,8 @@ type Request struct {
 	Judge     string   `json:"judge,omitempty" flag:"judge" help:"the judge's agent"`
 	// Orders is how many orders the judge is asked in (nil: the default).
 	Orders *int `json:"orders,omitempty" flag:"orders" mcp:"-" help:"how many counterbalanced orders of the options the judge is asked in (default 2; 1 with --single)"`
+	// Repeats is how many times each order is asked (nil: once).
+	Repeats *int `json:"repeats,omitempty" flag:"repeats" mcp:"-" help:"ask the judge each order N times, to measure its noise apart from its position bias (arena stats' repeat stability; default 1)"`
 	// Authors are the agents that wrote each option ("" for none), and
 	// Author the one that proposed them all ("" when not known).
 	Authors []string `json:"authors,omitempty" flag:"authors" mcp:"-" help:"the agent that wrote each option, comma-separated in option order (\"\" for none): for arena stats"`
@@ -57,6 +59,9 @@ func (r *Request) Prepare(s engine.Setup) (*engine.Prepared, error) {
 	seats := s.Picker(Seating, exclude...)
 	got, err := seats.Pick(r.Wants(len(in.Options))...)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.quorum(s, got); err != nil {
 		return nil, err
 	}
 	cfg := r.Config(in, got, s.Timeout)
@@ -115,6 +120,9 @@ func (r Request) Check(n int) ([]Criterion, error) {
 	if most := receipt.MaxOrders(n); r.Orders != nil && (*r.Orders < 1 || *r.Orders > most) {
 		return nil, inputs.Errorf("--orders %d: %d options can be shown in 1 to %d counterbalanced orders", *r.Orders, n, most)
 	}
+	if r.Repeats != nil && (*r.Repeats < 1 || *r.Repeats > receipt.MaxRepeats) {
+		return nil, inputs.Errorf("--repeats %d: each order can be asked 1 to %d times", *r.Repeats, receipt.MaxRepeats)
+	}
 	if r.Authors != nil && len(r.Authors) != n {
 		return nil, inputs.Errorf("--authors names %s for %d options (one per option, in order; \"\" for one not written by an agent)", engine.Plural(len(r.Authors), "agent"), n)
 	}
@@ -144,6 +152,18 @@ func (r Request) Exclude(agents map[string]challengers.Agent) ([]string, error) 
 	return []string{r.Author}, nil
 }
 
+// quorum refuses seats (Wants') spanning fewer vendor families than the
+// setup's minimum once the author's are kept out: a comparison's one judge
+// cannot span several, so every seat counts, the advocates' too. And the
+// judge is never of the author's family alone: no judge on its own work.
+func (r Request) quorum(s engine.Setup, got [][]challengers.Agent) error {
+	if err := s.Quorum("seats", slices.Concat(got...), r.Author); err != nil {
+		return err
+	}
+	s.MinFamilies = 0
+	return s.Quorum("judges", got[0], r.Author)
+}
+
 // Wants are the seats of a comparison of n options: the judge, then,
 // unless Single, an advocate per option.
 func (r Request) Wants(n int) []seating.Want {
@@ -167,6 +187,9 @@ func (r Request) Config(in Input, got [][]challengers.Agent, timeout time.Durati
 	}
 	if r.Orders != nil {
 		cfg.Orders = *r.Orders
+	}
+	if r.Repeats != nil {
+		cfg.Repeats = *r.Repeats
 	}
 	if !r.Single {
 		cfg.Advocates = got[1]

@@ -46,6 +46,7 @@ no seat.`,
 		{Code: engine.ExitUsage, Means: "usage error (fewer than two options, a weight that is not high/medium/low, a missing file)"},
 		{Code: ExitOrderDependent, Means: "no robust recommendation: the judge's pick changed with the order of the options", Outcomes: []engine.OutcomeKind{OutcomeOrderDependent}},
 		engine.Aborted("comparison aborted (no agent left for a seat)"),
+		engine.TooFewFamilies("the judge and the advocates"),
 	},
 	Tool: engine.Tool{
 		About: "Compare two to four options: an advocate per option argues for it and attacks the others' weakest claims; a judge who never sees which model argued what scores every option on weighted criteria, asked twice with the options in opposite orders. arena computes the totals.",

@@ -90,6 +90,9 @@ func (r *Request) seats(s engine.Setup) ([]challengers.Agent, error) {
 	if len(got[0]) < 2 {
 		return nil, seating.Errorf("a judging needs at least two judges, got %d", len(got[0]))
 	}
+	if err := s.Quorum("judges", got[0], r.Author); err != nil {
+		return nil, err
+	}
 	s.Shared(p)
 	return got[0], nil
 }

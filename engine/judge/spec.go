@@ -47,6 +47,7 @@ with a copy of the outcome document beside them.
 		{Code: ExitNoConsensus, Means: "no consensus after the last debate round: human review needed", Outcomes: []engine.OutcomeKind{OutcomeNoConsensus}},
 		engine.Aborted("aborted (fewer than two judges left)"),
 		{Code: ExitBelowMin, Means: "consensus, but the overall score is below --min-score", Outcomes: []engine.OutcomeKind{OutcomeBelowMin}},
+		engine.TooFewFamilies("the judges"),
 	},
 	Tool: engine.Tool{
 		About: "Three judges (different models) score a solution against weighted criteria with quoted evidence, then debate their scores until arena's consensus check passes. The caller's own agent is kept out of the judges by default.",

@@ -51,6 +51,8 @@ type Request struct {
 	// Seed draws the judges' orders (0: a seed drawn from the clock).
 	Seed   uint64 `json:"seed,omitempty" flag:"seed" help:"seed of the judges' shuffled orders (default: random, logged)"`
 	Orders int    `json:"orders,omitempty" flag:"orders" mcp:"-" help:"how many counterbalanced orders each judge is asked in (the second the reverse of the first)"`
+	// Repeats is how many times each order is asked (nil: once).
+	Repeats *int `json:"repeats,omitempty" flag:"repeats" mcp:"-" help:"ask each judge each order N times, to measure its noise apart from its position bias (arena stats' repeat stability; default 1)"`
 }
 
 func newRequest() engine.Request {
@@ -118,6 +120,9 @@ func checkRest(req Request) error {
 	}
 	if most := receipt.MaxOrders(n); req.Orders < 1 || req.Orders > most {
 		return inputf("--orders %d: %d repositories can be shown in 1 to %d counterbalanced orders", req.Orders, n, most)
+	}
+	if req.Repeats != nil && (*req.Repeats < 1 || *req.Repeats > receipt.MaxRepeats) {
+		return inputf("--repeats %d: each order can be asked 1 to %d times", *req.Repeats, receipt.MaxRepeats)
 	}
 	if req.TestTimeout <= 0 {
 		return inputf("--test-timeout must be positive, got %s", req.TestTimeout.D())

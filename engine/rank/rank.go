@@ -124,6 +124,10 @@ type Config struct {
 	// further ones (receipt.Orders). A preference that changes with the
 	// order counts as a tie.
 	Orders int
+	// Repeats is how many times each order is asked (0 or 1: once): the
+	// same prompt again, a seat and a call of its own, to tell a judge's
+	// noise from its position bias (arena stats' repeat stability).
+	Repeats int
 	// RunTests is nil unless the person asked for the tests to be run.
 	RunTests TestRunner
 	Timeout  time.Duration // timeout_per_cli, for the record
@@ -158,6 +162,9 @@ func (c Config) orders(n int) int {
 	}
 	return max(min(k, receipt.MaxOrders(n)), 1)
 }
+
+// repeats is how many times each judge is asked each order.
+func (c Config) repeats() int { return max(c.Repeats, 1) }
 
 // author is the agent that wrote repository i ("" when not said).
 func (c Config) author(i int) string {
@@ -215,7 +222,9 @@ func (p *Protocol) Manifest() engine.Manifest {
 	for _, d := range p.cfg.Weights.Active() {
 		ag := p.cfg.Judges[d]
 		for k := range p.cfg.orders(len(p.cfg.Repos)) {
-			m.Seats = append(m.Seats, engine.ManifestSeat{Seat: JudgeSeatOf(d, k), Agent: ag.Name, Family: challengers.Family(ag), Role: judgeRole(d, k), Inputs: []engine.ManifestInput{spec}})
+			for rep := range p.cfg.repeats() {
+				m.Seats = append(m.Seats, engine.ManifestSeat{Seat: JudgeSeatOf(d, k) + repeatWords(rep), Agent: ag.Name, Family: challengers.Family(ag), Role: judgeRole(d, k) + engine.Role(repeatWords(rep)), Inputs: []engine.ManifestInput{spec}})
+			}
 		}
 	}
 	m.Seats = append(m.Seats, engine.ManifestSeat{Seat: VerdictSeat, Agent: p.cfg.Verdict.Name, Family: challengers.Family(p.cfg.Verdict), Role: "verdict writer"})
@@ -261,6 +270,17 @@ func JudgeSeatOf(d Dimension, k int) string {
 	return fmt.Sprintf("%s, order %d", JudgeSeat(d), k+1)
 }
 
+// repeatWords name the rep-th asking of an order: "" for the first,
+// ", repeat 2" for the second. Each asking is a seat of its own, so that
+// a repeat is a call of its own (arena resume reuses each asking's own
+// reply).
+func repeatWords(rep int) string {
+	if rep == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", repeat %d", rep+1)
+}
+
 // judgeRole is the role of that seat.
 func judgeRole(d Dimension, k int) engine.Role {
 	r := strings.ToLower(d.Title()) + " judge"
@@ -297,7 +317,9 @@ func (p *Protocol) Start() engine.DebateStarted {
 	}
 	for _, d := range cfg.Weights.Active() {
 		for k := range cfg.orders(len(cfg.Repos)) {
-			add(JudgeSeatOf(d, k), cfg.Judges[d], judgeRole(d, k))
+			for rep := range cfg.repeats() {
+				add(JudgeSeatOf(d, k)+repeatWords(rep), cfg.Judges[d], judgeRole(d, k)+engine.Role(repeatWords(rep)))
+			}
 		}
 	}
 	add(VerdictSeat, cfg.Verdict, "verdict writer")
@@ -306,6 +328,7 @@ func (p *Protocol) Start() engine.DebateStarted {
 		{Name: "weights", Value: cfg.Weights.String()},
 		{Name: "judge order seed", Value: fmt.Sprint(cfg.Seed)},
 		{Name: "orders", Value: fmt.Sprint(cfg.orders(len(cfg.Repos)))},
+		{Name: "repeats", Value: fmt.Sprint(cfg.repeats())},
 		{Name: "run tests", Value: fmt.Sprint(cfg.RunTests != nil)},
 	}
 	for _, r := range cfg.Repos {
@@ -357,6 +380,7 @@ type dimResult struct {
 // dimReading is the judge's answer in one order.
 type dimReading struct {
 	seat   string
+	k, rep int // which order, and which asking of it
 	order  []int
 	scores map[int]LetterScore
 	rank   []int
@@ -569,16 +593,19 @@ func (s *state) judge(ctx context.Context) bool {
 }
 
 // judgeAsk is what a judge's question showed: the dimension, the
-// repositories in the order of the letters, and how many bytes of each.
+// repositories in the order of the letters, and how many bytes of each;
+// which order it is, and which asking of it.
 type judgeAsk struct {
-	d     Dimension
-	order []int
-	bytes map[int]int
+	d      Dimension
+	order  []int
+	bytes  map[int]int
+	k, rep int
 }
 
 // judgeQuestions are the questions to every active dimension's judge,
-// each in k counterbalanced orders of the judged repositories, with what
-// each one shows. It starts each dimension's result, in its first order.
+// each in k counterbalanced orders of the judged repositories, each order
+// asked Repeats times, with what each one shows. It starts each
+// dimension's result, in its first order.
 func (s *state) judgeQuestions(judged []int, k int) ([]engine.Question, []judgeAsk) {
 	var qs []engine.Question
 	var asks []judgeAsk
@@ -589,8 +616,12 @@ func (s *state) judgeQuestions(judged []int, k int) ([]engine.Question, []judgeA
 				s.dims[d].order = order
 			}
 			q, ask := s.judgeQuestion(d, m, order)
-			qs = append(qs, q)
-			asks = append(asks, ask)
+			for rep := range s.cfg.repeats() {
+				q.Seat, q.Role = JudgeSeatOf(d, m)+repeatWords(rep), judgeRole(d, m)+engine.Role(repeatWords(rep))
+				ask.k, ask.rep = m, rep
+				qs = append(qs, q)
+				asks = append(asks, ask)
+			}
 		}
 	}
 	return qs, asks
@@ -641,7 +672,7 @@ func (s *state) readJudgements(qs []engine.Question, asks []judgeAsk, answers []
 		j := a.Reply.(Judgement)
 		order := asks[n].order
 		letters := Letters(len(order))
-		rd := dimReading{seat: qs[n].Seat, order: order, scores: map[int]LetterScore{}, bytes: asks[n].bytes}
+		rd := dimReading{seat: qs[n].Seat, k: asks[n].k, rep: asks[n].rep, order: order, scores: map[int]LetterScore{}, bytes: asks[n].bytes}
 		for i, l := range letters {
 			rd.scores[order[i]] = j.Scores[l]
 		}
@@ -669,7 +700,11 @@ func (s *state) settleDim(d Dimension, judged []int, failed []string) {
 		return
 	}
 	if len(failed) > 0 {
-		s.rt.Note(engine.NoteWarn, "the %s judge answered in %d of %d orders (%s): its receipts rest on those", strings.ToLower(d.Title()), len(res.readings), len(res.readings)+len(failed), strings.Join(failed, "; "))
+		unit := "orders"
+		if s.cfg.repeats() > 1 {
+			unit = "askings"
+		}
+		s.rt.Note(engine.NoteWarn, "the %s judge answered in %d of %d %s (%s): its receipts rest on those", strings.ToLower(d.Title()), len(res.readings), len(res.readings)+len(failed), unit, strings.Join(failed, "; "))
 	}
 	res.order, res.scores, res.rank = res.readings[0].order, res.readings[0].scores, res.readings[0].rank
 	avg, groups := receipt.Level(len(judged), s.receiptReadings(res))

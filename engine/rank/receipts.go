@@ -23,7 +23,7 @@ func (s *state) receiptReadings(res *dimResult) []receipt.Reading {
 	judged := s.judged()
 	var out []receipt.Reading
 	for _, rd := range res.readings {
-		rr := receipt.Reading{Scores: receipt.NoScores(len(judged)), Pick: -1}
+		rr := receipt.Reading{Scores: receipt.NoScores(len(judged)), Pick: -1, Order: rd.k, Repeat: rd.rep}
 		for _, i := range rd.order {
 			rr.Shown = append(rr.Shown, slices.Index(judged, i))
 		}
@@ -60,20 +60,27 @@ func trimScore(v float64) string {
 
 // receiptLines are the receipts in words, dimension by dimension: each
 // pair of repositories ("Security: alpha over beta in 2 of 2 orders"),
-// with whether it held, and the run's tally.
+// with whether it held, and the run's tally. A receipt counts every
+// reading, repeats included ("in 4 of 4 readings"); the tally's flip rate
+// counts each order's first asking, as arena stats does, and the repeats
+// apart.
 func (s *state) receiptLines() (lines []string, held []bool, tally receipt.Tally) {
 	judged := s.judged()
 	var names []string
 	for _, i := range judged {
 		names = append(names, s.cfg.Repos[i].Label)
 	}
+	unit := "order"
+	if s.cfg.repeats() > 1 {
+		unit = "reading"
+	}
 	for _, d := range s.judgedDims() {
 		rs := s.receiptReadings(s.dims[d])
-		pairs := receipt.Pairs(len(judged), rs)
-		tally.AddPairs(pairs)
+		tally.AddPairs(receipt.Pairs(len(judged), receipt.First(rs)))
+		tally.AddRepeats(len(judged), rs)
 		tally.AddPicks(rs)
-		for _, p := range pairs {
-			lines = append(lines, d.Title()+": "+p.Words(names))
+		for _, p := range receipt.Pairs(len(judged), rs) {
+			lines = append(lines, d.Title()+": "+p.WordsIn(names, unit))
 			held = append(held, p.Held() || !p.Decisive())
 		}
 	}
@@ -95,8 +102,8 @@ func (s *state) receiptTable() engine.Table {
 func (s *state) emitScored() {
 	for _, d := range s.judgedDims() {
 		res := s.dims[d]
-		for k, rd := range res.readings {
-			sc := engine.Scored{Seat: rd.seat, Agent: res.agent, Judgement: string(d), Order: k, Orders: len(res.readings), Min: 1, Max: 5}
+		for _, rd := range res.readings {
+			sc := engine.Scored{Seat: rd.seat, Agent: res.agent, Judgement: string(d), Order: rd.k, Orders: s.cfg.orders(len(s.judged())), Repeat: rd.rep, Min: 1, Max: 5}
 			for n, i := range rd.order {
 				c := engine.Candidate{ID: s.cfg.Repos[i].Label, Shown: "Candidate " + Letters(len(rd.order))[n], Author: s.cfg.author(i), Bytes: rd.bytes[i]}
 				if ls, ok := rd.scores[i]; ok {
@@ -121,13 +128,25 @@ func (s *state) placed(places []Place) engine.Placed {
 	return p
 }
 
+// askedAgain says how many times each order was asked, when more than
+// once: ", each asked twice".
+func askedAgain(repeats int) string {
+	switch {
+	case repeats <= 1:
+		return ""
+	case repeats == 2:
+		return ", each asked twice"
+	}
+	return fmt.Sprintf(", each asked %d times", repeats)
+}
+
 // receiptsSection is the outcome document's account of the receipts.
 func receiptsSection(d *doc.Document, r *Report) {
 	if len(r.Receipts) == 0 {
 		return
 	}
 	d.Sections = append(d.Sections, doc.Section{ID: "receipts", Heading: "Order receipts", Restates: &doc.Restates{Tables: []string{"Order receipts"}}, Blocks: []doc.Block{
-		doc.Para(fmt.Sprintf("Each judge was asked in %d orders of the repositories, each under its own letters. A preference that did not hold in every order counts as a tie, never a win: the two are levelled in that dimension's scores (⇄ in the table), computed by arena from the parsed scores.", r.Orders)),
+		doc.Para(fmt.Sprintf("Each judge was asked in %d orders of the repositories%s, each under its own letters. A preference that did not hold in every reading counts as a tie, never a win: the two are levelled in that dimension's scores (⇄ in the table), computed by arena from the parsed scores.", r.Orders, askedAgain(r.Repeats))),
 		doc.Bullets("", r.Receipts...),
 		doc.Para(strings.ToUpper(r.ReceiptTally[:1]) + r.ReceiptTally[1:] + "."),
 	}})

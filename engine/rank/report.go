@@ -52,7 +52,11 @@ type Report struct {
 	Seed      uint64               `json:"judge_order_seed"`
 	// Orders is how many orders each judge was asked in; Receipts say,
 	// per dimension and pair, whether the preference held in all of them.
-	Orders       int      `json:"orders"`
+	Orders int `json:"orders"`
+	// Repeats is how many times each order was asked (--repeats): the
+	// receipts count every reading, and order_receipt_tally the repeats
+	// apart.
+	Repeats      int      `json:"repeats,omitempty"`
 	Receipts     []string `json:"order_receipts,omitempty"`
 	ReceiptTally string   `json:"order_receipt_tally,omitempty"`
 	// SavedTo is where the report was saved ("" when it was not).
@@ -147,9 +151,9 @@ func (p *Protocol) finish(s *state, ctx context.Context, places []Place, verdict
 		Version: ReportVersion, CreatedAt: cfg.Now().UTC().Truncate(time.Second), SpecFile: cfg.Spec.Name,
 		Weights: cfg.Weights, Scores: map[string]RepoScores{}, Judges: map[string]JudgeInfo{},
 		Facts: map[string]*Facts{}, Seed: cfg.Seed, Notes: cfg.Notes, Ranking: []string{},
-		Orders: cfg.orders(len(s.judged())),
+		Orders: cfg.orders(len(s.judged())), Repeats: cfg.repeats(),
 	}
-	if places != nil && rep.Orders > 1 {
+	if places != nil && rep.Orders*rep.Repeats > 1 {
 		var tally receipt.Tally
 		rep.Receipts, _, tally = s.receiptLines()
 		rep.ReceiptTally = tally.Words()
@@ -449,7 +453,9 @@ func (r *Report) justificationsSection(d *doc.Document, judges []string) {
 		}
 		seen := []string{lettered(ji.Order)}
 		for _, o := range ji.Orders[min(1, len(ji.Orders)):] {
-			seen = append(seen, lettered(o))
+			if l := lettered(o); !slices.Contains(seen, l) { // a repeat showed the same
+				seen = append(seen, l)
+			}
 		}
 		var items []doc.Item
 		for _, l := range r.Ranking {

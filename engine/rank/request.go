@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/inputs"
 	"github.com/arenadebate/arena/engine/rank/facts"
@@ -36,6 +37,15 @@ func (r *Request) Prepare(s engine.Setup) (*engine.Prepared, error) {
 	}
 	cfg, err := r.Config(spec, in, s.Picker(Seating), s.Roster.Pool, s.Roster.Agents, s.Value("test_command"))
 	if err != nil {
+		return nil, err
+	}
+	// Each repository's author is recused from its own item (AvoidAuthors),
+	// not from the panel: the authors' families stay counted.
+	var judges []challengers.Agent
+	for _, d := range Dimensions {
+		judges = append(judges, cfg.Judges[d])
+	}
+	if err := s.Quorum("dimension judges", judges); err != nil {
 		return nil, err
 	}
 	cfg.Timeout = s.Timeout

@@ -138,6 +138,9 @@ func (req Request) Config(spec engine.Doc, in Input, p *seating.Picker, pool []s
 		ID: engine.Slug("rank "+strings.Join(in.Labels, " "), 40), Spec: spec, Repos: in.Repos,
 		Weights: in.Weights, Judges: map[Dimension]challengers.Agent{}, Seed: req.Seed, Orders: req.Orders,
 	}
+	if req.Repeats != nil {
+		cfg.Repeats = *req.Repeats
+	}
 	if cfg.Seed == 0 {
 		cfg.Seed = uint64(time.Now().UnixNano())
 	}

@@ -53,6 +53,7 @@ challengers in turn:
 		{Code: engine.ExitUsage, Means: "usage error (spec, repository, branch, base, labels, weights, --out, config)"},
 		{Code: ExitOtherWinner, Means: "--expect-winner: another repository ranks first, or first place is tied"},
 		engine.Aborted("ranking aborted (no repository's facts could be gathered, or every judge failed)"),
+		engine.TooFewFamilies("the dimension judges"),
 	},
 	Tool: engine.Tool{
 		About: "Rank two or more implementations (git repositories) of one spec: measured git facts, a fact seat per repository, five dimension judges under neutral labels, and a ranking arena computes.",

@@ -40,6 +40,10 @@ func Orders(base []int, k int) [][]int {
 	return out
 }
 
+// MaxRepeats is how many times a judgement's order may be asked
+// (--repeats): each asking is a paid call.
+const MaxRepeats = 10
+
 // MaxOrders is how many distinct orders Orders gives for n candidates.
 func MaxOrders(n int) int {
 	base := make([]int, n)
@@ -57,6 +61,23 @@ type Reading struct {
 	Scores []float64
 	// Pick is the candidate the judge chose; -1 when it did not choose.
 	Pick int
+	// Order is which of the judgement's counterbalanced orders it was
+	// asked in, Repeat which asking of that order it is (0: the first;
+	// --repeats asks the same order again).
+	Order, Repeat int
+}
+
+// First are the readings that are no repeat: each order as first asked.
+// The order's figures (the flip rate) read these alone: a repeat is no
+// order of its own.
+func First(readings []Reading) []Reading {
+	var out []Reading
+	for _, r := range readings {
+		if r.Repeat == 0 {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // NoScores is a slice of n NaNs, for a reading that only picks.
@@ -106,8 +127,13 @@ func (p Pair) Winner() int {
 // Words say how the pair fared, naming candidates by names:
 // "A over B in 2 of 2 orders", "A and B flipped (A over B in 1 of 2
 // orders, B over A in 1) — counted as a tie".
-func (p Pair) Words(names []string) string {
+func (p Pair) Words(names []string) string { return p.WordsIn(names, "order") }
+
+// WordsIn say the same, counting the readings as unit ("order", or
+// "reading" when an order was asked again).
+func (p Pair) WordsIn(names []string, unit string) string {
 	a, b := names[p.A], names[p.B]
+	orders := func(n int) string { return plural(n, unit) }
 	n := p.Orders()
 	if p.BOver > p.AOver {
 		a, b = b, a
@@ -126,11 +152,11 @@ func (p Pair) Words(names []string) string {
 	return fmt.Sprintf("%s over %s in only %d of %d %s (level in the rest) — counted as a tie", a, b, hi, n, orders(n))
 }
 
-func orders(n int) string {
+func plural(n int, unit string) string {
 	if n == 1 {
-		return "order"
+		return unit
 	}
-	return "orders"
+	return unit + "s"
 }
 
 // Pairs counts, for every pair of the n candidates, the orders in which
@@ -256,8 +282,12 @@ func (p Picks) Held() int {
 // Words say how the picks fared: "picked Kafka in 2 of 2 orders",
 // "the pick flipped (Kafka in 1 of 2 orders, Postgres in 1) — counted as
 // a tie".
-func (p Picks) Words(names []string) string {
+func (p Picks) Words(names []string) string { return p.WordsIn(names, "order") }
+
+// WordsIn say the same, counting the readings as unit.
+func (p Picks) WordsIn(names []string, unit string) string {
 	n := len(p.Picks)
+	orders := func(n int) string { return plural(n, unit) }
 	if w := p.Held(); w >= 0 {
 		return fmt.Sprintf("picked %s in %d of %d %s", names[w], n, n, orders(n))
 	}
@@ -296,6 +326,10 @@ type Tally struct {
 	// Chance is the number of first-shown picks expected by chance: the
 	// sum over the picks of 1/(candidates shown).
 	Chance float64
+	// Repeated counts the pairs of candidates an order scored in two or
+	// more askings (--repeats), each order apart; Stable those whose every
+	// asking gave the same preference, ties included.
+	Repeated, Stable int
 }
 
 // AddPairs counts pairs' receipts (only those asked in two or more
@@ -329,6 +363,35 @@ func (t *Tally) AddPicks(readings []Reading) {
 	}
 }
 
+// AddRepeats counts, for every order of the readings asked two or more
+// times, every pair of the n candidates those askings scored twice or
+// more: whether every asking gave the same preference (the same
+// candidate, or a tie each time). arena stats calls the share repeat
+// stability.
+func (t *Tally) AddRepeats(n int, readings []Reading) {
+	byOrder := map[int][]Reading{}
+	var orders []int
+	for _, r := range readings {
+		if byOrder[r.Order] == nil {
+			orders = append(orders, r.Order)
+		}
+		byOrder[r.Order] = append(byOrder[r.Order], r)
+	}
+	for _, o := range orders {
+		if len(byOrder[o]) < 2 {
+			continue
+		}
+		for _, p := range Pairs(n, byOrder[o]) {
+			if k := p.Orders(); k >= 2 {
+				t.Repeated++
+				if p.AOver == k || p.BOver == k || p.Level == k {
+					t.Stable++
+				}
+			}
+		}
+	}
+}
+
 // Add adds another tally.
 func (t *Tally) Add(o Tally) {
 	t.Decisive += o.Decisive
@@ -337,6 +400,8 @@ func (t *Tally) Add(o Tally) {
 	t.Picks += o.Picks
 	t.First += o.First
 	t.Chance += o.Chance
+	t.Repeated += o.Repeated
+	t.Stable += o.Stable
 }
 
 // Words say the run's flip rate and first-position rate with their
@@ -356,6 +421,9 @@ func (t Tally) Words() string {
 	}
 	if t.Picks > 0 {
 		parts = append(parts, fmt.Sprintf("the first-shown candidate was picked in %d of %s (%.1f expected by chance)", t.First, engine.Plural(t.Picks, "reading"), t.Chance))
+	}
+	if t.Repeated > 0 {
+		parts = append(parts, fmt.Sprintf("asked again in the same order, %d of %s kept the same preference", t.Stable, engine.Plural(t.Repeated, "pair")))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -135,3 +135,32 @@ func TestMissingScoresAreLeftOut(t *testing.T) {
 		t.Fatalf("%v", avg)
 	}
 }
+
+// Repeats are counted order by order: a pair whose every asking of an
+// order gave the same preference (a tie each time included) is stable;
+// the first askings alone are the orders' readings.
+func TestRepeatsAreCountedOrderByOrder(t *testing.T) {
+	rs := []Reading{
+		{Shown: []int{0, 1}, Scores: []float64{5, 3}, Pick: 0},
+		{Shown: []int{0, 1}, Scores: []float64{3, 5}, Pick: 1, Repeat: 1},
+		{Shown: []int{1, 0}, Scores: []float64{4, 4}, Pick: -1, Order: 1},
+		{Shown: []int{1, 0}, Scores: []float64{2, 2}, Pick: -1, Order: 1, Repeat: 1},
+	}
+	var tl Tally
+	tl.AddRepeats(2, rs)
+	if tl.Repeated != 2 || tl.Stable != 1 {
+		t.Fatalf("tally %+v", tl)
+	}
+	if !strings.Contains(tl.Words(), "asked again in the same order, 1 of 2 pairs kept the same preference") {
+		t.Fatalf("words %q", tl.Words())
+	}
+	if f := First(rs); len(f) != 2 || f[1].Order != 1 {
+		t.Fatalf("first askings %+v", f)
+	}
+	if w := Pairs(2, rs)[0].WordsIn([]string{"x", "y"}, "reading"); w != "x and y flipped (x over y in 1 of 4 readings, y over x in 1) — counted as a tie" {
+		t.Fatal(w)
+	}
+	if w := PicksOf(rs[:2]).WordsIn([]string{"x", "y"}, "reading"); w != "the pick flipped (x in 1 of 2 readings, y in 1) — counted as a tie" {
+		t.Fatal(w)
+	}
+}

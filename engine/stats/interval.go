@@ -181,3 +181,17 @@ func percentileInterval(xs []float64, p float64) (lo, hi float64) {
 	u := int(math.Ceil(n*q + z95*sd))
 	return s[min(max(l, 1), len(s))-1], s[min(max(u, 1), len(s))-1]
 }
+
+// Rate is k of n cases from runs runs, with its Wilson interval, or "too
+// few runs" below MinCases: for a figure computed outside arena stats
+// (arena bench), by the same rule.
+func Rate(k, n, runs int) Figure { return rate(k, n, runs) }
+
+// Resampled is stat over every case, each from a group (its index in
+// groups: a run, a benchmark's pair), with its bootstrap interval over
+// the groups, seeded by seed; undefined says why when stat has no value.
+// For a figure computed outside arena stats (arena bench), by the same
+// rule.
+func Resampled(groups []int, seed string, stat func(cases []int) (float64, bool), undefined string) Figure {
+	return sample{run: groups, stat: stat, seed: seed}.figure(undefined)
+}

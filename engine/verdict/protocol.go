@@ -71,6 +71,18 @@ type Config struct {
 	Notes []string
 }
 
+// Seated are the judges, quick, deep, then the tiebreaker when there is
+// one.
+func (c Config) Seated() []challengers.Agent {
+	var out []challengers.Agent
+	for _, m := range []Mode{Quick, Deep, Tiebreaker} {
+		if a, ok := c.Judges[m]; ok {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // Protocol is a verdict run, ready for engine.Run.
 type Protocol struct {
 	cfg    Config

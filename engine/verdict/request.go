@@ -74,6 +74,9 @@ func (r *Request) Prepare(s engine.Setup) (*engine.Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.Quorum("judges", cfg.Seated(), strings.TrimSpace(r.Author)); err != nil {
+		return nil, err
+	}
 	cfg.Work = work
 	for _, n := range cfg.Notes {
 		s.Warn(n)

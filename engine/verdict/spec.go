@@ -65,6 +65,7 @@ ARENA_VERDICT_VERBOSE=1).`,
 		engine.Aborted("aborted (no usable judge)"),
 		{Code: ExitReject, Means: "reject", Outcomes: []engine.OutcomeKind{OutcomeReject}},
 		{Code: ExitEscalate, Means: "escalate: a human must decide (judges disagree, a judge failed, both said improve, or --sensitive)", Outcomes: []engine.OutcomeKind{OutcomeEscalate}},
+		engine.TooFewFamilies("the judges"),
 	},
 	Tool: engine.Tool{
 		About:  "Rubric quality gate for finished work (files or a diff): quick judge, then deep judge, then a tiebreaker, deciding accept, improve, reject or escalate. arena applies the thresholds to the parsed scores. The caller's own agent is kept out of the seats by default.",

@@ -222,7 +222,7 @@ func documentOf(text string) *doc.Document {
 		{Notice: &doc.Notice{Label: line, Text: line, Warning: true}},
 		doc.ListOf(line, doc.Item{Label: line, Text: line, Items: []string{line}}),
 		doc.TableOf([]string{line, "b"}, [][]string{{line, line}}),
-		{Findings: &doc.Findings{Intro: line, Items: []doc.Finding{{About: line, Quote: text, File: line, Line: 3, Flag: line}}}},
+		{Findings: &doc.Findings{Intro: line, Items: []doc.Finding{{About: line, Issue: line, Quote: text, File: line, Line: 3, Level: doc.LevelWarning, By: []string{line}, Flag: line}}}},
 		{Code: text},
 	}
 	return &doc.Document{

@@ -17,29 +17,45 @@ import (
 // own, or move its annotation to another file.
 func Annotations(o engine.Outcome) []string {
 	var out []string
-	for _, f := range Findings(o) {
-		var props []string
-		if file := filePath(f.File); file != "" {
-			props = append(props, "file="+escapeProperty(file))
-			if f.Line > 0 {
-				props = append(props, "line="+strconv.Itoa(f.Line))
+	parts := Parts(o)
+	for _, p := range parts {
+		for _, f := range p.Items {
+			in := ""
+			if len(parts) > 1 {
+				in = p.Heading
 			}
+			out = append(out, annotation(f, in))
 		}
-		title := "arena"
-		if about := oneLine(f.About); about != "" {
-			title += ": " + about
-		}
-		if len(f.By) > 0 {
-			by := make([]string, len(f.By))
-			for i, b := range f.By {
-				by[i] = oneLine(b)
-			}
-			title += " (" + strings.Join(by, ", ") + ")"
-		}
-		props = append(props, "title="+escapeProperty(title))
-		out = append(out, "::"+command(f.Level)+" "+strings.Join(props, ",")+"::"+escapeData(MessageOf(f)))
 	}
 	return out
+}
+
+// annotation is one finding's workflow command; in names its part of
+// the document when it has several (a ranking's repositories).
+func annotation(f doc.Finding, in string) string {
+	var props []string
+	if file := filePath(f.File); file != "" {
+		props = append(props, "file="+escapeProperty(file))
+		if f.Line > 0 {
+			props = append(props, "line="+strconv.Itoa(f.Line))
+		}
+	}
+	title := "arena"
+	if about := oneLine(f.About); about != "" {
+		title += ": " + about
+	}
+	if len(f.By) > 0 {
+		by := make([]string, len(f.By))
+		for i, b := range f.By {
+			by[i] = oneLine(b)
+		}
+		title += " (" + strings.Join(by, ", ") + ")"
+	}
+	if in != "" {
+		title += " — " + in
+	}
+	props = append(props, "title="+escapeProperty(title))
+	return "::" + command(f.Level) + " " + strings.Join(props, ",") + "::" + escapeData(MessageOf(f))
 }
 
 // command is the workflow command of a level: error, warning, notice.

@@ -101,22 +101,32 @@ type Region struct {
 	Snippet   *Message `json:"snippet,omitempty"`
 }
 
-// Findings are the findings of an outcome's document: those of its
-// findings section (doc.SectionFindings), none when it has none.
-func Findings(o engine.Outcome) []doc.Finding {
+// Part is a findings section of an outcome's document: its heading
+// ("Findings in alpha", one per repository of a ranking) and its
+// findings.
+type Part struct {
+	Heading string
+	Items   []doc.Finding
+}
+
+// Parts are the findings sections of an outcome's document
+// (doc.SectionFindings), in order; none when it has none.
+func Parts(o engine.Outcome) []Part {
 	if o.Document == nil {
 		return nil
 	}
-	var out []doc.Finding
+	var out []Part
 	for _, s := range o.Document.Sections {
 		if s.ID != doc.SectionFindings {
 			continue
 		}
+		p := Part{Heading: oneLine(s.Heading)}
 		for _, b := range s.Blocks {
 			if b.Findings != nil {
-				out = append(out, b.Findings.Items...)
+				p.Items = append(p.Items, b.Findings.Items...)
 			}
 		}
+		out = append(out, p)
 	}
 	return out
 }
@@ -130,23 +140,40 @@ func Of(o engine.Outcome, version string) Log {
 		Props:   decision(o),
 	}
 	rules := map[string]int{}
-	for _, f := range Findings(o) {
-		about := oneLine(f.About)
-		if about == "" {
-			about = "finding"
+	parts := Parts(o)
+	for _, p := range parts {
+		for _, f := range p.Items {
+			r := run.add(rules, f)
+			if len(parts) > 1 {
+				// Which repository of a ranking it is in.
+				if r.Props == nil {
+					r.Props = map[string]any{}
+				}
+				r.Props["part"] = p.Heading
+			}
 		}
-		id := ruleID(about)
-		i, ok := rules[id]
-		if !ok {
-			i = len(run.Tool.Driver.Rules)
-			rules[id] = i
-			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, Rule{ID: id, ShortDescription: Message{Text: about},
-				FullDescription: Message{Text: "What arena's judges found on " + about + "."},
-				Help:            Message{Text: "The judges' reasons are in the run's outcome document and its log (arena export LOG --html)."}})
-		}
-		run.Results = append(run.Results, result(f, id, i))
 	}
 	return Log{Schema: SchemaURI, Version: Version, Runs: []Run{run}}
+}
+
+// add adds finding f to the run, and its rule when it is the first of
+// its criterion; it returns the result.
+func (run *Run) add(rules map[string]int, f doc.Finding) *Result {
+	about := oneLine(f.About)
+	if about == "" {
+		about = "finding"
+	}
+	id := ruleID(about)
+	i, ok := rules[id]
+	if !ok {
+		i = len(run.Tool.Driver.Rules)
+		rules[id] = i
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, Rule{ID: id, ShortDescription: Message{Text: about},
+			FullDescription: Message{Text: "What arena's judges found on " + about + "."},
+			Help:            Message{Text: "The judges' reasons are in the run's outcome document and its log (arena export LOG --html)."}})
+	}
+	run.Results = append(run.Results, result(f, id, i))
+	return &run.Results[len(run.Results)-1]
 }
 
 // Placed is the log with only the results arena placed in a file: what

@@ -218,6 +218,18 @@ func TestCIGateNothingToJudgeOrNoBase(t *testing.T) {
 	}
 }
 
+// actionStep is a step of action.yml.
+type actionStep struct {
+	ID   string            `yaml:"id"`
+	Uses string            `yaml:"uses"`
+	Run  string            `yaml:"run"`
+	If   string            `yaml:"if"`
+	Env  map[string]string `yaml:"env"`
+	With map[string]string `yaml:"with"`
+	// ContinueOnError lets the job go on past the step.
+	ContinueOnError bool `yaml:"continue-on-error"`
+}
+
 // action.yml runs the script, gives it every input it reads, and uploads
 // the log whatever the verdict.
 func TestActionYAML(t *testing.T) {
@@ -235,17 +247,8 @@ func TestActionYAML(t *testing.T) {
 			Default string `yaml:"default"`
 		} `yaml:"inputs"`
 		Runs struct {
-			Using string `yaml:"using"`
-			Steps []struct {
-				ID   string            `yaml:"id"`
-				Uses string            `yaml:"uses"`
-				Run  string            `yaml:"run"`
-				If   string            `yaml:"if"`
-				Env  map[string]string `yaml:"env"`
-				With map[string]string `yaml:"with"`
-				// ContinueOnError lets the job go on past the step.
-				ContinueOnError bool `yaml:"continue-on-error"`
-			} `yaml:"steps"`
+			Using string       `yaml:"using"`
+			Steps []actionStep `yaml:"steps"`
 		} `yaml:"runs"`
 	}
 	if err := yaml.Unmarshal(b, &action); err != nil {
@@ -296,16 +299,7 @@ func TestActionYAML(t *testing.T) {
 	if !gate || !upload || !fail || !codeScanning {
 		t.Fatalf("steps: gate %v, upload %v, fail by the exit code %v, SARIF to code scanning %v", gate, upload, fail, codeScanning)
 	}
-	if !slices.ContainsFunc(action.Runs.Steps, func(st struct {
-		ID   string            `yaml:"id"`
-		Uses string            `yaml:"uses"`
-		Run  string            `yaml:"run"`
-		If   string            `yaml:"if"`
-		Env  map[string]string `yaml:"env"`
-		With map[string]string `yaml:"with"`
-		// ContinueOnError lets the job go on past the step.
-		ContinueOnError bool `yaml:"continue-on-error"`
-	}) bool {
+	if !slices.ContainsFunc(action.Runs.Steps, func(st actionStep) bool {
 		return strings.Contains(st.Run, "go build") && strings.Contains(st.Run, "./cmd/arena")
 	}) {
 		t.Fatal("no step builds arena")

@@ -147,8 +147,14 @@ func TestScoresFollowTheLettersThroughEachJudgesShuffle(t *testing.T) {
 	if n := len(rep.Facts["alpha"].Security.Findings); n != 1 {
 		t.Errorf("%d findings kept", n)
 	}
-	// The outcome document has each repository's kept findings, with
-	// their places, for SARIF: the invented one is not among them.
+	checkAlphaFindings(t, out)
+}
+
+// checkAlphaFindings checks that the outcome document has each
+// repository's kept findings, with their places, for SARIF: the invented
+// one is not among them.
+func checkAlphaFindings(t *testing.T, out engine.Outcome) {
+	t.Helper()
 	var alpha *doc.Section
 	for i, sec := range out.Document.Sections {
 		if sec.ID == doc.SectionFindings && sec.Heading == "Findings in alpha" {

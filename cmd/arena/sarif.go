@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -40,6 +41,9 @@ func checkSARIFPath(path string) error {
 		return usagef("--sarif %s: it exists: arena writes SARIF to a new file only (remove it, or name another)", trust.Text(path))
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return usagef("--sarif %s: %w", trust.Text(path), err)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return usagef("--sarif %s: no directory %s to write it in", trust.Text(path), trust.Text(filepath.Dir(path)))
 	}
 	return nil
 }

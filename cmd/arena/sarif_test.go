@@ -103,7 +103,8 @@ func TestVerdictWritesSARIF(t *testing.T) {
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // --sarif names a new file: one there already, or a symbolic link, is
-// refused before any judge is asked, and left as it was.
+// refused before any judge is asked, and left as it was; so is one in a
+// directory that is not there.
 func TestVerdictSARIFRefusesAFileItDidNotWrite(t *testing.T) {
 	t.Parallel()
 	s := newVerdictSandbox(t)
@@ -115,9 +116,9 @@ func TestVerdictSARIFRefusesAFileItDidNotWrite(t *testing.T) {
 	if err := os.Symlink(mine, link); err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range []string{mine, link} {
+	for path, says := range map[string]string{mine: "exists", link: "exists", filepath.Join(s.dir, "no-dir", "x.sarif"): "no directory"} {
 		r := s.run("verdict", "report.md", "--no-tui", "--task-id", "x", "--sarif", path)
-		if r.code != exitUsage || !strings.Contains(r.stderr, "exists") {
+		if r.code != exitUsage || !strings.Contains(r.stderr, says) {
 			t.Errorf("--sarif %s: exit %d %s", path, r.code, r.stderr)
 		}
 	}

@@ -384,6 +384,29 @@ func WriteNew(path string, data []byte) (string, error) {
 	return d.WriteNew(filepath.Base(path), data)
 }
 
+// WriteExclusive writes data to a file it creates at path (0600), in a
+// directory that exists: never over anything already there (its error
+// is then fs.ErrExist), never through a symbolic link. A file it could
+// not write whole is removed. It is how arena writes a file a person
+// names (an export, a SARIF report).
+func WriteExclusive(path string, data []byte) error {
+	d, err := OpenDir(filepath.Dir(path), false)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	f, err := d.Create(filepath.Base(path), 0o600)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		_ = d.Remove(filepath.Base(path))
+		return writeErr(path, err)
+	}
+	return nil
+}
+
 // OpenAppend opens the file at path for appending, as Dir.OpenAppend
 // does, creating its directory too when create is set.
 func OpenAppend(path string, create bool) (*os.File, error) {

@@ -19,6 +19,7 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/runlog"
+	"github.com/arenadebate/arena/tui/sarif"
 )
 
 // The CI gate (action.yml runs scripts/ci-gate): the script run as GitHub
@@ -78,7 +79,15 @@ type gateResult struct {
 	stdout, stderr string
 	summary        string
 	outputs        map[string]string
+	// annotations are the commands the runner carries out: the line
+	// annotations arena made of the findings, nothing else.
+	annotations []string
 }
+
+// annotationCommand is the one kind of command the gate lets the runner
+// carry out, last: a level, the file, line and title properties with
+// their values escaped (no ":" or ","), then the message.
+var annotationCommand = regexp.MustCompile(`^::(error|warning|notice) (file=[^:,]*,(line=[0-9]+,)?)?title=[^:,]*::`)
 
 // gate runs scripts/ci-gate in repo with GitHub's variables and extra.
 func (s *sandbox) gate(repo string, extra ...string) gateResult {
@@ -107,9 +116,16 @@ func (s *sandbox) gate(repo string, extra ...string) gateResult {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	r := gateResult{code: exitCodeOf(cmd.Run()), stdout: stdout.String(), stderr: stderr.String(), outputs: map[string]string{}}
 	r.out = r.stdout + r.stderr
-	// Whatever the run, the runner carries out nothing it printed.
-	if cmds := runnerCommands(r.stdout, r.stderr); len(cmds) > 0 {
-		s.t.Errorf("the runner would carry out %d commands the gate printed: %q\n%s", len(cmds), cmds, r.out)
+	// Whatever the run, the runner carries out nothing it printed but
+	// the findings' annotations, in either order of the two streams.
+	for _, streams := range [][]string{{r.stdout, r.stderr}, {r.stderr, r.stdout}} {
+		cmds := runnerCommands(streams...)
+		for _, c := range cmds {
+			if !annotationCommand.MatchString(c) {
+				s.t.Errorf("the runner would carry out a command the gate printed that is no annotation: %q\n%s", c, r.out)
+			}
+		}
+		r.annotations = cmds
 	}
 	b, _ := os.ReadFile(summary)
 	r.summary = string(b)
@@ -202,6 +218,18 @@ func TestCIGateNothingToJudgeOrNoBase(t *testing.T) {
 	}
 }
 
+// actionStep is a step of action.yml.
+type actionStep struct {
+	ID   string            `yaml:"id"`
+	Uses string            `yaml:"uses"`
+	Run  string            `yaml:"run"`
+	If   string            `yaml:"if"`
+	Env  map[string]string `yaml:"env"`
+	With map[string]string `yaml:"with"`
+	// ContinueOnError lets the job go on past the step.
+	ContinueOnError bool `yaml:"continue-on-error"`
+}
+
 // action.yml runs the script, gives it every input it reads, and uploads
 // the log whatever the verdict.
 func TestActionYAML(t *testing.T) {
@@ -219,15 +247,8 @@ func TestActionYAML(t *testing.T) {
 			Default string `yaml:"default"`
 		} `yaml:"inputs"`
 		Runs struct {
-			Using string `yaml:"using"`
-			Steps []struct {
-				ID   string            `yaml:"id"`
-				Uses string            `yaml:"uses"`
-				Run  string            `yaml:"run"`
-				If   string            `yaml:"if"`
-				Env  map[string]string `yaml:"env"`
-				With map[string]string `yaml:"with"`
-			} `yaml:"steps"`
+			Using string       `yaml:"using"`
+			Steps []actionStep `yaml:"steps"`
 		} `yaml:"runs"`
 	}
 	if err := yaml.Unmarshal(b, &action); err != nil {
@@ -238,7 +259,7 @@ func TestActionYAML(t *testing.T) {
 	}
 	script, _ := os.ReadFile(filepath.Join(root, "scripts", "ci-gate"))
 	read := regexp.MustCompile(`\$\{?(GATE_[A-Z_]+)`).FindAllStringSubmatch(string(script), -1)
-	var gate, upload, fail bool
+	var gate, upload, fail, codeScanning bool
 	for i, st := range action.Runs.Steps {
 		// A title in a script's text is a script: inputs reach the
 		// steps' scripts through the environment only.
@@ -260,23 +281,25 @@ func TestActionYAML(t *testing.T) {
 					}
 				}
 			}
+		case strings.HasPrefix(st.Uses, "github/codeql-action/upload-sarif@"):
+			// The findings go to code scanning whatever the verdict, when
+			// the gate wrote them; a repository without code scanning
+			// keeps its verdict.
+			codeScanning = gate && strings.Contains(st.If, "always()") && strings.Contains(st.If, "steps.gate.outputs.sarif-upload") &&
+				st.With["sarif_file"] == "${{ steps.gate.outputs.sarif-upload }}" && st.ContinueOnError
+			if in := regexp.MustCompile(`inputs\.([a-z-]+)`).FindStringSubmatch(st.If); in == nil || action.Inputs[in[1]].Default != "true" {
+				t.Errorf("the upload to code scanning is not an input that defaults to on: %q", st.If)
+			}
 		case strings.HasPrefix(st.Uses, "actions/upload-artifact@"):
 			upload = st.If == "always()" && strings.Contains(st.With["path"], "arena-logs") && i > 0
 		case i == len(action.Runs.Steps)-1:
 			fail = st.If == "always()" && strings.Contains(st.Run, "exit")
 		}
 	}
-	if !gate || !upload || !fail {
-		t.Fatalf("steps: gate %v, upload %v, fail by the exit code %v", gate, upload, fail)
+	if !gate || !upload || !fail || !codeScanning {
+		t.Fatalf("steps: gate %v, upload %v, fail by the exit code %v, SARIF to code scanning %v", gate, upload, fail, codeScanning)
 	}
-	if !slices.ContainsFunc(action.Runs.Steps, func(st struct {
-		ID   string            `yaml:"id"`
-		Uses string            `yaml:"uses"`
-		Run  string            `yaml:"run"`
-		If   string            `yaml:"if"`
-		Env  map[string]string `yaml:"env"`
-		With map[string]string `yaml:"with"`
-	}) bool {
+	if !slices.ContainsFunc(action.Runs.Steps, func(st actionStep) bool {
 		return strings.Contains(st.Run, "go build") && strings.Contains(st.Run, "./cmd/arena")
 	}) {
 		t.Fatal("no step builds arena")
@@ -384,20 +407,78 @@ func TestCIGateLetsNoTitleOrReplyCommandTheRunner(t *testing.T) {
 		if !strings.Contains(r.out, "forged") && !strings.Contains(r.out, "a title alone") {
 			t.Fatalf("the hostile text never reached the output, so the test shows nothing:\n%s", r.out)
 		}
-		if got := runnerCommands(r.stdout, r.stderr); len(got) != 0 {
-			t.Errorf("the runner would carry out %d commands (stdout, then stderr): %q\n%s", len(got), got, r.out)
+		// The runner carries out the annotations alone (gate checks
+		// their shape): one per finding, each the finding's words.
+		if len(r.annotations) != 2 {
+			t.Errorf("the runner would carry out %d commands, not the 2 findings' annotations: %q\n%s", len(r.annotations), r.annotations, r.out)
 		}
-		if got := runnerCommands(r.stderr, r.stdout); len(got) != 0 {
-			t.Errorf("the runner would carry out %d commands (stderr, then stdout): %q", len(got), got)
+		for _, a := range r.annotations {
+			if !strings.Contains(a, "::tests ::add-mask::hunter2 ::error file=api.go,line=1::forged error ::set-output name=decision::accept see ##[warning]forged warning") && !strings.Contains(a, "::##[error]in a list") {
+				t.Errorf("an annotation is not a finding's words, escaped: %q", a)
+			}
 		}
-		// The stop comes first and processing resumes at the end.
+		// The stop comes first and processing resumes at the end, where
+		// the annotations alone follow.
 		m := regexp.MustCompile(`^::stop-commands::(arena-[0-9a-f]{32})\n`).FindStringSubmatch(r.stdout)
-		if m == nil || !strings.HasSuffix(r.stdout, "::"+m[1]+"::\n") {
+		if m == nil {
 			t.Fatalf("the output is not wrapped:\n%s", r.out)
+		}
+		_, after, ok := strings.Cut(r.stdout, "\n::"+m[1]+"::\n")
+		if !ok || strings.TrimSpace(after) != strings.Join(r.annotations, "\n") {
+			t.Fatalf("after the stop ends comes more than the annotations:\n%s", after)
 		}
 		tokens = append(tokens, m[1])
 	}
 	if tokens[0] == tokens[1] {
 		t.Fatalf("two runs used the same token %s", tokens[0])
+	}
+}
+
+// On a pull request the gate writes the verdict's SARIF, a copy of the
+// findings arena placed (what code scanning takes), and prints each
+// finding as a line annotation on the diff: a quoted one at the line of
+// the pull request's file that holds the quote, one not in the diff with
+// no line. On a push it annotates nothing.
+func TestCIGateAnnotatesTheDiffAndWritesSARIF(t *testing.T) {
+	t.Parallel()
+	s := newVerdictSandbox(t)
+	s.fakes.SetScript(judges(map[string]map[string][]clitest.Step{
+		"gemini": {"verdict.quick": {quotingReply("improve", 3, `return []string{"ada"}`)}},
+		"claude": {"verdict.deep": {quotingReply("accept", 5, "func Users() []string")}},
+	}))
+	repo := prRepo(t, false)
+	r := s.gate(repo)
+	if r.code != exitAccept {
+		t.Fatalf("exit %d\n%s", r.code, r.out)
+	}
+	want := []string{
+		"::warning title=arena%3A improvement (gemini (quick judge)%2C claude (deep judge))::add tests for the edge cases",
+		`::warning file=api.go,line=3,title=arena%3A improvement (gemini (quick judge))::say what an empty list means — “return []string{"ada"}”`,
+		"::warning title=arena%3A improvement (gemini (quick judge)%2C claude (deep judge))::cite the spec — “a sentence nobody wrote” (arena: not found in the work)",
+		"::notice file=api.go,line=3,title=arena%3A improvement (claude (deep judge))::say what an empty list means — “func Users() []string”",
+	}
+	if strings.Join(r.annotations, "\n") != strings.Join(want, "\n") {
+		t.Errorf("annotations:\n%s\nwant:\n%s", strings.Join(r.annotations, "\n"), strings.Join(want, "\n"))
+	}
+	for _, k := range []string{"sarif", "sarif-upload"} {
+		b, err := os.ReadFile(r.outputs[k])
+		if err != nil {
+			t.Fatalf("output %s: %v (%v)", k, err, r.outputs)
+		}
+		if err := sarif.Validate(b); err != nil {
+			t.Errorf("%s: %v", k, err)
+		}
+		var l sarif.Log
+		if err := json.Unmarshal(b, &l); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(l.Runs[0].Results); n != map[string]int{"sarif": 4, "sarif-upload": 2}[k] {
+			t.Errorf("%s holds %d results", k, n)
+		}
+	}
+	// A push is no pull request: no annotations.
+	r = s.gate(repo, "GITHUB_EVENT_NAME=push", "GATE_BASE=main")
+	if r.code != exitAccept || len(r.annotations) != 0 || r.outputs["sarif-upload"] == "" {
+		t.Errorf("push: exit %d, annotations %q, outputs %v", r.code, r.annotations, r.outputs)
 	}
 }

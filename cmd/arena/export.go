@@ -19,14 +19,16 @@ var exportExits = exits{
 }
 
 type exportFlags struct {
-	html, md, json bool
-	out            string
+	html, md, json     bool
+	sarif, annotations bool
+	placed             bool
+	out                string
 }
 
 func (a *app) exportCmd() *cobra.Command {
 	var f exportFlags
 	cmd := &cobra.Command{
-		Use:   "export LOG [--html|--md|--json] [-o FILE]",
+		Use:   "export LOG [--html|--md|--json|--sarif|--annotations] [-o FILE]",
 		Short: "Write a run as one web page to share (or its outcome document, or JSON)",
 		Long: `export writes a saved run for people who do not run arena.
 
@@ -43,6 +45,14 @@ func (a *app) exportCmd() *cobra.Command {
            follow-up questions asked after it).
   --json   the run as data: the seats, the phases with every call and its
            reply, the tables, the outcome (its document), the costs.
+  --sarif  the findings of a verdict or a ranking as SARIF 2.1.0 (as
+           arena verdict --sarif writes them), for code scanning.
+  --annotations
+           the findings as GitHub Actions workflow commands, a line each
+           (::warning file=F,line=N::...), escaped for the runner: what the
+           Action prints on a pull request.
+  --placed with --sarif: only the findings arena placed in a file, as
+           GitHub code scanning takes them (the Action uploads these).
 
 It writes to stdout, or with -o to a new file: arena never writes over a
 file, nor through a symbolic link. arena serve shows the same page for every
@@ -57,13 +67,19 @@ run in your log directories.`,
 	fl.BoolVar(&f.html, "html", false, "one self-contained web page (the default)")
 	fl.BoolVar(&f.md, "md", false, "the outcome document, as Markdown")
 	fl.BoolVar(&f.json, "json", false, "the run as JSON")
+	fl.BoolVar(&f.sarif, "sarif", false, "the findings as SARIF 2.1.0")
+	fl.BoolVar(&f.annotations, "annotations", false, "the findings as GitHub Actions workflow commands")
+	fl.BoolVar(&f.placed, "placed", false, "with --sarif: only the findings arena placed in a file (GitHub code scanning refuses a file holding one without)")
 	fl.StringVarP(&f.out, "output", "o", "", "write to this new file instead of stdout")
 	return cmd
 }
 
 func (a *app) runExport(log string, f exportFlags) error {
-	if n := btoi(f.html) + btoi(f.md) + btoi(f.json); n > 1 {
-		return usagef("export: give one of --html, --md and --json")
+	if n := btoi(f.html) + btoi(f.md) + btoi(f.json) + btoi(f.sarif) + btoi(f.annotations); n > 1 {
+		return usagef("export: give one of --html, --md, --json, --sarif and --annotations")
+	}
+	if f.placed && !f.sarif {
+		return usagef("export: --placed goes with --sarif")
 	}
 	format := page.FormatHTML
 	switch {
@@ -72,7 +88,12 @@ func (a *app) runExport(log string, f exportFlags) error {
 	case f.json:
 		format = page.FormatJSON
 	}
-	_, err := page.ExportLog(log, format, a.stdout, f.out)
+	var err error
+	if f.sarif || f.annotations {
+		err = a.exportFindings(log, f)
+	} else {
+		_, err = page.ExportLog(log, format, a.stdout, f.out)
+	}
 	var werr *trust.WriteError
 	switch {
 	case err == nil:

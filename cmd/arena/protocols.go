@@ -28,6 +28,7 @@ type protocol struct {
 // by the protocol's name (cmd/arena/NAME.go).
 var extensions = map[string]func(a *app, cmd *cobra.Command, req engine.Request, out *outputFlags){
 	"verdict": (*app).verdictModes,
+	"rank":    (*app).rankModes,
 }
 
 // protocols are arena's protocols, in the order --help lists them.

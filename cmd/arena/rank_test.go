@@ -13,6 +13,7 @@ import (
 	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/engine/rank"
+	"github.com/arenadebate/arena/tui/sarif"
 )
 
 // End-to-end tests of arena rank: the built binary, fake CLIs, and real
@@ -121,10 +122,12 @@ func TestRankTwoRepositoriesEndToEnd(t *testing.T) {
 	s := newSandbox(t)
 	spec, repos := rankSetup(t, s, "alpha", "beta")
 	before := repoStates(t, repos)
-	r := s.run("rank", spec, repos[0], repos[1], "--no-tui", "--seed", "11")
+	sarifPath := filepath.Join(s.dir, "rank.sarif")
+	r := s.run("rank", spec, repos[0], repos[1], "--no-tui", "--seed", "11", "--sarif", sarifPath)
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+	checkRankSARIF(t, sarifPath)
 	if after := repoStates(t, repos); !slices.Equal(before, after) {
 		t.Fatalf("the run changed a repository:\n%s\n---\n%s", before, after)
 	}
@@ -175,6 +178,43 @@ func TestRankTwoRepositoriesEndToEnd(t *testing.T) {
 	rr := s.run("replay", "--no-tui", s.logs()[0])
 	if rr.code != 0 || !strings.Contains(rr.stdout, "Scores (1–5) and weighted totals") || !strings.Contains(rr.stdout, "## Verdict") {
 		t.Fatalf("replay: exit %d\n%s\n%s", rr.code, rr.stdout, rr.stderr)
+	}
+}
+
+// checkRankSARIF checks rank --sarif's file: SARIF 2.1.0 the standard's
+// schema takes, the ranking in the run's properties, each repository's
+// security finding (the fakes report one at line 1 of a file of the
+// branch, which the fact check keeps) at its file and line, by the fact
+// seat that reported it, marked with its repository.
+func checkRankSARIF(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sarif.Validate(b); err != nil {
+		t.Fatalf("the SARIF 2.1.0 schema refuses it: %v", err)
+	}
+	var l sarif.Log
+	if err := json.Unmarshal(b, &l); err != nil {
+		t.Fatal(err)
+	}
+	run := l.Runs[0]
+	if d := run.Props["decision"]; d != string(rank.OutcomeRanked) && d != string(rank.OutcomeTie) {
+		t.Errorf("decision %v", d)
+	}
+	parts := map[any]bool{}
+	for _, res := range run.Results {
+		if res.RuleID != "security" {
+			continue
+		}
+		if len(res.Locations) == 0 || res.Locations[0].Physical.Region == nil || res.Locations[0].Physical.Region.StartLine != 1 || res.Level != "warning" || res.Props["judges"] == nil {
+			t.Errorf("a security finding: %+v", res)
+		}
+		parts[res.Props["part"]] = true
+	}
+	if !parts["Findings in alpha"] || !parts["Findings in beta"] {
+		t.Errorf("security findings in %v\n%s", parts, b)
 	}
 }
 

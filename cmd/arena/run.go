@@ -46,6 +46,9 @@ type outputFlags struct {
 	// record: --json prints the run's final record alone (engine.Tool's
 	// Record), not its events; brief: one line, the outcome and the log.
 	record, brief bool
+	// sarif is where --sarif writes the findings (verdict and rank;
+	// sarif.go).
+	sarif string
 }
 
 // register binds the front end's flags; record: --json prints the run's
@@ -77,6 +80,9 @@ func (a *app) runRequest(p protocol, req engine.Request, sf settings.Flags, out 
 	if p.LogsOutOfTree {
 		s.DebateLogPath = s.VerdictLogDir(a.env)
 	}
+	if err := checkSARIFPath(out.sarif); err != nil {
+		return err
+	}
 	prep, err := req.Prepare(a.setup(p.Spec, s, sf, out))
 	if err != nil {
 		return usageOf(err)
@@ -107,6 +113,11 @@ func (a *app) runRequest(p protocol, req engine.Request, sf settings.Flags, out 
 	}
 	res := a.runProtocol(run, logw, out)
 	a.afterRun(prep, res, out)
+	if out.sarif != "" {
+		if err := a.writeSARIF(out.sarif, res); err != nil {
+			return err
+		}
+	}
 	code := p.AllExits().Code(res.Result)
 	if prep.Exit != nil {
 		if c, ok := prep.Exit(res); ok {

@@ -33,9 +33,10 @@ func TestVerdictLiveScreenInTmux(t *testing.T) {
 		return strings.Contains(sc, "Reasoning: scored improve") && strings.Contains(sc, "Reasoning: scored reject")
 	})
 	s.fakes.Release("deep")
-	// "Thresholds" is in the outcome document only; the panes also read
-	// "Verdict: REJECT".
-	out := ts.waitText("Thresholds", 60*time.Second)
+	// The findings' introduction is in the outcome document only (and
+	// above its fold on this screen); the panes also read "Verdict:
+	// REJECT".
+	out := ts.waitText("where in the work they quoted", 60*time.Second)
 	if !strings.Contains(out, "REJECT") {
 		t.Fatalf("outcome view:\n%s", out)
 	}

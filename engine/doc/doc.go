@@ -53,6 +53,9 @@ const (
 	SectionBudget    = "budget"
 	SectionResume    = "resume"
 	SectionHistory   = "history"
+	// SectionFindings holds what the judges found in the work, each
+	// with its place (verdict and rank): SARIF is drawn from it.
+	SectionFindings = "findings"
 )
 
 // Section is a part of the document: a heading and its blocks.
@@ -124,15 +127,30 @@ type Findings struct {
 	Items []Finding `json:"items"`
 }
 
-// Finding is one quote: what it bears on, where arena found it (File
-// and Line; none when it was not found), and what arena flags about it.
+// Finding is one quote, or one thing a judge found in the work: what it
+// bears on, what is wrong or asked for (Issue), where arena found it
+// (File and Line; none when it was not found), how much it weighs, the
+// judges who raised it, and what arena flags about it. SARIF (package
+// tui/sarif) is drawn from these.
 type Finding struct {
 	About string `json:"about,omitempty" jsonschema:"what the quote bears on: a criterion"`
+	Issue string `json:"issue,omitempty" jsonschema:"what a judge found wrong or asks to improve"`
 	Quote string `json:"quote"`
 	File  string `json:"file,omitempty" jsonschema:"the file the quote was found in"`
 	Line  int    `json:"line,omitempty" jsonschema:"the line it begins on, from 1"`
-	Flag  string `json:"flag,omitempty" jsonschema:"what arena found wrong with it: not found in the solution"`
+	// Level is how much the finding weighs: LevelError, LevelWarning or
+	// LevelNote ("" for a quote given as evidence alone).
+	Level string   `json:"level,omitempty" jsonschema:"how much it weighs: error (the judge rejects), warning (it asks for improvement), note"`
+	By    []string `json:"by,omitempty" jsonschema:"the judges who raised it"`
+	Flag  string   `json:"flag,omitempty" jsonschema:"what arena found wrong with it: not found in the solution"`
 }
+
+// The levels of a finding, SARIF's words.
+const (
+	LevelError   = "error"
+	LevelWarning = "warning"
+	LevelNote    = "note"
+)
 
 // Para is a paragraph.
 func Para(text string) Block { return Block{Text: text} }

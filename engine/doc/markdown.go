@@ -211,7 +211,14 @@ func findings(f Findings) string {
 // or, flagged, `“quote” — ⚠ **not found in the solution** (flagged by
 // arena)`.
 func FindingWords(x Finding) string {
-	s := "“" + oneLine(x.Quote) + "”"
+	var parts []string
+	if x.Issue != "" {
+		parts = append(parts, oneLine(x.Issue))
+	}
+	if x.Quote != "" {
+		parts = append(parts, "“"+oneLine(x.Quote)+"”")
+	}
+	s := strings.Join(parts, " — ")
 	if x.About != "" {
 		s = x.About + ": " + s
 	}
@@ -221,6 +228,13 @@ func FindingWords(x Finding) string {
 			where += ":" + strconv.Itoa(x.Line)
 		}
 		s += " (`" + where + "`)"
+	}
+	if len(x.By) > 0 {
+		who := "from " + strings.Join(x.By, ", ")
+		if x.Level != "" {
+			who = x.Level + ", " + who
+		}
+		s += " (" + who + ")"
 	}
 	if x.Flag != "" {
 		s += " — ⚠ **" + x.Flag + "** (flagged by arena)"

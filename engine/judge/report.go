@@ -19,7 +19,7 @@ func finding(c Corpus, files []engine.Doc, about, q string) doc.Finding {
 		f.Flag = "not found in the solution"
 		return f
 	}
-	f.File, f.Line = locate(files, q)
+	f.File, f.Line = engine.Locate(files, q)
 	return f
 }
 

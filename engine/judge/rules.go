@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"unicode"
+
+	"github.com/arenadebate/arena/engine"
 )
 
 // The rules arena applies to the judges' replies. A model's own
@@ -100,16 +101,8 @@ func spread(v []float64) float64 {
 
 func fmt2(v float64) string { return fmt.Sprintf("%.2f", v) }
 
-// squash drops every white-space rune, for comparing quotes with the
-// solution regardless of line breaks and indentation.
-func squash(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
-}
+// squash drops every white-space rune (engine.Squash).
+func squash(s string) string { return engine.Squash(s) }
 
 // Corpus is the solution's text as the quote check reads it.
 type Corpus struct{ squashed string }

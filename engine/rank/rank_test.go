@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/engine/enginetest"
 	"github.com/arenadebate/arena/engine/rank/facts"
 )
@@ -144,6 +146,27 @@ func TestScoresFollowTheLettersThroughEachJudgesShuffle(t *testing.T) {
 	}
 	if n := len(rep.Facts["alpha"].Security.Findings); n != 1 {
 		t.Errorf("%d findings kept", n)
+	}
+	checkAlphaFindings(t, out)
+}
+
+// checkAlphaFindings checks that the outcome document has each
+// repository's kept findings, with their places, for SARIF: the invented
+// one is not among them.
+func checkAlphaFindings(t *testing.T, out engine.Outcome) {
+	t.Helper()
+	var alpha *doc.Section
+	for i, sec := range out.Document.Sections {
+		if sec.ID == doc.SectionFindings && sec.Heading == "Findings in alpha" {
+			alpha = &out.Document.Sections[i]
+		}
+	}
+	if alpha == nil {
+		t.Fatalf("no findings section for alpha:\n%s", out.Markdown)
+	}
+	wantFound := []doc.Finding{{About: "security", Issue: "hard-coded token", File: "main.go", Line: 3, Level: doc.LevelWarning, By: []string{"claude (fact seat)"}}}
+	if got := alpha.Blocks[0].Findings.Items; !reflect.DeepEqual(got, wantFound) {
+		t.Errorf("alpha's findings:\n got %+v\nwant %+v", got, wantFound)
 	}
 }
 

@@ -358,6 +358,7 @@ func (r *Report) Document(judges []string) doc.Document {
 		}
 		d.Add("Fact checks", doc.Para("Measured beats reported: what arena changed in the facts the models gave."), doc.Bullets("", checks...))
 	}
+	r.findingsSections(&d)
 	if len(r.Notes) > 0 {
 		d.Sections = append(d.Sections, doc.Section{Heading: "Notes", Restates: &doc.Restates{Notes: true}, Blocks: []doc.Block{doc.Bullets("", r.Notes...)}})
 	}
@@ -365,6 +366,51 @@ func (r *Report) Document(judges []string) doc.Document {
 		r.justificationsSection(&d, judges)
 	}
 	return d
+}
+
+// findingsSections are, for each repository, what its fact seat found
+// at places in its files, as the fact checks left them (Check: a file of
+// the branch, a line within it): security findings as warnings, the
+// rest (abstractions, defensive code, repeated test code, unused
+// imports) as notes, each by the dimension it bears on.
+func (r *Report) findingsSections(d *doc.Document) {
+	for _, rr := range r.Repos {
+		f := r.Facts[rr.Label]
+		if f == nil {
+			continue
+		}
+		var items []doc.Finding
+		add := func(dim Dimension, level, issue, file string, line int) {
+			file, line = splitPlace(file, line)
+			fd := doc.Finding{About: string(dim), Issue: issue, File: file, Line: line, Level: level}
+			if rr.Agent != "" {
+				fd.By = []string{rr.Agent + " (fact seat)"}
+			}
+			items = append(items, fd)
+		}
+		for _, x := range f.Security.Findings {
+			add(DimSecurity, doc.LevelWarning, x.Issue, x.File, x.Line)
+		}
+		for _, x := range f.Overengineering.Abstractions {
+			add(DimOverengineering, doc.LevelNote, x.Issue, x.File, x.Line)
+		}
+		for _, x := range f.Overengineering.DefensiveCode {
+			add(DimOverengineering, doc.LevelNote, x.Issue, x.File, x.Line)
+		}
+		for _, x := range f.Tests.DryViolations {
+			add(DimTests, doc.LevelNote, x.Description, x.File, 0)
+		}
+		for _, u := range f.DeadCode.UnusedImports {
+			if placeLike.MatchString(u) {
+				add(DimDeadCode, doc.LevelNote, "unused import", u, 0)
+			}
+		}
+		if len(items) == 0 {
+			continue
+		}
+		d.Sections = append(d.Sections, doc.Section{ID: doc.SectionFindings, Heading: "Findings in " + md(rr.Label),
+			Blocks: []doc.Block{{Findings: &doc.Findings{Intro: "What the fact seat found at places in " + md(rr.Label) + "'s files, as arena checked them (a file of the branch, a line within it):", Items: items}}}})
+	}
 }
 
 // scoresSection is the table of every dimension's scores and the

@@ -443,11 +443,75 @@ func (r *run) document(decision string) *doc.Document {
 		}
 		d.Sections = append(d.Sections, sec)
 	}
+	if f := r.findings(); len(f) > 0 {
+		d.Sections = append(d.Sections, doc.Section{ID: doc.SectionFindings, Heading: "Findings",
+			Blocks: []doc.Block{{Findings: &doc.Findings{Intro: "The improvements the judges asked for, where in the work they quoted:", Items: f}}}})
+	}
 	if len(r.fails) > 0 {
 		d.Add("Failures", doc.Bullets("", r.fails...))
 	}
 	d.Add("Thresholds", doc.Para("Applied by arena to the scores: accept when every dimension is at least 3 and the average at least 3.5; reject when any dimension is below 2; improve otherwise."))
 	return &d
+}
+
+// findings are the judges' improvements as findings: one asked for by
+// two judges is one finding of both, at the higher level (error from a
+// judge that rejects, warning from one that asks for improvement, note
+// from one that accepts); a quoted one has the place arena found the
+// quote at in the work, or is flagged when the work does not hold it.
+func (r *run) findings() []doc.Finding {
+	var out []doc.Finding
+	seen := map[string]int{}
+	for _, m := range r.p.modes() {
+		j, ok := r.js[m]
+		if !ok {
+			continue
+		}
+		by := fmt.Sprintf("%s (%s judge)", r.p.cfg.Judges[m].Name, m)
+		level := findingLevel(j.Verdict)
+		for i, text := range j.Improvements {
+			quote := ""
+			if i < len(j.Quotes) {
+				quote = j.Quotes[i]
+			}
+			key := engine.Squash(strings.ToLower(text)) + "\x00" + engine.Squash(quote)
+			if k, ok := seen[key]; ok {
+				out[k].By = append(out[k].By, by)
+				out[k].Level = higher(out[k].Level, level)
+				continue
+			}
+			f := doc.Finding{About: "improvement", Issue: text, Quote: quote, Level: level, By: []string{by}}
+			if quote != "" {
+				if f.File, f.Line = engine.Locate(r.p.cfg.Work, quote); f.File == "" {
+					f.Flag = "not found in the work"
+				}
+			}
+			seen[key] = len(out)
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// findingLevel is the level of an improvement a judge of verdict v asks
+// for.
+func findingLevel(v Verdict) string {
+	switch v {
+	case Reject:
+		return doc.LevelError
+	case Accept:
+		return doc.LevelNote
+	}
+	return doc.LevelWarning
+}
+
+// higher is the weightier of two levels.
+func higher(a, b string) string {
+	rank := map[string]int{doc.LevelNote: 1, doc.LevelWarning: 2, doc.LevelError: 3}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
 }
 
 func titleCase(s string) string { return strings.ToUpper(s[:1]) + s[1:] }

@@ -26,6 +26,11 @@ type Judgement struct {
 	Average      float64  `json:"average"`
 	Reasoning    string   `json:"reasoning"`
 	Improvements []string `json:"improvements"`
+	// Quotes are the text of the work each improvement quotes, by its
+	// position in Improvements ("" for one that quotes none; nil when
+	// none does): a judge may give an improvement as {"improvement":
+	// ..., "quote": ...}, and arena finds the quote's file and line.
+	Quotes []string `json:"quotes,omitempty"`
 	// Stripped says what arena had to take away around the JSON object
 	// the models are told to return alone ("a ```json fence").
 	Stripped []string `json:"stripped,omitempty"`
@@ -56,7 +61,7 @@ func validate(f engine.Fields) (Judgement, error) {
 				j.Improvements = []string{} // a quick judge may leave it out
 				return nil
 			}
-			j.Improvements, err = f.List("improvements")
+			j.Improvements, j.Quotes, err = improvements(f)
 			return
 		},
 	)
@@ -68,6 +73,57 @@ func validate(f engine.Fields) (Judgement, error) {
 		j.Stated = Verdict(stated)
 	}
 	return j, nil
+}
+
+// improvements reads the improvements: each a string, or an object
+// {"improvement": "...", "quote": "the text of the work it is about"}
+// ("text" or "issue" for the improvement, "evidence" for the quote).
+// quotes is nil when none quotes the work.
+func improvements(f engine.Fields) (texts, quotes []string, err error) {
+	arr, ok := f["improvements"].([]any)
+	if !ok {
+		return nil, nil, engine.FieldError("improvements", "must be a list of strings or {\"improvement\", \"quote\"} objects")
+	}
+	texts = []string{}
+	var quoted []string
+	cites := false
+	for i, x := range arr {
+		text, quote := "", ""
+		switch v := x.(type) {
+		case string:
+			text = strings.TrimSpace(v)
+		case map[string]any:
+			o := engine.Fields{}
+			for k, val := range v {
+				o[engine.NormKey(k)] = val
+			}
+			text, quote = firstOf(o, "improvement", "text", "issue"), firstOf(o, "quote", "evidence")
+			if text == "" {
+				return nil, nil, engine.FieldError(fmt.Sprintf("improvements[%d]", i), "has no \"improvement\"")
+			}
+		default:
+			return nil, nil, engine.FieldError(fmt.Sprintf("improvements[%d]", i), "must be a string or an object")
+		}
+		if text == "" {
+			continue
+		}
+		texts, quoted = append(texts, text), append(quoted, quote)
+		cites = cites || quote != ""
+	}
+	if cites {
+		quotes = quoted
+	}
+	return texts, quotes, nil
+}
+
+// firstOf is the first of keys o holds a string under.
+func firstOf(o engine.Fields, keys ...string) string {
+	for _, k := range keys {
+		if s := o.Opt(k); s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 func scores(f engine.Fields) (Scores, error) {

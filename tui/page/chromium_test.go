@@ -1,6 +1,7 @@
 package page
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	cdppage "github.com/chromedp/cdproto/page"
 
+	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/doc"
 	"github.com/arenadebate/arena/tui/page/pagetest"
 )
 
@@ -132,8 +135,50 @@ func TestDemosExportInChromium(t *testing.T) {
 					t.Errorf("%s shows %q, not %q", sel, got, want)
 				}
 			}
+			outcomeShowsDocument(t, b, run.Outcome.Document)
 		})
 	}
+}
+
+// outcomeShowsDocument checks that the page's outcome section shows d's
+// sections, in order, each under its heading, with the parts it holds
+// inside it; and every fact but those its header shows.
+func outcomeShowsDocument(t *testing.T, b *pagetest.Browser, d *doc.Document) {
+	t.Helper()
+	if d == nil {
+		t.Fatal("the log's outcome has no document")
+	}
+	got := pagetest.Eval[[]string](t, b, `[...document.querySelectorAll("#outcome .part")].map(p => {
+		let depth = 0;
+		for (let e = p.parentElement.closest(".part"); e; e = e.parentElement.closest(".part")) depth++;
+		return depth + " " + (p.tagName === "DETAILS" ? "closed " : "open ") + p.querySelector("h3, h4, h5, h6").textContent;
+	})`)
+	var want []string
+	for _, s := range d.Sections {
+		state := "open "
+		if s.Folded != "" || s.Restates != nil {
+			state = "closed "
+		}
+		want = append(want, fmt.Sprint(s.Depth)+" "+state+oneLine(s.Heading))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the outcome's sections:\n%s\nthe document's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if title := b.Text(t, "#outcome .doctitle"); !strings.HasPrefix(title, d.Title) {
+		t.Errorf("the outcome's title is %q, not the document's %q", title, d.Title)
+	}
+	facts := b.Text(t, "#outcome .document > .facts")
+	for _, f := range d.Facts {
+		if shown := strings.Contains(facts, f.Name); shown == (f.Restates != nil && f.Restates.Start) {
+			t.Errorf("the fact %q (restating the start: %v) is shown: %v", f.Name, f.Restates != nil && f.Restates.Start, shown)
+		}
+	}
+}
+
+// oneLine is a heading as the page's text reads it: Markdown's marks
+// drawn, white space collapsed.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("**", "", "`", "", "\\*", "*", "\\_", "_").Replace(s)), " ")
 }
 
 func firstWords(s string) string {
@@ -164,5 +209,82 @@ func TestPageFitsPhoneDarkAndPrint(t *testing.T) {
 	pagetest.Command(t, b, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
 	if bg := pagetest.Eval[string](t, b, `getComputedStyle(document.body).backgroundColor`); bg != "rgb(22, 22, 26)" {
 		t.Errorf("in dark mode the page's background is %s", bg)
+	}
+}
+
+// documentOf is an outcome document with text in every field a model's
+// words reach (a judge's quote, a criterion, an improvement, a table's
+// cell), every kind of block, and sections open, folded and restating.
+func documentOf(text string) *doc.Document {
+	line := strings.Join(strings.Fields(text), " ")
+	blocks := []doc.Block{
+		doc.Para(text),
+		{Notice: &doc.Notice{Label: line, Text: line, Warning: true}},
+		doc.ListOf(line, doc.Item{Label: line, Text: line, Items: []string{line}}),
+		doc.TableOf([]string{line, "b"}, [][]string{{line, line}}),
+		{Findings: &doc.Findings{Intro: line, Items: []doc.Finding{{About: line, Issue: line, Quote: text, File: line, Line: 3, Level: doc.LevelWarning, By: []string{line}, Flag: line}}}},
+		{Code: text},
+	}
+	return &doc.Document{
+		Title: line, Result: line, Summary: line,
+		Notices: []doc.Notice{{Label: line, Text: line}},
+		Facts:   []doc.Fact{{Name: line, Value: line}},
+		Sections: []doc.Section{
+			{Heading: line, Blocks: blocks},
+			{Heading: line, Depth: 1, Folded: line, Blocks: blocks},
+			{Heading: line, Depth: 2, Blocks: blocks},
+			{Heading: line, Restates: &doc.Restates{Seats: []string{"for Kafka"}}, Blocks: blocks},
+		},
+	}
+}
+
+// A document holding what a hostile model writes (its quotes, its
+// improvements) changes nothing in the outcome section's DOM beyond its
+// text: the section has the structure of the same document with nothing
+// in it that could be markup, no script runs (with the CSP lifted too),
+// nothing is fetched, and the words show as text.
+func TestHostileDocumentIsInertInChromium(t *testing.T) {
+	b := pagetest.Start(t)
+	srv, hits := counter(t)
+	bad := hostile(srv.URL)
+	structure := map[bool]string{}
+	for _, hostileText := range []bool{true, false} {
+		text := bad
+		if !hostileText {
+			text = benign(bad)
+		}
+		run := sampleRun("Which queue?", "ok", "ok", "cell", "note")
+		out := run[len(run)-1].(engine.Outcome)
+		out.Document, out.Markdown = documentOf(text), ""
+		run[len(run)-1] = out
+		url := exportFile(t, writeLog(t, t.TempDir(), run), t.TempDir())
+		for _, bypass := range []bool{false, true} {
+			b.Requests()
+			pagetest.Command(t, b, cdppage.SetBypassCSP, cdppage.SetBypassCSPParams{Enabled: bypass})
+			b.Load(t, url, "#costs")
+			if pagetest.Eval[bool](t, b, `typeof window.pwned !== "undefined"`) {
+				t.Errorf("a script ran (CSP bypassed: %v)", bypass)
+			}
+			pagetest.OnlyPage(t, b.Requests(), url, false)
+			structure[hostileText] = b.Structure(t, "#outcome .document")
+			if n := pagetest.Eval[int](t, b, `document.querySelectorAll("#outcome script, #outcome img, #outcome iframe, #outcome svg, #outcome form, #outcome style, #outcome meta, #outcome base, #outcome link, #outcome [style], #outcome [onerror], #outcome [onclick], #outcome [onload], #outcome [ontoggle], #outcome a[href^=javascript], #outcome a[href^=data]").length`); n != 0 {
+				t.Errorf("the outcome holds %d elements a model put there", n)
+			}
+		}
+		if !hostileText {
+			continue
+		}
+		shown := b.Text(t, "#outcome")
+		for _, want := range []string{"<script>window.pwned = 1</script>", "<img src=x onerror=", "<U+202E>esrever", "<U+E0041>", "<style>body { display: none }</style>"} {
+			if got := strings.Count(shown, want); got < 6*4 {
+				t.Errorf("the outcome shows %q as text %d times, not in each of its %d places", want, got, 6*4)
+			}
+		}
+	}
+	if structure[true] != structure[false] || !strings.HasPrefix(structure[true], "div class(p class(") {
+		t.Errorf("the hostile document's structure differs from the benign one's:\n got %s\nwant %s", structure[true], structure[false])
+	}
+	if hits.Load() != 0 {
+		t.Errorf("the page fetched %d URLs", hits.Load())
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/arenadebate/arena/challengers/trust"
@@ -127,24 +126,12 @@ func ExportLog(logPath string, f Format, out io.Writer, outPath string) (*Run, e
 	return run, writeNewFile(outPath, b.Bytes())
 }
 
-// writeNewFile writes data to a file it creates at path (0600).
+// writeNewFile writes data to a file it creates at path (0600), never
+// over one there (trust.WriteExclusive).
 func writeNewFile(path string, data []byte) error {
-	d, err := trust.OpenDir(filepath.Dir(path), false)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	fh, err := d.Create(filepath.Base(path), 0o600)
+	err := trust.WriteExclusive(path, data)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s exists: arena export writes a new file only (remove it, or name another with -o)", path)
 	}
-	if err != nil {
-		return err
-	}
-	_, werr := fh.Write(data)
-	if err := errors.Join(werr, fh.Close()); err != nil {
-		_ = d.Remove(filepath.Base(path))
-		return err
-	}
-	return nil
+	return err
 }

@@ -86,6 +86,11 @@ var funcs = template.FuncMap{
 	"stopped":      stopped,
 	"budget":       func(u engine.BudgetUsed) string { return u.Words() },
 	"base":         filepath.Base,
+	"inline":       Inline,
+	"outline":      outline,
+	"facts":        shownFacts,
+	"clean":        trust.Text,
+	"place":        findingPlace,
 }
 
 // Write renders run whole as one HTML file: no script, nothing fetched.

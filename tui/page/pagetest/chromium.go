@@ -87,11 +87,17 @@ func (b *Browser) Do(t testing.TB, actions ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
-// Load opens url in the tab, and waits until the element selector picks
-// is in the page.
+// Load opens url in the tab and fails t unless, once the page has
+// loaded, the element selector picks is in it. The pages are drawn
+// whole by the server, so the load event is the signal: a page that a
+// hostile reply broke (or sent elsewhere) fails here instead of leaving
+// the test waiting for an element that never comes.
 func (b *Browser) Load(t testing.TB, url, selector string) {
 	t.Helper()
-	b.Do(t, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS(selector)))
+	b.Do(t, chromedp.Navigate(url))
+	if !Eval[bool](t, b, "document.querySelector("+jsString(selector)+") !== null") {
+		t.Fatalf("%s loaded (now at %s) without %s", url, Eval[string](t, b, "location.href"), selector)
+	}
 }
 
 // Command runs a protocol command in the tab, failing t on an error.

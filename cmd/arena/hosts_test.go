@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,8 +11,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 	"github.com/arenadebate/arena/engine/runlog"
 )
@@ -76,6 +79,12 @@ func TestSeatsLoadNoMCPServerOfTheUsers(t *testing.T) {
 // a request would name none of them.
 const claudeOffersEveryTool = "ENABLE_TOOL_SEARCH=false"
 
+// hostToolTimeout is the tool timeout hostRun gives Claude Code and Codex,
+// as a user may set it: shorter than the 20 s a run tool used to follow
+// its run before answering, which left the model without the run's id
+// and stopped the run.
+const hostToolTimeout = 10 * time.Second
+
 // hostRun is a host CLI set up to run arena mcp as arena install
 // registered it, its model the stand-in API: the command that puts prompt
 // to it.
@@ -85,15 +94,16 @@ func (s *sandbox) hostRun(host string, api *standIn, prompt string, extraEnv ...
 	var args, env []string
 	switch host {
 	case "claude":
-		args = []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", api.tool}
-		env = []string{"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin", claudeOffersEveryTool}
+		args = []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", "mcp__arena"} // every arena tool: the run tool, then run_status
+		env = []string{"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin", claudeOffersEveryTool, "MCP_TOOL_TIMEOUT=" + fmt.Sprint(hostToolTimeout.Milliseconds())}
 	case "codex":
 		s.writeHome(".codex/config.toml", fmt.Sprintf("model = \"gpt-standin\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"standin\"\nbase_url = \"%s/v1\"\nenv_key = \"ARENA_STANDIN_KEY\"\nwire_api = \"responses\"\n", api.URL))
 		// Codex from 0.147 gives an optional MCP server one second to
 		// start, then runs the turn without its tools; on a busy machine
 		// arena can take longer. A required server is waited for, so the
 		// verdict does not depend on the machine's speed.
-		args = []string{"exec", "--skip-git-repo-check", "-c", `mcp_servers.arena.default_tools_approval_mode="approve"`, "-c", "mcp_servers.arena.required=true"}
+		args = []string{"exec", "--skip-git-repo-check", "-c", `mcp_servers.arena.default_tools_approval_mode="approve"`, "-c", "mcp_servers.arena.required=true",
+			"-c", fmt.Sprintf("mcp_servers.arena.tool_timeout_sec=%d", int(hostToolTimeout.Seconds()))}
 		// Codex gives a server none of the fakes' variables: the command
 		// line adds them to the entry's env, leaving what arena wrote.
 		for k, v := range map[string]string{fakeapi.EnvScript: s.fakes.Script, fakeapi.EnvState: s.fakes.State, fakeapi.EnvLog: s.fakes.Log} {
@@ -137,7 +147,11 @@ func withoutCredentials(env, set []string) []string {
 
 // Every host hands its model the outcome document of a debate it ran
 // through arena: Claude Code and Codex give it only the structured
-// result, Gemini CLI the text.
+// result, Gemini CLI the text. The debate tool answers at once with the
+// run's id, while the run goes on (the defender holds its opening until
+// that answer reached the model: on a machine of any speed), and the
+// model follows the run with run_status to its outcome: no host's tool
+// timeout is reached before the model knows the run.
 func TestHostsHandTheirModelTheOutcome(t *testing.T) {
 	t.Parallel()
 	for _, host := range []string{"claude", "codex", "gemini"} {
@@ -145,13 +159,17 @@ func TestHostsHandTheirModelTheOutcome(t *testing.T) {
 			t.Parallel()
 			realCLI(t, host)
 			s := newSandbox(t)
-			api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "wait_seconds": 50})
-			out, err := s.hostRun(host, api, "put it to a debate").CombinedOutput()
+			s.fakes.SetScript(holding(&clitest.Script{Agents: map[string]clitest.AgentScript{}}, "opening", "answered", "claude"))
+			api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?"})
+			out, err := s.hostRunHeld(host, api, "put it to a debate")
 			results := api.Results()
-			if len(results) != 1 {
+			if len(results) < 2 {
 				t.Fatalf("%d tool results reached the model (%v); the requests offered %q:\n%s", len(results), err, api.Offered(), out)
 			}
-			seen := textOfResult(results[0])
+			if id := strings.TrimSuffix(filepath.Base(s.logs()[0]), ".jsonl"); runningID(results[0]) != id {
+				t.Fatalf("the debate's answer does not name its running run %s:\n%s", id, results[0])
+			}
+			seen := textOfResult(results[len(results)-1])
 			var missing []string
 			for _, line := range strings.Split(documentText(t, s.onlyLog()), "\n") {
 				if line = strings.TrimSpace(line); line != "" && !strings.Contains(seen, line) {
@@ -162,6 +180,33 @@ func TestHostsHandTheirModelTheOutcome(t *testing.T) {
 				t.Fatalf("%d of the outcome document's lines never reached the model, among them:\n%s\n\nit saw:\n%s", len(missing), strings.Join(missing[:min(len(missing), 5)], "\n"), seen)
 			}
 		})
+	}
+}
+
+// hostRunHeld runs the host as hostRun sets it up, and releases the
+// fakes' hold "answered" once the first tool result reached the model
+// (or the host exited): its combined output.
+func (s *sandbox) hostRunHeld(host string, api *standIn, prompt string, extraEnv ...string) (string, error) {
+	s.t.Helper()
+	cmd := s.hostRun(host, api, prompt, extraEnv...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for {
+		select {
+		case err := <-exited:
+			return out.String(), err
+		case <-time.After(50 * time.Millisecond):
+		}
+		if len(api.Results()) > 0 {
+			s.fakes.Release("answered")
+			err := <-exited
+			return out.String(), err
+		}
 	}
 }
 
@@ -214,13 +259,13 @@ func TestHostsPassTheSeatsCredentials(t *testing.T) {
 			t.Parallel()
 			realCLI(t, host)
 			s := newSandbox(t)
-			api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "wait_seconds": 50})
+			api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?"})
 			keys := []string{"GEMINI_API_KEY=seat-gemini-key", "OPENAI_API_KEY=seat-openai-key"}
 			if host == "gemini" {
 				keys[0] = "GEMINI_API_KEY=standin" // the host's own, which it logs in with too
 			}
 			out, err := s.hostRun(host, api, "put it to a debate", keys...).CombinedOutput()
-			if len(api.Results()) != 1 {
+			if len(api.Results()) < 2 {
 				t.Fatalf("the debate never ran (%v):\n%s", err, out)
 			}
 			for _, c := range []struct{ seat, key string }{{"gemini", keys[0]}, {"codex", keys[1]}} {

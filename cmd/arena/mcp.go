@@ -59,12 +59,14 @@ it, cancel_run stops it, list_runs and read_outcome read the log directory.
 Each run is the arena command a person would type, started by the server: it
 checks its input and words its refusals as the command line does, and writes
 its log as from the command line, so arena replay --follow LOG watches it live
-and arena resume LOG carries an interrupted one on. A run tool follows its run
-for up to wait_seconds (default 20, at most 50: hosts give a call about a
-minute) and returns its outcome, or its run id and what happened so far;
-progress notifications are sent while a call follows a run, and a client that
-cancels the call stops the run (its log stays resumable), as does a session
-that ends (stdin closed, an HTTP session closed or idle for --session-idle).
+and arena resume LOG carries an interrupted one on. A run tool answers at once
+with its run id (hosts time tool calls out, Codex after 60 s); run_status
+follows the run for up to wait_seconds (default 20, at most 50) and answers
+with what happened so far, then with its outcome. Progress notifications are
+sent while a call follows a run. A client that cancels the call stops the run
+(its log stays resumable), as does a session that ends (stdin closed, an HTTP
+session closed or idle for --session-idle); a call cancelled because the host's
+tool timeout passed leaves the run going.
 
 Over HTTP every request must carry a secret, Authorization: Bearer TOKEN: any
 user of the machine can reach a loopback port. The token is in --token-file

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,6 +20,13 @@ import (
 // with an error and carries on, so arena reads stdin itself: each line
 // the SDK would refuse is answered here, and only the others reach it.
 // Only the end of stdin ends the session.
+//
+// A host that gives up on a tool call (its tool timeout) cancels it, as
+// a person's Esc in Claude Code does, and a cancelled call stops the run
+// it follows. A timeout is not a person's wish to stop: the cancellation
+// that says it timed out is dropped here, so the run goes on, the call
+// answers when its wait ends (the host has stopped listening), and the
+// model follows the run again with run_status.
 
 // maxLine is the longest line read, the SDK's own bound.
 const maxLine = mcp.DefaultMaxLineLength
@@ -42,11 +50,15 @@ func filterLines(in io.Reader, sdk io.Writer, out io.Writer) error {
 	for {
 		line, tooLong, err := readLine(br)
 		if len(bytes.TrimSpace(line)) > 0 || tooLong {
-			if reply := refusal(line, tooLong); reply != nil {
-				if _, werr := out.Write(reply); werr != nil {
-					return werr
-				}
-			} else if _, werr := sdk.Write(append(line, '\n')); werr != nil {
+			reply := refusal(line, tooLong)
+			var werr error
+			switch {
+			case reply != nil:
+				_, werr = out.Write(reply)
+			case !timedOut(line): // a timed-out call's cancellation is dropped: the run goes on
+				_, werr = sdk.Write(append(line, '\n'))
+			}
+			if werr != nil {
 				return werr
 			}
 		}
@@ -92,6 +104,22 @@ func refusal(line []byte, tooLong bool) []byte {
 		return errorReply(idOf(line), jsonrpc.CodeInvalidRequest, "not a JSON-RPC 2.0 message: "+err.Error())
 	}
 	return nil
+}
+
+// timedOut says whether a message is the cancellation a host sends when
+// a call outlasted its tool timeout: the MCP TypeScript SDK's (Claude
+// Code, Gemini CLI, Qwen Code) gives the reason "McpError: MCP error
+// -32001: Request timed out".
+func timedOut(line []byte) bool {
+	var m struct {
+		Method string
+		Params struct{ Reason string }
+	}
+	if json.Unmarshal(line, &m) != nil || m.Method != "notifications/cancelled" {
+		return false
+	}
+	r := strings.ToLower(m.Params.Reason)
+	return strings.Contains(r, "timed out") || strings.Contains(r, "timeout") || strings.Contains(r, "-32001")
 }
 
 // idOf is the id of a malformed message when it has a valid one, for the

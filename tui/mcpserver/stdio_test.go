@@ -60,3 +60,20 @@ func TestWithoutEmptyCredentials(t *testing.T) {
 		t.Fatalf("%s", got)
 	}
 }
+
+// A host's tool timeout cancels the call with a reason that says so: the
+// cancellation never reaches the SDK, so the run the call follows goes
+// on. Any other cancellation (a person's Esc) does.
+func TestTimedOutCancellationsAreDropped(t *testing.T) {
+	t.Parallel()
+	timeout := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"McpError: MCP error -32001: Request timed out"}}`
+	esc := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8,"reason":"AbortError: This operation was aborted"}}`
+	bare := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}`
+	var sdk, out bytes.Buffer
+	if err := filterLines(strings.NewReader(strings.Join([]string{timeout, esc, bare}, "\n")), &sdk, &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := esc + "\n" + bare + "\n"; sdk.String() != want || out.Len() != 0 {
+		t.Fatalf("the SDK got\n%s\nreplies:\n%s", sdk.String(), out.String())
+	}
+}

@@ -54,7 +54,9 @@ func (a *app) mcpCmd(cf *commonFlags) *cobra.Command {
 		Long: `mcp serves arena's protocols as Model Context Protocol tools over stdio (or
 Streamable HTTP on a loopback address with --http), for the agents you already
 run: debate, compare, judge, verdict and rank start a run, run_status follows
-it, cancel_run stops it, list_runs and read_outcome read the log directory.
+it, cancel_run stops it, resume_run carries an interrupted one on (as arena
+resume, refusing what it refuses), list_runs and read_outcome read the log
+directory.
 
 Each run is the arena command a person would type, started by the server: it
 checks its input and words its refusals as the command line does, and writes

@@ -153,6 +153,7 @@ func NewServer(m *Manager) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: toolStatus, Description: "Follow a run started by a run tool: what happened since the cursor you pass (phases, replies, failures), then its outcome once it is over. It answers within wait_seconds (default 20 s, at most 50), at once when the run ends; call it again with the cursor as since until state is finished.", InputSchema: schemaOf[StatusIn](), OutputSchema: schemaOf[RunStatus]()}, m.statusTool)
 	mcp.AddTool(s, &mcp.Tool{Name: toolCancel, Description: "Stop a run as Ctrl+C would: its agents are stopped and its log stays resumable (arena resume LOG). It answers once the run has closed its log, or within wait_seconds (default 20 s, at most 50).", InputSchema: schemaOf[CancelIn](), OutputSchema: schemaOf[RunStatus]()}, m.cancelTool)
 	mcp.AddTool(s, &mcp.Tool{Name: toolList, Description: "List runs, newest first: those this server is running and those saved in the log directory.", InputSchema: schemaOf[ListIn](), OutputSchema: schemaOf[RunList](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.listTool)
+	addResume(s, m)
 	s.AddReceivingMiddleware(cleanResults)
 	mcp.AddTool(s, &mcp.Tool{Name: toolRead, Description: "Read a run's outcome: the structured result and the outcome document, by run id or log path.", InputSchema: schemaOf[ReadIn](), OutputSchema: schemaOf[RunStatus](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.readTool)
 	return s
@@ -182,7 +183,7 @@ func cleanResults(next mcp.MethodHandler) mcp.MethodHandler {
 
 // FollowTools are the tools that follow and read runs, beside the run
 // tools (one per protocol).
-var FollowTools = []string{toolStatus, toolCancel, toolList, toolRead}
+var FollowTools = []string{toolStatus, toolCancel, toolList, toolRead, toolResume}
 
 const (
 	toolStatus = "run_status"
@@ -215,7 +216,7 @@ const instructions = `arena runs debates and judgings between different AI model
 A run takes minutes. A run tool (%s) starts one and answers at once with its run_id; call run_status with that
 run_id (and the cursor as since) until state is finished: each call answers within its wait_seconds (default 20, at most 50). The outcome's markdown is the outcome document (the final position, the objections, the judges'
 reasoning, the improvements): read it before you act; the result, exit code and tables are beside it. cancel_run stops
-a run. Paths are relative to the directory the server runs in.`
+a run; resume_run carries an interrupted one on. Paths are relative to the directory the server runs in.`
 
 // runTool adds a tool that starts a run of t's command.
 func runTool(s *mcp.Server, m *Manager, t Tool) {
@@ -436,10 +437,12 @@ func (m *Manager) StopAll() {
 	}
 }
 
+// find is the run of that id this server started last (a resumed run
+// keeps its log, and so its id).
 func (m *Manager) find(id string) *run {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, r := range m.runs {
+	for _, r := range slices.Backward(m.runs) {
 		if r.id == id {
 			return r
 		}

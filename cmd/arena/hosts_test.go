@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -248,10 +251,12 @@ func documentText(t *testing.T, lc runlog.Contents) string {
 	return b.String()
 }
 
-// Gemini CLI and Codex keep API keys from the servers they start; the
-// entry arena install writes passes them through by name, so a seat that
-// logs in with one gets it, and a key the host does not have arrives at no
-// seat, not even empty.
+// Gemini CLI and Codex keep API keys from the servers they start, and
+// more: Codex every proxy, CA and base URL variable, Gemini CLI every
+// name holding CERT. The entry arena install writes passes them through
+// by name, so a seat that logs in with a key, or reaches its model
+// through a proxy or a company CA, gets them, and a key the host does
+// not have arrives at no seat, not even empty.
 func TestHostsPassTheSeatsCredentials(t *testing.T) {
 	t.Parallel()
 	for _, host := range []string{"gemini", "codex"} {
@@ -264,7 +269,11 @@ func TestHostsPassTheSeatsCredentials(t *testing.T) {
 			if host == "gemini" {
 				keys[0] = "GEMINI_API_KEY=standin" // the host's own, which it logs in with too
 			}
-			out, err := s.hostRun(host, api, "put it to a debate", keys...).CombinedOutput()
+			// The host reaches the stand-in through the proxy, or directly
+			// (NO_PROXY): it answers both.
+			network := []string{"HTTPS_PROXY=" + api.URL, "https_proxy=" + api.URL, "NO_PROXY=127.0.0.1,localhost",
+				"NODE_EXTRA_CA_CERTS=" + s.companyCA(), "SSL_CERT_FILE=" + s.companyCA(), "OPENAI_BASE_URL=" + api.URL + "/v1"}
+			out, err := s.hostRunHeld(host, api, "put it to a debate", append(keys, network...)...)
 			if len(api.Results()) < 2 {
 				t.Fatalf("the debate never ran (%v):\n%s", err, out)
 			}
@@ -277,6 +286,11 @@ func TestHostsPassTheSeatsCredentials(t *testing.T) {
 				if calls[0].Env[k] != v {
 					t.Errorf("the %s seat did not get %s from %s: %v", c.seat, k, host, calls[0].Env)
 				}
+				for _, kv := range network {
+					if k, v, _ := strings.Cut(kv, "="); calls[0].Env[k] != v {
+						t.Errorf("the %s seat did not get %s=%s from %s: %v", c.seat, k, v, host, calls[0].Env)
+					}
+				}
 			}
 			for _, call := range s.fakes.CallsTo("claude") {
 				if v, ok := call.Env["ANTHROPIC_API_KEY"]; ok {
@@ -285,6 +299,21 @@ func TestHostsPassTheSeatsCredentials(t *testing.T) {
 			}
 		})
 	}
+}
+
+// companyCA is a certificate authority's file, as a company's would be
+// (a self-signed certificate, PEM).
+func (s *sandbox) companyCA() string {
+	path := filepath.Join(s.home, "company-ca.pem")
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	srv := httptest.NewTLSServer(http.NotFoundHandler())
+	srv.Close()
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
+		s.t.Fatal(err)
+	}
+	return path
 }
 
 // The commands arena install suggests when it will not edit a CLI's

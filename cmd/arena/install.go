@@ -124,7 +124,7 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 	if err != nil {
 		return err
 	}
-	pass := challengers.CredentialVars(s.Agents)
+	pass := passedVars(s.Agents)
 	fmt.Fprintf(out, "arena install %s %s arena mcp with %s:\n", name, pick(f.dryRun, "would register", "registers"), h.Title)
 	cdir := h.CommandsDir(f.scope, home, dir)
 	err = nil
@@ -182,6 +182,15 @@ func (a *app) runUninstall(out io.Writer, h hostconfig.Host, f installFlags, pat
 	return nil
 }
 
+// passedVars are the variables an entry passes by name where its CLI
+// keeps them from arena mcp: the agents' credentials, and how the seats
+// reach their models (proxies, CAs, base URLs).
+func passedVars(agents map[string]challengers.Agent) []string {
+	names := slices.Concat(challengers.CredentialVars(agents), hostconfig.NetworkVars)
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
 // slashCommands are the command files arena install writes for Claude Code.
 func slashCommands() fs.FS {
 	commands, _ := fs.Sub(claudeCommands, "claude-plugin/commands")
@@ -200,7 +209,7 @@ func pick(cond bool, yes, no string) string {
 // know about the CLI's trusted folders.
 func installNotes(out io.Writer, h hostconfig.Host, pass []string) {
 	if names := h.Passed(pass); len(names) > 0 {
-		fmt.Fprintf(out, "  %s: the entry passes %s to arena by name (the values stay in your environment), for the seats that log in with them\n", h.Strips(), strings.Join(names, ", "))
+		fmt.Fprintf(out, "  %s: the entry passes %s to arena by name (the values stay in your environment), for the seats that log in with them or reach their models through a proxy or a company CA\n", h.Strips(), strings.Join(names, ", "))
 	}
 	if t := h.Trusted(); t != "" {
 		fmt.Fprintf(out, "  %s\n", t)

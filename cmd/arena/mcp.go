@@ -17,7 +17,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/settings/hostconfig"
@@ -154,7 +153,7 @@ func (a *app) mcpManager(cmd *cobra.Command, cf *commonFlags, s *settings.Settin
 		own.LogDir = cf.logDir
 	}
 	return mcpserver.NewManager(mcpserver.Config{
-		Arena: self, Own: own, Dir: dir, Env: a.agentEnv, Credentials: challengers.CredentialVars(s.Agents), LogDir: s.DebateLogPath, OtherLogDirs: s.LogDirs(a.env)[1:],
+		Arena: self, Own: own, Dir: dir, Env: a.agentEnv, Credentials: passedVars(s.Agents), LogDir: s.DebateLogPath, OtherLogDirs: s.LogDirs(a.env)[1:],
 		Agents: slices.Sorted(maps.Keys(s.Agents)), Host: os.Getenv(envMCPHost),
 		Tools: a.mcpTools(), Version: buildVersion(), MaxRuns: maxRuns,
 		Budget: mcpserver.Budget{MaxCost: s.MaxCostUSD, MaxCalls: s.MaxCalls, MaxTokens: int(s.MaxTokens)},

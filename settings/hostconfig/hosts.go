@@ -88,6 +88,20 @@ var hosts = map[string]Host{
 		trusted: "Gemini CLI starts MCP servers only in folders it trusts: elsewhere gemini mcp list shows arena as Disabled. Trust a folder when Gemini CLI asks (or with /permissions), or start it with --skip-trust."},
 }
 
+// NetworkVars are the variables that say how the seats reach their
+// models: the proxies (both cases: curl and Node read the lower-case
+// ones, Go and Rust either), the certificate authorities (a company's
+// CA), and the base URLs the agents' CLIs read (claude's, codex's and
+// qwen's, gemini's). Codex gives a server none of them and Gemini CLI
+// strips every name holding CERT, and a proxy URL that carries a
+// password: an entry passes them by name, as it passes the credentials,
+// so a seat behind a proxy or a company CA works under every host.
+var NetworkVars = []string{
+	"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "no_proxy", "all_proxy",
+	"NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
+	"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "GOOGLE_GEMINI_BASE_URL",
+}
+
 // Lookup is the agent CLI of that name.
 func Lookup(name string) (Host, bool) {
 	h, ok := hosts[name]

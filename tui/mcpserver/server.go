@@ -48,8 +48,9 @@ type Config struct {
 	Own   Own      // the server's own settings, which every run gets (--config, --log-dir)
 	Dir   string   // the runs' working directory ("": this process's)
 	Env   []string // the runs' environment (nil: this process's)
-	// Credentials are the variables the agents log in with: one that
-	// came empty or unexpanded is left out of the runs' environment.
+	// Credentials are the variables an entry passes by name (the agents'
+	// logins, proxies, CAs, base URLs): one that came empty or
+	// unexpanded is left out of the runs' environment.
 	Credentials []string
 	// LogDir is where the runs' logs are saved, for list_runs and
 	// read_outcome; OtherLogDirs are where some runs' logs go instead

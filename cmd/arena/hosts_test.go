@@ -118,6 +118,13 @@ func (s *sandbox) hostRun(host string, api *standIn, prompt string, extraEnv ...
 		s.writeHome(".gemini/settings.json", `{"security": {"auth": {"selectedType": "gemini-api-key"}}}`)
 		args = []string{"-m", "gemini-2.5-flash", "--yolo", "-p", prompt}
 		env = []string{"GOOGLE_GEMINI_BASE_URL=" + api.URL, "GEMINI_API_KEY=standin", "GEMINI_CLI_TRUST_WORKSPACE=true"}
+	case "qwen":
+		// Qwen Code offers an MCP server's tools behind tool_search unless
+		// deferred tools may be preloaded (toolSearch.threshold, a share of
+		// the context window).
+		s.writeHome(".qwen/settings.json", `{"security": {"auth": {"selectedType": "openai"}}, "tools": {"visible": ["mcp__arena__debate", "mcp__arena__run_status"]}}`)
+		args = []string{"--yolo", "--auth-type", "openai", "-m", "qwen-standin", "-p", prompt}
+		env = []string{"OPENAI_BASE_URL=" + api.URL + "/v1", "OPENAI_API_KEY=standin", "OPENAI_MODEL=qwen-standin", "QWEN_CODE_TRUST_WORKSPACE=true"}
 	default:
 		s.t.Fatalf("no host %s", host)
 	}
@@ -157,7 +164,7 @@ func withoutCredentials(env, set []string) []string {
 // timeout is reached before the model knows the run.
 func TestHostsHandTheirModelTheOutcome(t *testing.T) {
 	t.Parallel()
-	for _, host := range []string{"claude", "codex", "gemini"} {
+	for _, host := range []string{"claude", "codex", "gemini", "qwen"} {
 		t.Run(host, func(t *testing.T) {
 			t.Parallel()
 			realCLI(t, host)
@@ -182,8 +189,24 @@ func TestHostsHandTheirModelTheOutcome(t *testing.T) {
 			if len(missing) > 0 {
 				t.Fatalf("%d of the outcome document's lines never reached the model, among them:\n%s\n\nit saw:\n%s", len(missing), strings.Join(missing[:min(len(missing), 5)], "\n"), seen)
 			}
+			// Once: Qwen Code hands its model the structured result and
+			// the text both.
+			if line := longestLine(documentText(t, s.onlyLog())); strings.Count(seen, line) != 1 {
+				t.Fatalf("the model got the outcome document %d times (its line %q):\n%s", strings.Count(seen, line), line, seen)
+			}
 		})
 	}
+}
+
+// longestLine is the longest of text's lines.
+func longestLine(text string) string {
+	var longest string
+	for _, l := range strings.Split(text, "\n") {
+		if len(l) > len(longest) {
+			longest = l
+		}
+	}
+	return longest
 }
 
 // hostRunHeld runs the host as hostRun sets it up, and releases the
@@ -328,6 +351,7 @@ func TestSuggestedCommandsWorkInTheRealCLIs(t *testing.T) {
 		{"claude", ".claude.json", "claude mcp get arena", "Connected"},
 		{"codex", ".codex/config.toml", "codex mcp get arena", "GEMINI_API_KEY=*****"},
 		{"gemini", ".gemini/settings.json", "gemini mcp list", "arena: " + arenaBinary(t) + " mcp (stdio) - Connected"},
+		{"qwen", ".qwen/settings.json", "qwen mcp list", "arena: " + arenaBinary(t) + " mcp (stdio) - Connected"},
 	} {
 		t.Run(c.host, func(t *testing.T) {
 			t.Parallel()
@@ -373,6 +397,32 @@ func TestSuggestedCommandsWorkInTheRealCLIs(t *testing.T) {
 				t.Fatalf("the key is not passed through:\n%s", doc)
 			}
 		})
+	}
+}
+
+// arena install qwen registers arena as qwen mcp add would: the real Qwen
+// Code connects to it; --uninstall leaves its settings byte for byte as
+// they were, with what Qwen Code itself wrote there.
+func TestInstallQwenRoundTrip(t *testing.T) {
+	t.Parallel()
+	qwen := realCLI(t, "qwen")
+	s := newSandbox(t)
+	before := "{\n  \"model\": {\n    \"name\": \"qwen3-coder-plus\"\n  },\n  \"$version\": 4\n}\n"
+	cfg := s.writeHome(".qwen/settings.json", before)
+	if r := s.run("install", "qwen"); r.code != 0 || !strings.Contains(r.stdout, "registered the MCP server arena") {
+		t.Fatalf("install qwen: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	cmd := exec.Command(qwen, "mcp", "list")
+	cmd.Dir, cmd.Env = s.dir, s.env(s.pathWith())
+	out, err := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "arena: "+arenaBinary(t)+" mcp (stdio) - Connected") {
+		t.Fatalf("qwen mcp list (%v):\n%s", err, out)
+	}
+	if r := s.run("install", "qwen", "--uninstall"); r.code != 0 {
+		t.Fatalf("uninstall: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if after := readFile(t, cfg); after != before {
+		t.Fatalf("the settings after a round trip:\n%s\nbefore:\n%s", after, before)
 	}
 }
 

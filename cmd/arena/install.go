@@ -18,7 +18,7 @@ import (
 	"github.com/arenadebate/arena/tui/mcpserver"
 )
 
-// arena install claude|codex|gemini: register arena mcp with the agent CLI
+// arena install claude|codex|gemini|qwen: register arena mcp with the agent CLI
 // the way it registers MCP servers itself (what its own mcp add writes,
 // checked against the real CLIs), and for Claude Code add the slash
 // commands of the workflows arena grew from. Nothing arena did not write
@@ -46,7 +46,7 @@ type installFlags struct {
 func (a *app) installCmd(cf *commonFlags) *cobra.Command {
 	var f installFlags
 	cmd := &cobra.Command{
-		Use:   "install claude|codex|gemini [--dry-run] [--scope user|project] [--uninstall]",
+		Use:   "install claude|codex|gemini|qwen [--dry-run] [--scope user|project] [--uninstall]",
 		Short: "Register arena's MCP server (and Claude Code's slash commands) with an agent CLI",
 		Long: `install registers arena mcp with an agent CLI, as its own mcp add command would:
   claude   ~/.claude.json (or ./.mcp.json with --scope project), and the slash
@@ -54,6 +54,7 @@ func (a *app) installCmd(cf *commonFlags) *cobra.Command {
            in ~/.claude/commands (./.claude/commands)
   codex    ~/.codex/config.toml ($CODEX_HOME/config.toml)
   gemini   ~/.gemini/settings.json (./.gemini/settings.json)
+  qwen     ~/.qwen/settings.json (./.qwen/settings.json)
 
 The entry runs this arena binary (arena mcp) and names the CLI's agent in
 ARENA_MCP_HOST, which is how arena keeps the calling agent out of judging
@@ -77,6 +78,7 @@ repository (cmd/arena/claude-plugin, listed by .claude-plugin/marketplace.json).
   arena install claude
   arena install codex
   arena install gemini --scope project
+  arena install qwen
   arena install claude --uninstall`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runInstall(cmd, cf, args[0], f) },
@@ -90,7 +92,7 @@ repository (cmd/arena/claude-plugin, listed by .claude-plugin/marketplace.json).
 func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f installFlags) error {
 	h, ok := hostconfig.Lookup(name)
 	if !ok {
-		return usagef("arena install %s: not a CLI arena installs into (claude, codex or gemini)", name)
+		return usagef("arena install %s: not a CLI arena installs into (%s)", name, strings.Join(hostconfig.Names, ", "))
 	}
 	if f.scope != "user" && f.scope != "project" {
 		return usagef("--scope %s: user or project", f.scope)

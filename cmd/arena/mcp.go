@@ -82,7 +82,7 @@ is codex, Gemini CLI is gemini: told by the client's name, or by
 ARENA_MCP_HOST, which arena install sets), it is kept out of the judging seats
 of judge, verdict and compare as the work's author, and the result says so.
 
-Register it with arena install claude|codex|gemini.`,
+Register it with arena install claude|codex|gemini|qwen.`,
 		Example: `  arena mcp                          # stdio, as the agents start it
   arena mcp --log-dir ~/arena-logs   # every run's log there
   arena mcp --http 127.0.0.1:8765    # Streamable HTTP at http://127.0.0.1:8765/mcp`,

@@ -86,7 +86,16 @@ var hosts = map[string]Host{
 		addHTTP: `gemini mcp add --scope user --transport http arena %[1]s -H 'Authorization: Bearer ${%[2]s}'`,
 		remove:  "gemini mcp remove --scope %[1]s arena",
 		trusted: "Gemini CLI starts MCP servers only in folders it trusts: elsewhere gemini mcp list shows arena as Disabled. Trust a folder when Gemini CLI asks (or with /permissions), or start it with --skip-trust."},
+	// Qwen Code 0.24 writes what Gemini CLI does, and gives a server its
+	// whole environment but its own daemon's tokens.
+	"qwen": {Name: "qwen", Title: "Qwen Code",
+		user: filepath.Join(".qwen", "settings.json"), project: filepath.Join(".qwen", "settings.json"),
+		add:    "qwen mcp add --scope user -e %[1]s=%[2]s%[3]s arena %[4]s mcp",
+		remove: "qwen mcp remove --scope %[1]s arena"},
 }
+
+// Names are the CLIs arena installs into, in the order help lists them.
+var Names = []string{"claude", "codex", "gemini", "qwen"}
 
 // NetworkVars are the variables that say how the seats reach their
 // models: the proxies (both cases: curl and Node read the lower-case

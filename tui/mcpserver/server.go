@@ -155,7 +155,7 @@ func NewServer(m *Manager) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: toolCancel, Description: "Stop a run as Ctrl+C would: its agents are stopped and its log stays resumable (arena resume LOG). It answers once the run has closed its log, or within wait_seconds (default 20 s, at most 50).", InputSchema: schemaOf[CancelIn](), OutputSchema: schemaOf[RunStatus]()}, m.cancelTool)
 	mcp.AddTool(s, &mcp.Tool{Name: toolList, Description: "List runs, newest first: those this server is running and those saved in the log directory.", InputSchema: schemaOf[ListIn](), OutputSchema: schemaOf[RunList](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.listTool)
 	addResume(s, m)
-	s.AddReceivingMiddleware(cleanResults)
+	s.AddReceivingMiddleware(cleanResults, m.oneDocument)
 	mcp.AddTool(s, &mcp.Tool{Name: toolRead, Description: "Read a run's outcome: the structured result and the outcome document, by run id or log path.", InputSchema: schemaOf[ReadIn](), OutputSchema: schemaOf[RunStatus](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.readTool)
 	return s
 }

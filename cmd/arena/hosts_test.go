@@ -465,10 +465,13 @@ func TestHTTPRegistrationCommandsWorkInTheRealCLIs(t *testing.T) {
 			cli := realCLI(t, c.host)
 			s := newSandbox(t)
 			h := s.httpMCP()
-			var command, start string
-			for _, line := range h.banner {
+			var command, then, start string
+			for i, line := range h.banner {
 				if l := strings.TrimSpace(line); strings.HasPrefix(l, c.host+" mcp add") {
 					command = l
+					if i+1 < len(h.banner) && strings.HasPrefix(strings.TrimSpace(h.banner[i+1]), "then") {
+						then = strings.TrimSpace(h.banner[i+1])
+					}
 				}
 				start, _, _ = strings.Cut(strings.TrimPrefix(line, mcpStartLine), " claude (")
 			}
@@ -496,7 +499,7 @@ func TestHTTPRegistrationCommandsWorkInTheRealCLIs(t *testing.T) {
 				t.Fatalf("%s %s: %v\n%s", start, c.check, err, out)
 			}
 			if c.host == "codex" {
-				codexSeesArenaOverHTTP(t, s, start, sh)
+				codexSeesArenaOverHTTP(t, s, start, then, sh)
 				return
 			}
 			if out, _ := sh(c.check); strings.Contains(out, c.want) {
@@ -508,8 +511,10 @@ func TestHTTPRegistrationCommandsWorkInTheRealCLIs(t *testing.T) {
 
 // codexSeesArenaOverHTTP: Codex connects to a server only when a session
 // starts. Started as the banner says (start), a session's model is
-// offered arena's tools; without the token, none.
-func codexSeesArenaOverHTTP(t *testing.T, s *sandbox, start string, sh func(string) (string, error)) {
+// offered arena's tools; without the token, none, and Codex says
+// nothing. With the line the banner adds (then: arena is required), Codex
+// started without the token names it and runs nothing.
+func codexSeesArenaOverHTTP(t *testing.T, s *sandbox, start, then string, sh func(string) (string, error)) {
 	t.Helper()
 	api := newStandIn(t, "", nil)
 	config := readFile(t, filepath.Join(s.home, ".codex", "config.toml"))
@@ -529,6 +534,21 @@ func codexSeesArenaOverHTTP(t *testing.T, s *sandbox, start string, sh func(stri
 	}
 	if offered("") {
 		t.Fatal("codex, started without the token, offers its model arena's tools")
+	}
+	line, ok := strings.CutPrefix(then, "then, so that Codex says when ARENA_MCP_TOKEN is missing (otherwise it shows no arena tools and no error), add this line to [mcp_servers.arena] in config.toml: ")
+	if !ok {
+		t.Fatalf("the banner does not say how to make Codex name a missing token: %q", then)
+	}
+	cfg := filepath.Join(s.home, ".codex", "config.toml")
+	config = readFile(t, cfg)
+	os.WriteFile(cfg, []byte(strings.Replace(config, "[mcp_servers.arena]\n", "[mcp_servers.arena]\n"+line+"\n", 1)), 0o600)
+	n := len(api.Offered())
+	out, err := sh("ARENA_STANDIN_KEY=standin codex exec --skip-git-repo-check hello")
+	if err == nil || !strings.Contains(out, "ARENA_MCP_TOKEN") || len(api.Offered()) != n {
+		t.Fatalf("codex, arena required, started without the token (%v):\n%s", err, out)
+	}
+	if !offered(start + " ") {
+		t.Fatal("codex, arena required, started with the token, offers its model none of arena's tools")
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -180,9 +181,9 @@ func (a *app) serveMCPHTTP(ctx context.Context, ln net.Listener, m *mcpserver.Ma
 	fmt.Fprintf(a.stderr, "arena mcp: register it (each CLI reads the token from %s as it starts: no configuration file or command line holds it):\n", hostconfig.TokenEnv)
 	for _, name := range []string{"claude", "gemini", "codex"} {
 		h, _ := hostconfig.Lookup(name)
-		fmt.Fprintf(a.stderr, "  %s\n", h.AddHTTPCommand(url))
+		fmt.Fprintf(a.stderr, "  %s\n", strings.ReplaceAll(h.AddHTTPCommand(url), "\n", "\n    "))
 	}
-	fmt.Fprintf(a.stderr, "%s%s=\"$(cat %s)\" claude (or gemini, codex; without it they get 401 and show no arena tools)\n", mcpStartLine, hostconfig.TokenEnv, engine.ShellWord(path))
+	fmt.Fprintf(a.stderr, "%s%s=\"$(cat %s)\" claude (or gemini, codex; without it they get 401 and show no arena tools, and Codex no error unless arena is required)\n", mcpStartLine, hostconfig.TokenEnv, engine.ShellWord(path))
 	return mcpserver.ServeHTTP(ctx, ln, m, mcpserver.HTTPOptions{
 		Token: token, MaxSessions: f.maxSessions, SessionIdle: f.sessionIdle, BodyTimeout: f.bodyTimeout,
 	})

@@ -35,6 +35,9 @@ type Host struct {
 	// 0.61 expand ${VAR} in a header when they connect, Codex 0.171 reads
 	// bearer_token_env_var.
 	addHTTP string
+	// httpThen is what to do after addHTTP that the command cannot do, if
+	// anything.
+	httpThen string
 	// remove is its mcp remove command, for the scope (%[1]s) where the
 	// CLI has scopes.
 	remove  string
@@ -78,7 +81,13 @@ var hosts = map[string]Host{
 		keep:    []string{"CODEX_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"},
 		add:     "codex mcp add --env %[1]s=%[2]s%[3]s arena -- %[4]s mcp",
 		addHTTP: "codex mcp add arena --url %[1]s --bearer-token-env-var %[2]s",
-		remove:  "codex mcp remove arena"},
+		// Codex 0.171 started without the variable runs an optional
+		// server's session without its tools, and says nothing (not even
+		// in codex exec); a required server's missing variable stops it,
+		// named: "Environment variable ARENA_MCP_TOKEN for MCP server
+		// 'arena' is not set". codex mcp add has no flag for it.
+		httpThen: "then, so that Codex says when %[1]s is missing (otherwise it shows no arena tools and no error), add this line to [mcp_servers.arena] in config.toml: required = true",
+		remove:   "codex mcp remove arena"},
 	"gemini": {Name: "gemini", Title: "Gemini CLI", pass: passExpanded,
 		strips: "Gemini CLI keeps every variable named like a key, token, secret or credential from the servers it starts",
 		user:   filepath.Join(".gemini", "settings.json"), project: filepath.Join(".gemini", "settings.json"),
@@ -223,8 +232,13 @@ const TokenEnv = "ARENA_MCP_TOKEN"
 
 // AddHTTPCommand is the CLI's own command registering arena mcp --http at
 // url, its Bearer token read from TokenEnv when the CLI starts.
+// A second line says what the command cannot do.
 func (h Host) AddHTTPCommand(url string) string {
-	return fmt.Sprintf(h.addHTTP, shellWord(url), TokenEnv)
+	cmd := fmt.Sprintf(h.addHTTP, shellWord(url), TokenEnv)
+	if h.httpThen != "" {
+		cmd += "\n" + fmt.Sprintf(h.httpThen, TokenEnv)
+	}
+	return cmd
 }
 
 // RemoveCommand is the CLI's own command removing the server named arena

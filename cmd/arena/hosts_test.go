@@ -214,6 +214,13 @@ func longestLine(text string) string {
 // (or the host exited): its combined output.
 func (s *sandbox) hostRunHeld(host string, api *standIn, prompt string, extraEnv ...string) (string, error) {
 	s.t.Helper()
+	return s.hostRunUntil(host, api, prompt, 1, extraEnv...)
+}
+
+// hostRunUntil is hostRunHeld, releasing the hold once n tool results
+// reached the model.
+func (s *sandbox) hostRunUntil(host string, api *standIn, prompt string, n int, extraEnv ...string) (string, error) {
+	s.t.Helper()
 	cmd := s.hostRun(host, api, prompt, extraEnv...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -228,7 +235,7 @@ func (s *sandbox) hostRunHeld(host string, api *standIn, prompt string, extraEnv
 			return out.String(), err
 		case <-time.After(50 * time.Millisecond):
 		}
-		if len(api.Results()) > 0 {
+		if len(api.Results()) >= n {
 			s.fakes.Release("answered")
 			err := <-exited
 			return out.String(), err
@@ -584,5 +591,29 @@ func TestClaudePluginCommandsAreAsTheDocsSay(t *testing.T) {
 	}
 	if n != 5 {
 		t.Fatalf("%d of the plugin's commands listed: %v", n, init.SlashCommands)
+	}
+}
+
+// A host that gives up on a call (its tool timeout) cancels it, saying
+// it timed out: the run goes on, and the model follows it again to its
+// outcome. Claude Code 2.1, its tool timeout 3 s, the model asking
+// run_status to wait 10; the run holds until that call timed out.
+func TestAHostsTimeoutLeavesTheRunGoing(t *testing.T) {
+	t.Parallel()
+	realCLI(t, "claude")
+	s := newSandbox(t)
+	s.fakes.SetScript(holding(&clitest.Script{Agents: map[string]clitest.AgentScript{}}, "opening", "answered", "claude"))
+	api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?"})
+	api.firstWait = 10
+	out, err := s.hostRunUntil("claude", api, "put it to a debate", 2, "MCP_TOOL_TIMEOUT=3000")
+	results := api.Results()
+	if len(results) < 3 || !strings.Contains(strings.Join(results, "\n"), "timed out") {
+		t.Fatalf("no call timed out (%v); the model saw %d results:\n%s\n%s", err, len(results), strings.Join(results, "\n"), out)
+	}
+	if o := outcomeOf(t, s.onlyLog()); o.Result != "consensus" {
+		t.Fatalf("the run ended %s after the host's timeout", o.Result)
+	}
+	if seen := textOfResult(results[len(results)-1]); !strings.Contains(seen, "consensus") {
+		t.Fatalf("the model did not get the outcome after the timeout:\n%s", seen)
 	}
 }

@@ -53,6 +53,11 @@ type standIn struct {
 	offered  [][]string // the tools each request offered, as claude names them
 	results  []string   // the tool results handed back, as sent
 	calls    int        // the tool calls asked for
+	// firstWait is the wait_seconds of the first run_status call (0:
+	// followWait), longer than a host's tool timeout to test one.
+	firstWait int
+	runID     string // the run the latest running result named
+	retries   int    // the calls followed again after a result that was no status
 }
 
 // maxFollows bounds the run_status calls the stand-in asks for.
@@ -110,11 +115,25 @@ func (s *standIn) seen(dialect, model string, tools, results []string) (string, 
 		return s.tool, s.args
 	}
 	status := s.tool[:strings.LastIndex(s.tool, "__")+2] + "run_status"
-	if id := runningID(results[len(results)-1]); id != "" && len(results) <= maxFollows && slices.Contains(tools, status) {
-		s.calls++
-		return status, map[string]any{"run_id": id, "wait_seconds": followWait}
+	if len(results) > maxFollows || !slices.Contains(tools, status) {
+		return "", nil
 	}
-	return "", nil
+	last := results[len(results)-1]
+	wait := followWait
+	switch id := runningID(last); {
+	case id != "" && s.runID == "" && s.firstWait > 0:
+		s.runID, wait = id, s.firstWait
+	case id != "":
+		s.runID = id
+	case s.runID == "" || s.retries >= 3 || strings.Contains(strings.ReplaceAll(last, `\`, ""), `"state":"finished"`) || strings.Contains(last, "exit code"):
+		return "", nil
+	default:
+		s.retries++
+	}
+	// Running, or the host gave up on the call (its timeout): follow the
+	// run again.
+	s.calls++
+	return status, map[string]any{"run_id": s.runID, "wait_seconds": wait}
 }
 
 // runningID is the run id a tool result names when it says its run is

@@ -59,8 +59,10 @@ func (a *app) installCmd(cf *commonFlags) *cobra.Command {
 The entry runs this arena binary (arena mcp) and names the CLI's agent in
 ARENA_MCP_HOST, which is how arena keeps the calling agent out of judging
 seats, and how it knows the entry is its own. Gemini CLI and Codex keep API
-keys from the servers they start: their entry passes the configured agents'
-credential variables through, by name (never a value). Running install again updates
+keys from the servers they start, and more: their entry passes the configured
+agents' credential variables through, by name (never a value), and the
+proxy, CA and base URL variables (HTTPS_PROXY, NO_PROXY, NODE_EXTRA_CA_CERTS,
+SSL_CERT_FILE, OPENAI_BASE_URL...). Running install again updates
 what it wrote. Nothing else is changed: an entry named arena, or a command
 file, that arena did not write is left alone (and said so); a configuration
 arena cannot read back whole (JSON with comments, say) or a symbolic link

@@ -52,17 +52,25 @@ func (r *record) setPrompt(p string) {
 }
 
 // loggedEnv is the part of the environment tests assert on: the fakes'
-// own settings, gemini's, the API keys a CLI logs in with (whether a
-// seat got its login through an MCP host), and the terminal type.
+// own settings, gemini's, the API keys a CLI logs in with and how it
+// reaches its model (whether a seat got them through an MCP host), and
+// the terminal type.
 func loggedEnv() map[string]string {
 	env := map[string]string{}
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "ARENA_") || strings.HasPrefix(k, "GEMINI_") || strings.HasSuffix(k, "_API_KEY") || k == "TERM" {
+		if strings.HasPrefix(k, "ARENA_") || strings.HasPrefix(k, "GEMINI_") || strings.HasSuffix(k, "_API_KEY") || k == "TERM" || network(k) {
 			env[k] = v
 		}
 	}
 	return env
+}
+
+// network is whether a variable says how a CLI reaches its model: a
+// proxy, a certificate authority, a base URL (whether a seat got them
+// through an MCP host).
+func network(k string) bool {
+	return strings.HasSuffix(strings.ToUpper(k), "_PROXY") || strings.HasSuffix(k, "_BASE_URL") || strings.Contains(k, "_CERT")
 }
 
 // logCall appends r to calls.jsonl in $ARENA_FAKE_LOG. The line goes out

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,8 +14,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arenadebate/arena/challengers"
+	"github.com/arenadebate/arena/challengers/clitest"
 	"github.com/arenadebate/arena/challengers/fakecli/fakeapi"
 	"github.com/arenadebate/arena/engine/runlog"
 )
@@ -82,6 +88,12 @@ const claudeOffersEveryTool = "ENABLE_TOOL_SEARCH=false"
 // arena tool (the init event says the server is "pending").
 const claudeWaitsForServers = "CLAUDE_CODE_MCP_STARTUP_WAIT_MS=60000"
 
+// hostToolTimeout is the tool timeout hostRun gives Claude Code and Codex,
+// as a user may set it: shorter than the 20 s a run tool used to follow
+// its run before answering, which left the model without the run's id
+// and stopped the run.
+const hostToolTimeout = 10 * time.Second
+
 // hostRun is a host CLI set up to run arena mcp as arena install
 // registered it, its model the stand-in API: the command that puts prompt
 // to it.
@@ -91,15 +103,16 @@ func (s *sandbox) hostRun(host string, api *standIn, prompt string, extraEnv ...
 	var args, env []string
 	switch host {
 	case "claude":
-		args = []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", api.tool}
-		env = []string{"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin", claudeOffersEveryTool, claudeWaitsForServers}
+		args = []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", "mcp__arena"} // every arena tool: the run tool, then run_status
+		env = []string{"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-standin", claudeOffersEveryTool, claudeWaitsForServers, "MCP_TOOL_TIMEOUT=" + fmt.Sprint(hostToolTimeout.Milliseconds())}
 	case "codex":
 		s.writeHome(".codex/config.toml", fmt.Sprintf("model = \"gpt-standin\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"standin\"\nbase_url = \"%s/v1\"\nenv_key = \"ARENA_STANDIN_KEY\"\nwire_api = \"responses\"\n", api.URL))
 		// Codex from 0.147 gives an optional MCP server one second to
 		// start, then runs the turn without its tools; on a busy machine
 		// arena can take longer. A required server is waited for, so the
 		// verdict does not depend on the machine's speed.
-		args = []string{"exec", "--skip-git-repo-check", "-c", `mcp_servers.arena.default_tools_approval_mode="approve"`, "-c", "mcp_servers.arena.required=true"}
+		args = []string{"exec", "--skip-git-repo-check", "-c", `mcp_servers.arena.default_tools_approval_mode="approve"`, "-c", "mcp_servers.arena.required=true",
+			"-c", fmt.Sprintf("mcp_servers.arena.tool_timeout_sec=%d", int(hostToolTimeout.Seconds()))}
 		// Codex gives a server none of the fakes' variables: the command
 		// line adds them to the entry's env, leaving what arena wrote.
 		for k, v := range map[string]string{fakeapi.EnvScript: s.fakes.Script, fakeapi.EnvState: s.fakes.State, fakeapi.EnvLog: s.fakes.Log} {
@@ -111,6 +124,13 @@ func (s *sandbox) hostRun(host string, api *standIn, prompt string, extraEnv ...
 		s.writeHome(".gemini/settings.json", `{"security": {"auth": {"selectedType": "gemini-api-key"}}}`)
 		args = []string{"-m", "gemini-2.5-flash", "--yolo", "-p", prompt}
 		env = []string{"GOOGLE_GEMINI_BASE_URL=" + api.URL, "GEMINI_API_KEY=standin", "GEMINI_CLI_TRUST_WORKSPACE=true"}
+	case "qwen":
+		// Qwen Code offers an MCP server's tools behind tool_search unless
+		// deferred tools may be preloaded (toolSearch.threshold, a share of
+		// the context window).
+		s.writeHome(".qwen/settings.json", `{"security": {"auth": {"selectedType": "openai"}}, "tools": {"visible": ["mcp__arena__debate", "mcp__arena__run_status"]}}`)
+		args = []string{"--yolo", "--auth-type", "openai", "-m", "qwen-standin", "-p", prompt}
+		env = []string{"OPENAI_BASE_URL=" + api.URL + "/v1", "OPENAI_API_KEY=standin", "OPENAI_MODEL=qwen-standin", "QWEN_CODE_TRUST_WORKSPACE=true"}
 	default:
 		s.t.Fatalf("no host %s", host)
 	}
@@ -143,21 +163,29 @@ func withoutCredentials(env, set []string) []string {
 
 // Every host hands its model the outcome document of a debate it ran
 // through arena: Claude Code and Codex give it only the structured
-// result, Gemini CLI the text.
+// result, Gemini CLI the text. The debate tool answers at once with the
+// run's id, while the run goes on (the defender holds its opening until
+// that answer reached the model: on a machine of any speed), and the
+// model follows the run with run_status to its outcome: no host's tool
+// timeout is reached before the model knows the run.
 func TestHostsHandTheirModelTheOutcome(t *testing.T) {
 	t.Parallel()
-	for _, host := range []string{"claude", "codex", "gemini"} {
+	for _, host := range []string{"claude", "codex", "gemini", "qwen"} {
 		t.Run(host, func(t *testing.T) {
 			t.Parallel()
 			realCLI(t, host)
 			s := newSandbox(t)
-			api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "wait_seconds": 50})
-			out, err := s.hostRun(host, api, "put it to a debate").CombinedOutput()
+			s.fakes.SetScript(holding(&clitest.Script{Agents: map[string]clitest.AgentScript{}}, "opening", "answered", "claude"))
+			api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?"})
+			out, err := s.hostRunHeld(host, api, "put it to a debate")
 			results := api.Results()
-			if len(results) != 1 {
+			if len(results) < 2 {
 				t.Fatalf("%d tool results reached the model (%v); the requests offered %q:\n%s", len(results), err, api.Offered(), out)
 			}
-			seen := textOfResult(results[0])
+			if id := strings.TrimSuffix(filepath.Base(s.logs()[0]), ".jsonl"); runningID(results[0]) != id {
+				t.Fatalf("the debate's answer does not name its running run %s:\n%s", id, results[0])
+			}
+			seen := textOfResult(results[len(results)-1])
 			var missing []string
 			for _, line := range strings.Split(documentText(t, s.onlyLog()), "\n") {
 				if line = strings.TrimSpace(line); line != "" && !strings.Contains(seen, line) {
@@ -167,7 +195,57 @@ func TestHostsHandTheirModelTheOutcome(t *testing.T) {
 			if len(missing) > 0 {
 				t.Fatalf("%d of the outcome document's lines never reached the model, among them:\n%s\n\nit saw:\n%s", len(missing), strings.Join(missing[:min(len(missing), 5)], "\n"), seen)
 			}
+			// Once: Qwen Code hands its model the structured result and
+			// the text both.
+			if line := longestLine(documentText(t, s.onlyLog())); strings.Count(seen, line) != 1 {
+				t.Fatalf("the model got the outcome document %d times (its line %q):\n%s", strings.Count(seen, line), line, seen)
+			}
 		})
+	}
+}
+
+// longestLine is the longest of text's lines.
+func longestLine(text string) string {
+	var longest string
+	for _, l := range strings.Split(text, "\n") {
+		if len(l) > len(longest) {
+			longest = l
+		}
+	}
+	return longest
+}
+
+// hostRunHeld runs the host as hostRun sets it up, and releases the
+// fakes' hold "answered" once the first tool result reached the model
+// (or the host exited): its combined output.
+func (s *sandbox) hostRunHeld(host string, api *standIn, prompt string, extraEnv ...string) (string, error) {
+	s.t.Helper()
+	return s.hostRunUntil(host, api, prompt, 1, extraEnv...)
+}
+
+// hostRunUntil is hostRunHeld, releasing the hold once n tool results
+// reached the model.
+func (s *sandbox) hostRunUntil(host string, api *standIn, prompt string, n int, extraEnv ...string) (string, error) {
+	s.t.Helper()
+	cmd := s.hostRun(host, api, prompt, extraEnv...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for {
+		select {
+		case err := <-exited:
+			return out.String(), err
+		case <-time.After(50 * time.Millisecond):
+		}
+		if len(api.Results()) >= n {
+			s.fakes.Release("answered")
+			err := <-exited
+			return out.String(), err
+		}
 	}
 }
 
@@ -209,10 +287,12 @@ func documentText(t *testing.T, lc runlog.Contents) string {
 	return b.String()
 }
 
-// Gemini CLI and Codex keep API keys from the servers they start; the
-// entry arena install writes passes them through by name, so a seat that
-// logs in with one gets it, and a key the host does not have arrives at no
-// seat, not even empty.
+// Gemini CLI and Codex keep API keys from the servers they start, and
+// more: Codex every proxy, CA and base URL variable, Gemini CLI every
+// name holding CERT. The entry arena install writes passes them through
+// by name, so a seat that logs in with a key, or reaches its model
+// through a proxy or a company CA, gets them, and a key the host does
+// not have arrives at no seat, not even empty.
 func TestHostsPassTheSeatsCredentials(t *testing.T) {
 	t.Parallel()
 	for _, host := range []string{"gemini", "codex"} {
@@ -220,13 +300,17 @@ func TestHostsPassTheSeatsCredentials(t *testing.T) {
 			t.Parallel()
 			realCLI(t, host)
 			s := newSandbox(t)
-			api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?", "wait_seconds": 50})
+			api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?"})
 			keys := []string{"GEMINI_API_KEY=seat-gemini-key", "OPENAI_API_KEY=seat-openai-key"}
 			if host == "gemini" {
 				keys[0] = "GEMINI_API_KEY=standin" // the host's own, which it logs in with too
 			}
-			out, err := s.hostRun(host, api, "put it to a debate", keys...).CombinedOutput()
-			if len(api.Results()) != 1 {
+			// The host reaches the stand-in through the proxy, or directly
+			// (NO_PROXY): it answers both.
+			network := []string{"HTTPS_PROXY=" + api.URL, "https_proxy=" + api.URL, "NO_PROXY=127.0.0.1,localhost",
+				"NODE_EXTRA_CA_CERTS=" + s.companyCA(), "SSL_CERT_FILE=" + s.companyCA(), "OPENAI_BASE_URL=" + api.URL + "/v1"}
+			out, err := s.hostRunHeld(host, api, "put it to a debate", append(keys, network...)...)
+			if len(api.Results()) < 2 {
 				t.Fatalf("the debate never ran (%v):\n%s", err, out)
 			}
 			for _, c := range []struct{ seat, key string }{{"gemini", keys[0]}, {"codex", keys[1]}} {
@@ -238,6 +322,11 @@ func TestHostsPassTheSeatsCredentials(t *testing.T) {
 				if calls[0].Env[k] != v {
 					t.Errorf("the %s seat did not get %s from %s: %v", c.seat, k, host, calls[0].Env)
 				}
+				for _, kv := range network {
+					if k, v, _ := strings.Cut(kv, "="); calls[0].Env[k] != v {
+						t.Errorf("the %s seat did not get %s=%s from %s: %v", c.seat, k, v, host, calls[0].Env)
+					}
+				}
 			}
 			for _, call := range s.fakes.CallsTo("claude") {
 				if v, ok := call.Env["ANTHROPIC_API_KEY"]; ok {
@@ -246,6 +335,21 @@ func TestHostsPassTheSeatsCredentials(t *testing.T) {
 			}
 		})
 	}
+}
+
+// companyCA is a certificate authority's file, as a company's would be
+// (a self-signed certificate, PEM).
+func (s *sandbox) companyCA() string {
+	path := filepath.Join(s.home, "company-ca.pem")
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	srv := httptest.NewTLSServer(http.NotFoundHandler())
+	srv.Close()
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
+		s.t.Fatal(err)
+	}
+	return path
 }
 
 // The commands arena install suggests when it will not edit a CLI's
@@ -260,6 +364,7 @@ func TestSuggestedCommandsWorkInTheRealCLIs(t *testing.T) {
 		{"claude", ".claude.json", "claude mcp get arena", "Connected"},
 		{"codex", ".codex/config.toml", "codex mcp get arena", "GEMINI_API_KEY=*****"},
 		{"gemini", ".gemini/settings.json", "gemini mcp list", "arena: " + arenaBinary(t) + " mcp (stdio) - Connected"},
+		{"qwen", ".qwen/settings.json", "qwen mcp list", "arena: " + arenaBinary(t) + " mcp (stdio) - Connected"},
 	} {
 		t.Run(c.host, func(t *testing.T) {
 			t.Parallel()
@@ -308,6 +413,32 @@ func TestSuggestedCommandsWorkInTheRealCLIs(t *testing.T) {
 	}
 }
 
+// arena install qwen registers arena as qwen mcp add would: the real Qwen
+// Code connects to it; --uninstall leaves its settings byte for byte as
+// they were, with what Qwen Code itself wrote there.
+func TestInstallQwenRoundTrip(t *testing.T) {
+	t.Parallel()
+	qwen := realCLI(t, "qwen")
+	s := newSandbox(t)
+	before := "{\n  \"model\": {\n    \"name\": \"qwen3-coder-plus\"\n  },\n  \"$version\": 4\n}\n"
+	cfg := s.writeHome(".qwen/settings.json", before)
+	if r := s.run("install", "qwen"); r.code != 0 || !strings.Contains(r.stdout, "registered the MCP server arena") {
+		t.Fatalf("install qwen: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	cmd := exec.Command(qwen, "mcp", "list")
+	cmd.Dir, cmd.Env = s.dir, s.env(s.pathWith())
+	out, err := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "arena: "+arenaBinary(t)+" mcp (stdio) - Connected") {
+		t.Fatalf("qwen mcp list (%v):\n%s", err, out)
+	}
+	if r := s.run("install", "qwen", "--uninstall"); r.code != 0 {
+		t.Fatalf("uninstall: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if after := readFile(t, cfg); after != before {
+		t.Fatalf("the settings after a round trip:\n%s\nbefore:\n%s", after, before)
+	}
+}
+
 // Gemini CLI starts no MCP server in a folder it does not trust: right
 // after arena install, gemini mcp list there shows arena Disabled. Install
 // says so, and how to trust a folder.
@@ -347,10 +478,13 @@ func TestHTTPRegistrationCommandsWorkInTheRealCLIs(t *testing.T) {
 			cli := realCLI(t, c.host)
 			s := newSandbox(t)
 			h := s.httpMCP()
-			var command, start string
-			for _, line := range h.banner {
+			var command, then, start string
+			for i, line := range h.banner {
 				if l := strings.TrimSpace(line); strings.HasPrefix(l, c.host+" mcp add") {
 					command = l
+					if i+1 < len(h.banner) && strings.HasPrefix(strings.TrimSpace(h.banner[i+1]), "then") {
+						then = strings.TrimSpace(h.banner[i+1])
+					}
 				}
 				start, _, _ = strings.Cut(strings.TrimPrefix(line, mcpStartLine), " claude (")
 			}
@@ -378,7 +512,7 @@ func TestHTTPRegistrationCommandsWorkInTheRealCLIs(t *testing.T) {
 				t.Fatalf("%s %s: %v\n%s", start, c.check, err, out)
 			}
 			if c.host == "codex" {
-				codexSeesArenaOverHTTP(t, s, start, sh)
+				codexSeesArenaOverHTTP(t, s, start, then, sh)
 				return
 			}
 			if out, _ := sh(c.check); strings.Contains(out, c.want) {
@@ -390,8 +524,10 @@ func TestHTTPRegistrationCommandsWorkInTheRealCLIs(t *testing.T) {
 
 // codexSeesArenaOverHTTP: Codex connects to a server only when a session
 // starts. Started as the banner says (start), a session's model is
-// offered arena's tools; without the token, none.
-func codexSeesArenaOverHTTP(t *testing.T, s *sandbox, start string, sh func(string) (string, error)) {
+// offered arena's tools; without the token, none, and Codex says
+// nothing. With the line the banner adds (then: arena is required), Codex
+// started without the token names it and runs nothing.
+func codexSeesArenaOverHTTP(t *testing.T, s *sandbox, start, then string, sh func(string) (string, error)) {
 	t.Helper()
 	api := newStandIn(t, "", nil)
 	config := readFile(t, filepath.Join(s.home, ".codex", "config.toml"))
@@ -411,6 +547,21 @@ func codexSeesArenaOverHTTP(t *testing.T, s *sandbox, start string, sh func(stri
 	}
 	if offered("") {
 		t.Fatal("codex, started without the token, offers its model arena's tools")
+	}
+	line, ok := strings.CutPrefix(then, "then, so that Codex says when ARENA_MCP_TOKEN is missing (otherwise it shows no arena tools and no error), add this line to [mcp_servers.arena] in config.toml: ")
+	if !ok {
+		t.Fatalf("the banner does not say how to make Codex name a missing token: %q", then)
+	}
+	cfg := filepath.Join(s.home, ".codex", "config.toml")
+	config = readFile(t, cfg)
+	os.WriteFile(cfg, []byte(strings.Replace(config, "[mcp_servers.arena]\n", "[mcp_servers.arena]\n"+line+"\n", 1)), 0o600)
+	n := len(api.Offered())
+	out, err := sh("ARENA_STANDIN_KEY=standin codex exec --skip-git-repo-check hello")
+	if err == nil || !strings.Contains(out, "ARENA_MCP_TOKEN") || len(api.Offered()) != n {
+		t.Fatalf("codex, arena required, started without the token (%v):\n%s", err, out)
+	}
+	if !offered(start + " ") {
+		t.Fatal("codex, arena required, started with the token, offers its model none of arena's tools")
 	}
 }
 
@@ -446,5 +597,29 @@ func TestClaudePluginCommandsAreAsTheDocsSay(t *testing.T) {
 	}
 	if n != 5 {
 		t.Fatalf("%d of the plugin's commands listed: %v", n, init.SlashCommands)
+	}
+}
+
+// A host that gives up on a call (its tool timeout) cancels it, saying
+// it timed out: the run goes on, and the model follows it again to its
+// outcome. Claude Code 2.1, its tool timeout 3 s, the model asking
+// run_status to wait 10; the run holds until that call timed out.
+func TestAHostsTimeoutLeavesTheRunGoing(t *testing.T) {
+	t.Parallel()
+	realCLI(t, "claude")
+	s := newSandbox(t)
+	s.fakes.SetScript(holding(&clitest.Script{Agents: map[string]clitest.AgentScript{}}, "opening", "answered", "claude"))
+	api := newStandIn(t, "mcp__arena__debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?"})
+	api.firstWait = 10
+	out, err := s.hostRunUntil("claude", api, "put it to a debate", 2, "MCP_TOOL_TIMEOUT=3000")
+	results := api.Results()
+	if len(results) < 3 || !strings.Contains(strings.Join(results, "\n"), "timed out") {
+		t.Fatalf("no call timed out (%v); the model saw %d results:\n%s\n%s", err, len(results), strings.Join(results, "\n"), out)
+	}
+	if o := outcomeOf(t, s.onlyLog()); o.Result != "consensus" {
+		t.Fatalf("the run ended %s after the host's timeout", o.Result)
+	}
+	if seen := textOfResult(results[len(results)-1]); !strings.Contains(seen, "consensus") {
+		t.Fatalf("the model did not get the outcome after the timeout:\n%s", seen)
 	}
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/arenadebate/arena/tui/mcpserver"
 )
 
-// arena install claude|codex|gemini: register arena mcp with the agent CLI
+// arena install claude|codex|gemini|qwen: register arena mcp with the agent CLI
 // the way it registers MCP servers itself (what its own mcp add writes,
 // checked against the real CLIs), and for Claude Code add the slash
 // commands of the workflows arena grew from. Nothing arena did not write
@@ -46,7 +46,7 @@ type installFlags struct {
 func (a *app) installCmd(cf *commonFlags) *cobra.Command {
 	var f installFlags
 	cmd := &cobra.Command{
-		Use:   "install claude|codex|gemini [--dry-run] [--scope user|project] [--uninstall]",
+		Use:   "install claude|codex|gemini|qwen [--dry-run] [--scope user|project] [--uninstall]",
 		Short: "Register arena's MCP server (and Claude Code's slash commands) with an agent CLI",
 		Long: `install registers arena mcp with an agent CLI, as its own mcp add command would:
   claude   ~/.claude.json (or ./.mcp.json with --scope project), and the slash
@@ -54,12 +54,15 @@ func (a *app) installCmd(cf *commonFlags) *cobra.Command {
            in ~/.claude/commands (./.claude/commands)
   codex    ~/.codex/config.toml ($CODEX_HOME/config.toml)
   gemini   ~/.gemini/settings.json (./.gemini/settings.json)
+  qwen     ~/.qwen/settings.json (./.qwen/settings.json)
 
 The entry runs this arena binary (arena mcp) and names the CLI's agent in
 ARENA_MCP_HOST, which is how arena keeps the calling agent out of judging
 seats, and how it knows the entry is its own. Gemini CLI and Codex keep API
-keys from the servers they start: their entry passes the configured agents'
-credential variables through, by name (never a value). Running install again updates
+keys from the servers they start, and more: their entry passes the configured
+agents' credential variables through, by name (never a value), and the
+proxy, CA and base URL variables (HTTPS_PROXY, NO_PROXY, NODE_EXTRA_CA_CERTS,
+SSL_CERT_FILE, OPENAI_BASE_URL...). Running install again updates
 what it wrote. Nothing else is changed: an entry named arena, or a command
 file, that arena did not write is left alone (and said so); a configuration
 arena cannot read back whole (JSON with comments, say) or a symbolic link
@@ -77,6 +80,7 @@ repository (cmd/arena/claude-plugin, listed by .claude-plugin/marketplace.json).
   arena install claude
   arena install codex
   arena install gemini --scope project
+  arena install qwen
   arena install claude --uninstall`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runInstall(cmd, cf, args[0], f) },
@@ -90,7 +94,7 @@ repository (cmd/arena/claude-plugin, listed by .claude-plugin/marketplace.json).
 func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f installFlags) error {
 	h, ok := hostconfig.Lookup(name)
 	if !ok {
-		return usagef("arena install %s: not a CLI arena installs into (claude, codex or gemini)", name)
+		return usagef("arena install %s: not a CLI arena installs into (%s)", name, strings.Join(hostconfig.Names, ", "))
 	}
 	if f.scope != "user" && f.scope != "project" {
 		return usagef("--scope %s: user or project", f.scope)
@@ -124,7 +128,7 @@ func (a *app) runInstall(cmd *cobra.Command, cf *commonFlags, name string, f ins
 	if err != nil {
 		return err
 	}
-	pass := challengers.CredentialVars(s.Agents)
+	pass := passedVars(s.Agents)
 	fmt.Fprintf(out, "arena install %s %s arena mcp with %s:\n", name, pick(f.dryRun, "would register", "registers"), h.Title)
 	cdir := h.CommandsDir(f.scope, home, dir)
 	err = nil
@@ -182,6 +186,15 @@ func (a *app) runUninstall(out io.Writer, h hostconfig.Host, f installFlags, pat
 	return nil
 }
 
+// passedVars are the variables an entry passes by name where its CLI
+// keeps them from arena mcp: the agents' credentials, and how the seats
+// reach their models (proxies, CAs, base URLs).
+func passedVars(agents map[string]challengers.Agent) []string {
+	names := slices.Concat(challengers.CredentialVars(agents), hostconfig.NetworkVars)
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
 // slashCommands are the command files arena install writes for Claude Code.
 func slashCommands() fs.FS {
 	commands, _ := fs.Sub(claudeCommands, "claude-plugin/commands")
@@ -200,7 +213,7 @@ func pick(cond bool, yes, no string) string {
 // know about the CLI's trusted folders.
 func installNotes(out io.Writer, h hostconfig.Host, pass []string) {
 	if names := h.Passed(pass); len(names) > 0 {
-		fmt.Fprintf(out, "  %s: the entry passes %s to arena by name (the values stay in your environment), for the seats that log in with them\n", h.Strips(), strings.Join(names, ", "))
+		fmt.Fprintf(out, "  %s: the entry passes %s to arena by name (the values stay in your environment), for the seats that log in with them or reach their models through a proxy or a company CA\n", h.Strips(), strings.Join(names, ", "))
 	}
 	if t := h.Trusted(); t != "" {
 		fmt.Fprintf(out, "  %s\n", t)

@@ -223,12 +223,13 @@ func TestInstallCodexTOML(t *testing.T) {
 	}
 	after := readFile(t, cfg)
 	// The keys of the seats' logins pass through by name (codex gives a
-	// server few of its variables), and arena's own.
+	// server few of its variables), how the seats reach their models
+	// (proxies, CAs, base URLs), and arena's own.
 	codex, _ := hostconfig.Lookup("codex")
-	names, _ := json.Marshal(codex.Passed(challengers.CredentialVars(challengers.Builtins())))
+	names, _ := json.Marshal(codex.Passed(passedVars(challengers.Builtins())))
 	want := strings.Replace(codexConfig, `"/old/arena"`, `"`+arenaBinary(t)+`"`, 1)
 	want = strings.Replace(want, "env = { ARENA_MCP_HOST = \"codex\" }\n", "env = { ARENA_MCP_HOST = \"codex\" }\nenv_vars = "+strings.ReplaceAll(string(names), ",", ", ")+"\n", 1)
-	if !strings.Contains(want, `"OPENAI_API_KEY", `) || !strings.Contains(r.stdout, "the entry passes ANTHROPIC_API_KEY") {
+	if !strings.Contains(want, `"OPENAI_API_KEY", `) || !strings.Contains(want, `"HTTPS_PROXY", `) || !strings.Contains(want, `"SSL_CERT_FILE", `) || !strings.Contains(r.stdout, "the entry passes ALL_PROXY, ANTHROPIC_API_KEY") {
 		t.Fatalf("want %s\nsaid:\n%s", want, r.stdout)
 	}
 	if after != want {

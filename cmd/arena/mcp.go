@@ -11,13 +11,13 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/engine"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/settings/hostconfig"
@@ -54,17 +54,21 @@ func (a *app) mcpCmd(cf *commonFlags) *cobra.Command {
 		Long: `mcp serves arena's protocols as Model Context Protocol tools over stdio (or
 Streamable HTTP on a loopback address with --http), for the agents you already
 run: debate, compare, judge, verdict and rank start a run, run_status follows
-it, cancel_run stops it, list_runs and read_outcome read the log directory.
+it, cancel_run stops it, resume_run carries an interrupted one on (as arena
+resume, refusing what it refuses), list_runs and read_outcome read the log
+directory.
 
 Each run is the arena command a person would type, started by the server: it
 checks its input and words its refusals as the command line does, and writes
 its log as from the command line, so arena replay --follow LOG watches it live
-and arena resume LOG carries an interrupted one on. A run tool follows its run
-for up to wait_seconds (default 20, at most 50: hosts give a call about a
-minute) and returns its outcome, or its run id and what happened so far;
-progress notifications are sent while a call follows a run, and a client that
-cancels the call stops the run (its log stays resumable), as does a session
-that ends (stdin closed, an HTTP session closed or idle for --session-idle).
+and arena resume LOG carries an interrupted one on. A run tool answers at once
+with its run id (hosts time tool calls out, Codex after 60 s); run_status
+follows the run for up to wait_seconds (default 20, at most 50) and answers
+with what happened so far, then with its outcome. Progress notifications are
+sent while a call follows a run. A client that cancels the call stops the run
+(its log stays resumable), as does a session that ends (stdin closed, an HTTP
+session closed or idle for --session-idle); a call cancelled because the host's
+tool timeout passed leaves the run going.
 
 Over HTTP every request must carry a secret, Authorization: Bearer TOKEN: any
 user of the machine can reach a loopback port. The token is in --token-file
@@ -79,7 +83,7 @@ is codex, Gemini CLI is gemini: told by the client's name, or by
 ARENA_MCP_HOST, which arena install sets), it is kept out of the judging seats
 of judge, verdict and compare as the work's author, and the result says so.
 
-Register it with arena install claude|codex|gemini.`,
+Register it with arena install claude|codex|gemini|qwen.`,
 		Example: `  arena mcp                          # stdio, as the agents start it
   arena mcp --log-dir ~/arena-logs   # every run's log there
   arena mcp --http 127.0.0.1:8765    # Streamable HTTP at http://127.0.0.1:8765/mcp`,
@@ -150,7 +154,7 @@ func (a *app) mcpManager(cmd *cobra.Command, cf *commonFlags, s *settings.Settin
 		own.LogDir = cf.logDir
 	}
 	return mcpserver.NewManager(mcpserver.Config{
-		Arena: self, Own: own, Dir: dir, Env: a.agentEnv, Credentials: challengers.CredentialVars(s.Agents), LogDir: s.DebateLogPath, OtherLogDirs: s.LogDirs(a.env)[1:],
+		Arena: self, Own: own, Dir: dir, Env: a.agentEnv, Credentials: passedVars(s.Agents), LogDir: s.DebateLogPath, OtherLogDirs: s.LogDirs(a.env)[1:],
 		Agents: slices.Sorted(maps.Keys(s.Agents)), Host: os.Getenv(envMCPHost),
 		Tools: a.mcpTools(), Version: buildVersion(), MaxRuns: maxRuns,
 		Budget: mcpserver.Budget{MaxCost: s.MaxCostUSD, MaxCalls: s.MaxCalls, MaxTokens: int(s.MaxTokens)},
@@ -177,9 +181,9 @@ func (a *app) serveMCPHTTP(ctx context.Context, ln net.Listener, m *mcpserver.Ma
 	fmt.Fprintf(a.stderr, "arena mcp: register it (each CLI reads the token from %s as it starts: no configuration file or command line holds it):\n", hostconfig.TokenEnv)
 	for _, name := range []string{"claude", "gemini", "codex"} {
 		h, _ := hostconfig.Lookup(name)
-		fmt.Fprintf(a.stderr, "  %s\n", h.AddHTTPCommand(url))
+		fmt.Fprintf(a.stderr, "  %s\n", strings.ReplaceAll(h.AddHTTPCommand(url), "\n", "\n    "))
 	}
-	fmt.Fprintf(a.stderr, "%s%s=\"$(cat %s)\" claude (or gemini, codex; without it they get 401 and show no arena tools)\n", mcpStartLine, hostconfig.TokenEnv, engine.ShellWord(path))
+	fmt.Fprintf(a.stderr, "%s%s=\"$(cat %s)\" claude (or gemini, codex; without it they get 401 and show no arena tools, and Codex no error unless arena is required)\n", mcpStartLine, hostconfig.TokenEnv, engine.ShellWord(path))
 	return mcpserver.ServeHTTP(ctx, ln, m, mcpserver.HTTPOptions{
 		Token: token, MaxSessions: f.maxSessions, SessionIdle: f.sessionIdle, BodyTimeout: f.bodyTimeout,
 	})

@@ -80,7 +80,7 @@ func TestInspectorListsEveryTool(t *testing.T) {
 		names = append(names, tool.(map[string]any)["name"].(string))
 	}
 	slices.Sort(names)
-	want := []string{"cancel_run", "compare", "debate", "judge", "list_runs", "rank", "read_outcome", "run_status", "verdict"}
+	want := []string{"cancel_run", "compare", "debate", "judge", "list_runs", "rank", "read_outcome", "resume_run", "run_status", "verdict"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}

@@ -236,7 +236,7 @@ func TestMCPListsEveryToolWithPortableSchemas(t *testing.T) {
 			t.Errorf("%s has no output schema", tool.Name)
 		}
 	}
-	want := []string{"cancel_run", "compare", "debate", "judge", "list_runs", "rank", "read_outcome", "run_status", "verdict"}
+	want := []string{"cancel_run", "compare", "debate", "judge", "list_runs", "rank", "read_outcome", "resume_run", "run_status", "verdict"}
 	slices.Sort(names)
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
@@ -489,6 +489,61 @@ func TestMCPListAndReadOutcome(t *testing.T) {
 	for _, args := range []map[string]any{{"run_id": "nope"}, {"run_id": "../etc"}, {"log": "notes.txt"}, {}} {
 		if res, _ := ms.call(bg(t), "read_outcome", args); !res.IsError {
 			t.Fatalf("read_outcome %v: %s", args, textOf(res))
+		}
+	}
+}
+
+// resume_run carries an interrupted run on as arena resume does: the same
+// log, every reply it holds reused, to its outcome; and it refuses what
+// the command refuses, in its words: a finished run, a log not written on
+// this machine, and a path that is not a log.
+func TestMCPResumesARun(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t)
+	s.fakes.SetScript(&clitest.Script{Agents: map[string]clitest.AgentScript{"qwen": {Mode: clitest.ModeHang}}})
+	ms := s.mcp("arena-test")
+	_, st := ms.call(bg(t), "debate", map[string]any{"topic": "should we move sessions from Redis to Postgres?"})
+	waitForCall(t, s, "qwen", "critique")
+	if _, st = ms.call(bg(t), "cancel_run", map[string]any{"run_id": st.RunID, "wait_seconds": 50}); st.Outcome == nil || st.Outcome.Result != string(engine.OutcomeInterrupted) {
+		t.Fatalf("cancel_run: %+v", st)
+	}
+	id, log := st.RunID, s.logs()[0]
+	// A copy whose signature is not this user's: a log from elsewhere.
+	foreign := filepath.Join(s.dir, "foreign.jsonl")
+	if b := readFile(t, log); strings.Contains(b, `"mac":"`) {
+		os.WriteFile(foreign, []byte(strings.Replace(b, `"mac":"`, `"mac":"00`, 1)), 0o600)
+	} else {
+		t.Fatalf("the log carries no signature:\n%.2000s", b)
+	}
+	s.fakes.SetScript(nil)
+	res, st := ms.call(bg(t), "resume_run", map[string]any{"run_id": id})
+	if res.IsError || st.RunID != id {
+		t.Fatalf("resume_run: %s\n%+v", textOf(res), st)
+	}
+	for i := 0; st.State == "running" && i < 20; i++ {
+		res, st = ms.call(bg(t), "run_status", map[string]any{"run_id": id, "wait_seconds": 50})
+	}
+	if st.State != "finished" || st.Outcome == nil || st.Outcome.Result != "consensus" || st.Tool != "debate" || st.Outcome.ExitMeaning == "" {
+		t.Fatalf("the resumed run: %s\n%+v", textOf(res), st)
+	}
+	if logs := s.logs(); len(logs) != 1 || !slices.ContainsFunc(st.Happened, func(l string) bool { return strings.HasPrefix(l, "resumed from") }) {
+		t.Fatalf("not resumed in its own log: %v\n%v", logs, st.Happened)
+	}
+	// A finished run: the command's refusal, word for word.
+	res, _ = ms.call(bg(t), "resume_run", map[string]any{"log": log})
+	r := s.run("resume", "--no-tui", log)
+	if !res.IsError || r.code != exitUsage || textOf(res) != strings.TrimSpace(r.stderr) {
+		t.Fatalf("a finished run: the tool says %q; the command %q (exit %d)", textOf(res), r.stderr, r.code)
+	}
+	// The log from elsewhere: refused, with no way around it from the
+	// tool (a person resumes it with arena resume --yes).
+	if res, _ := ms.call(bg(t), "resume_run", map[string]any{"log": foreign}); !res.IsError || !strings.Contains(textOf(res), "not written by arena on this machine") {
+		t.Fatalf("a log from elsewhere: %s", textOf(res))
+	}
+	os.WriteFile(filepath.Join(s.dir, "notes.txt"), []byte("hello\n"), 0o600)
+	for _, args := range []map[string]any{{"log": "notes.txt"}, {"run_id": "../etc"}, {"run_id": "no-such-run"}} {
+		if res, _ := ms.call(bg(t), "resume_run", args); !res.IsError {
+			t.Fatalf("resume_run %v: %s", args, textOf(res))
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -18,10 +19,12 @@ import (
 // model API on loopback, never at a model. The stand-in speaks the four
 // APIs the CLIs call (Anthropic's Messages for claude, OpenAI's Responses
 // for codex, Gemini's generateContent for gemini, OpenAI's Chat
-// Completions for qwen), asks the host's model to call one tool once,
-// then says "done"; it records the model each request asked for, the
-// tools it offered and every tool result the CLI handed back, which is
-// what the host's model would have seen.
+// Completions for qwen), asks the host's model to call one tool, then,
+// while the run it started is running, run_status on the run id its
+// result names, as a model follows a run; then it says "done". It records
+// the model each request asked for, the tools it offered and every tool
+// result the CLI handed back, which is what the host's model would have
+// seen.
 
 // realCLI is the path of a real agent CLI scripts/agent-clis installed;
 // the test is skipped when they are not installed.
@@ -49,7 +52,21 @@ type standIn struct {
 	models   []string   // the model each request asked for
 	offered  [][]string // the tools each request offered, as claude names them
 	results  []string   // the tool results handed back, as sent
+	calls    int        // the tool calls asked for
+	// firstWait is the wait_seconds of the first run_status call (0:
+	// followWait), longer than a host's tool timeout to test one.
+	firstWait int
+	runID     string // the run the latest running result named
+	retries   int    // the calls followed again after a result that was no status
 }
+
+// maxFollows bounds the run_status calls the stand-in asks for.
+const maxFollows = 200
+
+// followWait is the wait_seconds of its run_status calls: less than the
+// hosts' tool timeouts hostRun sets, as the tool's description asks of a
+// model whose host times calls out sooner than 50 s.
+const followWait = 4
 
 func newStandIn(t *testing.T, tool string, args map[string]any) *standIn {
 	s := &standIn{tool: tool, args: args}
@@ -77,16 +94,69 @@ func (s *standIn) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// seen records a request's model, tools and tool results, and says
-// whether to call the tool: it is offered and no result of it came yet.
-func (s *standIn) seen(dialect, model string, tools, results []string) bool {
+// seen records a request's model, tools and tool results (every one of
+// the conversation so far), and says which tool to call next with which
+// arguments: the tool when no result came yet; run_status while the
+// latest result says its run is running; none ("") once it is over.
+func (s *standIn) seen(dialect, model string, tools, results []string) (string, map[string]any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.dialects = append(s.dialects, dialect)
 	s.models = append(s.models, model)
 	s.offered = append(s.offered, tools)
-	s.results = append(s.results, results...)
-	return s.tool != "" && slices.Contains(tools, s.tool) && len(results) == 0
+	if len(results) > len(s.results) {
+		s.results = slices.Clone(results)
+	}
+	if s.tool == "" || !slices.Contains(tools, s.tool) {
+		return "", nil
+	}
+	if len(results) == 0 {
+		s.calls++
+		return s.tool, s.args
+	}
+	status := s.tool[:strings.LastIndex(s.tool, "__")+2] + "run_status"
+	if len(results) > maxFollows || !slices.Contains(tools, status) {
+		return "", nil
+	}
+	last := results[len(results)-1]
+	wait := followWait
+	switch id := runningID(last); {
+	case id != "" && s.runID == "" && s.firstWait > 0:
+		s.runID, wait = id, s.firstWait
+	case id != "":
+		s.runID = id
+	case s.runID == "" || s.retries >= 3 || strings.Contains(strings.ReplaceAll(last, `\`, ""), `"state":"finished"`) || strings.Contains(last, "exit code"):
+		return "", nil
+	default:
+		s.retries++
+	}
+	// Running, or the host gave up on the call (its timeout): follow the
+	// run again.
+	s.calls++
+	return status, map[string]any{"run_id": s.runID, "wait_seconds": wait}
+}
+
+// runningID is the run id a tool result names when it says its run is
+// running, however the host wrapped it (JSON in JSON, text); "" when it
+// does not.
+func runningID(result string) string {
+	flat := strings.ReplaceAll(result, `\`, "")
+	if !strings.Contains(flat, `"state":"running"`) && !strings.Contains(flat, " is running (") {
+		return ""
+	}
+	if m := runIDPattern.FindStringSubmatch(flat); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+var runIDPattern = regexp.MustCompile(`run_id"?\s*:?\s*"([^"]+)"`)
+
+// callID is a tool call's id, one per call.
+func (s *standIn) callID(prefix string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fmt.Sprintf("%s%d", prefix, s.calls)
 }
 
 // Offered are the tools every request offered, one list a request.
@@ -150,12 +220,12 @@ func (s *standIn) anthropic(w http.ResponseWriter, body []byte) {
 	for _, t := range req.Tools {
 		tools = append(tools, t.Name)
 	}
-	if n := len(req.Messages); n > 0 {
+	for _, m := range req.Messages {
 		var blocks []struct {
 			Type    string
 			Content json.RawMessage
 		}
-		_ = json.Unmarshal(req.Messages[n-1].Content, &blocks)
+		_ = json.Unmarshal(m.Content, &blocks)
 		for _, b := range blocks {
 			if b.Type == "tool_result" {
 				results = append(results, string(b.Content))
@@ -164,9 +234,9 @@ func (s *standIn) anthropic(w http.ResponseWriter, body []byte) {
 	}
 	block, stop := obj{"type": "text", "text": ""}, "end_turn"
 	delta := obj{"type": "text_delta", "text": "done"}
-	if s.seen("anthropic", req.Model, tools, results) {
-		args, _ := json.Marshal(s.args)
-		block, stop = obj{"type": "tool_use", "id": "toolu_standin", "name": s.tool, "input": obj{}}, "tool_use"
+	if tool, in := s.seen("anthropic", req.Model, tools, results); tool != "" {
+		args, _ := json.Marshal(in)
+		block, stop = obj{"type": "tool_use", "id": s.callID("toolu_standin_"), "name": tool, "input": obj{}}, "tool_use"
 		delta = obj{"type": "input_json_delta", "partial_json": string(args)}
 	}
 	usage := obj{"input_tokens": 10, "output_tokens": 5}
@@ -210,10 +280,10 @@ func (s *standIn) openAI(w http.ResponseWriter, body []byte) {
 		}
 	}
 	item := obj{"type": "message", "id": "msg_standin", "role": "assistant", "content": []any{obj{"type": "output_text", "text": "done"}}}
-	if s.seen("openai", req.Model, tools, results) {
-		args, _ := json.Marshal(s.args)
-		ns, name := s.tool[:strings.LastIndex(s.tool, "__")], s.tool[strings.LastIndex(s.tool, "__")+2:]
-		item = obj{"type": "function_call", "id": "fc_standin", "call_id": "call_standin", "namespace": ns, "name": name, "arguments": string(args)}
+	if tool, in := s.seen("openai", req.Model, tools, results); tool != "" {
+		args, _ := json.Marshal(in)
+		ns, name := tool[:strings.LastIndex(tool, "__")], tool[strings.LastIndex(tool, "__")+2:]
+		item = obj{"type": "function_call", "id": s.callID("fc_standin_"), "call_id": s.callID("call_standin_"), "namespace": ns, "name": name, "arguments": string(args)}
 	}
 	sse(w,
 		obj{"type": "response.created", "response": obj{"id": "resp_standin"}},
@@ -251,8 +321,8 @@ func (s *standIn) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 	parts := []any{obj{"text": "done"}}
 	model, _, _ := strings.Cut(r.URL.Path[strings.LastIndex(r.URL.Path, "/models/")+len("/models/"):], ":")
-	if s.seen("gemini", model, tools, results) {
-		parts = []any{obj{"functionCall": obj{"name": claudeToGemini(s.tool), "args": s.args}}}
+	if tool, in := s.seen("gemini", model, tools, results); tool != "" {
+		parts = []any{obj{"functionCall": obj{"name": claudeToGemini(tool), "args": in}}}
 	}
 	resp := obj{
 		"candidates":    []any{obj{"content": obj{"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}},
@@ -266,8 +336,10 @@ func (s *standIn) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 	_ = json.NewEncoder(w).Encode(resp)
 }
 
-// chat answers a Chat Completions request, streamed or whole; it offers
-// no tool call (qwen is no host of arena's).
+// chat answers a Chat Completions request, streamed or whole, as qwen
+// asks. Qwen Code names an MCP server's tools as claude does
+// (mcp__arena__debate); a tool's result comes back in a message of role
+// tool.
 func (s *standIn) chat(w http.ResponseWriter, body []byte) {
 	var req struct {
 		Model  string
@@ -275,27 +347,42 @@ func (s *standIn) chat(w http.ResponseWriter, body []byte) {
 		Tools  []struct {
 			Function struct{ Name string }
 		}
+		Messages []struct {
+			Role    string
+			Content json.RawMessage
+		}
 	}
 	_ = json.Unmarshal(body, &req)
-	var tools []string
+	var tools, results []string
 	for _, t := range req.Tools {
 		tools = append(tools, t.Function.Name)
 	}
-	s.seen("chat", req.Model, tools, nil)
+	for _, m := range req.Messages {
+		if m.Role == "tool" {
+			results = append(results, string(m.Content))
+		}
+	}
+	message, delta, finish := obj{"role": "assistant", "content": "done"}, obj{"role": "assistant", "content": "done"}, "stop"
+	if tool, in := s.seen("chat", req.Model, tools, results); tool != "" {
+		args, _ := json.Marshal(in)
+		call := obj{"index": 0, "id": s.callID("call_standin_"), "type": "function", "function": obj{"name": tool, "arguments": string(args)}}
+		message = obj{"role": "assistant", "content": nil, "tool_calls": []any{call}}
+		delta, finish = message, "tool_calls"
+	}
 	usage := obj{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
 	if !req.Stream {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(obj{"id": "chatcmpl-standin", "object": "chat.completion", "model": req.Model,
-			"choices": []any{obj{"index": 0, "message": obj{"role": "assistant", "content": "done"}, "finish_reason": "stop"}}, "usage": usage})
+			"choices": []any{obj{"index": 0, "message": message, "finish_reason": finish}}, "usage": usage})
 		return
 	}
 	chunk := func(delta obj, finish any) obj {
 		return obj{"id": "chatcmpl-standin", "object": "chat.completion.chunk", "model": req.Model,
 			"choices": []any{obj{"index": 0, "delta": delta, "finish_reason": finish}}}
 	}
-	last := chunk(obj{}, "stop")
+	last := chunk(obj{}, finish)
 	last["usage"] = usage
-	sse(w, chunk(obj{"role": "assistant", "content": "done"}, nil), last)
+	sse(w, chunk(delta, nil), last)
 	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 

@@ -35,6 +35,9 @@ type Host struct {
 	// 0.61 expand ${VAR} in a header when they connect, Codex 0.171 reads
 	// bearer_token_env_var.
 	addHTTP string
+	// httpThen is what to do after addHTTP that the command cannot do, if
+	// anything.
+	httpThen string
 	// remove is its mcp remove command, for the scope (%[1]s) where the
 	// CLI has scopes.
 	remove  string
@@ -78,7 +81,13 @@ var hosts = map[string]Host{
 		keep:    []string{"CODEX_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"},
 		add:     "codex mcp add --env %[1]s=%[2]s%[3]s arena -- %[4]s mcp",
 		addHTTP: "codex mcp add arena --url %[1]s --bearer-token-env-var %[2]s",
-		remove:  "codex mcp remove arena"},
+		// Codex 0.171 started without the variable runs an optional
+		// server's session without its tools, and says nothing (not even
+		// in codex exec); a required server's missing variable stops it,
+		// named: "Environment variable ARENA_MCP_TOKEN for MCP server
+		// 'arena' is not set". codex mcp add has no flag for it.
+		httpThen: "then, so that Codex says when %[1]s is missing (otherwise it shows no arena tools and no error), add this line to [mcp_servers.arena] in config.toml: required = true",
+		remove:   "codex mcp remove arena"},
 	"gemini": {Name: "gemini", Title: "Gemini CLI", pass: passExpanded,
 		strips: "Gemini CLI keeps every variable named like a key, token, secret or credential from the servers it starts",
 		user:   filepath.Join(".gemini", "settings.json"), project: filepath.Join(".gemini", "settings.json"),
@@ -86,6 +95,29 @@ var hosts = map[string]Host{
 		addHTTP: `gemini mcp add --scope user --transport http arena %[1]s -H 'Authorization: Bearer ${%[2]s}'`,
 		remove:  "gemini mcp remove --scope %[1]s arena",
 		trusted: "Gemini CLI starts MCP servers only in folders it trusts: elsewhere gemini mcp list shows arena as Disabled. Trust a folder when Gemini CLI asks (or with /permissions), or start it with --skip-trust."},
+	// Qwen Code 0.24 writes what Gemini CLI does, and gives a server its
+	// whole environment but its own daemon's tokens.
+	"qwen": {Name: "qwen", Title: "Qwen Code",
+		user: filepath.Join(".qwen", "settings.json"), project: filepath.Join(".qwen", "settings.json"),
+		add:    "qwen mcp add --scope user -e %[1]s=%[2]s%[3]s arena %[4]s mcp",
+		remove: "qwen mcp remove --scope %[1]s arena"},
+}
+
+// Names are the CLIs arena installs into, in the order help lists them.
+var Names = []string{"claude", "codex", "gemini", "qwen"}
+
+// NetworkVars are the variables that say how the seats reach their
+// models: the proxies (both cases: curl and Node read the lower-case
+// ones, Go and Rust either), the certificate authorities (a company's
+// CA), and the base URLs the agents' CLIs read (claude's, codex's and
+// qwen's, gemini's). Codex gives a server none of them and Gemini CLI
+// strips every name holding CERT, and a proxy URL that carries a
+// password: an entry passes them by name, as it passes the credentials,
+// so a seat behind a proxy or a company CA works under every host.
+var NetworkVars = []string{
+	"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "no_proxy", "all_proxy",
+	"NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
+	"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "GOOGLE_GEMINI_BASE_URL",
 }
 
 // Lookup is the agent CLI of that name.
@@ -200,8 +232,13 @@ const TokenEnv = "ARENA_MCP_TOKEN"
 
 // AddHTTPCommand is the CLI's own command registering arena mcp --http at
 // url, its Bearer token read from TokenEnv when the CLI starts.
+// A second line says what the command cannot do.
 func (h Host) AddHTTPCommand(url string) string {
-	return fmt.Sprintf(h.addHTTP, shellWord(url), TokenEnv)
+	cmd := fmt.Sprintf(h.addHTTP, shellWord(url), TokenEnv)
+	if h.httpThen != "" {
+		cmd += "\n" + fmt.Sprintf(h.httpThen, TokenEnv)
+	}
+	return cmd
 }
 
 // RemoveCommand is the CLI's own command removing the server named arena

@@ -136,7 +136,8 @@ func TestAddHTTPCommand(t *testing.T) {
 	for host, want := range map[string]string{
 		"claude": `claude mcp add --scope user --transport http arena http://127.0.0.1:8765/mcp --header 'Authorization: Bearer ${ARENA_MCP_TOKEN}'`,
 		"gemini": `gemini mcp add --scope user --transport http arena http://127.0.0.1:8765/mcp -H 'Authorization: Bearer ${ARENA_MCP_TOKEN}'`,
-		"codex":  `codex mcp add arena --url http://127.0.0.1:8765/mcp --bearer-token-env-var ARENA_MCP_TOKEN`,
+		"codex": "codex mcp add arena --url http://127.0.0.1:8765/mcp --bearer-token-env-var ARENA_MCP_TOKEN\n" +
+			"then, so that Codex says when ARENA_MCP_TOKEN is missing (otherwise it shows no arena tools and no error), add this line to [mcp_servers.arena] in config.toml: required = true",
 	} {
 		h, _ := Lookup(host)
 		if got := h.AddHTTPCommand("http://127.0.0.1:8765/mcp"); got != want {

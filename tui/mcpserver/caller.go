@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -111,4 +113,61 @@ func guardAgainst(c callerInfo, against any) []string {
 		return []string{fmt.Sprintf("you are %s (%s), and the call names you a challenger: you attack a position you may have given yourself", c.agent, c.how)}
 	}
 	return nil
+}
+
+// handsBoth says whether the calling host hands its model both a tool
+// result's structured content (as JSON) and its text: Qwen Code 0.24
+// does, unless a text is that very JSON (transformMcpContentToParts).
+// Claude Code and Codex hand the structured content alone, Gemini CLI
+// the text alone.
+func (m *Manager) handsBoth(req mcp.Request) bool {
+	host := m.cfg.Host
+	if ss, ok := req.GetSession().(*mcp.ServerSession); host == "" && ok && ss != nil {
+		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+			host = strings.ToLower(p.ClientInfo.Name)
+		}
+	}
+	return strings.Contains(host, "qwen")
+}
+
+// oneDocument gives a host that hands its model both the structured
+// result and the text (handsBoth) the outcome document once: in the
+// text, as Markdown. The structured result leaves out outcome.content;
+// outcome.document still names the file.
+func (m *Manager) oneDocument(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		if !ok || r == nil || !m.handsBoth(req) {
+			return res, err
+		}
+		if raw, ok := r.StructuredContent.(json.RawMessage); ok {
+			r.StructuredContent = withoutContent(raw)
+		}
+		return res, err
+	}
+}
+
+// withoutContent is a structured result without outcome.content (and
+// content_cut); as it was when it has none.
+func withoutContent(raw json.RawMessage) json.RawMessage {
+	var st map[string]json.RawMessage
+	if json.Unmarshal(raw, &st) != nil || st["outcome"] == nil {
+		return raw
+	}
+	var o map[string]json.RawMessage
+	if json.Unmarshal(st["outcome"], &o) != nil || o["content"] == nil {
+		return raw
+	}
+	delete(o, "content")
+	delete(o, "content_cut")
+	b, err := json.Marshal(o)
+	if err != nil {
+		return raw
+	}
+	st["outcome"] = b
+	if b, err = json.Marshal(st); err != nil {
+		return raw
+	}
+	return b
 }

@@ -33,6 +33,9 @@ type Launch struct {
 	NoLog  bool   `json:"no_log,omitempty"`
 	// Record: the run's stdout is its final record alone (Tool.Record).
 	Record bool `json:"record,omitempty"`
+	// Resume, when set, makes the run arena resume's (resume_run): no
+	// protocol or request, and Settings are what the resume changes.
+	Resume *Resumption `json:"resume,omitempty"`
 }
 
 // Own are the server's own settings, which every run it starts gets.

@@ -48,8 +48,9 @@ type Config struct {
 	Own   Own      // the server's own settings, which every run gets (--config, --log-dir)
 	Dir   string   // the runs' working directory ("": this process's)
 	Env   []string // the runs' environment (nil: this process's)
-	// Credentials are the variables the agents log in with: one that
-	// came empty or unexpanded is left out of the runs' environment.
+	// Credentials are the variables an entry passes by name (the agents'
+	// logins, proxies, CAs, base URLs): one that came empty or
+	// unexpanded is left out of the runs' environment.
 	Credentials []string
 	// LogDir is where the runs' logs are saved, for list_runs and
 	// read_outcome; OtherLogDirs are where some runs' logs go instead
@@ -121,10 +122,26 @@ func withoutEmpty(env, names []string) []string {
 	return out
 }
 
+// The waits. A host gives a tool call a time, then gives up on it: Codex
+// 60 s by default (tool_timeout_sec), Gemini CLI and Qwen Code 10
+// minutes (timeout), Claude Code longer (MCP_TOOL_TIMEOUT), and a user
+// can set any of them lower. Progress notifications extend none of them.
+// So a run tool answers at once with the run's id, and run_status follows
+// the run for 20 s by default, 50 at most: a call the host gave up on
+// leaves the run going (stdio.go), and the model follows it again.
 const (
+	startWait   = 0
 	defaultWait = 20 * time.Second
-	maxWait     = 50 * time.Second // hosts give a call about a minute
+	maxWait     = 50 * time.Second
 )
+
+const (
+	startWaitAbout  = "0 (the default): answer at once with the run's id, then follow it with run_status. Up to 50: follow the run this many seconds first (its outcome if it ends sooner), for a client whose tool calls may take that long"
+	followWaitAbout = "follow the run for up to this many seconds (0 to 50, default 20) before answering; a run that ends sooner answers with its outcome at once. Pass less when your tool calls time out sooner"
+)
+
+// startsAtOnce is what every run tool's description adds: the waits.
+const startsAtOnce = " It answers at once with the run's id (wait_seconds 0, the default): call run_status with that run_id until state is finished, each call answering within its wait_seconds (default 20 s, at most 50)."
 
 // NewServer returns the MCP server of m's tools.
 func NewServer(m *Manager) *mcp.Server {
@@ -134,10 +151,11 @@ func NewServer(m *Manager) *mcp.Server {
 	for _, t := range m.cfg.Tools {
 		runTool(s, m, t)
 	}
-	mcp.AddTool(s, &mcp.Tool{Name: toolStatus, Description: "Follow a run started by a run tool: what happened since the cursor you pass (phases, replies, failures), for up to wait_seconds, then its outcome once it is over.", InputSchema: schemaOf[StatusIn](), OutputSchema: schemaOf[RunStatus]()}, m.statusTool)
-	mcp.AddTool(s, &mcp.Tool{Name: toolCancel, Description: "Stop a run as Ctrl+C would: its agents are stopped and its log stays resumable (arena resume LOG).", InputSchema: schemaOf[CancelIn](), OutputSchema: schemaOf[RunStatus]()}, m.cancelTool)
+	mcp.AddTool(s, &mcp.Tool{Name: toolStatus, Description: "Follow a run started by a run tool: what happened since the cursor you pass (phases, replies, failures), then its outcome once it is over. It answers within wait_seconds (default 20 s, at most 50), at once when the run ends; call it again with the cursor as since until state is finished.", InputSchema: schemaOf[StatusIn](), OutputSchema: schemaOf[RunStatus]()}, m.statusTool)
+	mcp.AddTool(s, &mcp.Tool{Name: toolCancel, Description: "Stop a run as Ctrl+C would: its agents are stopped and its log stays resumable (arena resume LOG). It answers once the run has closed its log, or within wait_seconds (default 20 s, at most 50).", InputSchema: schemaOf[CancelIn](), OutputSchema: schemaOf[RunStatus]()}, m.cancelTool)
 	mcp.AddTool(s, &mcp.Tool{Name: toolList, Description: "List runs, newest first: those this server is running and those saved in the log directory.", InputSchema: schemaOf[ListIn](), OutputSchema: schemaOf[RunList](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.listTool)
-	s.AddReceivingMiddleware(cleanResults)
+	addResume(s, m)
+	s.AddReceivingMiddleware(cleanResults, m.oneDocument)
 	mcp.AddTool(s, &mcp.Tool{Name: toolRead, Description: "Read a run's outcome: the structured result and the outcome document, by run id or log path.", InputSchema: schemaOf[ReadIn](), OutputSchema: schemaOf[RunStatus](), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, m.readTool)
 	return s
 }
@@ -166,7 +184,7 @@ func cleanResults(next mcp.MethodHandler) mcp.MethodHandler {
 
 // FollowTools are the tools that follow and read runs, beside the run
 // tools (one per protocol).
-var FollowTools = []string{toolStatus, toolCancel, toolList, toolRead}
+var FollowTools = []string{toolStatus, toolCancel, toolList, toolRead, toolResume}
 
 const (
 	toolStatus = "run_status"
@@ -196,15 +214,14 @@ func (m *Manager) records(tool string) bool {
 }
 
 const instructions = `arena runs debates and judgings between different AI models (claude, gemini, codex, qwen CLIs).
-A run takes minutes. A run tool (%s) starts one and follows it for up to wait_seconds:
-if it ended by then you get its outcome, otherwise its run_id; call run_status with that run_id (and the cursor as since)
-until state is finished. The outcome's markdown is the outcome document (the final position, the objections, the judges'
+A run takes minutes. A run tool (%s) starts one and answers at once with its run_id; call run_status with that
+run_id (and the cursor as since) until state is finished: each call answers within its wait_seconds (default 20, at most 50). The outcome's markdown is the outcome document (the final position, the objections, the judges'
 reasoning, the improvements): read it before you act; the result, exit code and tables are beside it. cancel_run stops
-a run. Paths are relative to the directory the server runs in.`
+a run; resume_run carries an interrupted one on. Paths are relative to the directory the server runs in.`
 
 // runTool adds a tool that starts a run of t's command.
 func runTool(s *mcp.Server, m *Manager, t Tool) {
-	mcp.AddTool(s, &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.Schema(), OutputSchema: schemaOf[RunStatus](), Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true), DestructiveHint: ptr(false)}},
+	mcp.AddTool(s, &mcp.Tool{Name: t.Name, Description: t.Description + startsAtOnce, InputSchema: t.Schema(), OutputSchema: schemaOf[RunStatus](), Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true), DestructiveHint: ptr(false)}},
 		func(ctx context.Context, req *mcp.CallToolRequest, in Input) (*mcp.CallToolResult, RunStatus, error) {
 			if in == nil {
 				in = Input{}
@@ -221,7 +238,7 @@ func runTool(s *mcp.Server, m *Manager, t Tool) {
 				return nil, RunStatus{}, err
 			}
 			m.own(r, req.Session)
-			return m.follow(ctx, req, r, 0, Follow{WaitSeconds: int(number(in["wait_seconds"]))}.wait())
+			return m.follow(ctx, req, r, 0, Follow{WaitSeconds: int(number(in["wait_seconds"]))}.wait()) // absent: 0, at once
 		})
 }
 
@@ -421,10 +438,12 @@ func (m *Manager) StopAll() {
 	}
 }
 
+// find is the run of that id this server started last (a resumed run
+// keeps its log, and so its id).
 func (m *Manager) find(id string) *run {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, r := range m.runs {
+	for _, r := range slices.Backward(m.runs) {
 		if r.id == id {
 			return r
 		}
@@ -494,7 +513,7 @@ func schemaOf[T any]() *jsonschema.Schema {
 	}
 	portable(s)
 	if p := s.Properties["wait_seconds"]; p != nil {
-		*p = *waitSchema()
+		*p = *waitSchema(defaultWait, followWaitAbout)
 	}
 	return s
 }

@@ -105,8 +105,9 @@ type Table struct {
 func (m *Manager) status(r *run, since int) (RunStatus, string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	tool := r.tool
 	st := RunStatus{
-		RunID: r.id, Tool: r.tool, State: "running", LogPath: r.logPath,
+		RunID: r.id, Tool: tool, State: "running", LogPath: r.logPath,
 		Elapsed: time.Since(r.started).Round(time.Second).String(),
 		Phase:   r.phase, Calls: r.calls, CallsFailed: r.failed, Budget: r.budget,
 		Failures: r.failures, Notes: append(append([]string(nil), r.notes...), r.runNotes...),
@@ -135,7 +136,7 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 	st.State = "finished"
 	st.Elapsed = ""
 	out := &Outcome{ExitCode: r.code}
-	if t, ok := m.tool(r.tool); ok {
+	if t, ok := m.tool(tool); ok {
 		out.ExitMeaning = t.Exits[r.code]
 	}
 	text := ""
@@ -155,7 +156,7 @@ func (m *Manager) status(r *run, since int) (RunStatus, string) {
 		}
 		text = st.Warnings
 	}
-	if m.records(r.tool) {
+	if m.records(tool) {
 		out.Verdict = lastJSON(r.stdout.String())
 	}
 	st.Outcome = out

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -145,7 +146,7 @@ func (t Tool) Schema() *jsonschema.Schema {
 			s.Required = append(s.Required, p.Name)
 		}
 	}
-	s.Properties["wait_seconds"] = waitSchema()
+	s.Properties["wait_seconds"] = waitSchema(startWait, startWaitAbout)
 	s.PropertyOrder = append(s.PropertyOrder, "wait_seconds")
 	s.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
 	return s
@@ -171,12 +172,13 @@ func (p Param) schema() *jsonschema.Schema {
 	return s
 }
 
-func waitSchema() *jsonschema.Schema {
+// waitSchema is wait_seconds' schema, with its default and what it does.
+func waitSchema(def time.Duration, about string) *jsonschema.Schema {
 	return &jsonschema.Schema{
 		Type:        "integer",
-		Description: "follow the run for up to this many seconds (0 to 50) before returning; a run that ends sooner returns its outcome at once",
+		Description: about,
 		Minimum:     ptr(0.0), Maximum: ptr(maxWait.Seconds()),
-		Default: json.RawMessage(strconv.Itoa(int(defaultWait.Seconds()))),
+		Default: json.RawMessage(strconv.Itoa(int(def.Seconds()))),
 	}
 }
 

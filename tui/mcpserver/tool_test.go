@@ -88,7 +88,7 @@ func TestSchemaIsTheToolsInputs(t *testing.T) {
 		t.Errorf("preset enum %v", p.Enum)
 	}
 	b, _ := json.Marshal(s)
-	if !strings.Contains(string(b), `"additionalProperties":false`) || !strings.Contains(string(b), `"default":20`) {
+	if !strings.Contains(string(b), `"additionalProperties":false`) || !strings.Contains(string(b), `"default":0`) {
 		t.Errorf("schema %s", b)
 	}
 }

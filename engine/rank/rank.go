@@ -328,8 +328,12 @@ func (p *Protocol) Start() engine.DebateStarted {
 		{Name: "weights", Value: cfg.Weights.String()},
 		{Name: "judge order seed", Value: fmt.Sprint(cfg.Seed)},
 		{Name: "orders", Value: fmt.Sprint(cfg.orders(len(cfg.Repos)))},
-		{Name: "repeats", Value: fmt.Sprint(cfg.repeats())},
 		{Name: "run tests", Value: fmt.Sprint(cfg.RunTests != nil)},
+	}
+	// Said only when asked for, as compare says it: each order once is
+	// the default.
+	if n := cfg.repeats(); n > 1 {
+		settings = append(settings, engine.Setting{Name: "repeats", Value: fmt.Sprint(n)})
 	}
 	for _, r := range cfg.Repos {
 		settings = append(settings, engine.Setting{Name: "repository " + r.Label, Value: fmt.Sprintf("%s (%s vs %s, %.12s)", r.Path, r.Git.Branch, r.Git.Base, r.Git.Head)})

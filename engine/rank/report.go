@@ -408,7 +408,10 @@ func (r *Report) findingsSections(d *doc.Document) {
 		if len(items) == 0 {
 			continue
 		}
-		d.Sections = append(d.Sections, doc.Section{ID: doc.SectionFindings, Heading: "Findings in " + md(rr.Label),
+		// The fact seat's reply streamed them: a front end that showed
+		// it may leave them out (the saved document, SARIF and the page
+		// keep them).
+		d.Sections = append(d.Sections, doc.Section{ID: doc.SectionFindings, Heading: "Findings in " + md(rr.Label), Restates: &doc.Restates{Seats: []string{FactSeat(rr.Label)}},
 			Blocks: []doc.Block{{Findings: &doc.Findings{Intro: "What the fact seat found at places in " + md(rr.Label) + "'s files, as arena checked them (a file of the branch, a line within it):", Items: items}}}})
 	}
 }

@@ -113,16 +113,14 @@ func httpHandler(m *Manager, opts HTTPOptions) http.Handler {
 	sessions.h = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sessions.server }, &mcp.StreamableHTTPOptions{SessionTimeout: opts.SessionIdle})
 	stateless := NewServer(m)
 	sessionless := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return stateless }, &mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true})
-	route := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !readBody(w, r, opts.BodyTimeout) {
-			return
-		}
+	var route http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
 			sessionless.ServeHTTP(w, r)
 			return
 		}
 		sessions.ServeHTTP(w, r)
 	})
+	route = readWhole(opts.BodyTimeout, dropTimedOut(route))
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		if subtle.ConstantTimeCompare([]byte(token), []byte(opts.Token)) != 1 {
 			return nil, auth.ErrInvalidToken
@@ -187,9 +185,51 @@ func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) boo
 		http.Error(w, "the request's body did not arrive in time", http.StatusRequestTimeout)
 		return false
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.Body = &readBack{Reader: bytes.NewReader(body), body: body}
 	return true
 }
+
+// readWhole reads a request's body whole (readBody) before next.
+func readWhole(timeout time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if readBody(w, r, timeout) {
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// dropTimedOut takes the cancellation a host sends when a call outlasted
+// its tool timeout, and passes the rest to next. As on stdio, a tool
+// timeout is no wish to stop the run the call followed.
+func dropTimedOut(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if timedOut(r) {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// timedOut says whether a request (its body read by readBody) is the
+// cancellation a host sends when a call outlasted its tool timeout.
+func timedOut(r *http.Request) bool {
+	b, ok := r.Body.(interface{ Bytes() []byte })
+	if !ok {
+		return false
+	}
+	_, timeout := cancellation(b.Bytes())
+	return timeout
+}
+
+// readBack is a body read whole, put back for the handler.
+type readBack struct {
+	*bytes.Reader
+	body []byte
+}
+
+func (b *readBack) Close() error  { return nil }
+func (b *readBack) Bytes() []byte { return b.body }
 
 // sessionCap refuses a new session while max are open (5,000 sessions took
 // the server from 30 to 116 MB). Requests opening one are taken one at a

@@ -96,6 +96,9 @@ func TestResumeHoldsMinFamilies(t *testing.T) {
 	}{
 		{"codex an Anthropic model", "agents:\n  codex: {family: anthropic}\n", nil, "anthropic (claude, codex), google (gemini)"},
 		{"codex's seat to one", "agents:\n  sonnet: {api: openai, base_url: http://127.0.0.1:9/v1, model: anthropic/claude-sonnet-4.5}\n", []string{"--seat", "codex=sonnet"}, "anthropic (claude, sonnet), google (gemini)"},
+		// By the seat's name (--judges=claude,gemini,codex: codex is Judge
+		// 3): codex holds no other seat, so it is gone.
+		{"codex's seat by its name", "agents:\n  sonnet: {api: openai, base_url: http://127.0.0.1:9/v1, model: anthropic/claude-sonnet-4.5}\n", []string{"--seat", "Judge 3=sonnet"}, "anthropic (claude, sonnet), google (gemini)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, log := interruptedJudging(t)

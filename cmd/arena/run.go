@@ -16,6 +16,7 @@ import (
 	"github.com/arenadebate/arena/challengers"
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/engine"
+	"github.com/arenadebate/arena/engine/resume"
 	"github.com/arenadebate/arena/engine/runlog"
 	"github.com/arenadebate/arena/settings"
 	"github.com/arenadebate/arena/tui"
@@ -161,7 +162,7 @@ func (a *app) setup(p engine.Spec, s *settings.Settings, sf settings.Flags, out 
 	var resumes []engine.Event
 	var swap map[string]challengers.Agent
 	if rr := a.resume; rr != nil {
-		resumes, swap = rr.hist.Resumes, rr.swap
+		resumes, swap = rr.hist.Resumes, resume.ByAgent(rr.start, rr.swap)
 	}
 	resuming := a.resume != nil
 	return engine.Setup{

@@ -58,6 +58,39 @@ func Swap(start engine.DebateStarted, specs []string, agents map[string]challeng
 	return swap, changed, nil
 }
 
+// ByAgent is swap (Swap's) as the quorum counts it, keyed by the agent
+// each seat held: a seat named whose agent holds no other seat, or all of
+// whose seats are named, is that agent replaced; a seat named whose
+// agent keeps another seat stays keyed by the seat, the new agent
+// counted beside the old. (Counted beside it always, a run of claude,
+// gemini and codex with codex's only seat given to an Anthropic model
+// still spanned three families.)
+func ByAgent(start engine.DebateStarted, swap map[string]challengers.Agent) map[string]challengers.Agent {
+	if len(swap) == 0 {
+		return swap
+	}
+	held := map[string][]string{} // an agent's seats
+	for _, st := range start.Seats {
+		held[st.Agent] = append(held[st.Agent], st.Name)
+	}
+	out := make(map[string]challengers.Agent, len(swap))
+	for key, ag := range swap {
+		out[key] = ag
+	}
+	for agent, seats := range held {
+		if _, ok := swap[agent]; ok || !slices.ContainsFunc(seats, func(n string) bool { _, ok := swap[n]; return ok }) {
+			continue
+		}
+		if !slices.ContainsFunc(seats, func(n string) bool { _, ok := swap[n]; return !ok }) {
+			// Every seat of it given: it is gone. Its first seat's agent
+			// takes its place; the others' stay keyed by seat, added.
+			out[agent] = swap[seats[0]]
+			delete(out, seats[0])
+		}
+	}
+	return out
+}
+
 // Changed compares a rebuilt protocol's start with the log's: a context
 // file that changed since or is gone, another topic. The replies in the
 // log answered the earlier version.

@@ -131,3 +131,17 @@ func TestOutcomeDocumentSaysHowToCarryOn(t *testing.T) {
 		}
 	}
 }
+
+// Repeat stability with each order asked once is not a figure that has
+// too few cases: it was not measured, and the note says how to measure it.
+func TestRepeatStabilityUnaskedSaysHow(t *testing.T) {
+	t.Parallel()
+	once := map[reading][]string{{"claude", "p1", false}: {"A"}, {"claude", "p1", true}: {"B"}}
+	if f := repeatStability("claude", once); f.Shown || !strings.Contains(f.Note, "--repeats 2") {
+		t.Fatalf("asked once: %+v", f)
+	}
+	twice := map[reading][]string{{"claude", "p1", false}: {"A", "A"}}
+	if f := repeatStability("claude", twice); f.N != 1 {
+		t.Fatalf("asked twice: %+v", f)
+	}
+}

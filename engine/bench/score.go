@@ -161,6 +161,10 @@ func repeatStability(judge string, asked map[reading][]string) stats.Figure {
 			stable++
 		}
 	}
+	if repeated == 0 {
+		// Not too few: never asked. Say how to ask.
+		return stats.Figure{Note: "not measured: --repeats 2 asks each order again"}
+	}
 	return stats.Rate(stable, repeated, repeated)
 }
 

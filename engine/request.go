@@ -150,10 +150,10 @@ type Prepared struct {
 	Record func() any
 	// Warnings are what went wrong beside the run, once it has run.
 	Warnings func() []string
-	// Said are lines naming what the run wrote besides its log and
-	// document (rank's JSON report), once it has run: said where the
-	// front end lists no saved file (JSON Lines on stdout).
-	Said func() []string
+	// Said are the files the run wrote besides its log and document
+	// (rank's JSON report), once it has run: named where the front end
+	// lists no saved file (JSON Lines on stdout), each its own way.
+	Said func() []Saved
 	// Exit, when set, is the exit code of an outcome when the request
 	// decides it (rank --expect-winner); false: the spec's.
 	Exit func(Outcome) (int, bool)

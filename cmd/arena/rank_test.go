@@ -474,3 +474,26 @@ func repoState(dir string) (string, error) {
 	wt, _ := git("worktree", "list", "--porcelain")
 	return "status:\n" + st + "stash:\n" + stash + "head: " + head + "refs:\n" + refs + "worktrees:\n" + wt, nil
 }
+
+// With --json, stdout is JSON Lines and the report's file is named on
+// stderr, as every other path arena prints: relative to where arena was
+// started when it is beneath it.
+func TestRankJSONNamesItsReportRelative(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t)
+	spec, repos := rankSetup(t, s, "alpha", "beta")
+	logs := filepath.Join(s.dir, "logs") // named whole, as a config would
+	r := s.run(append([]string{"rank", "--no-tui", "--json", "--log-dir", logs, spec}, repos...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	line := ""
+	for _, l := range strings.Split(r.stderr, "\n") {
+		if strings.HasPrefix(l, "arena: JSON report: ") {
+			line = l
+		}
+	}
+	if path := strings.TrimPrefix(line, "arena: JSON report: "); line == "" || !strings.HasPrefix(path, "logs"+string(filepath.Separator)) || !strings.HasSuffix(path, ".json") {
+		t.Fatalf("the report is not named relative to the work directory:\n%s", r.stderr)
+	}
+}

@@ -146,8 +146,8 @@ func (a *app) afterRun(prep *engine.Prepared, res engine.Outcome, out outputFlag
 	case out.json && prep.Said != nil:
 		// The live screen's account and the headless printer's list them
 		// already; JSON Lines on stdout do not.
-		for _, line := range prep.Said() {
-			fmt.Fprintf(a.stderr, "arena: %s\n", line)
+		for _, sv := range prep.Said() {
+			fmt.Fprintf(a.stderr, "arena: %s: %s\n", sv.What, a.shown(sv.Path))
 		}
 	}
 }

@@ -75,9 +75,9 @@ func (r *Request) Prepare(s engine.Setup) (*engine.Prepared, error) {
 			}
 			return 0, false
 		}
-		prep.Said = func() []string {
+		prep.Said = func() []engine.Saved {
 			if rep := p.Report(); rep != nil && rep.SavedTo != "" {
-				return []string{"JSON report: " + rep.SavedTo}
+				return []engine.Saved{{What: WhatReport, Path: rep.SavedTo}}
 			}
 			return nil
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/arenadebate/arena/challengers/trust"
 	"github.com/arenadebate/arena/settings"
+	"github.com/arenadebate/arena/tui/loopback"
 	"github.com/arenadebate/arena/tui/mcpserver"
 	"github.com/arenadebate/arena/tui/page/serve"
 )
@@ -86,7 +87,7 @@ func (a *app) runServe(cmd *cobra.Command, cf *commonFlags, f *serveFlags, dirs 
 	if err != nil {
 		return usageCause(err, "%v", err)
 	}
-	ln, err := mcpserver.ListenLoopbackFor(f.addr, "its archive", "its pages are your logs, and every user of the machine could reach another address")
+	ln, err := loopback.Listen(f.addr, "its archive", "its pages are your logs, and every user of the machine could reach another address")
 	if err != nil {
 		return usagef("--addr %w", err)
 	}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/arenadebate/arena/tui/loopback"
 )
 
 // arena mcp --http. Loopback is no boundary between the users of one
@@ -53,26 +55,7 @@ func (o *HTTPOptions) defaults() {
 // ListenLoopback listens on addr, which must be a loopback address: the
 // tools spend the user's model calls and read their files.
 func ListenLoopback(addr string) (net.Listener, error) {
-	return ListenLoopbackFor(addr, "MCP", "its tools spend your model calls and read your files")
-}
-
-// ListenLoopbackFor listens on addr, which must be a loopback address,
-// for what arena serves there, and says why when it is not (arena serve
-// shares it: its pages are your logs).
-func ListenLoopbackFor(addr, what, why string) (net.Listener, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (give host:port, e.g. 127.0.0.1:8765)", addr, err)
-	}
-	ip := net.ParseIP(host)
-	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("%s: arena serves %s on a loopback address only (127.0.0.1, ::1 or localhost): %s", addr, what, why)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", addr, err)
-	}
-	return ln, nil
+	return loopback.Listen(addr, "MCP", "its tools spend your model calls and read your files")
 }
 
 // ServeHTTP serves Streamable HTTP at /mcp until ctx ends. The SDK
@@ -83,22 +66,7 @@ func ServeHTTP(ctx context.Context, ln net.Listener, m *Manager, opts HTTPOption
 		return errors.New("arena mcp --http needs a token")
 	}
 	opts.defaults()
-	srv := &http.Server{
-		Handler:           httpHandler(m, opts),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		return nil
-	}
+	return loopback.Serve(ctx, ln, httpHandler(m, opts))
 }
 
 // httpHandler is /mcp: the token first, then the body within its time,

@@ -29,6 +29,7 @@ import (
 
 	_ "embed"
 
+	"github.com/arenadebate/arena/tui/loopback"
 	"github.com/arenadebate/arena/tui/page"
 )
 
@@ -98,24 +99,7 @@ func (s *Server) Warm() error {
 
 // Serve answers on ln until ctx ends.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{
-		Handler:           s.Handler(ln.Addr()),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    32 << 10,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		return nil
-	}
+	return loopback.Serve(ctx, ln, s.Handler(ln.Addr()))
 }
 
 // Handler is the archive behind its guards, for a listener at addr.

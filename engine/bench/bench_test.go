@@ -31,6 +31,11 @@ func TestReadTheLayouts(t *testing.T) {
 	if !slices.Equal(mt.Pairs[2].Labels, []string{LabelTie}) {
 		t.Fatalf("a tie: %+v", mt.Pairs[2])
 	}
+	// The content's hash is of the bytes read, once.
+	raw, _ := os.ReadFile(filepath.Join("samples", "judgebench-sample.jsonl"))
+	if jb.SHA256 != engine.Hash(string(raw)) {
+		t.Fatalf("hash %q", jb.SHA256)
+	}
 }
 
 func TestReadRefusesWhatItCannotRead(t *testing.T) {

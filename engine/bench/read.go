@@ -51,6 +51,9 @@ type Pair struct {
 type Set struct {
 	Layout string
 	Pairs  []Pair
+	// SHA256 is the hash of the bytes read: a results file holds the
+	// answers to this content only.
+	SHA256 string
 }
 
 // Read reads the benchmark file at path, JSON Lines in one of the
@@ -61,7 +64,7 @@ func Read(path string) (Set, error) {
 	if err != nil {
 		return Set{}, inputs.Cause(err, "benchmark file %v", err)
 	}
-	var set Set
+	set := Set{SHA256: engine.Hash(string(data))}
 	byID := map[string]int{}
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {

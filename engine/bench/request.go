@@ -85,11 +85,7 @@ func (r Request) Run(ctx context.Context, s Setup) (Outcome, error) {
 	if err := seating.Quorum(s.MinFamilies, "judges", judges, nil); err != nil {
 		return Outcome{}, err
 	}
-	data, err := trust.ReadFile(r.File, MaxFileBytes)
-	if err != nil {
-		return Outcome{}, inputs.Cause(err, "benchmark file %v", err)
-	}
-	head := resultsHeader{Bench: 1, File: filepath.Base(r.File), SHA256: engine.Hash(string(data)), Layout: set.Layout}
+	head := resultsHeader{Bench: 1, File: filepath.Base(r.File), SHA256: set.SHA256, Layout: set.Layout}
 	path := r.Results
 	if path == "" {
 		path = filepath.Join(s.ResultsDir, fmt.Sprintf("bench-%s-%s.jsonl", engine.Slug(strings.TrimSuffix(head.File, filepath.Ext(head.File)), 30), head.SHA256[:12]))

@@ -493,9 +493,9 @@ func logLike(path string) error {
 	st, err := os.Lstat(path)
 	switch {
 	case err != nil:
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", trust.Text(path), errors.Unwrap(err))
 	case filepath.Ext(path) != ".jsonl" || !st.Mode().IsRegular() || links(st) != 1:
-		return fmt.Errorf("%s: %w (read_outcome reads the .jsonl logs arena writes)", path, runlog.ErrNotALog)
+		return fmt.Errorf("%s: %w (arena's tools read only the .jsonl logs arena writes)", trust.Text(path), runlog.ErrNotALog)
 	}
 	return nil
 }

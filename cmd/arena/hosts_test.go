@@ -91,8 +91,10 @@ const claudeWaitsForServers = "CLAUDE_CODE_MCP_STARTUP_WAIT_MS=60000"
 // hostToolTimeout is the tool timeout hostRun gives Claude Code and Codex,
 // as a user may set it: shorter than the 20 s a run tool used to follow
 // its run before answering, which left the model without the run's id
-// and stopped the run.
-const hostToolTimeout = 10 * time.Second
+// and stopped the run. A run tool answers within about a second; the
+// rest is room for a loaded machine (the stand-in follows the run in
+// calls of followWait, well inside it).
+const hostToolTimeout = 15 * time.Second
 
 // hostRun is a host CLI set up to run arena mcp as arena install
 // registered it, its model the stand-in API: the command that puts prompt

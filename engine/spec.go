@@ -77,6 +77,9 @@ type Uses struct {
 	// Timeout: each seat's timeout per call is the settings'
 	// timeout_per_cli (--timeout).
 	Timeout bool
+	// Findings: its outcome document holds findings at places in the
+	// work (doc.SectionFindings), which --sarif writes as SARIF.
+	Findings bool
 }
 
 // ResumeRule is what arena resume checks and shows of a run's request

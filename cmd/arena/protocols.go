@@ -28,7 +28,6 @@ type protocol struct {
 // by the protocol's name (cmd/arena/NAME.go).
 var extensions = map[string]func(a *app, cmd *cobra.Command, req engine.Request, out *outputFlags){
 	"verdict": (*app).verdictModes,
-	"rank":    (*app).rankModes,
 }
 
 // protocols are arena's protocols, in the order --help lists them.
@@ -60,6 +59,9 @@ func (a *app) protocolCmd(p protocol, cf *commonFlags) *cobra.Command {
 	use, rounds := protocolUse(p.Spec)
 	cf.register(cmd, use, rounds)
 	out.register(cmd, p.Tool.Record)
+	if p.Uses.Findings {
+		sarifFlag(cmd, &out)
+	}
 	if p.extend != nil {
 		p.extend(a, cmd, req, &out)
 	}

@@ -18,16 +18,12 @@ import (
 // --sarif FILE on arena verdict and arena rank: the run's findings as
 // SARIF 2.1.0 (tui/sarif), for code scanning and review tools.
 
-// sarifFlag adds --sarif to a protocol's command.
+// sarifFlag adds --sarif to the command of a protocol whose outcome
+// holds findings (its spec's Uses.Findings).
 func sarifFlag(cmd *cobra.Command, out *outputFlags) {
 	fl := cmd.Flags()
 	fl.StringVar(&out.sarif, "sarif", "", "write the findings as SARIF 2.1.0 to this new `FILE` (for code scanning): each with its file and line where the judges quoted the work")
 	inGroup(fl, groupOutput, "sarif")
-}
-
-// rankModes adds to arena rank what its spec does not say: --sarif.
-func (a *app) rankModes(cmd *cobra.Command, _ engine.Request, out *outputFlags) {
-	sarifFlag(cmd, out)
 }
 
 // checkSARIFPath refuses, before the run, a --sarif file that is there

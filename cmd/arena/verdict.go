@@ -29,7 +29,6 @@ func (a *app) verdictModes(cmd *cobra.Command, _ engine.Request, out *outputFlag
 	fl := cmd.Flags()
 	fl.BoolVar(&out.brief, "brief", false, "print one line: the decision, and the log's path (what the pre-push hook shows)")
 	inGroup(fl, groupOutput, "brief")
-	sarifFlag(cmd, out)
 	fl.BoolVar(&f.installHook, "install-hook", false, "write a git pre-push hook that judges what is pushed")
 	fl.BoolVar(&f.force, "force", false, "with --install-hook: replace a hook arena did not write (it is backed up)")
 	fl.BoolVar(&f.uninstallHook, "uninstall-hook", false, "remove the pre-push hook arena wrote (never another), putting back the one it replaced")

@@ -63,7 +63,7 @@ challengers in turn:
 		Runs:  map[string]string{"run_tests": "each repository's own tests (the repositories' code)"},
 		Again: startAgain},
 	New:  newRequest,
-	Uses: engine.Uses{Timeout: true},
+	Uses: engine.Uses{Timeout: true, Findings: true},
 }
 
 // ExitOtherWinner is rank's own exit code: --expect-winner named a

@@ -15,6 +15,7 @@ var Spec = engine.Spec{
 		{Phase: engine.PhaseOutcome, Title: "Outcome"},
 	},
 	Layouts: Layouts,
+	Uses:    engine.Uses{Findings: true},
 	Help: engine.Help{
 		Use:   "verdict [FILE... | -] --task-id ID",
 		Short: "Judge finished work against a rubric: accept, improve, reject or escalate",
